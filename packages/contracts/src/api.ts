@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { ErrorResponse, MessageResponse } from './common.ts';
+import {
+  AuthResponse,
+  LoginRequest,
+  RegisterRequest,
+  ResendVerificationRequest,
+  User,
+  VerifyEmailQuery,
+  VerifyEmailResponse,
+} from './auth.ts';
+
+export type ServiceName = 'auth' | 'referrals' | 'programs' | 'profiles' | 'ai' | 'mail';
+
+export interface ApiRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Path as the browser calls it, with `{param}` placeholders (OpenAPI style). */
+  path: string;
+  service: ServiceName;
+  summary: string;
+  /** Whether the gateway requires a signed-in user before forwarding. */
+  auth: 'required' | 'optional' | 'none';
+  body?: z.ZodType;
+  query?: z.ZodType;
+  responses: Record<number, { description: string; schema?: z.ZodType }>;
+}
+
+const badRequest = { description: 'Invalid input', schema: ErrorResponse };
+const unauthenticated = { description: 'Not signed in', schema: ErrorResponse };
+const tooMany = { description: 'Too many attempts', schema: ErrorResponse };
+
+/**
+ * The public `/api` surface: the gateway routes from it and documents it (OpenAPI), services validate
+ * against the same schemas. Routes of services still to be built are added with them.
+ */
+export const apiRoutes: ApiRoute[] = [
+  {
+    method: 'POST', path: '/api/register', service: 'auth', auth: 'none',
+    summary: 'Create an account, start a session and send the verification email',
+    body: RegisterRequest,
+    responses: { 201: { description: 'Account created', schema: AuthResponse }, 400: badRequest, 409: { description: 'Email already registered', schema: ErrorResponse }, 429: tooMany },
+  },
+  {
+    method: 'POST', path: '/api/login', service: 'auth', auth: 'none',
+    summary: 'Sign in with email and password',
+    body: LoginRequest,
+    responses: {
+      200: { description: 'Signed in; sets the session cookie', schema: AuthResponse },
+      400: badRequest,
+      401: { description: 'Wrong email or password', schema: ErrorResponse },
+      403: { description: "Email not verified (message contains 'Email not verified')", schema: AuthResponse },
+      429: tooMany,
+    },
+  },
+  {
+    method: 'POST', path: '/api/logout', service: 'auth', auth: 'optional',
+    summary: 'End the current session',
+    responses: { 200: { description: 'Signed out', schema: MessageResponse } },
+  },
+  {
+    method: 'GET', path: '/api/user', service: 'auth', auth: 'required',
+    summary: 'The signed-in user',
+    responses: { 200: { description: 'Current user', schema: User }, 401: unauthenticated },
+  },
+  {
+    method: 'GET', path: '/api/verify-email', service: 'auth', auth: 'none',
+    summary: 'Verify an email address from the emailed link',
+    query: VerifyEmailQuery,
+    responses: { 200: { description: 'Verified', schema: VerifyEmailResponse }, 400: { description: 'Invalid, used or expired link', schema: ErrorResponse } },
+  },
+  {
+    method: 'POST', path: '/api/resend-verification', service: 'auth', auth: 'none',
+    summary: 'Send a new verification link (answers the same whether or not the email is registered)',
+    body: ResendVerificationRequest,
+    responses: { 200: { description: 'Accepted', schema: MessageResponse }, 400: badRequest, 429: tooMany },
+  },
+];

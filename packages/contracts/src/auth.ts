@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { Email, requiredText } from './common.ts';
+
+/** Passwords have no rule but "required" (spec 5); the upper bound only protects the hasher. */
+export const Password = z
+  .string({ error: 'Password is required' })
+  .min(1, 'Password is required')
+  .max(1000, 'Password must be at most 1000 characters');
+
+export const LoginRequest = z.strictObject({ email: Email, password: Password }).meta({ id: 'LoginRequest' });
+export type LoginRequest = z.input<typeof LoginRequest>;
+
+export const RegisterRequest = z
+  .strictObject({
+    firstName: requiredText('First name is required', 100),
+    lastName: requiredText('Last name is required', 100),
+    companyName: requiredText('Company name is required', 200),
+    email: Email,
+    password: Password,
+  })
+  .meta({ id: 'RegisterRequest' });
+export type RegisterRequest = z.input<typeof RegisterRequest>;
+
+export const AuthResponse = z
+  .object({ message: z.string(), emailVerificationSent: z.boolean() })
+  .meta({ id: 'AuthResponse' });
+export type AuthResponse = z.infer<typeof AuthResponse>;
+
+export const User = z
+  .object({
+    id: z.string(),
+    email: z.string(),
+    firstName: z.string(),
+    lastName: z.string(),
+    companyName: z.string(),
+    isAdmin: z.boolean(),
+    emailVerified: z.boolean(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'User' });
+export type User = z.infer<typeof User>;
+
+export const ResendVerificationRequest = z.strictObject({ email: Email }).meta({ id: 'ResendVerificationRequest' });
+export type ResendVerificationRequest = z.input<typeof ResendVerificationRequest>;
+
+export const VERIFY_LINK_MISSING = 'Invalid verification link. Missing token or user ID.';
+
+export const VerifyEmailQuery = z.strictObject({
+  token: z.string({ error: VERIFY_LINK_MISSING }).min(1, VERIFY_LINK_MISSING).max(200, 'Invalid verification link.'),
+  userId: z.string({ error: VERIFY_LINK_MISSING }).min(1, VERIFY_LINK_MISSING).max(100, 'Invalid verification link.'),
+});
+export type VerifyEmailQuery = z.infer<typeof VerifyEmailQuery>;
+
+export const VerifyEmailResponse = z
+  .object({ message: z.string(), redirectUrl: z.string().optional() })
+  .meta({ id: 'VerifyEmailResponse' });
+export type VerifyEmailResponse = z.infer<typeof VerifyEmailResponse>;
+
+/** Messages the web matches on or shows as they are. */
+export const AUTH_MESSAGES = {
+  loggedIn: 'Logged in successfully',
+  registered: 'Account created. Please check your email to verify your account.',
+  invalidCredentials: 'Invalid email or password',
+  emailNotVerified: 'Email not verified. Please check your inbox for a verification link or request a new one.',
+  emailTaken: 'An account with this email already exists',
+  loggedOut: 'Logged out',
+  notAuthenticated: 'Authentication required',
+  verified: 'Email verified successfully',
+  verifyFailed: 'This verification link is invalid or has expired. Please request a new one.',
+  resendAccepted: 'If an account exists for this email and is not yet verified, a new verification link has been sent.',
+} as const;

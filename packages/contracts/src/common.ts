@@ -1,0 +1,25 @@
+import { z } from 'zod';
+
+/** Every error answer of every service and of the gateway has this one shape. */
+export const ErrorResponse = z.object({ message: z.string() }).meta({ id: 'ErrorResponse' });
+export type ErrorResponse = z.infer<typeof ErrorResponse>;
+
+export const MessageResponse = z.object({ message: z.string() });
+
+/** Spec section 5: text, at sign, text, dot, text, no spaces. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const EMAIL_MESSAGE = 'Please enter a valid email address';
+
+export const Email = z
+  .string({ error: EMAIL_MESSAGE })
+  .trim()
+  .max(254, 'Email must be at most 254 characters')
+  .regex(EMAIL_PATTERN, EMAIL_MESSAGE)
+  .transform((email) => email.toLowerCase());
+
+export const requiredText = (message: string, max = 200) =>
+  z
+    .string({ error: message })
+    .trim()
+    .min(1, message)
+    .max(max, `Must be at most ${max} characters`);
