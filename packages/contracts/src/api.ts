@@ -75,3 +75,26 @@ export const apiRoutes: ApiRoute[] = [
     responses: { 200: { description: 'Accepted', schema: MessageResponse }, 400: badRequest, 429: tooMany },
   },
 ];
+
+/**
+ * Which service owns each `/api` path of the product (spec section 7), by path prefix. The gateway
+ * forwards by this table; `apiRoutes` above documents the routes that are built.
+ */
+export const apiOwners: Array<{ prefix: string; service: ServiceName }> = [
+  { prefix: '/api/register', service: 'auth' },
+  { prefix: '/api/login', service: 'auth' },
+  { prefix: '/api/logout', service: 'auth' },
+  { prefix: '/api/user', service: 'auth' },
+  { prefix: '/api/verify-email', service: 'auth' },
+  { prefix: '/api/resend-verification', service: 'auth' },
+  { prefix: '/api/referrals', service: 'referrals' },
+  { prefix: '/api/products', service: 'referrals' },
+  { prefix: '/api/referral-impact', service: 'referrals' },
+  { prefix: '/api/programs', service: 'programs' },
+  { prefix: '/api/analyze-referral-program', service: 'programs' },
+  { prefix: '/api/lead-criteria', service: 'profiles' },
+  { prefix: '/api/bounties', service: 'profiles' },
+  { prefix: '/api/demo-request', service: 'profiles' },
+  { prefix: '/api/search', service: 'ai' },
+  { prefix: '/api/test-clay-webhook', service: 'ai' },
+];

@@ -1,0 +1,35 @@
+import { baseConfig, port, readConfig } from '@app/kit';
+import { z } from 'zod';
+
+const upstream = (fallback: string) => z.url().default(fallback);
+const flag = z.enum(['true', 'false']).default('false').transform((value) => value === 'true');
+
+export const gatewayConfigSchema = z.object({
+  ...baseConfig,
+  PORT: port(3000),
+  PUBLIC_URL: z.url().default('http://localhost:3000'),
+  /** Extra origins allowed to send state-changing requests (comma-separated), besides PUBLIC_URL's. */
+  ALLOWED_ORIGINS: z.string().default(''),
+  AUTH_URL: upstream('http://127.0.0.1:4001'),
+  REFERRALS_URL: upstream('http://127.0.0.1:4002'),
+  PROGRAMS_URL: upstream('http://127.0.0.1:4003'),
+  PROFILES_URL: upstream('http://127.0.0.1:4004'),
+  AI_URL: upstream('http://127.0.0.1:4005'),
+  MAIL_URL: upstream('http://127.0.0.1:4006'),
+  /** The built web app; when the folder has no index.html the gateway serves the API only. */
+  WEB_DIST: z.string().optional(),
+  /** How long a resolved session is reused before asking the auth service again. */
+  SESSION_CACHE_MS: z.coerce.number().int().min(0).default(5000),
+  RATE_LIMIT_AUTH_MAX: z.coerce.number().int().positive().default(10),
+  RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
+  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  /** Honour X-Forwarded-For from a proxy in front (for rate limits and logs). */
+  TRUST_PROXY: flag,
+  /** Proxy /dev/inbox to the mail service's built-in catcher (set by `npm start` when SMTP_URL is unset). */
+  DEV_INBOX: flag,
+});
+
+export type GatewayConfig = z.output<typeof gatewayConfigSchema>;
+
+export const readGatewayConfig = (env?: Record<string, string | undefined>) => readConfig(gatewayConfigSchema, env);

@@ -1,0 +1,80 @@
+import { INTERNAL_AUTH_HEADER, internalAuthToken, identitySigner, type Identity } from '@app/kit';
+import { request } from 'undici';
+
+interface CacheEntry {
+  /** The signed x-identity header value, or null for "no such session". */
+  header: string | null;
+  identity: Identity | null;
+  until: number;
+}
+
+const MAX_ENTRIES = 50_000;
+/** A signed identity stays valid this long; a cache entry never outlives it. */
+const IDENTITY_TTL_SECONDS = 60;
+
+export class UpstreamUnavailableError extends Error {}
+
+/**
+ * Resolves session cookies through the auth service and caches the answer briefly. Logout through any
+ * gateway evicts at once (here directly, elsewhere through the `session.ended` event); expiry is
+ * honoured because an entry never outlives the session's own expiry.
+ */
+export class SessionResolver {
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly authUrl: string;
+  private readonly cacheMs: number;
+  private readonly internalToken: string;
+  private readonly signer: ReturnType<typeof identitySigner>;
+
+  constructor(options: { authUrl: string; internalSecret: string; cacheMs: number }) {
+    this.authUrl = options.authUrl;
+    this.cacheMs = options.cacheMs;
+    this.internalToken = internalAuthToken(options.internalSecret);
+    this.signer = identitySigner(options.internalSecret);
+  }
+
+  async resolve(token: string): Promise<CacheEntry> {
+    const now = Date.now();
+    const cached = this.cache.get(token);
+    if (cached && cached.until > now) return cached;
+
+    let response;
+    try {
+      response = await request(`${this.authUrl}/internal/sessions/resolve`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [INTERNAL_AUTH_HEADER]: this.internalToken },
+        body: JSON.stringify({ token }),
+        headersTimeout: 5000,
+        bodyTimeout: 5000,
+      });
+    } catch (error) {
+      throw new UpstreamUnavailableError('auth service unreachable', { cause: error });
+    }
+    const body = (await response.body.json()) as { identity?: Identity; expiresAt?: string };
+    let entry: CacheEntry;
+    if (response.statusCode === 200 && body.identity && body.expiresAt) {
+      const until = Math.min(now + this.cacheMs, Date.parse(body.expiresAt), now + (IDENTITY_TTL_SECONDS - 5) * 1000);
+      entry = { header: this.signer.sign(body.identity, IDENTITY_TTL_SECONDS, now), identity: body.identity, until };
+    } else if (response.statusCode === 404) {
+      entry = { header: null, identity: null, until: now + this.cacheMs };
+    } else {
+      throw new UpstreamUnavailableError(`auth service answered ${response.statusCode}`);
+    }
+    if (this.cacheMs > 0) {
+      if (this.cache.size >= MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value as string);
+      this.cache.set(token, entry);
+    }
+    return entry;
+  }
+
+  evictToken(token: string): void {
+    this.cache.delete(token);
+  }
+
+  /** Sessions end rarely (logout elsewhere), so a scan beats keeping a second index in step. */
+  evictSession(sessionId: string): void {
+    for (const [token, entry] of this.cache) {
+      if (entry.identity?.sessionId === sessionId) this.cache.delete(token);
+    }
+  }
+}

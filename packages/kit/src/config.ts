@@ -1,0 +1,25 @@
+import { z } from 'zod';
+
+export class ConfigError extends Error {}
+
+/** Reads and validates configuration once at boot; a bad environment stops with every problem named. */
+export function readConfig<S extends z.ZodType>(schema: S, env: Record<string, string | undefined> = process.env): z.output<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  const lines = result.error.issues.map((issue) => `  ${issue.path.join('.') || '(environment)'}: ${issue.message}`);
+  throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+}
+
+export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+
+/** Shared by every service and the gateway. */
+export const baseConfig = {
+  HOST: z.string().default('127.0.0.1'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  INTERNAL_SECRET: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -hex 32`)'),
+  NATS_URL: z.string().min(1).optional(),
+};
+
+export const databaseConfig = {
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgresql:// URL'),
+};

@@ -1,0 +1,80 @@
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+
+export const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** A pg pool whose connections work in the service's own schema. */
+export function createPool(databaseUrl: string, schema: string, max = 5): pg.Pool {
+  return new pg.Pool({ connectionString: databaseUrl, max, options: `-c search_path=${schema}` });
+}
+
+/**
+ * Applies the service's committed Prisma migrations on start, recording them in `_prisma_migrations`
+ * exactly as `prisma migrate deploy` does (checksum = sha256 of migration.sql), so both tools agree on
+ * what is applied. Each migration runs in its own transaction: a failed one is rolled back, recorded as
+ * rolled back with its error in `logs`, and stops the start loudly. A migration that `prisma migrate
+ * deploy` left half-applied blocks the start until it is resolved, as with Prisma.
+ */
+export async function migrate(databaseUrl: string, schema: string, migrationsDir: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const applied: string[] = [];
+  const s = quoteIdent(schema);
+  try {
+    await client.query('SELECT pg_advisory_lock(hashtext($1))', [`migrate:${schema}`]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${s}."_prisma_migrations" (
+      "id" VARCHAR(36) PRIMARY KEY NOT NULL,
+      "checksum" VARCHAR(64) NOT NULL,
+      "finished_at" TIMESTAMPTZ,
+      "migration_name" VARCHAR(255) NOT NULL,
+      "logs" TEXT,
+      "rolled_back_at" TIMESTAMPTZ,
+      "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
+      "applied_steps_count" INTEGER NOT NULL DEFAULT 0
+    )`);
+    const { rows } = await client.query<{ migration_name: string; checksum: string; finished_at: Date | null; rolled_back_at: Date | null }>(
+      `SELECT migration_name, checksum, finished_at, rolled_back_at FROM ${s}."_prisma_migrations"`,
+    );
+    const failed = rows.find((row) => !row.finished_at && !row.rolled_back_at);
+    if (failed) {
+      throw new Error(`Migration ${failed.migration_name} in schema ${schema} failed earlier; resolve it (prisma migrate resolve) before starting.`);
+    }
+    const done = new Set(rows.filter((row) => row.finished_at).map((row) => row.migration_name));
+    const names = (await readdir(migrationsDir, { withFileTypes: true }))
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
+    for (const name of names) {
+      if (done.has(name)) continue;
+      const sql = await readFile(join(migrationsDir, name, 'migration.sql'), 'utf8');
+      const checksum = createHash('sha256').update(sql).digest('hex');
+      const id = crypto.randomUUID();
+      await client.query(`INSERT INTO ${s}."_prisma_migrations" (id, checksum, migration_name) VALUES ($1, $2, $3)`, [id, checksum, name]);
+      try {
+        await client.query('BEGIN');
+        await client.query(`SET LOCAL search_path TO ${s}`);
+        await client.query(sql);
+        await client.query(`UPDATE ${s}."_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`, [id]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK');
+        await client.query(`UPDATE ${s}."_prisma_migrations" SET logs = $2, rolled_back_at = now() WHERE id = $1`, [id, String(error)]);
+        throw new Error(`Migration ${name} in schema ${schema} failed: ${(error as Error).message}`, { cause: error });
+      }
+      applied.push(name);
+    }
+    return applied;
+  } finally {
+    await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`migrate:${schema}`]).catch(() => {});
+    await client.end();
+  }
+}
+
+/** The driver adapter a service's generated Prisma client runs on, bound to the service's schema. */
+export function prismaAdapter(databaseUrl: string, schema: string, max = 10): PrismaPg {
+  return new PrismaPg({ connectionString: databaseUrl, max, options: `-c search_path=${schema}` }, { schema });
+}

@@ -1,0 +1,19 @@
+import type { z } from 'zod';
+import { HttpError } from './errors.ts';
+
+const GENERIC = /^(Invalid|Unrecognized|Too (big|small)|Expected)/;
+
+/** The first issue as one sentence a screen can show; zod's generic messages get the field name. */
+export function describeIssue(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'Invalid input';
+  const path = issue.path.join('.');
+  return path && GENERIC.test(issue.message) ? `${path}: ${issue.message}` : issue.message;
+}
+
+/** Parses input with a contract schema; bad input becomes a 400 with a clear message. */
+export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input ?? {});
+  if (!result.success) throw new HttpError(400, describeIssue(result.error));
+  return result.data;
+}

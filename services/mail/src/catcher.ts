@@ -1,0 +1,96 @@
+import { simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+
+export interface CaughtMessage {
+  id: number;
+  messageId: string;
+  from: string;
+  to: string[];
+  subject: string;
+  text: string;
+  html: string;
+  receivedAt: string;
+}
+
+export interface MailCatcher {
+  /** smtp://127.0.0.1:port, for SMTP_URL. */
+  url: string;
+  messages: CaughtMessage[];
+  /** Resolves with the first message (already caught or arriving) that matches, or rejects after timeoutMs. */
+  waitFor(match: (message: CaughtMessage) => boolean, timeoutMs?: number): Promise<CaughtMessage>;
+  close(): Promise<void>;
+}
+
+/**
+ * A real SMTP server on loopback that keeps what it receives in memory: the default mail transport of
+ * `npm start` (read it at /dev/inbox) and the receiving end in tests.
+ */
+export async function startMailCatcher(options: { port?: number; keep?: number } = {}): Promise<MailCatcher> {
+  const messages: CaughtMessage[] = [];
+  const waiters = new Set<{ match: (m: CaughtMessage) => boolean; resolve: (m: CaughtMessage) => void }>();
+  const keep = options.keep ?? 500;
+  let nextId = 1;
+
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    size: 10 * 1024 * 1024,
+    onData(stream, session, callback) {
+      simpleParser(stream)
+        .then((parsed) => {
+          const message: CaughtMessage = {
+            id: nextId++,
+            messageId: parsed.messageId ?? '',
+            from: parsed.from?.text ?? '',
+            to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+            subject: parsed.subject ?? '',
+            text: parsed.text ?? '',
+            html: typeof parsed.html === 'string' ? parsed.html : '',
+            receivedAt: new Date().toISOString(),
+          };
+          messages.push(message);
+          if (messages.length > keep) messages.shift();
+          for (const waiter of waiters) {
+            if (waiter.match(message)) {
+              waiters.delete(waiter);
+              waiter.resolve(message);
+            }
+          }
+          callback();
+        })
+        .catch((error: Error) => callback(error));
+    },
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const address = server.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    waitFor(match, timeoutMs = 10_000) {
+      const found = messages.find(match);
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve, reject) => {
+        const waiter = {
+          match,
+          resolve: (message: CaughtMessage) => {
+            clearTimeout(timer);
+            resolve(message);
+          },
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(waiter);
+          reject(new Error(`no matching email within ${timeoutMs} ms (caught ${messages.length})`));
+        }, timeoutMs);
+        waiters.add(waiter);
+      });
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

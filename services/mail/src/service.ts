@@ -1,0 +1,70 @@
+import { fileURLToPath } from 'node:url';
+import { createServiceApp, migrate, prismaAdapter, sealer, type EventBus } from '@app/kit';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import nodemailer from 'nodemailer';
+import type { MailCatcher } from './catcher.ts';
+import type { MailConfig } from './config.ts';
+import { PrismaClient } from './generated/prisma/client.ts';
+import { inboxRoutes } from './inbox.ts';
+import { emailSender } from './sender.ts';
+import { verificationEmail } from './templates.ts';
+
+export const SCHEMA = 'mail';
+const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+
+export interface MailService {
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+/** Builds the mail service: it consumes events that ask for an email and sends each once over SMTP. */
+export async function createMailService(options: {
+  config: MailConfig;
+  bus: EventBus;
+  /** The built-in catcher behind SMTP_URL, when `npm start` runs without one: adds /dev/inbox. */
+  catcher?: MailCatcher;
+  logger?: FastifyServerOptions['logger'] | false;
+}): Promise<MailService> {
+  const { config, bus } = options;
+  await migrate(config.DATABASE_URL, SCHEMA, migrationsDir);
+  const prisma = new PrismaClient({ adapter: prismaAdapter(config.DATABASE_URL, SCHEMA, 4) });
+  // A pooled transport: smtp servers add a delay to each new connection, so reuse them.
+  const smtpUrl = new URL(config.SMTP_URL);
+  smtpUrl.searchParams.set('pool', 'true');
+  const transport = nodemailer.createTransport(smtpUrl.href);
+  const app = createServiceApp({
+    name: 'mail',
+    internalSecret: config.INTERNAL_SECRET,
+    logger: options.logger,
+    readiness: [async () => void (await prisma.$queryRaw`SELECT 1`)],
+  });
+  const sendOnce = emailSender({ prisma, transport, from: config.MAIL_FROM });
+  const tokens = sealer(config.INTERNAL_SECRET, 'email-verification');
+
+  await bus.subscribe({
+    event: 'email_verification.requested',
+    subscriber: 'mail-verification-email',
+    handle: async (event) => {
+      const { userId, email, firstName, sealedToken, expiresAt } = event.payload;
+      const token = tokens.open(sealedToken);
+      const rendered = verificationEmail({ appName: config.APP_NAME, publicUrl: config.PUBLIC_URL, firstName, userId, token, expiresAt: new Date(expiresAt) });
+      const outcome = await sendOnce(event.id, 'email-verification', email, rendered);
+      app.log.info({ eventId: event.id, requestId: event.requestId, outcome }, 'verification email');
+      if (options.catcher && outcome === 'sent') {
+        const link = /https?:\/\/\S+/.exec(rendered.text)?.[0];
+        app.log.info(`Verification link for ${email}: ${link} (all emails: ${config.PUBLIC_URL}/dev/inbox)`);
+      }
+    },
+  });
+
+  if (options.catcher) inboxRoutes(app, options.catcher);
+
+  return {
+    app,
+    async close() {
+      await app.close();
+      transport.close();
+      await prisma.$disconnect();
+    },
+  };
+}
