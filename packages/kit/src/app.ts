@@ -49,6 +49,9 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
     ajv: { customOptions: { removeAdditional: false } },
   });
 
+  // JSON in, JSON out: other bodies get a 415 rather than a half-understood string.
+  app.removeContentTypeParser('text/plain');
+
   const signer = identitySigner(options.internalSecret);
   const internalToken = internalAuthToken(options.internalSecret);
 

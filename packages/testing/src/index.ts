@@ -1,0 +1,121 @@
+/**
+ * What tests need from the outside world: a fresh PostgreSQL database, a NATS server, an SMTP server.
+ * PostgreSQL and NATS come from DATABASE_URL / NATS_URL, else the usual 127.0.0.1 ports, else
+ * testcontainers where a Docker engine runs; when none answers, tests fail saying what is missing.
+ */
+import { randomBytes } from 'node:crypto';
+import { connect as netConnect } from 'node:net';
+import pg from 'pg';
+
+export { startMailCatcher, type CaughtMessage, type MailCatcher } from '@app/mail-service';
+
+export const TEST_SECRET = 'test-internal-secret-0123456789abcdef-0123456789';
+
+const DEFAULT_PG = 'postgresql://postgres@127.0.0.1:5432/postgres';
+const DEFAULT_NATS = 'nats://127.0.0.1:4222';
+
+let adminUrl: Promise<string> | undefined;
+let natsUrlPromise: Promise<string> | undefined;
+
+async function canConnectPostgres(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+function canConnectTcp(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = netConnect({ host, port, timeout: 2000 });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+async function dockerRuns(): Promise<boolean> {
+  return canConnectTcp('127.0.0.1', 2375).then(async (tcp) => tcp || (await import('node:fs')).existsSync('/var/run/docker.sock'));
+}
+
+async function findPostgres(): Promise<string> {
+  const url = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? DEFAULT_PG;
+  if (await canConnectPostgres(url)) return url;
+  if (await dockerRuns()) {
+    const { GenericContainer, Wait } = await import('testcontainers');
+    const container = await new GenericContainer('postgres:16-alpine')
+      .withEnvironment({ POSTGRES_HOST_AUTH_METHOD: 'trust' })
+      .withExposedPorts(5432)
+      .withWaitStrategy(Wait.forLogMessage(/ready to accept connections/, 2))
+      .start();
+    return `postgresql://postgres@${container.getHost()}:${container.getMappedPort(5432)}/postgres`;
+  }
+  throw new Error(
+    `PostgreSQL is not reachable at ${url.replace(/:[^:@/]*@/, ':***@')} and no Docker engine runs for testcontainers. ` +
+      'Start PostgreSQL or set DATABASE_URL (or TEST_DATABASE_URL) to a server the tests may create databases on.',
+  );
+}
+
+/** A new, empty database for one suite; `drop()` removes it. */
+export async function freshDatabase(): Promise<{ url: string; name: string; drop: () => Promise<void> }> {
+  adminUrl ??= findPostgres();
+  const admin = await adminUrl;
+  const name = `test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  return {
+    url: url.href,
+    name,
+    drop: async () => {
+      const c = new pg.Client({ connectionString: admin });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/** The NATS (with JetStream) URL the tests use. */
+export function natsUrl(): Promise<string> {
+  natsUrlPromise ??= (async () => {
+    const url = process.env.NATS_URL ?? DEFAULT_NATS;
+    const { hostname, port } = new URL(url.replace(/^nats:/, 'http:'));
+    if (await canConnectTcp(hostname, Number(port || 4222))) return url;
+    if (await dockerRuns()) {
+      const { GenericContainer } = await import('testcontainers');
+      const container = await new GenericContainer('nats:2.10-alpine').withCommand(['-js']).withExposedPorts(4222).start();
+      return `nats://${container.getHost()}:${container.getMappedPort(4222)}`;
+    }
+    throw new Error(`NATS is not reachable at ${url} and no Docker engine runs for testcontainers. Start nats-server -js or set NATS_URL.`);
+  })();
+  return natsUrlPromise;
+}
+
+/** A unique prefix so tests sharing one NATS server don't share durable consumers. */
+export const uniqueId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+
+/** Polls until `check` returns a value other than undefined/false, or fails after timeoutMs. */
+export async function eventually<T>(check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -1,0 +1,319 @@
+import { createHash } from 'node:crypto';
+import { AUTH_MESSAGES, type EventEnvelope } from '@app/contracts';
+import { identitySigner, inProcessBus, sealer, type EventBus } from '@app/kit';
+import { eventually, freshDatabase, TEST_SECRET } from '@app/testing';
+import pg from 'pg';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { readAuthConfig } from '../src/config.ts';
+import { createAuthService, type AuthService } from '../src/service.ts';
+
+let db: Awaited<ReturnType<typeof freshDatabase>>;
+let service: AuthService;
+let bus: EventBus;
+let sql: pg.Pool;
+const published: EventEnvelope[] = [];
+const signer = identitySigner(TEST_SECRET);
+const tokens = sealer(TEST_SECRET, 'email-verification');
+
+const app = () => service.app;
+const json = { 'content-type': 'application/json' };
+const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
+
+const register = (overrides: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
+  app().inject({
+    method: 'POST',
+    url: '/api/register',
+    headers: { ...json, ...headers },
+    payload: { firstName: 'Ada', lastName: 'Lovelace', companyName: 'Analytical Ltd', email: `ada-${Math.random().toString(36).slice(2)}@example.com`, password: 'correct horse', ...overrides },
+  });
+
+const login = (email: string, password: string, headers: Record<string, string> = {}) =>
+  app().inject({ method: 'POST', url: '/api/login', headers: { ...json, ...headers }, payload: { email, password } });
+
+const sessionCookie = (response: { cookies: Array<{ name: string; value: string }> }) => response.cookies.find((c) => c.name === 'sid')?.value;
+
+async function counts() {
+  const { rows } = await sql.query<{ users: string; sessions: string; tokens: string; outbox: string }>(
+    `SELECT (SELECT count(*) FROM auth.users) users, (SELECT count(*) FROM auth.sessions) sessions,
+            (SELECT count(*) FROM auth.email_verification_tokens) tokens, (SELECT count(*) FROM auth.outbox_events) outbox`,
+  );
+  return rows[0];
+}
+
+/** The raw verification token the mail service would put in the link, from the relayed event. */
+async function verificationFor(email: string) {
+  const event = await eventually(
+    () => published.findLast((e) => e.name === 'email_verification.requested' && (e.payload as { email: string }).email === email),
+    5000,
+    `verification event for ${email}`,
+  );
+  const payload = event.payload as { userId: string; sealedToken: string };
+  return { userId: payload.userId, token: tokens.open(payload.sealedToken) };
+}
+
+async function resolve(token: string) {
+  return app().inject({ method: 'POST', url: '/internal/sessions/resolve', headers: { ...json, 'x-internal-auth': (await import('@app/kit')).internalAuthToken(TEST_SECRET) }, payload: { token } });
+}
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  bus = inProcessBus();
+  for (const name of ['user.registered', 'email_verification.requested', 'user.email_verified', 'session.ended'] as const) {
+    await bus.subscribe({ event: name, subscriber: `test-${name}`, handle: async (event) => void published.push(event) });
+  }
+  const config = readAuthConfig({ DATABASE_URL: db.url, INTERNAL_SECRET: TEST_SECRET, ADMIN_EMAILS: 'Boss@Example.com', PUBLIC_URL: 'http://localhost:3000', RESEND_COOLDOWN_SECONDS: '0' });
+  service = await createAuthService({ config, bus, logger: false });
+  await service.app.ready();
+  sql = new pg.Pool({ connectionString: db.url, max: 2 });
+});
+
+afterAll(async () => {
+  await service?.close();
+  await sql?.end();
+  await db?.drop();
+});
+
+beforeEach(() => {
+  published.length = 0;
+});
+
+describe('POST /api/register', () => {
+  it('creates the account, signs the user in and queues the verification email', async () => {
+    const response = await register({ email: 'New.User@Example.com' });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toEqual({ message: AUTH_MESSAGES.registered, emailVerificationSent: true });
+
+    const cookie = response.cookies.find((c) => c.name === 'sid');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    expect(cookie?.secure).toBeFalsy();
+    expect(cookie!.value.length).toBeGreaterThanOrEqual(43);
+
+    const { rows: users } = await sql.query('SELECT email, password_hash FROM auth.users WHERE email = $1', ['new.user@example.com']);
+    expect(users).toHaveLength(1);
+    expect(users[0].password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
+    const { rows: sessions } = await sql.query('SELECT token_hash FROM auth.sessions WHERE token_hash = $1', [sha256(cookie!.value)]);
+    expect(sessions).toHaveLength(1);
+
+    const { token, userId } = await verificationFor('new.user@example.com');
+    expect(token.length).toBeGreaterThanOrEqual(22); // >= 128 bits in base64url
+    const { rows: stored } = await sql.query('SELECT token_hash FROM auth.email_verification_tokens WHERE user_id = $1', [userId]);
+    expect(stored).toEqual([{ token_hash: sha256(token) }]);
+    // The raw token is in no table: only sealed in the event, hashed in the token table.
+    const { rows: outbox } = await sql.query("SELECT payload::text AS p FROM auth.outbox_events WHERE name = 'email_verification.requested'");
+    expect(outbox.some((row: { p: string }) => row.p.includes(token))).toBe(false);
+    expect(published.map((e) => e.name)).toContain('user.registered');
+  });
+
+  it('refuses a second account for the same email, whatever its case', async () => {
+    await register({ email: 'twice@example.com' });
+    const before = await counts();
+    const response = await register({ email: 'TWICE@example.com' });
+    expect(response.statusCode).toBe(409);
+    expect(response.json()).toEqual({ message: AUTH_MESSAGES.emailTaken });
+    expect(await counts()).toEqual(before);
+  });
+
+  it.each([
+    ['malformed JSON', '{"firstName":', 400, 'Malformed JSON body'],
+    ['a wrong type', { firstName: 42 }, 400, 'First name is required'],
+    ['a missing field', { lastName: undefined }, 400, 'Last name is required'],
+    ['a blank company', { companyName: '   ' }, 400, 'Company name is required'],
+    ['an unknown field', { isAdmin: true }, 400, 'Unrecognized key: "isAdmin"'],
+    ['an invalid email', { email: 'not an email' }, 400, 'Please enter a valid email address'],
+    ['an overlong name', { firstName: 'x'.repeat(101) }, 400, 'Must be at most 100 characters'],
+    ['an overlong password', { password: 'x'.repeat(1001) }, 400, 'Password must be at most 1000 characters'],
+    ['an oversized body', { firstName: 'x'.repeat(1024 * 1024 + 10) }, 413, 'Request body is too large'],
+  ])('answers %s with a clear 4xx and changes nothing', async (_case, input, status, message) => {
+    const before = await counts();
+    const payload =
+      typeof input === 'string'
+        ? input
+        : JSON.stringify({ firstName: 'A', lastName: 'B', companyName: 'C', email: 'bad-input@example.com', password: 'pw', ...input });
+    const response = await app().inject({ method: 'POST', url: '/api/register', headers: json, payload });
+    expect(response.statusCode).toBe(status);
+    expect(response.json().message).toContain(message);
+    expect(await counts()).toEqual(before);
+  });
+
+  it('refuses a body that is not JSON', async () => {
+    const response = await app().inject({ method: 'POST', url: '/api/register', headers: { 'content-type': 'text/plain' }, payload: 'hello' });
+    expect(response.statusCode).toBe(415);
+    expect(response.json().message).toBe('Unsupported content type');
+  });
+});
+
+describe('POST /api/login', () => {
+  it('answers unknown emails and wrong passwords identically', async () => {
+    const email = 'known@example.com';
+    await register({ email, password: 'right' });
+    const unknown = await login('nobody@example.com', 'whatever');
+    const wrong = await login(email, 'wrong');
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.json()).toEqual(wrong.json());
+    expect(unknown.json()).toEqual({ message: AUTH_MESSAGES.invalidCredentials });
+  });
+
+  it("refuses an unverified account with a message containing 'Email not verified'", async () => {
+    await register({ email: 'unverified@example.com', password: 'pw' });
+    const response = await login('unverified@example.com', 'pw');
+    expect(response.statusCode).toBe(403);
+    expect(response.json().message).toContain('Email not verified');
+    expect(response.json().emailVerificationSent).toBe(false);
+    expect(sessionCookie(response)).toBeUndefined();
+  });
+
+  it('starts a new session after verification and ends the one the browser had', async () => {
+    const first = await register({ email: 'verified@example.com', password: 'pw' });
+    const oldToken = sessionCookie(first)!;
+    const { token, userId } = await verificationFor('verified@example.com');
+    const verify = await app().inject({ method: 'GET', url: `/api/verify-email?token=${token}&userId=${userId}` });
+    expect(verify.statusCode).toBe(200);
+
+    const response = await login('VERIFIED@example.com', 'pw', { cookie: `sid=${oldToken}` });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ message: AUTH_MESSAGES.loggedIn, emailVerificationSent: false });
+    const newToken = sessionCookie(response)!;
+    expect(newToken).not.toBe(oldToken);
+    expect((await resolve(oldToken)).statusCode).toBe(404);
+    expect((await resolve(newToken)).json().identity).toMatchObject({ userId, email: 'verified@example.com', emailVerified: true, isAdmin: false });
+    await eventually(() => published.some((e) => e.name === 'session.ended'), 5000, 'session.ended');
+  });
+
+  it('validates input', async () => {
+    const response = await app().inject({ method: 'POST', url: '/api/login', headers: json, payload: { email: 'a@b.co' } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toBe('Password is required');
+  });
+});
+
+describe('sessions', () => {
+  it('logout deletes the session, clears the cookie and announces it', async () => {
+    const token = sessionCookie(await register())!;
+    expect((await resolve(token)).statusCode).toBe(200);
+    const response = await app().inject({ method: 'POST', url: '/api/logout', headers: { cookie: `sid=${token}` } });
+    expect(response.statusCode).toBe(200);
+    expect(response.cookies.find((c) => c.name === 'sid')?.value).toBe('');
+    expect((await resolve(token)).statusCode).toBe(404);
+    const { rows } = await sql.query('SELECT 1 FROM auth.sessions WHERE token_hash = $1', [sha256(token)]);
+    expect(rows).toHaveLength(0);
+    await eventually(() => published.some((e) => e.name === 'session.ended'), 5000, 'session.ended');
+  });
+
+  it('expires after the idle timeout and at the absolute expiry', async () => {
+    const idle = sessionCookie(await register())!;
+    await sql.query("UPDATE auth.sessions SET last_seen_at = now() - interval '8 days' WHERE token_hash = $1", [sha256(idle)]);
+    expect((await resolve(idle)).statusCode).toBe(404);
+
+    const old = sessionCookie(await register())!;
+    await sql.query("UPDATE auth.sessions SET expires_at = now() - interval '1 second' WHERE token_hash = $1", [sha256(old)]);
+    expect((await resolve(old)).statusCode).toBe(404);
+  });
+
+  it('slides the idle expiry when the session is used', async () => {
+    const token = sessionCookie(await register())!;
+    await sql.query("UPDATE auth.sessions SET last_seen_at = now() - interval '2 days' WHERE token_hash = $1", [sha256(token)]);
+    expect((await resolve(token)).statusCode).toBe(200);
+    const { rows } = await sql.query("SELECT last_seen_at > now() - interval '1 minute' AS fresh FROM auth.sessions WHERE token_hash = $1", [sha256(token)]);
+    expect(rows[0].fresh).toBe(true);
+  });
+
+  it('keeps the session resolver to internal callers', async () => {
+    const response = await app().inject({ method: 'POST', url: '/internal/sessions/resolve', headers: json, payload: { token: 'x' } });
+    expect(response.statusCode).toBe(403);
+  });
+});
+
+describe('GET /api/user', () => {
+  it('answers 401 without an identity and with a forged one', async () => {
+    expect((await app().inject({ method: 'GET', url: '/api/user' })).statusCode).toBe(401);
+    const forged = identitySigner('another-secret-that-is-long-enough-000000').sign(
+      { userId: crypto.randomUUID(), sessionId: 's', email: 'x@y.z', isAdmin: true, emailVerified: true },
+      60,
+    );
+    const response = await app().inject({ method: 'GET', url: '/api/user', headers: { 'x-identity': forged } });
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({ message: 'Authentication required' });
+  });
+
+  it('reads the user the gateway vouches for; administrators come from ADMIN_EMAILS once verified', async () => {
+    const token = sessionCookie(await register({ email: 'boss@example.com', password: 'pw' }))!;
+    const before = (await resolve(token)).json().identity;
+    const user = await app().inject({ method: 'GET', url: '/api/user', headers: { 'x-identity': signer.sign(before, 60) } });
+    expect(user.json()).toMatchObject({ email: 'boss@example.com', isAdmin: false, emailVerified: false, firstName: 'Ada' });
+    expect(Date.parse(user.json().createdAt)).toBeGreaterThan(Date.now() - 60_000);
+
+    const { token: link, userId } = await verificationFor('boss@example.com');
+    await app().inject({ method: 'GET', url: `/api/verify-email?token=${link}&userId=${userId}` });
+    const after = (await resolve(token)).json().identity;
+    const verified = await app().inject({ method: 'GET', url: '/api/user', headers: { 'x-identity': signer.sign(after, 60) } });
+    expect(verified.json()).toMatchObject({ isAdmin: true, emailVerified: true });
+  });
+});
+
+describe('GET /api/verify-email', () => {
+  it('verifies once; the same link then fails', async () => {
+    await register({ email: 'link@example.com' });
+    const { token, userId } = await verificationFor('link@example.com');
+    const first = await app().inject({ method: 'GET', url: `/api/verify-email?token=${token}&userId=${userId}` });
+    expect(first.statusCode).toBe(200);
+    expect(first.json()).toEqual({ message: AUTH_MESSAGES.verified });
+    const again = await app().inject({ method: 'GET', url: `/api/verify-email?token=${token}&userId=${userId}` });
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toEqual({ message: AUTH_MESSAGES.verifyFailed });
+    await eventually(() => published.some((e) => e.name === 'user.email_verified'), 5000, 'user.email_verified');
+  });
+
+  it('refuses a token for another user, an expired token and missing parameters', async () => {
+    await register({ email: 'exp@example.com' });
+    const { token, userId } = await verificationFor('exp@example.com');
+    const other = await app().inject({ method: 'GET', url: `/api/verify-email?token=${token}&userId=${crypto.randomUUID()}` });
+    expect(other.statusCode).toBe(400);
+    await sql.query("UPDATE auth.email_verification_tokens SET expires_at = now() - interval '1 second' WHERE user_id = $1", [userId]);
+    const expired = await app().inject({ method: 'GET', url: `/api/verify-email?token=${token}&userId=${userId}` });
+    expect(expired.statusCode).toBe(400);
+    const { rows } = await sql.query('SELECT email_verified_at FROM auth.users WHERE id = $1', [userId]);
+    expect(rows[0].email_verified_at).toBeNull();
+
+    const missing = await app().inject({ method: 'GET', url: '/api/verify-email?token=abc' });
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json()).toEqual({ message: 'Invalid verification link. Missing token or user ID.' });
+  });
+});
+
+describe('POST /api/resend-verification', () => {
+  it('answers the same for unknown, unverified and verified emails, and mails only the unverified', async () => {
+    await register({ email: 'resend@example.com' });
+    await verificationFor('resend@example.com');
+    published.length = 0;
+    const answers = [];
+    for (const email of ['resend@example.com', 'stranger@example.com', 'verified@example.com']) {
+      const response = await app().inject({ method: 'POST', url: '/api/resend-verification', headers: json, payload: { email } });
+      answers.push([response.statusCode, response.json()]);
+    }
+    expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
+    expect(answers[0]).toEqual([200, { message: AUTH_MESSAGES.resendAccepted }]);
+    await verificationFor('resend@example.com');
+    await new Promise((r) => setTimeout(r, 200));
+    expect(published.filter((e) => e.name === 'email_verification.requested')).toHaveLength(1);
+  });
+
+  it('replaces the previous link', async () => {
+    await register({ email: 'replace@example.com' });
+    const first = await verificationFor('replace@example.com');
+    published.length = 0;
+    await app().inject({ method: 'POST', url: '/api/resend-verification', headers: json, payload: { email: 'replace@example.com' } });
+    const second = await verificationFor('replace@example.com');
+    expect(second.token).not.toBe(first.token);
+    const old = await app().inject({ method: 'GET', url: `/api/verify-email?token=${first.token}&userId=${first.userId}` });
+    expect(old.statusCode).toBe(400);
+    const current = await app().inject({ method: 'GET', url: `/api/verify-email?token=${second.token}&userId=${second.userId}` });
+    expect(current.statusCode).toBe(200);
+  });
+
+  it('validates the email', async () => {
+    const response = await app().inject({ method: 'POST', url: '/api/resend-verification', headers: json, payload: { email: 'nope' } });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ message: 'Please enter a valid email address' });
+  });
+});
