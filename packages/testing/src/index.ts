@@ -119,3 +119,14 @@ export async function eventually<T>(check: () => Promise<T | undefined | false> 
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/** Removes durable consumers a test created on the shared NATS server. */
+export async function deleteConsumers(names: string[]): Promise<void> {
+  if (!names.length) return;
+  const { connect } = await import('@nats-io/transport-node');
+  const { jetstreamManager } = await import('@nats-io/jetstream');
+  const nc = await connect({ servers: await natsUrl() });
+  const jsm = await jetstreamManager(nc);
+  await Promise.all(names.map((name) => jsm.consumers.delete('EVENTS', name).catch(() => false)));
+  await nc.close();
+}

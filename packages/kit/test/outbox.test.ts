@@ -1,0 +1,109 @@
+import type { EventEnvelope } from '@app/contracts';
+import { freshDatabase } from '@app/testing';
+import pg from 'pg';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createLogger, createPool, inProcessBus, outboxEvent, OutboxRelay, type EventBus } from '../src/index.ts';
+
+let db: Awaited<ReturnType<typeof freshDatabase>>;
+let pool: pg.Pool;
+const logger = createLogger('test', 'silent');
+
+async function insert(count: number) {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const row = outboxEvent('session.ended', { sessionId: `s${i}` }, 'req-1');
+    ids.push(row.id);
+    await pool.query('INSERT INTO outbox_events (id, name, payload, request_id, occurred_at) VALUES ($1, $2, $3, $4, $5)', [
+      row.id, row.name, JSON.stringify(row.payload), row.requestId, new Date(row.occurredAt.getTime() + i),
+    ]);
+  }
+  return ids;
+}
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  pool = createPool(db.url, 'svc', 3);
+  const setup = new pg.Client({ connectionString: db.url });
+  await setup.connect();
+  await setup.query(`CREATE SCHEMA svc; CREATE TABLE svc.outbox_events (
+    id UUID PRIMARY KEY, name TEXT NOT NULL, payload JSONB NOT NULL, request_id TEXT,
+    occurred_at TIMESTAMPTZ(3) NOT NULL, published_at TIMESTAMPTZ(3))`);
+  await setup.end();
+});
+afterAll(async () => {
+  await pool.end();
+  await db.drop();
+});
+beforeEach(async () => {
+  await pool.query('DELETE FROM outbox_events');
+});
+
+describe('OutboxRelay', () => {
+  it('publishes committed rows in order with their ids and request ids, then marks them', async () => {
+    const bus = inProcessBus();
+    const seen: EventEnvelope[] = [];
+    await bus.subscribe({ event: 'session.ended', subscriber: 'a', handle: async (e) => void seen.push(e) });
+    const ids = await insert(3);
+    const relay = new OutboxRelay({ pool, bus, logger });
+    expect(await relay.relayOnce()).toBe(3);
+    expect(seen.map((e) => e.id)).toEqual(ids);
+    expect(seen[0]).toMatchObject({ name: 'session.ended', payload: { sessionId: 's0' }, requestId: 'req-1' });
+    const { rows } = await pool.query('SELECT count(*)::int AS n FROM outbox_events WHERE published_at IS NULL');
+    expect(rows[0].n).toBe(0);
+    expect(await relay.relayOnce()).toBe(0);
+  });
+
+  it('keeps what the bus did not accept and publishes it on a later pass (as after a crash)', async () => {
+    let fail = true;
+    const seen: string[] = [];
+    const flaky: EventBus = {
+      ...inProcessBus(),
+      publish: async (event) => {
+        if (fail && event.payload && (event.payload as { sessionId: string }).sessionId === 's1') throw new Error('broker down');
+        seen.push(event.id);
+      },
+    };
+    const ids = await insert(3);
+    const relay = new OutboxRelay({ pool, bus: flaky, logger });
+    expect(await relay.relayOnce()).toBe(1);
+    const { rows } = await pool.query('SELECT id FROM outbox_events WHERE published_at IS NULL ORDER BY occurred_at, id');
+    expect(rows.map((r) => r.id).sort()).toEqual([ids[1], ids[2]].sort());
+    fail = false;
+    expect(await relay.relayOnce()).toBe(2);
+    expect(new Set(seen)).toEqual(new Set(ids));
+  });
+
+  it('in-process: a failing subscriber leaves the event in the outbox until it succeeds', async () => {
+    const bus = inProcessBus();
+    let attempts = 0;
+    await bus.subscribe({
+      event: 'session.ended',
+      subscriber: 'flaky',
+      handle: async () => {
+        attempts++;
+        if (attempts === 1) throw new Error('transient');
+      },
+    });
+    await insert(1);
+    const relay = new OutboxRelay({ pool, bus, logger });
+    expect(await relay.relayOnce()).toBe(0);
+    expect(await relay.relayOnce()).toBe(1);
+    expect(attempts).toBe(2);
+  });
+
+  it('runs in the background and relays promptly when kicked', async () => {
+    const bus = inProcessBus();
+    const seen: string[] = [];
+    await bus.subscribe({ event: 'session.ended', subscriber: 'bg', handle: async (e) => void seen.push(e.id) });
+    const relay = new OutboxRelay({ pool, bus, logger, intervalMs: 60_000 });
+    relay.start();
+    await new Promise((r) => setTimeout(r, 50));
+    const [id] = await insert(1);
+    const started = Date.now();
+    relay.kick();
+    while (!seen.includes(id!) && Date.now() - started < 2000) await new Promise((r) => setTimeout(r, 10));
+    expect(seen).toContain(id);
+    expect(Date.now() - started).toBeLessThan(2000);
+    await relay.stop();
+  });
+});
