@@ -1,0 +1,106 @@
+import type { EventEnvelope } from '@app/contracts';
+import { inProcessBus, outboxEvent, sealer, type EventBus } from '@app/kit';
+import { freshDatabase, startMailCatcher, TEST_SECRET, type MailCatcher } from '@app/testing';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readMailConfig } from '../src/config.ts';
+import { createMailService, type MailService } from '../src/service.ts';
+
+let db: Awaited<ReturnType<typeof freshDatabase>>;
+let catcher: MailCatcher;
+let sql: pg.Pool;
+const services: MailService[] = [];
+const tokens = sealer(TEST_SECRET, 'email-verification');
+
+async function start(smtpUrl: string): Promise<EventBus> {
+  const bus = inProcessBus();
+  const config = readMailConfig({ DATABASE_URL: db.url, INTERNAL_SECRET: TEST_SECRET, SMTP_URL: smtpUrl, PUBLIC_URL: 'https://app.example.com', MAIL_FROM: 'Referral Hub <hello@example.com>' });
+  services.push(await createMailService({ config, bus, logger: false }));
+  return bus;
+}
+
+function verificationEvent(email: string, token = 'raw-token-value'): EventEnvelope<'email_verification.requested'> {
+  const row = outboxEvent('email_verification.requested', {
+    userId: '11111111-2222-3333-4444-555555555555',
+    email,
+    firstName: 'Grace <b>',
+    sealedToken: tokens.seal(token),
+    expiresAt: new Date(Date.now() + 24 * 3600_000).toISOString(),
+  });
+  return { id: row.id, name: row.name, payload: row.payload, occurredAt: row.occurredAt.toISOString() };
+}
+
+const inbox = (to: string) => catcher.messages.filter((m) => m.to.includes(to));
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  catcher = await startMailCatcher();
+  sql = new pg.Pool({ connectionString: db.url, max: 2 });
+});
+afterAll(async () => {
+  for (const service of services) await service.close();
+  await catcher.close();
+  await sql.end();
+  await db.drop();
+});
+
+describe('verification email', () => {
+  it('sends text and HTML with a link built from PUBLIC_URL', async () => {
+    const bus = await start(catcher.url);
+    await bus.publish(verificationEvent('grace@example.com', 'tok_ABC-123'));
+    const [message] = inbox('grace@example.com');
+    expect(message).toBeDefined();
+    expect(message!.subject).toBe('Verify your email for Referral Hub');
+    expect(message!.from).toContain('hello@example.com');
+    const link = 'https://app.example.com/verify-email?token=tok_ABC-123&userId=11111111-2222-3333-4444-555555555555';
+    expect(message!.text).toContain(link);
+    expect(message!.html).toContain(link.replace('&', '&amp;'));
+    // User-provided text is escaped in the HTML part.
+    expect(message!.html).toContain('Grace &lt;b&gt;');
+    expect(message!.html).not.toContain('Grace <b>');
+  });
+
+  it('sends once when the same event is delivered twice, or twice at the same time', async () => {
+    const bus = await start(catcher.url);
+    const twice = verificationEvent('twice@example.com');
+    await bus.publish(twice);
+    await bus.publish(twice);
+    expect(inbox('twice@example.com')).toHaveLength(1);
+
+    const concurrent = verificationEvent('concurrent@example.com');
+    const results = await Promise.allSettled([bus.publish(concurrent), bus.publish(concurrent), bus.publish(concurrent)]);
+    // Deliveries that found another one mid-send fail and are retried later; that retry finds it sent.
+    await bus.publish(concurrent);
+    expect(results.some((r) => r.status === 'fulfilled')).toBe(true);
+    expect(inbox('concurrent@example.com')).toHaveLength(1);
+    const { rows } = await sql.query("SELECT status FROM mail.sent_emails WHERE recipient = 'concurrent@example.com'");
+    expect(rows).toEqual([{ status: 'sent' }]);
+  });
+
+  it('records a failed send and sends it when the event comes again', async () => {
+    const down = await start('smtp://127.0.0.1:1');
+    const event = verificationEvent('retry@example.com');
+    await expect(down.publish(event)).rejects.toThrow();
+    const { rows } = await sql.query('SELECT status, last_error FROM mail.sent_emails WHERE event_id = $1', [event.id]);
+    expect(rows[0].status).toBe('failed');
+    expect(rows[0].last_error).toMatch(/ECONNREFUSED/);
+
+    const up = await start(catcher.url);
+    await up.publish(event);
+    expect(inbox('retry@example.com')).toHaveLength(1);
+    const after = await sql.query('SELECT status, attempts FROM mail.sent_emails WHERE event_id = $1', [event.id]);
+    expect(after.rows[0]).toEqual({ status: 'sent', attempts: 2 });
+  });
+
+  it('re-sends after a process died mid-send (stale claim), with the same Message-ID', async () => {
+    const bus = await start(catcher.url);
+    const event = verificationEvent('stale@example.com');
+    await sql.query(
+      "INSERT INTO mail.sent_emails (id, event_id, kind, recipient, subject, status, claimed_at) VALUES (gen_random_uuid(), $1, 'email-verification', 'stale@example.com', 's', 'sending', now() - interval '5 minutes')",
+      [event.id],
+    );
+    await bus.publish(event);
+    const [message] = inbox('stale@example.com');
+    expect(message?.messageId).toBe(`<${event.id}@example.com>`);
+  });
+});
