@@ -7,7 +7,7 @@ export const Password = z
   .min(1, 'Password is required')
   .max(1000, 'Password must be at most 1000 characters');
 
-export const LoginRequest = z.strictObject({ email: Email, password: Password }).meta({ id: 'LoginRequest' });
+export const LoginRequest = z.strictObject({ email: Email, password: Password });
 export type LoginRequest = z.input<typeof LoginRequest>;
 
 export const RegisterRequest = z
@@ -18,12 +18,12 @@ export const RegisterRequest = z
     email: Email,
     password: Password,
   })
-  .meta({ id: 'RegisterRequest' });
+  ;
 export type RegisterRequest = z.input<typeof RegisterRequest>;
 
 export const AuthResponse = z
   .object({ message: z.string(), emailVerificationSent: z.boolean() })
-  .meta({ id: 'AuthResponse' });
+  ;
 export type AuthResponse = z.infer<typeof AuthResponse>;
 
 export const User = z
@@ -37,10 +37,10 @@ export const User = z
     emailVerified: z.boolean(),
     createdAt: z.iso.datetime(),
   })
-  .meta({ id: 'User' });
+  ;
 export type User = z.infer<typeof User>;
 
-export const ResendVerificationRequest = z.strictObject({ email: Email }).meta({ id: 'ResendVerificationRequest' });
+export const ResendVerificationRequest = z.strictObject({ email: Email });
 export type ResendVerificationRequest = z.input<typeof ResendVerificationRequest>;
 
 export const VERIFY_LINK_MISSING = 'Invalid verification link. Missing token or user ID.';
@@ -53,7 +53,7 @@ export type VerifyEmailQuery = z.infer<typeof VerifyEmailQuery>;
 
 export const VerifyEmailResponse = z
   .object({ message: z.string(), redirectUrl: z.string().optional() })
-  .meta({ id: 'VerifyEmailResponse' });
+  ;
 export type VerifyEmailResponse = z.infer<typeof VerifyEmailResponse>;
 
 /** Messages the web matches on or shows as they are. */

@@ -1,0 +1,201 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { apiRoutes } from '@app/contracts';
+import { createAuthService, readAuthConfig, type AuthService } from '@app/auth-service';
+import { createServiceApp, inProcessBus, type EventBus } from '@app/kit';
+import { freshDatabase, TEST_SECRET } from '@app/testing';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildGateway } from '../src/app.ts';
+import { readGatewayConfig } from '../src/config.ts';
+import { CONTENT_SECURITY_POLICY } from '../src/security.ts';
+
+let db: Awaited<ReturnType<typeof freshDatabase>>;
+let bus: EventBus;
+let auth: AuthService;
+let upstream: FastifyInstance;
+let gateway: FastifyInstance;
+let sql: pg.Pool;
+let base: string;
+const webDist = mkdtempSync(join(tmpdir(), 'web-'));
+
+const json = { 'content-type': 'application/json' };
+
+async function signIn(email: string): Promise<string> {
+  const register = await gateway.inject({ method: 'POST', url: '/api/register', headers: json, payload: { firstName: 'G', lastName: 'W', companyName: 'C', email, password: 'pw' } });
+  expect(register.statusCode).toBe(201);
+  await sql.query('UPDATE auth.users SET email_verified_at = now() WHERE email = $1', [email]);
+  const login = await gateway.inject({ method: 'POST', url: '/api/login', headers: json, payload: { email, password: 'pw' } });
+  expect(login.statusCode).toBe(200);
+  return login.cookies.find((c) => c.name === 'sid')!.value;
+}
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  sql = new pg.Pool({ connectionString: db.url, max: 2 });
+  bus = inProcessBus();
+  auth = await createAuthService({ config: readAuthConfig({ DATABASE_URL: db.url, INTERNAL_SECRET: TEST_SECRET }), bus, logger: false });
+  const authUrl = await auth.app.listen({ host: '127.0.0.1', port: 0 });
+
+  // A stand-in for a service behind the gateway: echoes what reached it.
+  upstream = createServiceApp({ name: 'echo', internalSecret: TEST_SECRET, logger: false });
+  upstream.all('/api/referrals/*', async (request) => ({
+    identity: request.identity,
+    requestId: request.id,
+    headers: { identity: request.headers['x-identity'] ?? null, internal: request.headers['x-internal-auth'] ?? null },
+    body: request.body ?? null,
+  }));
+  const upstreamUrl = await upstream.listen({ host: '127.0.0.1', port: 0 });
+
+  mkdirSync(join(webDist, 'assets'));
+  writeFileSync(join(webDist, 'index.html'), '<!doctype html><title>app</title><div id="root"></div>');
+  writeFileSync(join(webDist, 'assets', 'app-abc123.js'), 'console.log(1)');
+
+  const config = readGatewayConfig({
+    INTERNAL_SECRET: TEST_SECRET,
+    AUTH_URL: authUrl,
+    REFERRALS_URL: upstreamUrl,
+    PROGRAMS_URL: 'http://127.0.0.1:1',
+    PUBLIC_URL: 'http://app.test',
+    SESSION_CACHE_MS: '60000',
+    RATE_LIMIT_AUTH_MAX: '50',
+    BODY_LIMIT_BYTES: '1000',
+    WEB_DIST: webDist,
+  });
+  gateway = await buildGateway({ config, bus, logger: false });
+  base = await gateway.listen({ host: '127.0.0.1', port: 0 });
+});
+
+afterAll(async () => {
+  await gateway?.close();
+  await upstream?.close();
+  await auth?.close();
+  await sql?.end();
+  await db?.drop();
+});
+
+describe('identity', () => {
+  it('resolves the session cookie and forwards a signed identity; client-sent identity headers never pass', async () => {
+    const token = await signIn('who@example.com');
+    const signedIn = await gateway.inject({
+      method: 'GET',
+      url: '/api/referrals/echo',
+      headers: { cookie: `theme=dark; sid=${token}`, 'x-identity': 'forged', 'x-internal-auth': 'forged', 'x-request-id': 'req-42' },
+    });
+    expect(signedIn.statusCode).toBe(200);
+    expect(signedIn.json().identity).toMatchObject({ email: 'who@example.com', emailVerified: true, isAdmin: false });
+    expect(signedIn.json().headers.internal).toBeNull();
+    expect(signedIn.json().requestId).toBe('req-42');
+    expect(signedIn.headers['x-request-id']).toBe('req-42');
+
+    const anonymous = await gateway.inject({ method: 'GET', url: '/api/referrals/echo', headers: { 'x-identity': signedIn.json().headers.identity } });
+    expect(anonymous.json().identity).toBeNull();
+    expect(anonymous.json().headers.identity).toBeNull();
+  });
+
+  it('answers 401 itself for routes that need a user', async () => {
+    const response = await gateway.inject({ method: 'GET', url: '/api/user', headers: { cookie: 'sid=unknown-token' } });
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({ message: 'Authentication required' });
+  });
+
+  it('ends a session at once on logout, although resolved sessions are cached', async () => {
+    const token = await signIn('logout@example.com');
+    const cookie = { cookie: `sid=${token}` };
+    expect((await gateway.inject({ method: 'GET', url: '/api/user', headers: cookie })).statusCode).toBe(200);
+    expect((await gateway.inject({ method: 'POST', url: '/api/logout', headers: cookie })).statusCode).toBe(200);
+    expect((await gateway.inject({ method: 'GET', url: '/api/user', headers: cookie })).statusCode).toBe(401);
+  });
+
+  it('drops a session ended elsewhere as soon as the session.ended event arrives', async () => {
+    const token = await signIn('elsewhere@example.com');
+    const cookie = { cookie: `sid=${token}` };
+    expect((await gateway.inject({ method: 'GET', url: '/api/user', headers: cookie })).statusCode).toBe(200);
+    // Logged out through the auth service directly, not through this gateway.
+    await auth.app.inject({ method: 'POST', url: '/api/logout', headers: cookie });
+    let status = 200;
+    for (let i = 0; i < 100 && status === 200; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      status = (await gateway.inject({ method: 'GET', url: '/api/user', headers: cookie })).statusCode;
+    }
+    expect(status).toBe(401);
+  });
+});
+
+describe('protections', () => {
+  it('refuses cross-site state-changing requests with 403 and lets same-origin and non-browser ones through', async () => {
+    const post = (headers: Record<string, string>) =>
+      gateway.inject({ method: 'POST', url: '/api/referrals/echo', headers: { ...json, ...headers }, payload: { a: 1 } });
+    const refused: Array<Record<string, string>> = [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'https://evil.example' }];
+    for (const headers of refused) {
+      const response = await post(headers);
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toEqual({ message: 'Cross-site request refused' });
+    }
+    expect((await post({ 'sec-fetch-site': 'same-origin', origin: 'http://app.test' })).statusCode).toBe(200);
+    expect((await post({})).json().body).toEqual({ a: 1 });
+    expect((await gateway.inject({ method: 'GET', url: '/api/referrals/echo', headers: { 'sec-fetch-site': 'cross-site' } })).statusCode).toBe(200);
+  });
+
+  it('limits login attempts with a 429 and a message', async () => {
+    const attempt = () => gateway.inject({ method: 'POST', url: '/api/login', headers: { ...json, 'x-forwarded-for': '1.2.3.4' }, payload: { email: 'nobody@example.com', password: 'x' } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 52; i++) statuses.push((await attempt()).statusCode);
+    expect(statuses.slice(0, 40).every((s) => s === 401)).toBe(true);
+    const limited = await attempt();
+    expect(limited.statusCode).toBe(429);
+    expect(limited.json()).toEqual({ message: 'Too many attempts. Please wait a minute and try again.' });
+  });
+
+  it('sets security headers on API answers and pages', async () => {
+    for (const url of ['/api/user', '/', '/dashboard']) {
+      const response = await gateway.inject({ method: 'GET', url });
+      expect(response.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['x-frame-options']).toBe('DENY');
+    }
+    expect(CONTENT_SECURITY_POLICY).toContain("script-src 'self'");
+    expect(CONTENT_SECURITY_POLICY).not.toContain('unsafe-eval');
+  });
+
+  it('refuses oversized bodies with 413 before forwarding', async () => {
+    const response = await gateway.inject({ method: 'POST', url: '/api/referrals/echo', headers: json, payload: JSON.stringify({ x: 'y'.repeat(2000) }) });
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toEqual({ message: 'Request body is too large' });
+  });
+
+  it('answers a clear error when a service is down', async () => {
+    const response = await gateway.inject({ method: 'GET', url: '/api/programs/all' });
+    expect(response.statusCode).toBeGreaterThanOrEqual(502);
+    expect(response.json()).toEqual({ message: 'Service temporarily unavailable. Please try again.' });
+  });
+});
+
+describe('routing and pages', () => {
+  it('serves the app for client-side routes and fingerprinted assets for good; unknown API paths are JSON 404s', async () => {
+    const page = await fetch(`${base}/referral/12/email-draft`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="root">');
+    const asset = await fetch(`${base}/assets/app-abc123.js`);
+    expect(asset.headers.get('cache-control')).toContain('immutable');
+    const missing = await fetch(`${base}/api/nothing-here`);
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toEqual({ message: 'Not found' });
+  });
+
+  it('documents every public route in OpenAPI generated from the contracts', async () => {
+    const document = (await gateway.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    expect(document.openapi).toBe('3.1.0');
+    for (const route of apiRoutes) {
+      expect(document.paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();
+    }
+    const register = document.paths['/api/register'].post;
+    expect(register.requestBody.content['application/json'].schema.required).toEqual(['firstName', 'lastName', 'companyName', 'email', 'password']);
+    expect(register.requestBody.content['application/json'].schema.additionalProperties).toBe(false);
+    const docs = await gateway.inject({ method: 'GET', url: '/api/docs' });
+    expect(docs.headers['content-type']).toContain('text/html');
+    for (const route of apiRoutes) expect(docs.body).toContain(route.path);
+  });
+});
