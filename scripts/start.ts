@@ -48,7 +48,7 @@ async function main() {
     env.DEV_INBOX = 'true';
   }
 
-  const bus: EventBus = env.NATS_URL ? await natsBus({ url: env.NATS_URL, name: 'referral-platform', logger: log }) : inProcessBus();
+  const bus: EventBus = env.NATS_URL ? await natsBus({ url: env.NATS_URL, name: 'referral-platform', namespace: env.NATS_NAMESPACE, logger: log }) : inProcessBus();
   closers.unshift(() => bus.close());
 
   // Services take loopback ports of the system's choosing; only the gateway's port is public.

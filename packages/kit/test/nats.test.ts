@@ -12,10 +12,10 @@ const uniqueId = (prefix: string) => {
   consumers.push(id);
   return id;
 };
-afterAll(() => deleteConsumers(consumers));
+afterAll(() => deleteConsumers('KIT_TEST', consumers));
 const open: EventBus[] = [];
 const connect = async () => {
-  const bus = await natsBus({ url: await natsUrl(), name: 'test', logger, ackWaitMs: 1000 });
+  const bus = await natsBus({ url: await natsUrl(), name: 'test', namespace: 'kit_test', logger, ackWaitMs: 1000 });
   open.push(bus);
   return bus;
 };

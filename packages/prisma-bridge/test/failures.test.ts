@@ -18,7 +18,7 @@ afterAll(async () => {
   if (db) await dropDatabase(db);
 });
 
-describe('failures are loud', { timeout: 30_000 }, () => {
+describe('failures are loud', { timeout: 60_000 }, () => {
   it('migrate deploy: invalid SQL exits non-zero with the database error; $$ bodies and statements run as one script', async () => {
     await project.addMigration(
       '20240101000000_function',
@@ -94,7 +94,7 @@ function rawEngine(args: string[], requests: { method: string; params?: unknown 
   });
 }
 
-describe('bin/schema-engine JSON-RPC', { timeout: 30_000 }, () => {
+describe('bin/schema-engine JSON-RPC', { timeout: 60_000 }, () => {
   it('answers a method it cannot serve with a JSON-RPC error', async () => {
     const run = await rawEngine([], [{ method: 'noSuchMethod', params: {} }]);
     expect(run.lines).toHaveLength(1);

@@ -17,7 +17,7 @@ afterAll(async () => {
   if (db) await dropDatabase(db);
 });
 
-describe('generate and db push', { timeout: 30_000 }, () => {
+describe('generate and db push', { timeout: 60_000 }, () => {
   it('generate produces the prisma-client TypeScript client', async () => {
     const result = await prisma(project.dir, ['generate'], databaseUrl(db, 'public'));
     expect(result.code, result.output).toBe(0);

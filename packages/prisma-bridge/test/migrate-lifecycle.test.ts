@@ -58,7 +58,7 @@ afterAll(async () => {
   expect(leftovers).toEqual([]);
 });
 
-describe('real prisma CLI through the WASM schema engine bridge', { timeout: 30_000 }, () => {
+describe('real prisma CLI through the WASM schema engine bridge', { timeout: 60_000 }, () => {
   it('migrate dev --create-only writes a migration with the CREATE TABLE, without applying it', async () => {
     const result = await prisma(project.dir, ['migrate', 'dev', '--create-only', '--name', 'init'], url);
     expect(result.code, result.output).toBe(0);

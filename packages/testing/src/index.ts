@@ -121,12 +121,23 @@ export async function eventually<T>(check: () => Promise<T | undefined | false> 
 }
 
 /** Removes durable consumers a test created on the shared NATS server. */
-export async function deleteConsumers(names: string[]): Promise<void> {
+export async function deleteConsumers(stream: string, names: string[]): Promise<void> {
   if (!names.length) return;
+  await withJetStream((jsm) => Promise.all(names.map((name) => jsm.consumers.delete(stream, name).catch(() => false))));
+}
+
+/** Removes a stream a test created (a whole test namespace). */
+export async function deleteStream(stream: string): Promise<void> {
+  await withJetStream((jsm) => jsm.streams.delete(stream).catch(() => false));
+}
+
+async function withJetStream<T>(work: (jsm: import('@nats-io/jetstream').JetStreamManager) => Promise<T>): Promise<T> {
   const { connect } = await import('@nats-io/transport-node');
   const { jetstreamManager } = await import('@nats-io/jetstream');
   const nc = await connect({ servers: await natsUrl() });
-  const jsm = await jetstreamManager(nc);
-  await Promise.all(names.map((name) => jsm.consumers.delete('EVENTS', name).catch(() => false)));
-  await nc.close();
+  try {
+    return await work(await jetstreamManager(nc));
+  } finally {
+    await nc.close();
+  }
 }

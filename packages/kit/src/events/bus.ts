@@ -35,5 +35,3 @@ export function decodeEvent(data: Uint8Array | string): EventEnvelope {
   if (!payload.success) throw new InvalidEventError(`Invalid payload for ${raw.name}: ${payload.error.message}`);
   return { ...raw, payload: payload.data } as EventEnvelope;
 }
-
-export const subjectOf = (event: EventName) => `events.${event}`;

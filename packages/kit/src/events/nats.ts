@@ -3,9 +3,7 @@ import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMes
 import { nanos } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import type { FastifyBaseLogger as Logger } from 'fastify';
-import { decodeEvent, InvalidEventError, subjectOf, type EventBus, type EventHandler, type Subscription } from './bus.ts';
-
-export const STREAM = 'EVENTS';
+import { decodeEvent, InvalidEventError, type EventBus, type EventHandler, type Subscription } from './bus.ts';
 
 export interface NatsBusOptions {
   url: string;
@@ -13,7 +11,11 @@ export interface NatsBusOptions {
   logger: Logger;
   /** How long a delivered event may stay unacknowledged before JetStream delivers it again. */
   ackWaitMs?: number;
+  /** Subject prefix and stream name: separate namespaces share a NATS server without seeing each other. */
+  namespace?: string;
 }
+
+export const streamName = (namespace: string) => namespace.toUpperCase().replace(/[^A-Z0-9_-]/g, '_');
 
 /** JetStream transport: file-backed stream, message-id de-duplication, durable pull consumers. */
 export async function natsBus(options: NatsBusOptions): Promise<EventBus> {
@@ -22,11 +24,14 @@ export async function natsBus(options: NatsBusOptions): Promise<EventBus> {
   const js = jetstream(nc);
   const log = options.logger;
   const ackWait = options.ackWaitMs ?? 30_000;
+  const namespace = options.namespace ?? 'events';
+  const STREAM = streamName(namespace);
+  const subjectOf = (event: EventName) => `${namespace}.${event}`;
 
   await jsm.streams.info(STREAM).catch(() =>
     jsm.streams.add({
       name: STREAM,
-      subjects: ['events.>'],
+      subjects: [`${namespace}.>`],
       duplicate_window: nanos(2 * 60_000),
       max_age: nanos(7 * 24 * 3600_000),
     }),
