@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { connect as netConnect } from 'node:net';
+import type { JetStreamManager } from '@nats-io/jetstream';
 import pg from 'pg';
 
 export { startMailCatcher, type CaughtMessage, type MailCatcher } from '@app/mail-service';
@@ -131,7 +132,7 @@ export async function deleteStream(stream: string): Promise<void> {
   await withJetStream((jsm) => jsm.streams.delete(stream).catch(() => false));
 }
 
-async function withJetStream<T>(work: (jsm: import('@nats-io/jetstream').JetStreamManager) => Promise<T>): Promise<T> {
+async function withJetStream<T>(work: (jsm: JetStreamManager) => Promise<T>): Promise<T> {
   const { connect } = await import('@nats-io/transport-node');
   const { jetstreamManager } = await import('@nats-io/jetstream');
   const nc = await connect({ servers: await natsUrl() });
