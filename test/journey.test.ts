@@ -1,0 +1,148 @@
+/**
+ * The first slice on the real architecture: every service and the gateway as separate processes,
+ * events over NATS JetStream, email over SMTP to a server this test runs, all driven over HTTP.
+ */
+import { deleteStream, freshDatabase, natsUrl, startMailCatcher, TEST_SECRET, uniqueId, type MailCatcher } from '@app/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, startProcess, type RunningProcess } from './processes.ts';
+
+let db: Awaited<ReturnType<typeof freshDatabase>>;
+let catcher: MailCatcher;
+let gatewayUrl: string;
+const namespace = uniqueId('journey').replace(/-/g, '_');
+const running = new Map<string, RunningProcess>();
+const env: Record<string, string> = {};
+const ports: Record<string, number> = {};
+
+const services = {
+  auth: 'services/auth/src/main.ts',
+  mail: 'services/mail/src/main.ts',
+  referrals: 'services/referrals/src/main.ts',
+  programs: 'services/programs/src/main.ts',
+  profiles: 'services/profiles/src/main.ts',
+  ai: 'services/ai/src/main.ts',
+  gateway: 'gateway/src/main.ts',
+} as const;
+type Name = keyof typeof services;
+
+async function start(name: Name) {
+  running.set(name, await startProcess(name, services[name], env, ports[name]!));
+}
+
+/** A cookie-keeping client of the gateway, as a browser would be. */
+function browser() {
+  let cookie = '';
+  return async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${gatewayUrl}${path}`, {
+      method,
+      headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(cookie ? { cookie } : {}), origin: gatewayUrl },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const set = response.headers.getSetCookie().find((c) => c.startsWith('sid='));
+    if (set) cookie = set.split(';')[0]!;
+    return { status: response.status, body: await response.json() };
+  };
+}
+
+const linkIn = (text: string) => new URL(/https?:\/\/\S+verify-email\S+/.exec(text)![0]);
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  catcher = await startMailCatcher();
+  for (const name of Object.keys(services)) ports[name] = await freePort();
+  gatewayUrl = `http://127.0.0.1:${ports.gateway}`;
+  Object.assign(env, {
+    DATABASE_URL: db.url,
+    NATS_URL: await natsUrl(),
+    NATS_NAMESPACE: namespace,
+    SMTP_URL: catcher.url,
+    MAIL_FROM: 'Referral Hub <hello@referrals.test>',
+    PUBLIC_URL: gatewayUrl,
+    INTERNAL_SECRET: TEST_SECRET,
+    ADMIN_EMAILS: 'admin@journey.test',
+    AUTH_PORT: String(ports.auth), MAIL_PORT: String(ports.mail), REFERRALS_PORT: String(ports.referrals),
+    PROGRAMS_PORT: String(ports.programs), PROFILES_PORT: String(ports.profiles), AI_PORT: String(ports.ai), PORT: String(ports.gateway),
+    AUTH_URL: `http://127.0.0.1:${ports.auth}`, MAIL_URL: `http://127.0.0.1:${ports.mail}`, REFERRALS_URL: `http://127.0.0.1:${ports.referrals}`,
+    PROGRAMS_URL: `http://127.0.0.1:${ports.programs}`, PROFILES_URL: `http://127.0.0.1:${ports.profiles}`, AI_URL: `http://127.0.0.1:${ports.ai}`,
+  });
+  // Auth first: it applies its migrations; the others start side by side.
+  await start('auth');
+  await Promise.all((['mail', 'referrals', 'programs', 'profiles', 'ai', 'gateway'] as const).map(start));
+}, 90_000);
+
+afterAll(async () => {
+  await Promise.all([...running.values()].map((p) => p.kill('SIGTERM')));
+  await catcher?.close();
+  await deleteStream(namespace.toUpperCase());
+  await db?.drop();
+});
+
+describe('sign up, verify, sign in, sign out across processes', () => {
+  it('walks the whole journey over HTTP', async () => {
+    const ada = browser();
+    const email = 'ada@journey.test';
+    const registered = await ada('POST', '/api/register', { firstName: 'Ada', lastName: 'Lovelace', companyName: 'Engines Ltd', email, password: 's3cret pass' });
+    expect(registered).toEqual({ status: 201, body: { message: expect.any(String), emailVerificationSent: true } });
+    expect((await ada('GET', '/api/user')).body).toMatchObject({ email, emailVerified: false, isAdmin: false });
+
+    const message = await catcher.waitFor((m) => m.to.includes(email), 15_000);
+    expect(message.subject).toContain('Verify your email');
+    expect(message.html).toContain('verify-email?token=');
+    const link = linkIn(message.text);
+    expect(link.origin).toBe(gatewayUrl); // built from PUBLIC_URL
+
+    const visitor = browser();
+    expect((await visitor('POST', '/api/login', { email, password: 's3cret pass' })).body.message).toContain('Email not verified');
+    const verified = await visitor('GET', `/api/verify-email${link.search}`);
+    expect(verified.status).toBe(200);
+    expect((await visitor('GET', `/api/verify-email${link.search}`)).status).toBe(400);
+
+    const login = await visitor('POST', '/api/login', { email, password: 's3cret pass' });
+    expect(login).toEqual({ status: 200, body: { message: 'Logged in successfully', emailVerificationSent: false } });
+    expect((await visitor('GET', '/api/user')).body).toMatchObject({ email, emailVerified: true, firstName: 'Ada' });
+    expect((await visitor('POST', '/api/logout')).status).toBe(200);
+    expect((await visitor('GET', '/api/user')).status).toBe(401);
+
+    // Each verification email went out once.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(catcher.messages.filter((m) => m.to.includes(email))).toHaveLength(1);
+  });
+
+  it('loses no email while the mail service is down, and sends it once when it is back', async () => {
+    await running.get('mail')!.kill('SIGKILL');
+    const email = 'offline@journey.test';
+    const registered = await browser()('POST', '/api/register', { firstName: 'O', lastName: 'F', companyName: 'C', email, password: 'pw' });
+    expect(registered.status).toBe(201);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(catcher.messages.filter((m) => m.to.includes(email))).toHaveLength(0);
+
+    await start('mail');
+    await catcher.waitFor((m) => m.to.includes(email), 15_000);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(catcher.messages.filter((m) => m.to.includes(email))).toHaveLength(1);
+  });
+
+  it('loses no email when the auth service is killed right after a sign-up', async () => {
+    const emails = ['k1@journey.test', 'k2@journey.test', 'k3@journey.test'];
+    const results = await Promise.all(emails.map((email) => browser()('POST', '/api/register', { firstName: 'K', lastName: 'L', companyName: 'C', email, password: 'pw' })));
+    expect(results.map((r) => r.status)).toEqual([201, 201, 201]);
+    await running.get('auth')!.kill('SIGKILL'); // the outbox relay may not have run yet
+    await start('auth');
+    for (const email of emails) await catcher.waitFor((m) => m.to.includes(email), 15_000);
+    await new Promise((r) => setTimeout(r, 1000));
+    for (const email of emails) expect(catcher.messages.filter((m) => m.to.includes(email))).toHaveLength(1);
+  });
+
+  it('refuses cross-site writes and serves the API documentation', async () => {
+    const response = await fetch(`${gatewayUrl}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+      body: '{}',
+    });
+    expect(response.status).toBe(403);
+    const docs = await fetch(`${gatewayUrl}/api/openapi.json`).then((r) => r.json());
+    expect(Object.keys(docs.paths)).toContain('/api/verify-email');
+    const ready = await fetch(`${gatewayUrl}/readyz`).then((r) => r.json());
+    expect(ready.status).toBe('ready');
+  });
+});
