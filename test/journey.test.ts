@@ -40,7 +40,7 @@ function browser() {
     });
     const set = response.headers.getSetCookie().find((c) => c.startsWith('sid='));
     if (set) cookie = set.split(';')[0]!;
-    return { status: response.status, body: await response.json() };
+    return { status: response.status, body: (await response.json()) as { message?: string; [key: string]: unknown } };
   };
 }
 
@@ -140,9 +140,9 @@ describe('sign up, verify, sign in, sign out across processes', () => {
       body: '{}',
     });
     expect(response.status).toBe(403);
-    const docs = await fetch(`${gatewayUrl}/api/openapi.json`).then((r) => r.json());
+    const docs = (await fetch(`${gatewayUrl}/api/openapi.json`).then((r) => r.json())) as { paths: object };
     expect(Object.keys(docs.paths)).toContain('/api/verify-email');
-    const ready = await fetch(`${gatewayUrl}/readyz`).then((r) => r.json());
+    const ready = (await fetch(`${gatewayUrl}/readyz`).then((r) => r.json())) as { status: string };
     expect(ready.status).toBe('ready');
   });
 });
