@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/generated/**', '.data/**', 'test-results/**', 'playwright-report/**'] },
@@ -15,6 +16,7 @@ export default tseslint.config(
   },
   {
     files: ['web/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat['recommended-latest'],
     languageOptions: { globals: { ...globals.browser } },
   },
 );

@@ -1,0 +1,28 @@
+import type { User } from '@app/contracts';
+import { Suspense } from 'react';
+import { Outlet, useNavigate } from 'react-router-dom';
+import { PageSpinner } from '@/components/ui/spinner';
+import { useLogout } from '@/features/auth/api/logout';
+import { AppShell } from '@/features/shell/components/app-shell';
+import { VerificationBanner } from '@/features/verification/components/verification-banner';
+import { afterCacheUpdates } from '@/lib/query-client';
+
+/** The shell around every signed-in route, composed from the auth, shell and verification features. */
+export function SignedInLayout({ user }: { user: User }) {
+  const navigate = useNavigate();
+  // Navigate once the signed-out route table is on screen, or /login would bounce back to /.
+  const logout = useLogout({ onLoggedOut: () => afterCacheUpdates(() => navigate('/login')) });
+  const showBanner = !user.emailVerified && !user.isAdmin;
+
+  return (
+    <AppShell
+      user={user}
+      onLogout={() => logout.mutate()}
+      banner={showBanner ? <VerificationBanner email={user.email} /> : null}
+    >
+      <Suspense fallback={<PageSpinner />}>
+        <Outlet />
+      </Suspense>
+    </AppShell>
+  );
+}

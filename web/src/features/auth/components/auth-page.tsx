@@ -1,0 +1,60 @@
+import { CheckCircle2 } from 'lucide-react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { Logo } from '@/components/layout/logo';
+import { Button } from '@/components/ui/button';
+import { AuthForm, type AuthMode } from './auth-form';
+
+const HIGHLIGHTS = [
+  'Introduce non-fit leads to vendors who can actually help them',
+  'Earn cash rewards or qualified leads in return',
+  'Nothing is sent without your approval',
+];
+
+/** /login and /signup: the mode follows the route; switching mode keeps what was typed. */
+export function AuthPage() {
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const mode: AuthMode = pathname === '/signup' ? 'register' : 'login';
+  const otherPath = mode === 'login' ? '/signup' : '/login';
+
+  return (
+    <div className="dark min-h-screen bg-background text-foreground">
+      <div className="pointer-events-none fixed inset-0 bg-[radial-gradient(ellipse_at_top,rgba(99,102,241,0.25),transparent_60%)]" aria-hidden="true" />
+      <header className="relative mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-5 sm:px-6">
+        <Link to="/" className="rounded-md" aria-label="Home">
+          <Logo textClassName="hidden sm:inline" />
+        </Link>
+        <nav aria-label="Account" className="flex items-center gap-2">
+          <Button asChild variant="ghost">
+            <Link to="/demo-request">Get a demo</Link>
+          </Button>
+          <Button asChild>
+            <Link to={otherPath} replace>
+              {mode === 'login' ? 'Sign up' : 'Login'}
+            </Link>
+          </Button>
+        </nav>
+      </header>
+      <main className="relative mx-auto grid max-w-6xl items-center gap-10 px-4 pt-6 pb-16 sm:px-6 lg:grid-cols-2 lg:pt-16">
+        <section>
+          <h1 className="text-4xl font-bold tracking-tight text-balance sm:text-5xl">Turn non-fit prospects into warm referrals</h1>
+          <p className="mt-4 max-w-xl text-lg text-muted-foreground">
+            Introduce the leads you can't serve to vendors who can help them, and earn cash or qualified leads for every
+            introduction.
+          </p>
+          <ul className="mt-8 grid gap-3">
+            {HIGHLIGHTS.map((text) => (
+              <li key={text} className="flex items-start gap-3 text-muted-foreground">
+                <CheckCircle2 className="mt-0.5 size-5 shrink-0 text-primary" aria-hidden="true" />
+                <span>{text}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+        <div className="flex justify-center lg:justify-end">
+          <AuthForm mode={mode} onSwitchMode={() => navigate(otherPath, { replace: true })} />
+        </div>
+      </main>
+    </div>
+  );
+}

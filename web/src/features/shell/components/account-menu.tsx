@@ -1,0 +1,67 @@
+import { Gift, KeyRound, LogOut, Mail, ShieldCheck, Target, User as UserIcon } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { useNavigate } from 'react-router-dom';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuGroup,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu';
+
+export interface ShellUser {
+  email: string;
+  isAdmin: boolean;
+}
+
+/** The avatar shows the email's first letter, uppercased, or U without one. */
+export function avatarLetter(email: string | null | undefined): string {
+  const first = email?.trim().charAt(0);
+  return first ? first.toUpperCase() : 'U';
+}
+
+export function AccountMenu({ user, onLogout }: { user: ShellUser; onLogout: () => void }) {
+  const navigate = useNavigate();
+  const role = user.isAdmin ? 'Administrator' : 'User';
+  const entries: { label: string; to: string; icon: ReactNode }[] = [
+    { label: 'My Account', to: '/account', icon: <UserIcon aria-hidden="true" /> },
+    { label: 'Email Settings', to: '/account/email', icon: <Mail aria-hidden="true" /> },
+    { label: 'Change Password', to: '/account/password', icon: <KeyRound aria-hidden="true" /> },
+    { label: 'Lead Criteria', to: '/onboarding', icon: <Target aria-hidden="true" /> },
+    { label: 'Manage Bounties', to: '/onboarding/bounties', icon: <Gift aria-hidden="true" /> },
+  ];
+  if (user.isAdmin) entries.push({ label: 'Admin', to: '/admin', icon: <ShieldCheck aria-hidden="true" /> });
+
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger
+        aria-label="Account menu"
+        className="flex size-9 items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground shadow-sm transition hover:bg-primary/90 focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 focus-visible:outline-none"
+      >
+        <span aria-hidden="true">{avatarLetter(user.email)}</span>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end">
+        <DropdownMenuLabel className="flex flex-col gap-0.5">
+          <span className="truncate font-medium">{user.email}</span>
+          <span className="text-xs font-normal text-muted-foreground">{role}</span>
+        </DropdownMenuLabel>
+        <DropdownMenuSeparator />
+        <DropdownMenuGroup>
+          {entries.map((entry) => (
+            <DropdownMenuItem key={entry.to} onSelect={() => navigate(entry.to)}>
+              {entry.icon}
+              {entry.label}
+            </DropdownMenuItem>
+          ))}
+        </DropdownMenuGroup>
+        <DropdownMenuSeparator />
+        <DropdownMenuItem onSelect={onLogout}>
+          <LogOut aria-hidden="true" />
+          Log out
+        </DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}

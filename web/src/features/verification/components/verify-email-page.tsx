@@ -1,0 +1,94 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { CheckCircle2, XCircle } from 'lucide-react';
+import { useEffect, useMemo } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
+import { Spinner } from '@/components/ui/spinner';
+import { currentUserQueryKey } from '@/lib/session';
+import { safeInternalPath } from '@/lib/utils';
+import { VERIFY_FAILED, VERIFY_LINK_MISSING, useVerifyEmail } from '../api/verify-email';
+import { VerificationLayout } from './verification-layout';
+
+export const VERIFIED_REDIRECT_DELAY_MS = 2000;
+
+/** /verify-email, /email-verified and any path containing verify-email, signed in or not. */
+export function VerifyEmailPage() {
+  const [searchParams] = useSearchParams();
+  const token = searchParams.get('token');
+  const userId = searchParams.get('userId');
+  const params = useMemo(() => (token && userId ? { token, userId } : null), [token, userId]);
+  const verification = useVerifyEmail(params);
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const redirectTo = verification.isSuccess ? safeInternalPath(verification.data.redirectUrl, '/onboarding') : null;
+
+  useEffect(() => {
+    if (redirectTo === null) return;
+    // The session may now be verified (or may have been created): read it again.
+    void queryClient.invalidateQueries({ queryKey: currentUserQueryKey });
+    const timer = window.setTimeout(() => navigate(redirectTo, { replace: true }), VERIFIED_REDIRECT_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [redirectTo, navigate, queryClient]);
+
+  let content;
+  if (params === null) {
+    content = <VerificationFailed message={VERIFY_LINK_MISSING} />;
+  } else if (verification.isPending) {
+    content = (
+      <Card className="w-full max-w-md text-center">
+        <CardHeader className="items-center">
+          <Spinner className="size-10" label="Verifying your email" />
+          <CardTitle>Verifying your email</CardTitle>
+          <CardDescription>This only takes a moment.</CardDescription>
+        </CardHeader>
+      </Card>
+    );
+  } else if (verification.isError) {
+    content = <VerificationFailed message={verification.error.message || VERIFY_FAILED} />;
+  } else {
+    content = (
+      <Card className="w-full max-w-md text-center">
+        <CardHeader className="items-center">
+          <CheckCircle2 className="size-12 text-emerald-500" aria-hidden="true" />
+          <CardTitle>Email Verified</CardTitle>
+          <CardDescription role="status">
+            {verification.data.message || 'Your email address has been verified.'} Redirecting you in a moment…
+          </CardDescription>
+        </CardHeader>
+        <CardFooter className="justify-center">
+          <Button asChild variant="outline">
+            <Link to={redirectTo ?? '/onboarding'} replace>
+              Continue now
+            </Link>
+          </Button>
+        </CardFooter>
+      </Card>
+    );
+  }
+  return <VerificationLayout>{content}</VerificationLayout>;
+}
+
+function VerificationFailed({ message }: { message: string }) {
+  return (
+    <Card className="w-full max-w-md text-center">
+      <CardHeader className="items-center">
+        <XCircle className="size-12 text-destructive" aria-hidden="true" />
+        <CardTitle>Verification Failed</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <p role="alert" className="text-sm text-muted-foreground">
+          {message}
+        </p>
+      </CardContent>
+      <CardFooter className="flex-col gap-2 sm:flex-row sm:justify-center">
+        <Button asChild>
+          <Link to="/login">Go to Login</Link>
+        </Button>
+        <Button asChild variant="outline">
+          <Link to="/resend-verification">Resend Verification Email</Link>
+        </Button>
+      </CardFooter>
+    </Card>
+  );
+}

@@ -1,0 +1,98 @@
+import type { User } from '@app/contracts';
+import { render, screen } from '@testing-library/react';
+import { StrictMode, type ReactNode } from 'react';
+import { MemoryRouter, useLocation } from 'react-router-dom';
+import { vi } from 'vitest';
+import { AppProvider } from '@/app/provider';
+import { AppRoutes } from '@/app/router';
+import { createQueryClient } from '@/lib/query-client';
+import { createAppStore } from '@/stores/store';
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  path: string;
+  body: unknown;
+  headers: Headers;
+  credentials: RequestCredentials | undefined;
+}
+
+export type Handler = (req: RecordedRequest) => Response | Promise<Response> | undefined;
+
+export function json(status: number, body: unknown, statusText?: string): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    statusText,
+    headers: { 'Content-Type': 'application/json' },
+  });
+}
+
+export const makeUser = (overrides: Partial<User> = {}): User => ({
+  id: 'u1',
+  email: 'ada@example.com',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  companyName: 'Engines Ltd',
+  isAdmin: false,
+  emailVerified: true,
+  createdAt: '2026-01-15T10:00:00.000Z',
+  ...overrides,
+});
+
+/**
+ * Stubs the browser's fetch with an in-test server. `session.user` is what GET /api/user answers (401 when
+ * null); `handler` answers the rest (an unanswered request fails the test with a 599).
+ */
+export function installServer(options: { user?: User | null; handler?: Handler } = {}) {
+  const session = { user: options.user ?? null };
+  const requests: RecordedRequest[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const text = typeof init.body === 'string' ? init.body : undefined;
+    const req: RecordedRequest = {
+      method: (init.method ?? 'GET').toUpperCase(),
+      url,
+      path: new URL(url, 'http://localhost').pathname,
+      body: text === undefined ? undefined : (JSON.parse(text) as unknown),
+      headers: new Headers(init.headers),
+      credentials: init.credentials,
+    };
+    requests.push(req);
+    const answer = await options.handler?.(req);
+    if (answer) return answer;
+    if (req.method === 'GET' && req.path === '/api/user') {
+      return session.user ? json(200, session.user) : json(401, { message: 'Authentication required' });
+    }
+    return json(599, { message: `No test handler for ${req.method} ${url}` }, 'Unhandled');
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return {
+    session,
+    requests,
+    fetchMock,
+    callsTo: (method: string, path: string) => requests.filter((r) => r.method === method && r.path === path),
+  };
+}
+
+function LocationProbe() {
+  const location = useLocation();
+  return <div data-testid="location">{`${location.pathname}${location.search}`}</div>;
+}
+
+export function renderApp(path: string, { strict = false }: { strict?: boolean } = {}) {
+  const queryClient = createQueryClient();
+  const store = createAppStore();
+  const tree: ReactNode = (
+    <AppProvider queryClient={queryClient} store={store}>
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+        <LocationProbe />
+      </MemoryRouter>
+    </AppProvider>
+  );
+  const result = render(strict ? <StrictMode>{tree}</StrictMode> : tree);
+  return { ...result, queryClient, store };
+}
+
+/** The router's current path and query, as the app sees it. */
+export const currentPath = () => screen.getByTestId('location').textContent;
