@@ -5,7 +5,7 @@
  * with an inbox page (SMTP_URL unset). With those variables set, the same command uses the real ones.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { createAuthService, readAuthConfig } from '@app/auth-service';
 import { createAiService, readAiConfig } from '@app/ai-service';
@@ -18,12 +18,15 @@ import { createReferralsService, readReferralsConfig } from '@app/referrals-serv
 import { startEmbeddedPostgres } from './embedded-postgres.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const dataDir = `${root}.data`;
+/** Embedded PostgreSQL data and the generated secret; DATA_DIR moves it (the browser tests use a temp dir). */
+const dataDir = process.env.DATA_DIR ?? `${root}.data`;
 const log = createLogger('launcher', process.env.LOG_LEVEL);
 const closers: Array<() => Promise<void>> = [];
 
 async function main() {
   mkdirSync(dataDir, { recursive: true });
+  // Run as root, PostgreSQL runs as its own system user, which must be able to reach its data folder.
+  if (process.getuid?.() === 0) chmodSync(dataDir, 0o755);
   const env: Record<string, string | undefined> = { ...process.env };
 
   if (!env.INTERNAL_SECRET) {
@@ -37,7 +40,7 @@ async function main() {
     const embedded = await startEmbeddedPostgres(`${dataDir}/postgres`, log);
     closers.unshift(embedded.stop);
     env.DATABASE_URL = embedded.url;
-    log.info(`Embedded PostgreSQL ready (data in .data/postgres)`);
+    log.info(`Embedded PostgreSQL ready (data in ${dataDir}/postgres)`);
   }
 
   let catcher: MailCatcher | undefined;

@@ -4,7 +4,9 @@ export class ConfigError extends Error {}
 
 /** Reads and validates configuration once at boot; a bad environment stops with every problem named. */
 export function readConfig<S extends z.ZodType>(schema: S, env: Record<string, string | undefined> = process.env): z.output<S> {
-  const result = schema.safeParse(env);
+  // An empty variable (`FOO=` in a compose file) means "not set", so defaults apply.
+  const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const result = schema.safeParse(given);
   if (result.success) return result.data;
   const lines = result.error.issues.map((issue) => `  ${issue.path.join('.') || '(environment)'}: ${issue.message}`);
   throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
