@@ -2,6 +2,8 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
+    // Suites use their own databases and NATS namespaces, so files run side by side on the two cores.
+    maxWorkers: 2,
     projects: [
       {
         test: {
@@ -10,9 +12,6 @@ export default defineConfig({
           include: ['packages/*/test/**/*.test.ts', 'services/*/test/**/*.test.ts', 'gateway/test/**/*.test.ts', 'test/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
-          // Suites use their own databases and consumer names, but share two cores.
-          fileParallelism: true,
-          maxWorkers: 2,
         },
       },
       'web/vitest.config.ts',
