@@ -44,6 +44,13 @@ describe('route table', () => {
     expect(screen.getByRole('button', { name: 'Account menu' })).toBeInTheDocument();
   });
 
+  it('keeps the resend-verification screen reachable when signed in (linked from the verification error)', async () => {
+    installServer({ user: makeUser({ emailVerified: false }) });
+    renderApp('/resend-verification');
+    expect(await screen.findByRole('link', { name: /back to login/i })).toBeInTheDocument();
+    expect(screen.queryByText('404 Page Not Found')).not.toBeInTheDocument();
+  });
+
   it('shows /admin to administrators only', async () => {
     installServer({ user: makeUser() });
     const first = renderApp('/admin');

