@@ -20,7 +20,7 @@ const requestIdPattern = /^[\w.:-]{1,128}$/;
  */
 export async function buildGateway(options: {
   config: GatewayConfig;
-  /** Hears `session.ended` so a session ended anywhere leaves this gateway's cache at once. */
+  /** Hears `session.ended` and `user.email_verified`, so this gateway's session cache is never stale. */
   bus?: EventBus;
   logger?: FastifyServerOptions['logger'] | false;
 }): Promise<FastifyInstance> {
@@ -71,6 +71,7 @@ export async function buildGateway(options: {
 
   const sessions = new SessionResolver({ authUrl: config.AUTH_URL, internalSecret: config.INTERNAL_SECRET, cacheMs: config.SESSION_CACHE_MS });
   await options.bus?.listen('session.ended', async (event) => sessions.evictSession(event.payload.sessionId));
+  await options.bus?.listen('user.email_verified', async (event) => sessions.evictUser(event.payload.userId));
 
   openApiRoutes(app, config.PUBLIC_URL);
   proxyRoutes(app, config, sessions);

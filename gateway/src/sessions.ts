@@ -77,4 +77,11 @@ export class SessionResolver {
       if (entry.identity?.sessionId === sessionId) this.cache.delete(token);
     }
   }
+
+  /** The user's identity changed (email verified): their next request is resolved afresh. */
+  evictUser(userId: string): void {
+    for (const [token, entry] of this.cache) {
+      if (entry.identity?.userId === userId) this.cache.delete(token);
+    }
+  }
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -121,6 +122,26 @@ describe('identity', () => {
       status = (await gateway.inject({ method: 'GET', url: '/api/user', headers: cookie })).statusCode;
     }
     expect(status).toBe(401);
+  });
+
+  it('forwards the new verified state at once after the user verifies their email', async () => {
+    const register = await gateway.inject({ method: 'POST', url: '/api/register', headers: json, payload: { firstName: 'V', lastName: 'W', companyName: 'C', email: 'fresh@example.com', password: 'pw' } });
+    const cookie = { cookie: `sid=${register.cookies.find((c) => c.name === 'sid')!.value}` };
+    const before = await gateway.inject({ method: 'GET', url: '/api/referrals/echo', headers: cookie });
+    expect(before.json().identity.emailVerified).toBe(false);
+    const userId = before.json().identity.userId;
+    // The raw token only exists in the email; give the stored hash a token this test knows.
+    const { rows } = await sql.query('SELECT id FROM auth.email_verification_tokens WHERE user_id = $1', [userId]);
+    expect(rows).toHaveLength(1);
+    const token = 'known-token-for-test';
+    await sql.query('UPDATE auth.email_verification_tokens SET token_hash = $1 WHERE user_id = $2', [createHash('sha256').update(token).digest('hex'), userId]);
+    expect((await gateway.inject({ method: 'GET', url: `/api/verify-email?token=${token}&userId=${userId}` })).statusCode).toBe(200);
+    let verified = false;
+    for (let i = 0; i < 100 && !verified; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      verified = (await gateway.inject({ method: 'GET', url: '/api/referrals/echo', headers: cookie })).json().identity.emailVerified;
+    }
+    expect(verified).toBe(true);
   });
 });
 
