@@ -82,7 +82,7 @@ describe('identity', () => {
     const token = await signIn('who@example.com');
     const signedIn = await gateway.inject({
       method: 'GET',
-      url: '/api/referrals/echo',
+      url: '/api/referrals/echo/deep',
       headers: { cookie: `theme=dark; sid=${token}`, 'x-identity': 'forged', 'x-internal-auth': 'forged', 'x-request-id': 'req-42' },
     });
     expect(signedIn.statusCode).toBe(200);
@@ -91,7 +91,7 @@ describe('identity', () => {
     expect(signedIn.json().requestId).toBe('req-42');
     expect(signedIn.headers['x-request-id']).toBe('req-42');
 
-    const anonymous = await gateway.inject({ method: 'GET', url: '/api/referrals/echo', headers: { 'x-identity': signedIn.json().headers.identity } });
+    const anonymous = await gateway.inject({ method: 'GET', url: '/api/referrals/echo/deep', headers: { 'x-identity': signedIn.json().headers.identity } });
     expect(anonymous.json().identity).toBeNull();
     expect(anonymous.json().headers.identity).toBeNull();
   });
@@ -127,7 +127,7 @@ describe('identity', () => {
   it('forwards the new verified state at once after the user verifies their email', async () => {
     const register = await gateway.inject({ method: 'POST', url: '/api/register', headers: json, payload: { firstName: 'V', lastName: 'W', companyName: 'C', email: 'fresh@example.com', password: 'pw' } });
     const cookie = { cookie: `sid=${register.cookies.find((c) => c.name === 'sid')!.value}` };
-    const before = await gateway.inject({ method: 'GET', url: '/api/referrals/echo', headers: cookie });
+    const before = await gateway.inject({ method: 'GET', url: '/api/referrals/echo/deep', headers: cookie });
     expect(before.json().identity.emailVerified).toBe(false);
     const userId = before.json().identity.userId;
     // The raw token only exists in the email; give the stored hash a token this test knows.
@@ -139,7 +139,7 @@ describe('identity', () => {
     let verified = false;
     for (let i = 0; i < 100 && !verified; i++) {
       await new Promise((r) => setTimeout(r, 20));
-      verified = (await gateway.inject({ method: 'GET', url: '/api/referrals/echo', headers: cookie })).json().identity.emailVerified;
+      verified = (await gateway.inject({ method: 'GET', url: '/api/referrals/echo/deep', headers: cookie })).json().identity.emailVerified;
     }
     expect(verified).toBe(true);
   });
@@ -148,7 +148,7 @@ describe('identity', () => {
 describe('protections', () => {
   it('refuses cross-site state-changing requests with 403 and lets same-origin and non-browser ones through', async () => {
     const post = (headers: Record<string, string>) =>
-      gateway.inject({ method: 'POST', url: '/api/referrals/echo', headers: { ...json, ...headers }, payload: { a: 1 } });
+      gateway.inject({ method: 'POST', url: '/api/referrals/echo/deep', headers: { ...json, ...headers }, payload: { a: 1 } });
     const refused: Array<Record<string, string>> = [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'https://evil.example' }];
     for (const headers of refused) {
       const response = await post(headers);
@@ -157,7 +157,7 @@ describe('protections', () => {
     }
     expect((await post({ 'sec-fetch-site': 'same-origin', origin: 'http://app.test' })).statusCode).toBe(200);
     expect((await post({})).json().body).toEqual({ a: 1 });
-    expect((await gateway.inject({ method: 'GET', url: '/api/referrals/echo', headers: { 'sec-fetch-site': 'cross-site' } })).statusCode).toBe(200);
+    expect((await gateway.inject({ method: 'GET', url: '/api/referrals/echo/deep', headers: { 'sec-fetch-site': 'cross-site' } })).statusCode).toBe(200);
   });
 
   it('limits login attempts with a 429 and a message', async () => {
@@ -182,7 +182,7 @@ describe('protections', () => {
   });
 
   it('refuses oversized bodies with 413 before forwarding', async () => {
-    const response = await gateway.inject({ method: 'POST', url: '/api/referrals/echo', headers: json, payload: JSON.stringify({ x: 'y'.repeat(2000) }) });
+    const response = await gateway.inject({ method: 'POST', url: '/api/referrals/echo/deep', headers: json, payload: JSON.stringify({ x: 'y'.repeat(2000) }) });
     expect(response.statusCode).toBe(413);
     expect(response.json()).toEqual({ message: 'Request body is too large' });
   });

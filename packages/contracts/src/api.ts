@@ -9,6 +9,21 @@ import {
   VerifyEmailQuery,
   VerifyEmailResponse,
 } from './auth.ts';
+import {
+  AutomateRequest,
+  AutomateResponse,
+  CreateReferralRequest,
+  EmailDraftCheckResponse,
+  EmailDraftResponse,
+  ListReferralsQuery,
+  Referral,
+  ReferralList,
+  ReferralProgramResponse,
+  SendEmailRequest,
+  SendEmailResponse,
+  UpdateStatusRequest,
+} from './referrals.ts';
+import { SearchRequest, SearchResponse } from './search.ts';
 
 export type ServiceName = 'auth' | 'referrals' | 'programs' | 'profiles' | 'ai' | 'mail';
 
@@ -28,6 +43,8 @@ export interface ApiRoute {
 const badRequest = { description: 'Invalid input', schema: ErrorResponse };
 const unauthenticated = { description: 'Not signed in', schema: ErrorResponse };
 const tooMany = { description: 'Too many attempts', schema: ErrorResponse };
+const forbidden = { description: 'Not your referral', schema: ErrorResponse };
+const missing = { description: 'No such referral', schema: ErrorResponse };
 
 /**
  * The public `/api` surface: the gateway routes from it and documents it (OpenAPI), services validate
@@ -73,6 +90,60 @@ export const apiRoutes: ApiRoute[] = [
     summary: 'Send a new verification link (answers the same whether or not the email is registered)',
     body: ResendVerificationRequest,
     responses: { 200: { description: 'Accepted', schema: MessageResponse }, 400: badRequest, 429: tooMany },
+  },
+  {
+    method: 'POST', path: '/api/search', service: 'ai', auth: 'required',
+    summary: 'Find the product, company and description for what the user typed (chat-completion shape)',
+    body: SearchRequest,
+    responses: { 200: { description: 'Best match, as labelled lines', schema: SearchResponse }, 400: badRequest, 401: unauthenticated, 429: tooMany },
+  },
+  {
+    method: 'POST', path: '/api/referrals', service: 'referrals', auth: 'required',
+    summary: 'Submit a referral of a person to a product',
+    body: CreateReferralRequest,
+    responses: { 201: { description: 'Created', schema: Referral }, 400: badRequest, 401: unauthenticated },
+  },
+  {
+    method: 'GET', path: '/api/referrals', service: 'referrals', auth: 'required',
+    summary: "The user's referrals, filtered and paged, with summary figures",
+    query: ListReferralsQuery,
+    responses: { 200: { description: 'A page of referrals', schema: ReferralList }, 400: badRequest, 401: unauthenticated },
+  },
+  {
+    method: 'GET', path: '/api/referrals/{id}', service: 'referrals', auth: 'required',
+    summary: 'One referral with its project, draft and status history',
+    responses: { 200: { description: 'The referral', schema: Referral }, 400: badRequest, 401: unauthenticated, 403: forbidden, 404: missing },
+  },
+  {
+    method: 'GET', path: '/api/referrals/{id}/email-draft', service: 'referrals', auth: 'required',
+    summary: 'The intro email draft (with ?checkOnly=true: only whether it is ready and where it came from)',
+    responses: {
+      200: { description: 'The draft, or with checkOnly the readiness', schema: EmailDraftResponse.or(EmailDraftCheckResponse) },
+      401: unauthenticated, 403: forbidden, 404: { description: 'No such referral, or no draft yet', schema: ErrorResponse },
+    },
+  },
+  {
+    method: 'POST', path: '/api/referrals/{id}/send-email', service: 'referrals', auth: 'required',
+    summary: 'Send the (edited) intro email; From the product, Reply-To the referrer',
+    body: SendEmailRequest,
+    responses: { 200: { description: 'Queued for sending', schema: SendEmailResponse }, 400: badRequest, 401: unauthenticated, 403: forbidden, 404: missing, 409: { description: 'Already sent', schema: ErrorResponse } },
+  },
+  {
+    method: 'PUT', path: '/api/referrals/{id}/status', service: 'referrals', auth: 'required',
+    summary: 'Move a referral to another stage',
+    body: UpdateStatusRequest,
+    responses: { 200: { description: 'Updated referral', schema: Referral }, 400: badRequest, 401: unauthenticated, 403: forbidden, 404: missing },
+  },
+  {
+    method: 'GET', path: '/api/products/{projectId}/referral-program', service: 'referrals', auth: 'required',
+    summary: "Whether the product's vendor has a referral program",
+    responses: { 200: { description: "The program's text, or one starting with 'NO'", schema: ReferralProgramResponse }, 401: unauthenticated, 404: { description: 'No such product', schema: ErrorResponse } },
+  },
+  {
+    method: 'POST', path: '/api/referrals/{id}/automate', service: 'referrals', auth: 'required',
+    summary: "Dry run of filling the vendor's referral form (never submits anything)",
+    body: AutomateRequest,
+    responses: { 200: { description: 'Outcome of the dry run', schema: AutomateResponse }, 400: badRequest, 401: unauthenticated, 403: forbidden, 404: missing },
   },
 ];
 

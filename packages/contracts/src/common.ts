@@ -10,12 +10,16 @@ export const MessageResponse = z.object({ message: z.string() });
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const EMAIL_MESSAGE = 'Please enter a valid email address';
 
-export const Email = z
-  .string({ error: EMAIL_MESSAGE })
-  .trim()
-  .max(254, 'Email must be at most 254 characters')
-  .regex(EMAIL_PATTERN, EMAIL_MESSAGE)
-  .transform((email) => email.toLowerCase());
+/** An email address, trimmed and lower-cased; `message` is what the screen shows when it is not one. */
+export const emailField = (message: string) =>
+  z
+    .string({ error: message })
+    .trim()
+    .max(254, 'Email must be at most 254 characters')
+    .regex(EMAIL_PATTERN, message)
+    .transform((email) => email.toLowerCase());
+
+export const Email = emailField(EMAIL_MESSAGE);
 
 export const requiredText = (message: string, max = 200) =>
   z

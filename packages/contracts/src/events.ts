@@ -28,6 +28,45 @@ export const events = {
   'user.email_verified': z.object({ userId: z.string(), email: z.string() }),
   /** A session ended before its expiry (auth): gateways drop it from their cache at once. */
   'session.ended': z.object({ sessionId: z.string() }),
+
+  /** A referrer submitted a referral (referrals): the AI service drafts the intro email for it. */
+  'referral.created': z.object({
+    referralId: z.number().int(),
+    referrer: z.object({ userId: z.string(), email: z.string(), firstName: z.string(), lastName: z.string(), companyName: z.string() }),
+    referred: z.object({ firstName: z.string(), lastName: z.string(), email: z.string() }),
+    reason: z.string(),
+    isReferralAware: z.boolean(),
+    canUseReferrerName: z.boolean(),
+    project: z.object({ id: z.string(), productName: z.string(), companyName: z.string(), description: z.string(), website: z.string().nullable() }),
+  }),
+  /** An intro email draft is ready for a referral (ai, or the enrichment callback). */
+  'referral.draft_generated': z.object({
+    referralId: z.number().int(),
+    subject: z.string(),
+    body: z.string(),
+    recipients: z.object({ to: z.array(z.string()), cc: z.array(z.string()), bcc: z.array(z.string()) }),
+    source: z.enum(['llm', 'template', 'enrichment']),
+  }),
+  /** The referrer approved and sent the intro email (referrals): the mail service sends it once. */
+  'referral.intro_email_requested': z.object({
+    referralId: z.number().int(),
+    fromName: z.string(),
+    replyTo: z.string(),
+    to: z.array(z.string()),
+    cc: z.array(z.string()),
+    bcc: z.array(z.string()),
+    subject: z.string(),
+    body: z.string(),
+  }),
+  /** A referral moved to another stage (referrals). */
+  'referral.status_changed': z.object({
+    referralId: z.number().int(),
+    userId: z.string(),
+    projectId: z.string(),
+    from: z.string(),
+    to: z.string(),
+    changedAt: z.iso.datetime(),
+  }),
 } as const;
 
 export type EventName = keyof typeof events;

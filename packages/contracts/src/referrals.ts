@@ -1,0 +1,172 @@
+import { z } from 'zod';
+import { emailField } from './common.ts';
+
+/** Referral stages (spec 4): stored value and the label screens show. */
+export const REFERRAL_STATUSES = ['pending', 'intro_made', 'intro_accepted', 'intro_occurred', 'became_customer', 'declined'] as const;
+export const ReferralStatus = z.enum(REFERRAL_STATUSES, { error: 'Unknown referral status' });
+export type ReferralStatus = z.infer<typeof ReferralStatus>;
+
+export const STATUS_LABELS: Record<ReferralStatus, string> = {
+  pending: 'Tee-up',
+  intro_made: 'Warm Intro',
+  intro_accepted: 'Demo',
+  intro_occurred: 'Intro Occurred',
+  became_customer: 'Closed-Won',
+  declined: 'Declined',
+};
+
+/** Company-name legal suffixes stripped for display (spec 9). */
+const LEGAL_SUFFIXES = ['Ltd', 'LLC', 'Inc', 'Corp', 'Co', 'Company', 'Limited', 'GmbH', 'S.A.', 'Pty', 'Pvt', 'B.V.', 'AG', 'Technologies', 'Technology', 'Software', 'Solutions'];
+const suffixPattern = new RegExp(`[\\s,]+(${LEGAL_SUFFIXES.map((s) => s.replace(/\./g, '\\.')).join('|')})\\.?$`, 'i');
+
+export function stripLegalSuffixes(company: string): string {
+  let name = company.trim();
+  for (let previous = ''; previous !== name && suffixPattern.test(name); ) {
+    previous = name;
+    name = name.replace(suffixPattern, '').trim();
+  }
+  return name || company.trim();
+}
+
+const text = (max: number) => z.string().trim().max(max, `Must be at most ${max} characters`);
+
+/** POST /api/referrals: the referral form (spec 3 and 5) plus the product found by the search. */
+export const CreateReferralRequest = z.strictObject({
+  referredFirstName: z.string({ error: 'First name is required' }).trim().min(1, 'First name is required').max(100, 'Must be at most 100 characters'),
+  referredLastName: z.string({ error: 'Last name is required' }).trim().min(1, 'Last name is required').max(100, 'Must be at most 100 characters'),
+  referredEmail: emailField('Invalid email address'),
+  referralReason: z
+    .string({ error: 'Please explain why this referral is a good fit' })
+    .trim()
+    .min(1, 'Please explain why this referral is a good fit')
+    .max(5000, 'Must be at most 5000 characters'),
+  isReferralAware: z.boolean().default(false),
+  canUseReferrerName: z.boolean().default(false),
+  productId: z.string({ error: 'Product selection is required' }).trim().min(1, 'Product selection is required').max(200, 'Must be at most 200 characters').default('auto-generated'),
+  product: text(200).min(1, 'Product selection is required'),
+  company: text(200).default(''),
+  description: text(2000).default(''),
+});
+export type CreateReferralRequest = z.input<typeof CreateReferralRequest>;
+
+/** Recipients may arrive as an array, a JSON string or a plain comma-separated string (spec 3). */
+export function normalizeRecipients(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap((item) => normalizeRecipients(item));
+  if (typeof value !== 'string') return [];
+  const trimmed = value.trim();
+  if (trimmed.startsWith('[')) {
+    try {
+      return normalizeRecipients(JSON.parse(trimmed));
+    } catch {
+      // not JSON after all: fall through to comma splitting
+    }
+  }
+  return trimmed
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
+}
+
+const recipientList = z.preprocess(normalizeRecipients, z.array(emailField('Invalid recipient email address')).max(50, 'At most 50 recipients per field'));
+
+export const Recipients = z.object({ to: recipientList, cc: recipientList.default([]), bcc: recipientList.default([]) });
+
+export const EmailDraft = z.object({
+  subject: z.string().trim().min(1, 'Subject is required').max(300, 'Subject must be at most 300 characters'),
+  body: z.string().trim().min(1, 'Email body is required').max(20_000, 'Email body must be at most 20000 characters'),
+  recipients: Recipients,
+});
+export type EmailDraft = z.infer<typeof EmailDraft>;
+
+/** POST /api/referrals/{id}/send-email */
+export const SendEmailRequest = z.strictObject({
+  subject: EmailDraft.shape.subject,
+  body: EmailDraft.shape.body,
+  recipients: z.object({
+    to: recipientList.refine((list) => list.length > 0, 'At least one recipient is required'),
+    cc: recipientList.default([]),
+    bcc: recipientList.default([]),
+  }),
+});
+export type SendEmailRequest = z.input<typeof SendEmailRequest>;
+
+export const UpdateStatusRequest = z.strictObject({ status: ReferralStatus });
+export const AutomateRequest = z.strictObject({ dryRun: z.boolean().default(true) });
+
+/** The vendor's product a referral is for. */
+export const Project = z.object({
+  id: z.string(),
+  productName: z.string(),
+  companyName: z.string(),
+  description: z.string(),
+  website: z.string().nullable(),
+  referralProgram: z.string().nullable(),
+});
+export type Project = z.infer<typeof Project>;
+
+export const StatusChange = z.object({ from: ReferralStatus.nullable(), to: ReferralStatus, at: z.iso.datetime() });
+
+export const Referral = z.object({
+  id: z.number().int(),
+  projectId: z.string(),
+  status: ReferralStatus,
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+  referredFirstName: z.string(),
+  referredLastName: z.string(),
+  referredName: z.string(),
+  referredEmail: z.string(),
+  referredPhone: z.string().nullable(),
+  referralReason: z.string(),
+  isReferralAware: z.boolean(),
+  canUseReferrerName: z.boolean(),
+  notes: z.string().nullable(),
+  company: z.string(),
+  project: Project,
+  emailDraft: EmailDraft.nullable(),
+  fromClay: z.boolean(),
+  emailSentAt: z.iso.datetime().nullable(),
+  history: z.array(StatusChange),
+});
+export type Referral = z.infer<typeof Referral>;
+
+/** GET /api/referrals: server-side filters of the Tee ups dashboard (spec 9) and paging. */
+export const ListReferralsQuery = z.strictObject({
+  search: text(200).optional(),
+  status: ReferralStatus.optional(),
+  company: text(200).optional(),
+  days: z.enum(['7', '30', '90', 'all']).default('90'),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(25),
+});
+export type ListReferralsQuery = z.input<typeof ListReferralsQuery>;
+
+export const ReferralList = z.object({
+  referrals: z.array(Referral),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  /** Distinct company names of all the user's referrals, for the company filter. */
+  companies: z.array(z.string()),
+  /** Figures of the four summary cards, over all the user's referrals. */
+  summary: z.object({ total: z.number().int(), inFlight: z.number().int(), closedWon: z.number().int(), declined: z.number().int() }),
+  /** Referrals the user sent and received (the reciprocity panel). */
+  reciprocity: z.object({ sent: z.number().int(), received: z.number().int() }),
+});
+export type ReferralList = z.infer<typeof ReferralList>;
+
+export const EmailDraftResponse = z.object({ emailDraft: EmailDraft, fromClay: z.boolean() });
+export const EmailDraftCheckResponse = z.object({ ready: z.boolean(), fromClay: z.boolean() });
+export const ReferralProgramResponse = z.object({ referralProgram: z.string() });
+export const AutomateResponse = z.object({ success: z.boolean(), message: z.string() });
+export const SendEmailResponse = z.object({ success: z.literal(true), message: z.string() });
+
+export const REFERRAL_MESSAGES = {
+  notAuthorized: 'Not authorized to access this referral',
+  notFound: 'Referral not found',
+  draftNotFound: 'Email draft not found',
+  invalidId: 'Invalid referral id',
+  emailSent: 'Email sent successfully!',
+  alreadySent: 'This intro email has already been sent',
+  noProgram: 'NO: this vendor has no referral program we know of.',
+} as const;

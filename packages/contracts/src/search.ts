@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+/** POST /api/search: what the user typed (a product, company or website URL). */
+export const SearchRequest = z.strictObject({
+  query: z
+    .string({ error: 'Please enter a product, company, or website URL' })
+    .trim()
+    .min(1, 'Please enter a product, company, or website URL')
+    .max(500, 'Search text must be at most 500 characters'),
+});
+export type SearchRequest = z.input<typeof SearchRequest>;
+
+/**
+ * The answer is shaped like an AI chat completion (spec 3): the web parses `choices[0].message.content`
+ * for the labelled lines 'Product:', 'Company:', 'Description:'. `website` and `matchedBy` are extras the
+ * labels do not carry.
+ */
+export const SearchResponse = z.object({
+  id: z.string(),
+  object: z.literal('chat.completion'),
+  created: z.number().int(),
+  model: z.string(),
+  choices: z
+    .array(
+      z.object({
+        index: z.number().int(),
+        message: z.object({ role: z.literal('assistant'), content: z.string() }),
+        finish_reason: z.string(),
+      }),
+    )
+    .min(1),
+});
+export type SearchResponse = z.infer<typeof SearchResponse>;
+
+/** The product a search found, as the web shows it and carries to the referral form. */
+export interface ParsedProduct {
+  product: string;
+  company: string;
+  description: string;
+}
+
+export const NOT_FOUND = 'Not found';
+export const NO_DESCRIPTION = 'No description available';
+
+/** Spec 3: labelled lines, bold markers removed, case-insensitive, with the defaults it names. */
+export function parseSearchContent(content: string): ParsedProduct {
+  const result: ParsedProduct = { product: NOT_FOUND, company: NOT_FOUND, description: NO_DESCRIPTION };
+  let labelled = false;
+  for (const raw of content.split(/\r?\n/)) {
+    const line = raw.replace(/\*\*/g, '').trim();
+    const match = /^(product description|description|product|company)\s*:\s*(.*)$/i.exec(line);
+    if (!match) continue;
+    labelled = true;
+    const label = match[1]!.toLowerCase();
+    const value = match[2]!.trim();
+    if (!value) continue;
+    if (label === 'product') result.product = value;
+    else if (label === 'company') result.company = value;
+    else result.description = value;
+  }
+  if (!labelled) {
+    const first = content
+      .split(/\r?\n/)
+      .map((line) => line.replace(/\*\*/g, '').trim())
+      .find((line) => line && !/learn more/i.test(line));
+    if (first) result.product = first;
+  }
+  return result;
+}

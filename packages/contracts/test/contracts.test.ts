@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { CreateReferralRequest, normalizeRecipients, parseSearchContent, SendEmailRequest, stripLegalSuffixes } from '../src/index.ts';
+
+describe('parseSearchContent (spec 3)', () => {
+  it('reads labelled lines, bold markers removed, case-insensitive', () => {
+    expect(parseSearchContent('**Product:** Slack\nCOMPANY: Slack Technologies, LLC\nProduct Description: Team chat.')).toEqual({
+      product: 'Slack',
+      company: 'Slack Technologies, LLC',
+      description: 'Team chat.',
+    });
+    expect(parseSearchContent('Product: Notion\nDescription: Docs and wikis')).toEqual({ product: 'Notion', company: 'Not found', description: 'Docs and wikis' });
+  });
+
+  it('falls back to the first non-empty line without "learn more", else the defaults', () => {
+    expect(parseSearchContent('\nLearn more at example.com\nAcme Rockets\n')).toEqual({ product: 'Acme Rockets', company: 'Not found', description: 'No description available' });
+    expect(parseSearchContent('')).toEqual({ product: 'Not found', company: 'Not found', description: 'No description available' });
+  });
+});
+
+describe('stripLegalSuffixes (spec 9)', () => {
+  it.each([
+    ['Slack Technologies, LLC', 'Slack'],
+    ['Acme Inc.', 'Acme'],
+    ['Siemens AG', 'Siemens'],
+    ['Booking Holdings B.V.', 'Booking Holdings'],
+    ['Atlassian Pty Ltd', 'Atlassian'],
+    ['Software', 'Software'],
+    ['Coca Cola', 'Coca Cola'],
+  ])('%s -> %s', (input, expected) => {
+    expect(stripLegalSuffixes(input)).toBe(expected);
+  });
+});
+
+describe('recipients', () => {
+  it('accept an array, a JSON string or a comma-separated string, trimmed, empties dropped', () => {
+    expect(normalizeRecipients(['a@x.co', ' ', 'b@x.co'])).toEqual(['a@x.co', 'b@x.co']);
+    expect(normalizeRecipients('["a@x.co","b@x.co"]')).toEqual(['a@x.co', 'b@x.co']);
+    expect(normalizeRecipients(' a@x.co, ,b@x.co ,')).toEqual(['a@x.co', 'b@x.co']);
+    expect(normalizeRecipients(undefined)).toEqual([]);
+  });
+
+  it("sending needs a 'to' recipient", () => {
+    const result = SendEmailRequest.safeParse({ subject: 's', body: 'b', recipients: { to: ' , ' } });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues[0]?.message).toBe('At least one recipient is required');
+  });
+});
+
+describe('referral form (spec 5)', () => {
+  it('has the spec messages and defaults', () => {
+    const result = CreateReferralRequest.safeParse({ referredFirstName: '', referredLastName: ' ', referredEmail: 'x', referralReason: '', product: 'Slack' });
+    expect(result.error?.issues.map((i) => i.message)).toEqual([
+      'First name is required',
+      'Last name is required',
+      'Invalid email address',
+      'Please explain why this referral is a good fit',
+    ]);
+    const ok = CreateReferralRequest.parse({ referredFirstName: 'A', referredLastName: 'B', referredEmail: 'A@B.co', referralReason: 'fit', product: 'Slack' });
+    expect(ok).toMatchObject({ isReferralAware: false, canUseReferrerName: false, productId: 'auto-generated', referredEmail: 'a@b.co', company: '' });
+  });
+});
