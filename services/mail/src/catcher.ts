@@ -5,7 +5,10 @@ export interface CaughtMessage {
   id: number;
   messageId: string;
   from: string;
+  /** Envelope recipients (To, Cc and Bcc alike, as an SMTP server sees them). */
   to: string[];
+  cc: string;
+  replyTo: string;
   subject: string;
   text: string;
   html: string;
@@ -44,6 +47,8 @@ export async function startMailCatcher(options: { port?: number; keep?: number }
             messageId: parsed.messageId ?? '',
             from: parsed.from?.text ?? '',
             to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+            cc: (Array.isArray(parsed.cc) ? parsed.cc.map((a) => a.text).join(', ') : parsed.cc?.text) ?? '',
+            replyTo: parsed.replyTo?.text ?? '',
             subject: parsed.subject ?? '',
             text: parsed.text ?? '',
             html: typeof parsed.html === 'string' ? parsed.html : '',

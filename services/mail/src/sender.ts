@@ -2,6 +2,15 @@ import type { Transporter } from 'nodemailer';
 import type { PrismaClient } from './generated/prisma/client.ts';
 import type { RenderedEmail } from './templates.ts';
 
+export interface Envelope {
+  to: string[];
+  cc?: string[];
+  bcc?: string[];
+  replyTo?: string;
+  /** Display name in From; the address is always MAIL_FROM's, so SPF/DKIM of our domain hold. */
+  fromName?: string;
+}
+
 /** Thrown when another delivery of the same event is sending right now: retry later. */
 export class SendInProgressError extends Error {}
 
@@ -17,8 +26,11 @@ const STALE_CLAIM_SECONDS = 60;
 export function emailSender(options: { prisma: PrismaClient; transport: Transporter; from: string }) {
   const { prisma, transport, from } = options;
   const domain = /@([^>\s]+)/.exec(from)?.[1] ?? 'localhost';
+  const address = /<([^>]+)>/.exec(from)?.[1] ?? from;
+  const fromFor = (name?: string) => (name ? { name: name.replace(/["\r\n]/g, ''), address } : from);
 
-  return async function sendOnce(eventId: string, kind: string, to: string, email: RenderedEmail): Promise<'sent' | 'already-sent'> {
+  return async function sendOnce(eventId: string, kind: string, envelope: Envelope, email: RenderedEmail): Promise<'sent' | 'already-sent'> {
+    const to = envelope.to.join(', ');
     const claimed = await prisma.$queryRaw<Array<{ id: string }>>`
       INSERT INTO sent_emails (id, event_id, kind, recipient, subject, status)
       VALUES (gen_random_uuid(), ${eventId}::uuid, ${kind}, ${to}, ${email.subject}, 'sending')
@@ -33,7 +45,17 @@ export function emailSender(options: { prisma: PrismaClient; transport: Transpor
       throw new SendInProgressError(`email for event ${eventId} is being sent by another delivery`);
     }
     try {
-      await transport.sendMail({ from, to, subject: email.subject, text: email.text, html: email.html, messageId: `<${eventId}@${domain}>` });
+      await transport.sendMail({
+        from: fromFor(envelope.fromName),
+        to: envelope.to,
+        cc: envelope.cc,
+        bcc: envelope.bcc,
+        replyTo: envelope.replyTo,
+        subject: email.subject,
+        text: email.text,
+        html: email.html,
+        messageId: `<${eventId}@${domain}>`,
+      });
     } catch (error) {
       await prisma.sentEmail.update({ where: { id: row.id }, data: { status: 'failed', lastError: String(error).slice(0, 1000) } });
       throw error;

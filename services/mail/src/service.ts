@@ -7,7 +7,7 @@ import type { MailConfig } from './config.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 import { inboxRoutes } from './inbox.ts';
 import { emailSender } from './sender.ts';
-import { verificationEmail } from './templates.ts';
+import { introEmail, verificationEmail } from './templates.ts';
 
 export const SCHEMA = 'mail';
 const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
@@ -48,12 +48,22 @@ export async function createMailService(options: {
       const { userId, email, firstName, sealedToken, expiresAt } = event.payload;
       const token = tokens.open(sealedToken);
       const rendered = verificationEmail({ appName: config.APP_NAME, publicUrl: config.PUBLIC_URL, firstName, userId, token, expiresAt: new Date(expiresAt) });
-      const outcome = await sendOnce(event.id, 'email-verification', email, rendered);
+      const outcome = await sendOnce(event.id, 'email-verification', { to: [email] }, rendered);
       app.log.info({ eventId: event.id, requestId: event.requestId, outcome }, 'verification email');
       if (options.catcher && outcome === 'sent') {
         const link = /https?:\/\/\S+/.exec(rendered.text)?.[0];
         app.log.info(`Verification link for ${email}: ${link} (all emails: ${config.PUBLIC_URL}/dev/inbox)`);
       }
+    },
+  });
+
+  await bus.subscribe({
+    event: 'referral.intro_email_requested',
+    subscriber: 'mail-referral-intro',
+    handle: async (event) => {
+      const { referralId, fromName, replyTo, to, cc, bcc, subject, body } = event.payload;
+      const outcome = await sendOnce(event.id, 'referral-intro', { to, cc, bcc, replyTo, fromName }, introEmail(subject, body));
+      app.log.info({ eventId: event.id, requestId: event.requestId, referralId, outcome }, 'referral intro email');
     },
   });
 

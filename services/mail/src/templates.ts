@@ -37,3 +37,16 @@ export function verificationEmail(input: { appName: string; publicUrl: string; f
 </td></tr></table></body></html>`;
   return { subject, text, html };
 }
+
+/** The referrer's intro email as they wrote it: their text, paragraphs kept, nothing added but markup. */
+export function introEmail(subject: string, body: string): RenderedEmail {
+  const paragraphs = body
+    .split(/\n{2,}/)
+    .map((paragraph) => `<p>${escapeHtml(paragraph).replace(/\n/g, '<br>')}</p>`)
+    .join('\n');
+  const html = `<!doctype html>
+<html><body style="font-family:system-ui,-apple-system,Segoe UI,sans-serif;color:#0f172a;line-height:1.5">
+${paragraphs}
+</body></html>`;
+  return { subject, text: body, html };
+}

@@ -104,3 +104,36 @@ describe('verification email', () => {
     expect(message?.messageId).toBe(`<${event.id}@example.com>`);
   });
 });
+
+describe('referral intro email', () => {
+  function introEvent(): EventEnvelope<'referral.intro_email_requested'> {
+    const row = outboxEvent('referral.intro_email_requested', {
+      referralId: 7,
+      fromName: 'Slack via Referral Hub',
+      replyTo: 'referrer@agency.test',
+      to: ['client@acme.test'],
+      cc: ['referrer@agency.test'],
+      bcc: ['audit@agency.test'],
+      subject: 'Intro: Acme <> Slack',
+      body: 'Hi Jo,\n\nMeet Slack.\nThey can help.\n\n<script>x</script>',
+    });
+    return { id: row.id, name: row.name, payload: row.payload, occurredAt: row.occurredAt.toISOString() };
+  }
+
+  it("goes out once, from the product's name at our address, replying to the referrer, to every recipient", async () => {
+    const bus = await start(catcher.url);
+    const event = introEvent();
+    await bus.publish(event);
+    await bus.publish(event);
+    const messages = catcher.messages.filter((m) => m.subject === 'Intro: Acme <> Slack');
+    expect(messages).toHaveLength(1);
+    const [message] = messages;
+    expect(message!.from).toBe('"Slack via Referral Hub" <hello@example.com>');
+    expect(message!.to.sort()).toEqual(['audit@agency.test', 'client@acme.test', 'referrer@agency.test']);
+    expect(message!.replyTo).toBe('referrer@agency.test');
+    expect(message!.cc).toBe('referrer@agency.test');
+    expect(message!.text.trim()).toBe('Hi Jo,\n\nMeet Slack.\nThey can help.\n\n<script>x</script>');
+    expect(message!.html).toContain('<p>Meet Slack.<br>They can help.</p>');
+    expect(message!.html).toContain('&lt;script&gt;');
+  });
+});
