@@ -1,4 +1,4 @@
-import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, hkdfSync, timingSafeEqual, type KeyObject } from 'node:crypto';
 
 /**
  * The signed-in user as the gateway vouches for it. The gateway resolves the session cookie, then sends
@@ -24,9 +24,14 @@ function keyFor(secret: string, purpose: string): Buffer {
   return Buffer.from(hkdfSync('sha256', secret, 'referral-platform', purpose, 32));
 }
 
+/** Verified header values, reused while they are valid: the gateway sends the same value for a session. */
+const VERIFIED_CACHE_SIZE = 10_000;
+
 export function identitySigner(secret: string) {
-  const key = keyFor(secret, 'identity');
+  // A KeyObject is imported once; a raw Buffer key would be re-imported by every createHmac call.
+  const key: KeyObject = createSecretKey(keyFor(secret, 'identity'));
   const mac = (data: string) => createHmac('sha256', key).update(data).digest('base64url');
+  const verified = new Map<string, Claims>();
 
   return {
     /** A header value valid for `ttlSeconds`. */
@@ -38,6 +43,8 @@ export function identitySigner(secret: string) {
     /** The identity, or null when the value is missing, forged, malformed or expired. */
     verify(value: string | undefined, now = Date.now()): Identity | null {
       if (!value) return null;
+      const known = verified.get(value);
+      if (known) return known.exp * 1000 >= now ? withoutExpiry(known) : null;
       const dot = value.indexOf('.');
       if (dot <= 0) return null;
       const data = value.slice(0, dot);
@@ -47,14 +54,17 @@ export function identitySigner(secret: string) {
       try {
         const claims = JSON.parse(Buffer.from(data, 'base64url').toString('utf8')) as Claims;
         if (typeof claims.exp !== 'number' || claims.exp * 1000 < now) return null;
-        const { exp: _exp, ...identity } = claims;
-        return identity;
+        if (verified.size >= VERIFIED_CACHE_SIZE) verified.delete(verified.keys().next().value as string);
+        verified.set(value, claims);
+        return withoutExpiry(claims);
       } catch {
         return null;
       }
     },
   };
 }
+
+const withoutExpiry = ({ exp: _exp, ...identity }: Claims): Identity => identity;
 
 export type IdentitySigner = ReturnType<typeof identitySigner>;
 

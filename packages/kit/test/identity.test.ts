@@ -35,3 +35,14 @@ describe('sealer', () => {
     expect(() => sealer(secret, 'other purpose').open(sealed)).toThrow();
   });
 });
+
+describe('identity verification cache', () => {
+  it('still refuses a cached value once it has expired', () => {
+    const signer = identitySigner(secret);
+    const now = Date.now();
+    const value = signer.sign(identity, 10, now);
+    expect(signer.verify(value, now)).toEqual(identity);
+    expect(signer.verify(value, now + 5_000)).toEqual(identity);
+    expect(signer.verify(value, now + 11_000)).toBeNull();
+  });
+});

@@ -1,0 +1,44 @@
+/**
+ * The upstream service for the bench, in its own process: a `createServiceApp` app (so x-identity is
+ * verified as in every real service) with two routes under the referrals prefix.
+ */
+import { createServiceApp } from '@app/kit';
+import type { FastifyRequest } from 'fastify';
+
+const internalSecret = process.env.INTERNAL_SECRET;
+if (!internalSecret) throw new Error('INTERNAL_SECRET is required');
+
+const app = createServiceApp({ name: 'bench-upstream', internalSecret });
+
+/** ~100 bytes, serialised per request, echoing the identity the service verified. */
+const echo = async (request: FastifyRequest) => ({
+  identified: request.identity !== null,
+  userId: request.identity?.userId ?? null,
+  service: 'referrals',
+});
+app.get('/api/referrals/bench-small', echo);
+/** Outside the contract's routes (only the owner's wildcard matches): for the anonymous sanity checks. */
+app.get('/api/referrals/bench/echo', echo);
+
+/** ~20 KB, serialised once; only the identity flag in front changes. */
+const items = Array.from({ length: 100 }, (_, i) => ({
+  id: `ref_${String(i).padStart(6, '0')}`,
+  referrerName: `Referrer number ${i}`,
+  candidateEmail: `candidate${i}@example.com`,
+  programId: `prog_${i % 7}`,
+  status: ['pending', 'accepted', 'rejected'][i % 3],
+  createdAt: new Date(Date.UTC(2025, 0, 1 + i)).toISOString(),
+  note: 'x'.repeat(24),
+}));
+const largeTail = `,"items":${JSON.stringify(items)}}`;
+app.get('/api/referrals/bench-large', async (request, reply) =>
+  reply.type('application/json; charset=utf-8').send(`{"identified":${request.identity !== null}${largeTail}`),
+);
+
+await app.listen({ host: '127.0.0.1', port: 0 });
+const address = app.server.address() as { port: number };
+process.send?.({ type: 'ready', port: address.port });
+process.on('message', (message: { type?: string }) => {
+  if (message?.type === 'close') void app.close().then(() => process.exit(0));
+});
+process.on('disconnect', () => process.exit(0));
