@@ -10,6 +10,8 @@ if (!existsSync(chromium)) {
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
+const smtpPort = Number(process.env.E2E_SMTP_PORT ?? 2525);
+const smtpHttpPort = Number(process.env.E2E_SMTP_HTTP_PORT ?? 2526);
 
 export default defineConfig({
   testDir: 'e2e',
@@ -21,20 +23,39 @@ export default defineConfig({
   use: {
     baseURL,
     trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: chromium,
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
     },
   },
-  // The app exactly as `npm start` runs it with nothing configured: embedded PostgreSQL (in a fresh
-  // temp dir), in-process events, the built-in mail catcher whose inbox the tests read.
-  webServer: {
-    command: 'node scripts/start.ts',
-    url: `${baseURL}/readyz`,
-    timeout: 90_000,
-    reuseExistingServer: false,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: { PORT: String(port), PUBLIC_URL: baseURL, DATA_DIR: mkdtempSync(join(tmpdir(), 'e2e-data-')), LOG_LEVEL: 'warn', DATABASE_URL: '', NATS_URL: '', SMTP_URL: '' },
-  },
+  webServer: [
+    // The SMTP server the tests run and read.
+    {
+      command: 'node e2e/smtp-server.ts',
+      url: `http://127.0.0.1:${smtpHttpPort}/healthz`,
+      reuseExistingServer: false,
+      env: { E2E_SMTP_PORT: String(smtpPort), E2E_SMTP_HTTP_PORT: String(smtpHttpPort) },
+    },
+    // The app as `npm start` runs it with nothing else configured: embedded PostgreSQL (in a fresh temp
+    // dir), in-process events, no AI key (local catalogue and templates); mail goes to the server above.
+    {
+      command: 'node scripts/start.ts',
+      url: `${baseURL}/readyz`,
+      timeout: 90_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(port),
+        PUBLIC_URL: baseURL,
+        DATA_DIR: mkdtempSync(join(tmpdir(), 'e2e-data-')),
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: '',
+        NATS_URL: '',
+        OPENAI_API_KEY: '',
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      },
+    },
+  ],
 });

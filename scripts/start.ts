@@ -54,22 +54,21 @@ async function main() {
   const bus: EventBus = env.NATS_URL ? await natsBus({ url: env.NATS_URL, name: 'referral-platform', namespace: env.NATS_NAMESPACE, logger: log }) : inProcessBus();
   closers.unshift(() => bus.close());
 
-  // Services take loopback ports of the system's choosing; only the gateway's port is public.
-  const servicePort = { AUTH_PORT: '0', MAIL_PORT: '0', REFERRALS_PORT: '0', PROGRAMS_PORT: '0', PROFILES_PORT: '0', AI_PORT: '0' };
-  const serviceEnv = { ...env, ...servicePort, HOST: '127.0.0.1' };
-  const services = {
-    auth: await createAuthService({ config: readAuthConfig(serviceEnv), bus }),
-    mail: await createMailService({ config: readMailConfig(serviceEnv), bus, catcher }),
-    referrals: await createReferralsService({ config: readReferralsConfig(serviceEnv) }),
-    programs: await createProgramsService({ config: readProgramsConfig(serviceEnv) }),
-    profiles: await createProfilesService({ config: readProfilesConfig(serviceEnv) }),
-    ai: await createAiService({ config: readAiConfig(serviceEnv) }),
-  };
+  // Services take loopback ports of the system's choosing; only the gateway's port is public. They start
+  // in dependency order, so a service that calls another (referrals -> ai) is given its address.
+  const serviceEnv: Record<string, string | undefined> = { ...env, HOST: '127.0.0.1' };
   const urls: Record<string, string> = {};
-  for (const [name, service] of Object.entries(services)) {
+  const launch = async (name: string, create: () => Promise<{ app: { listen(o: { host: string; port: number }): Promise<string> }; close(): Promise<void> }>) => {
+    const service = await create();
     closers.unshift(service.close);
     urls[`${name.toUpperCase()}_URL`] = await service.app.listen({ host: '127.0.0.1', port: 0 });
-  }
+  };
+  await launch('auth', () => createAuthService({ config: readAuthConfig(serviceEnv), bus }));
+  await launch('mail', () => createMailService({ config: readMailConfig(serviceEnv), bus, catcher }));
+  await launch('ai', () => createAiService({ config: readAiConfig(serviceEnv), bus }));
+  await launch('referrals', () => createReferralsService({ config: readReferralsConfig({ ...serviceEnv, AI_URL: urls.AI_URL }), bus }));
+  await launch('programs', () => createProgramsService({ config: readProgramsConfig(serviceEnv) }));
+  await launch('profiles', () => createProfilesService({ config: readProfilesConfig(serviceEnv) }));
 
   const gatewayConfig = readGatewayConfig({ WEB_DIST: `${root}web/dist`, HOST: '127.0.0.1', ...env, ...urls });
   const gateway = await buildGateway({ config: gatewayConfig, bus });

@@ -1,8 +1,11 @@
 import '@/lib/zod-config';
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 import { clearToasts } from '@/hooks/use-toast';
+
+// Screens are lazily loaded chunks: the first visit to one in a file transforms it, which can take a second.
+configure({ asyncUtilTimeout: 3000 });
 
 // jsdom lacks the layout APIs Radix menus touch.
 class ResizeObserverStub {

@@ -65,7 +65,7 @@ describe('route table', () => {
   it('serves the signed-in placeholders', async () => {
     installServer({ user: makeUser({ firstName: '' }) });
     renderApp('/dashboard');
-    expect(await screen.findByText(/Welcome, ada\./)).toBeInTheDocument();
+    expect(await screen.findByText('Welcome, ada')).toBeInTheDocument();
   });
 });
 

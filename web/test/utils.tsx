@@ -1,7 +1,7 @@
 import type { User } from '@app/contracts';
 import { render, screen } from '@testing-library/react';
 import { StrictMode, type ReactNode } from 'react';
-import { MemoryRouter, useLocation } from 'react-router-dom';
+import { MemoryRouter, useLocation, type InitialEntry } from 'react-router-dom';
 import { vi } from 'vitest';
 import { AppProvider } from '@/app/provider';
 import { AppRoutes } from '@/app/router';
@@ -79,7 +79,8 @@ function LocationProbe() {
   return <div data-testid="location">{`${location.pathname}${location.search}`}</div>;
 }
 
-export function renderApp(path: string, { strict = false }: { strict?: boolean } = {}) {
+/** Renders the whole app at `path` (a string, or {pathname, state} to carry navigation state). */
+export function renderApp(path: InitialEntry, { strict = false }: { strict?: boolean } = {}) {
   const queryClient = createQueryClient();
   const store = createAppStore();
   const tree: ReactNode = (

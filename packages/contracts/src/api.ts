@@ -24,6 +24,7 @@ import {
   UpdateStatusRequest,
 } from './referrals.ts';
 import { SearchRequest, SearchResponse } from './search.ts';
+import { EnrichmentCallback, TestWebhookResponse } from './enrichment.ts';
 
 export type ServiceName = 'auth' | 'referrals' | 'programs' | 'profiles' | 'ai' | 'mail';
 
@@ -119,7 +120,7 @@ export const apiRoutes: ApiRoute[] = [
     summary: 'The intro email draft (with ?checkOnly=true: only whether it is ready and where it came from)',
     responses: {
       200: { description: 'The draft, or with checkOnly the readiness', schema: EmailDraftResponse.or(EmailDraftCheckResponse) },
-      401: unauthenticated, 403: forbidden, 404: { description: 'No such referral, or no draft yet', schema: ErrorResponse },
+      400: badRequest, 401: unauthenticated, 403: forbidden, 404: { description: 'No such referral, or no draft yet', schema: ErrorResponse },
     },
   },
   {
@@ -137,13 +138,29 @@ export const apiRoutes: ApiRoute[] = [
   {
     method: 'GET', path: '/api/products/{projectId}/referral-program', service: 'referrals', auth: 'required',
     summary: "Whether the product's vendor has a referral program",
-    responses: { 200: { description: "The program's text, or one starting with 'NO'", schema: ReferralProgramResponse }, 401: unauthenticated, 404: { description: 'No such product', schema: ErrorResponse } },
+    responses: { 200: { description: "The program's text, or one starting with 'NO'", schema: ReferralProgramResponse }, 400: badRequest, 401: unauthenticated, 404: { description: 'No such product', schema: ErrorResponse } },
   },
   {
     method: 'POST', path: '/api/referrals/{id}/automate', service: 'referrals', auth: 'required',
     summary: "Dry run of filling the vendor's referral form (never submits anything)",
     body: AutomateRequest,
     responses: { 200: { description: 'Outcome of the dry run', schema: AutomateResponse }, 400: badRequest, 401: unauthenticated, 403: forbidden, 404: missing },
+  },
+  {
+    method: 'GET', path: '/api/test-clay-webhook', service: 'ai', auth: 'required',
+    summary: 'Check that the enrichment webhook (ENRICHMENT_WEBHOOK_URL) answers',
+    responses: { 200: { description: 'Outcome, or that no webhook is configured', schema: TestWebhookResponse }, 401: unauthenticated },
+  },
+  {
+    method: 'POST', path: '/api/enrichment/callback', service: 'ai', auth: 'none',
+    summary: 'The enrichment service delivers a draft (x-signature: sha256=HMAC of the raw body with ENRICHMENT_WEBHOOK_SECRET)',
+    body: EnrichmentCallback,
+    responses: {
+      200: { description: 'Draft accepted', schema: MessageResponse },
+      400: badRequest,
+      401: { description: 'Missing or wrong signature', schema: ErrorResponse },
+      404: { description: 'No enrichment was requested for this referral', schema: ErrorResponse },
+    },
   },
 ];
 
@@ -168,4 +185,5 @@ export const apiOwners: Array<{ prefix: string; service: ServiceName }> = [
   { prefix: '/api/demo-request', service: 'profiles' },
   { prefix: '/api/search', service: 'ai' },
   { prefix: '/api/test-clay-webhook', service: 'ai' },
+  { prefix: '/api/enrichment', service: 'ai' },
 ];

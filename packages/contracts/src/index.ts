@@ -4,3 +4,4 @@ export * from './events.ts';
 export * from './api.ts';
 export * from './search.ts';
 export * from './referrals.ts';
+export * from './enrichment.ts';

@@ -8,7 +8,11 @@ export const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /** A pg pool whose connections work in the service's own schema. */
 export function createPool(databaseUrl: string, schema: string, max = 5): pg.Pool {
-  return new pg.Pool({ connectionString: databaseUrl, max, options: `-c search_path=${schema}` });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max, options: `-c search_path=${schema}` });
+  // An idle connection the server drops (restart, failover) must not crash the process; the pool
+  // replaces it on the next query.
+  pool.on('error', () => {});
+  return pool;
 }
 
 /**

@@ -142,3 +142,5 @@ async function withJetStream<T>(work: (jsm: JetStreamManager) => Promise<T>): Pr
     await nc.close();
   }
 }
+
+export { messageText, startFakeOpenAi, type ChatCompletionRequest, type ChatMessage, type FakeOpenAi, type FakeReply, type FakeResponder, type RecordedRequest } from './fake-openai.ts';

@@ -1,13 +1,84 @@
-import { baseConfig, createServiceApp, port, readConfig } from '@app/kit';
+import { fileURLToPath } from 'node:url';
+import { createPool, createServiceApp, migrate, OutboxRelay, prismaAdapter, type EventBus } from '@app/kit';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import { z } from 'zod';
+import { catalogueSource } from './catalogue/catalogue.ts';
+import type { AiConfig } from './config.ts';
+import { INTRO_DRAFT_SUBSCRIBER, introDrafts } from './drafts/intro-drafts.ts';
+import { enrichmentRequests } from './enrichment/requests.ts';
+import { enrichmentRoutes } from './enrichment/routes.ts';
+import { enrichmentWebhook } from './enrichment/webhook.ts';
+import { PrismaClient } from './generated/prisma/client.ts';
+import { languageModel } from './llm/client.ts';
+import { referralProgramRoutes } from './programs/referral-program.ts';
+import { knownProducts } from './search/known-products.ts';
+import { searchRoutes } from './search/routes.ts';
+import { productSearch } from './search/search.ts';
 
-export const aiConfigSchema = z.object({ ...baseConfig, AI_PORT: port(4005) });
-export type AiConfig = z.output<typeof aiConfigSchema>;
-export const readAiConfig = (env?: Record<string, string | undefined>) => readConfig(aiConfigSchema, env);
+export const SCHEMA = 'ai';
+const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 
-/** The ai service. Its routes arrive with their issue; until then it answers health checks only. */
-export async function createAiService(options: { config: AiConfig; logger?: FastifyServerOptions['logger'] | false }): Promise<{ app: FastifyInstance; close(): Promise<void> }> {
-  const app = createServiceApp({ name: 'ai', internalSecret: options.config.INTERNAL_SECRET, logger: options.logger });
-  return { app, close: () => app.close() };
+/** Search texts are short and enrichment callbacks carry one email: nothing legitimate is larger. */
+const BODY_LIMIT = 64 * 1024;
+
+export interface AiService {
+  app: FastifyInstance;
+  relay: OutboxRelay;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the ai service: product search, intro drafts for new referrals (through its outbox), optional
+ * enrichment, the referral-program question. Migrations applied, subscriptions made; not listening yet.
+ */
+export async function createAiService(options: { config: AiConfig; bus: EventBus; logger?: FastifyServerOptions['logger'] | false }): Promise<AiService> {
+  const { config, bus } = options;
+  await migrate(config.DATABASE_URL, SCHEMA, migrationsDir);
+  const prisma = new PrismaClient({ adapter: prismaAdapter(config.DATABASE_URL, SCHEMA, 4) });
+  const pool = createPool(config.DATABASE_URL, SCHEMA, 2);
+  const app = createServiceApp({
+    name: 'ai',
+    internalSecret: config.INTERNAL_SECRET,
+    logger: options.logger,
+    bodyLimit: BODY_LIMIT,
+    readiness: [async () => void (await pool.query('SELECT 1'))],
+  });
+  const relay = new OutboxRelay({ pool, bus, logger: app.log });
+  const model = languageModel(config, app.log);
+
+  const known = knownProducts(prisma);
+  // Programs from the programs service join here, first, when that service publishes them (later issue).
+  const search = productSearch({ sources: [catalogueSource(), known], model });
+
+  const webhook =
+    config.ENRICHMENT_WEBHOOK_URL && config.ENRICHMENT_WEBHOOK_SECRET
+      ? enrichmentWebhook({ url: config.ENRICHMENT_WEBHOOK_URL, secret: config.ENRICHMENT_WEBHOOK_SECRET, timeoutMs: config.ENRICHMENT_TIMEOUT_MS, maxRetries: config.ENRICHMENT_MAX_RETRIES })
+      : null;
+  const requests = webhook ? enrichmentRequests({ prisma, webhook, callbackUrl: new URL('/api/enrichment/callback', config.PUBLIC_URL).href }) : null;
+
+  searchRoutes(app, search);
+  enrichmentRoutes(app, { prisma, relay, secret: config.ENRICHMENT_WEBHOOK_SECRET, webhook, requests });
+  referralProgramRoutes(app, model);
+
+  await bus.subscribe({
+    event: 'referral.created',
+    subscriber: INTRO_DRAFT_SUBSCRIBER,
+    handle: introDrafts({ prisma, relay, model, enrichment: requests, log: app.log }),
+  });
+  await bus.subscribe({
+    event: 'referral.created',
+    subscriber: 'ai-known-products',
+    handle: async (event) => known.remember(event.payload.project),
+  });
+  app.addHook('onReady', async () => relay.start());
+
+  return {
+    app,
+    relay,
+    async close() {
+      await app.close();
+      await relay.stop();
+      await pool.end();
+      await prisma.$disconnect();
+    },
+  };
 }

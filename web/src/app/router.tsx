@@ -58,6 +58,8 @@ function SignedOutRoutes() {
       <Route path="/resend-verification" element={<ResendVerificationPage />} />
       <Route path="/onboarding" element={<OnboardingPage />} />
       <Route path="/onboarding/bounties" element={<BountiesPage />} />
+      {/* Spec 2/6: the referral draft page needs a user; without one it redirects to /login. */}
+      <Route path="/referral/:id/email-draft" element={<Navigate to="/login" replace />} />
       <Route path="*" element={<LandingPage />} />
     </Routes>
   );

@@ -13,9 +13,22 @@ export interface SearchState {
   query: string;
   status: SearchStatus;
   result: ProductInfo | null;
+  /** The answer's text as the AI gave it (carried to the referral form as `searchResult`). */
+  resultText: string;
+  /** The query the current result answers (carried to the referral form as `originalQuery`). */
+  resultQuery: string;
+  /** The search in flight: an answer for an older (or reset) search is ignored. */
+  requestId: string | null;
 }
 
-export const initialSearchState: SearchState = { query: '', status: 'idle', result: null };
+export const initialSearchState: SearchState = {
+  query: '',
+  status: 'idle',
+  result: null,
+  resultText: '',
+  resultQuery: '',
+  requestId: null,
+};
 
 /** The referral flow's search state: Home, New Referral and Discover start over with `resetSearch`. */
 export const searchSlice = createSlice({
@@ -25,17 +38,30 @@ export const searchSlice = createSlice({
     setQuery(state, action: PayloadAction<string>) {
       state.query = action.payload;
     },
-    searchStarted(state) {
+    /** Spec 4: searching clears the previous result. */
+    searchStarted(state, action: PayloadAction<{ requestId: string }>) {
       state.status = 'searching';
       state.result = null;
+      state.resultText = '';
+      state.resultQuery = '';
+      state.requestId = action.payload.requestId;
     },
-    searchSucceeded(state, action: PayloadAction<ProductInfo>) {
+    searchSucceeded(state, action: PayloadAction<{ requestId: string; result: ProductInfo; text: string; query: string }>) {
+      if (state.requestId !== action.payload.requestId) return;
       state.status = 'done';
-      state.result = action.payload;
+      state.result = action.payload.result;
+      state.resultText = action.payload.text;
+      state.resultQuery = action.payload.query;
+      state.requestId = null;
     },
-    searchFailed(state) {
+    /** Spec 4: a failure clears the results. */
+    searchFailed(state, action: PayloadAction<{ requestId: string }>) {
+      if (state.requestId !== action.payload.requestId) return;
       state.status = 'failed';
       state.result = null;
+      state.resultText = '';
+      state.resultQuery = '';
+      state.requestId = null;
     },
     resetSearch() {
       return initialSearchState;

@@ -1,10 +1,220 @@
-import { useParams } from 'react-router-dom';
-import { PlaceholderPage } from '@/components/layout/placeholder-page';
+import { stripLegalSuffixes, type Referral } from '@app/contracts';
+import { ArrowLeft, Bell, CheckCircle2, FileText, Loader2, MailCheck, TrendingUp } from 'lucide-react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import { PageSpinner } from '@/components/ui/spinner';
+import { toast } from '@/hooks/use-toast';
+import { errorText } from '@/lib/errors';
+import { isJustSubmitted } from '@/lib/referral-flow';
+import { useEmailDraftCheck } from '../api/check-email-draft';
+import { useReferral } from '../api/get-referral';
+import { automateReferral, getReferralProgram, hasReferralProgram } from '../api/referral-program';
+import { AutomationModal } from './automation-modal';
+import { AUTOMATE_FAILED, CHECK_FAILED, isReferralId, SUBMITTED_TOAST } from './messages';
+import { GoBackButton, InvalidReferral, StateCard } from './referral-states';
+import { ThanksModal } from './thanks-modal';
 
-export const isReferralId = (id: string | undefined): id is string => id !== undefined && /^\d+$/.test(id);
+/** Spec 9: the submitted screen opens the draft 0.5 s after it is ready. */
+export const DRAFT_NAVIGATION_DELAY_MS = 500;
 
+/**
+ * /referral/{id}: the referral submitted screen (spec 2). Arriving from the form (`justSubmitted` in the
+ * navigation state) it also runs the spec 4 follow-up: program check → dry run → preview modal, or the
+ * 'Thanks' modal, or a toast and back to /.
+ */
 export function ReferralPage() {
   const { id } = useParams();
-  if (!isReferralId(id)) return <PlaceholderPage title="Invalid Referral" description="This referral link is not valid." />;
-  return <PlaceholderPage title={`Referral #${id}`} description="The details of this referral." />;
+  if (!isReferralId(id)) return <InvalidReferral />;
+  return <ReferralSubmitted key={id} id={id} />;
+}
+
+type Phase = 'idle' | 'checking' | 'automating' | 'preview' | 'thanks';
+
+const steps = [
+  { icon: Bell, title: 'The vendor is alerted', text: 'We let the vendor know a warm referral is on its way.' },
+  { icon: FileText, title: 'A draft intro is prepared', text: 'We write an introduction email for you to review and edit.' },
+  { icon: MailCheck, title: 'A quick review', text: 'Once the company opts in, you give the intro a quick review and send it.' },
+  { icon: TrendingUp, title: 'Track and earn', text: 'Follow the referral on your Tee ups dashboard and earn as it progresses.' },
+];
+
+function ReferralSubmitted({ id }: { id: string }) {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [justSubmitted] = useState(() => isJustSubmitted(location.state));
+  const [phase, setPhase] = useState<Phase>(justSubmitted ? 'checking' : 'idle');
+  const [previewComplete, setPreviewComplete] = useState(false);
+  const referralQuery = useReferral(id);
+  const draftCheck = useEmailDraftCheck(id);
+  const referral = referralQuery.data;
+
+  const mounted = useRef(false);
+  useEffect(() => {
+    mounted.current = true;
+    return () => {
+      mounted.current = false;
+    };
+  }, []);
+
+  // The follow-up runs once per submission: a reload of this page must not run it again.
+  useEffect(() => {
+    if (justSubmitted) navigate(location.pathname, { replace: true, state: null });
+    // Only on arrival.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const goHome = useCallback(() => navigate('/'), [navigate]);
+
+  const started = useRef(false);
+  useEffect(() => {
+    if (!justSubmitted || !referral || started.current) return;
+    started.current = true;
+    void runFollowUp(referral, {
+      isActive: () => mounted.current,
+      setPhase,
+      leave: goHome,
+    });
+  }, [justSubmitted, referral, goHome]);
+
+  // Spec 2/9: navigate to the draft 0.5 s after it is ready; held while the check, the dry-run call or the
+  // preview animation is still running (see web/README.md).
+  const draftReady = draftCheck.data?.ready === true;
+  const hold = phase === 'checking' || phase === 'automating' || (phase === 'preview' && !previewComplete);
+  useEffect(() => {
+    if (!draftReady || hold) return;
+    const timer = setTimeout(() => navigate(`/referral/${id}/email-draft`, { replace: true }), DRAFT_NAVIGATION_DELAY_MS);
+    return () => clearTimeout(timer);
+  }, [draftReady, hold, id, navigate]);
+
+  const onPreviewComplete = useCallback(() => setPreviewComplete(true), []);
+
+  if (referralQuery.isPending) return <PageSpinner label="Loading your referral" />;
+  if (referralQuery.isError) {
+    return (
+      <StateCard title="Something went wrong">
+        <p className="text-muted-foreground">{errorText(referralQuery.error, 'Failed to load referral')}</p>
+        <GoBackButton />
+      </StateCard>
+    );
+  }
+
+  const data = referralQuery.data;
+  const company = data.project.companyName || data.company;
+  const shownCompany = stripLegalSuffixes(company);
+  return (
+    <section className="mx-auto w-full max-w-2xl px-4 py-10 sm:py-16">
+      <div className="text-center">
+        <CheckCircle2 className="mx-auto size-14 text-emerald-600" aria-hidden="true" />
+        <h1 className="mt-4 text-3xl font-bold tracking-tight text-balance">Referral Successfully Submitted!</h1>
+        <p className="mt-3 text-muted-foreground">
+          {`You referred ${data.referredFirstName} ${data.referredLastName} to ${data.project.productName || shownCompany}`}
+          {shownCompany && data.project.productName ? ` by ${shownCompany}` : ''}.
+        </p>
+      </div>
+
+      <Card className="mt-8">
+        <CardContent className="pt-6">
+          <h2 className="text-lg font-semibold">What happens next</h2>
+          <ol className="mt-4 grid gap-4">
+            {steps.map(({ icon: Icon, title, text }, index) => (
+              <li key={title} className="flex gap-3">
+                <span className="flex size-9 shrink-0 items-center justify-center rounded-full bg-primary/10 text-primary">
+                  <Icon className="size-4" aria-hidden="true" />
+                </span>
+                <div>
+                  <p className="font-medium">
+                    <span className="sr-only">{`Step ${index + 1}: `}</span>
+                    {title}
+                  </p>
+                  <p className="text-sm text-muted-foreground">{text}</p>
+                </div>
+              </li>
+            ))}
+          </ol>
+        </CardContent>
+      </Card>
+
+      <p className="mt-6 flex items-center justify-center gap-2 text-sm text-muted-foreground" role="status">
+        {draftReady ? (
+          <>
+            <CheckCircle2 className="size-4 text-emerald-600" aria-hidden="true" />
+            Your intro email draft is ready.
+          </>
+        ) : (
+          <>
+            <Loader2 className="size-4 animate-spin" aria-hidden="true" />
+            Preparing your intro email draft…
+          </>
+        )}
+      </p>
+
+      <div className="mt-6 flex justify-center">
+        <Button asChild variant="outline">
+          <Link to="/dashboard">
+            <ArrowLeft aria-hidden="true" />
+            Back to Dashboard
+          </Link>
+        </Button>
+      </div>
+
+      {phase === 'preview' ? (
+        <AutomationModal
+          website={data.project.website}
+          company={company}
+          values={{
+            firstName: data.referredFirstName,
+            lastName: data.referredLastName,
+            email: data.referredEmail,
+            message: data.referralReason,
+          }}
+          onComplete={onPreviewComplete}
+          onClose={goHome}
+        />
+      ) : null}
+      {phase === 'thanks' ? <ThanksModal company={company} onClose={goHome} /> : null}
+    </section>
+  );
+}
+
+/** Spec 4, after 'referral created': program check, then the dry run or the 'Thanks' modal. */
+async function runFollowUp(
+  referral: Referral,
+  { isActive, setPhase, leave }: { isActive: () => boolean; setPhase: (phase: Phase) => void; leave: () => void },
+) {
+  let programText: string;
+  try {
+    programText = await getReferralProgram(referral.projectId);
+  } catch (error) {
+    if (!isActive()) return;
+    toast({ title: SUBMITTED_TOAST, description: errorText(error, CHECK_FAILED) });
+    setPhase('idle');
+    leave();
+    return;
+  }
+  if (!isActive()) return;
+  if (!hasReferralProgram(programText)) {
+    setPhase('thanks');
+    return;
+  }
+
+  setPhase('automating');
+  let result: Awaited<ReturnType<typeof automateReferral>>;
+  try {
+    result = await automateReferral(referral.id);
+  } catch (error) {
+    if (!isActive()) return;
+    toast({ title: SUBMITTED_TOAST, description: `The automation preview failed: ${errorText(error, AUTOMATE_FAILED)}` });
+    setPhase('idle');
+    leave();
+    return;
+  }
+  if (!isActive()) return;
+  if (!result.success) {
+    toast({ variant: 'destructive', title: 'Error', description: result.message || AUTOMATE_FAILED });
+    setPhase('idle');
+    leave();
+    return;
+  }
+  setPhase('preview');
 }

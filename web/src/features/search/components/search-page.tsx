@@ -1,51 +1,122 @@
-import { ArrowRight } from 'lucide-react';
+import { nanoid } from '@reduxjs/toolkit';
+import { ArrowRight, Check, X } from 'lucide-react';
 import type { FormEvent } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { SelectedProductCard } from '@/components/referral/selected-product-card';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { Input } from '@/components/ui/input';
+import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
-import { setQuery } from '@/stores/search-slice';
+import { ApiError } from '@/lib/api-client';
+import { errorText } from '@/lib/errors';
+import type { SubmitReferralState } from '@/lib/referral-flow';
+import { resetSearch, searchFailed, searchStarted, searchSucceeded, setQuery } from '@/stores/search-slice';
 import { useAppDispatch, useAppSelector } from '@/stores/store';
+import { useSearchProducts } from '../api/search-products';
 
-/** Signed-in home: where a referral starts. The product search itself arrives with later work. */
+export const SEARCH_FAILED_FALLBACK = 'Unable to process your search. Please try again.';
+
+/** The server's message for a failed search (4xx); a server error, a network failure or no message gives the fallback. */
+function searchFailureText(error: unknown): string {
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return errorText(error, SEARCH_FAILED_FALLBACK);
+  return SEARCH_FAILED_FALLBACK;
+}
+
+/**
+ * Signed-in home (spec 2 and 4): idle → searching (previous result cleared, input and button disabled) →
+ * the Selected Product card, or a 'Search Failed' toast with the result cleared. The state lives in the Redux
+ * search slice so the top bar can start the flow over.
+ */
 export function SearchPage() {
   const dispatch = useAppDispatch();
-  const query = useAppSelector((state) => state.search.query);
-  const searching = useAppSelector((state) => state.search.status === 'searching');
-  const blank = query.trim() === '';
+  const navigate = useNavigate();
+  const search = useAppSelector((state) => state.search);
+  const searchProducts = useSearchProducts();
+  const searching = search.status === 'searching';
+  const blank = search.query.trim() === '';
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (blank || searching) return;
-    toast({ title: 'Coming Soon', description: 'Product search arrives with a later release.' });
+    const query = search.query.trim();
+    const requestId = nanoid();
+    dispatch(searchStarted({ requestId }));
+    try {
+      const answer = await searchProducts.mutateAsync(query);
+      dispatch(searchSucceeded({ requestId, result: answer.product, text: answer.text, query }));
+    } catch (error) {
+      dispatch(searchFailed({ requestId }));
+      toast({ variant: 'destructive', title: 'Search Failed', description: searchFailureText(error) });
+    }
+  };
+
+  const onYes = () => {
+    if (!search.result) return;
+    const state: SubmitReferralState = {
+      searchResult: search.resultText,
+      originalQuery: search.resultQuery,
+      productInfo: search.result,
+    };
+    navigate('/submit-referral', { state });
   };
 
   return (
     <section className="mx-auto flex w-full max-w-2xl flex-1 flex-col items-center px-4 pt-16 pb-10 text-center sm:pt-24">
       <h1 className="text-3xl font-bold tracking-tight text-balance sm:text-4xl">What do you want to refer?</h1>
-      <p className="mt-3 text-muted-foreground">Enter a product, company, or website URL</p>
+      <p className="mt-3 text-muted-foreground" id="refer-prompt">
+        Enter a product, company, or website URL
+      </p>
       <Card className="mt-8 w-full">
         <CardContent className="p-3">
-          <form role="search" onSubmit={onSubmit} className="flex items-center gap-2">
+          <form role="search" aria-label="Product search" onSubmit={onSubmit} className="flex items-center gap-2">
             <label htmlFor="refer-query" className="sr-only">
               Product, company, or website URL
             </label>
             <Input
               id="refer-query"
-              value={query}
+              value={search.query}
               onChange={(event) => dispatch(setQuery(event.target.value))}
               placeholder="Refer Anything.."
               disabled={searching}
+              aria-describedby="refer-prompt"
               className="h-12 border-0 text-base shadow-none focus-visible:ring-0"
               autoComplete="off"
+              maxLength={500}
             />
             <Button type="submit" size="icon" aria-label="Search" disabled={blank || searching} className="size-12 rounded-lg">
-              <ArrowRight aria-hidden="true" />
+              {searching ? <Spinner className="size-5 text-current" label="Searching" /> : <ArrowRight aria-hidden="true" />}
             </Button>
           </form>
         </CardContent>
       </Card>
-      <p className="mt-4 text-xs text-muted-foreground">Smart matching of partner programs arrives with a later release.</p>
+
+      {searching ? (
+        <div className="mt-10 flex flex-col items-center gap-3 text-sm text-muted-foreground" aria-live="polite">
+          <Spinner className="size-8" label="Searching for the product" />
+          <span aria-hidden="true">Looking up the product…</span>
+        </div>
+      ) : null}
+
+      {search.status === 'done' && search.result ? (
+        <div className="mt-8 w-full" aria-live="polite">
+          <SelectedProductCard product={search.result}>
+            <div className="mt-6 border-t border-border pt-5">
+              <p className="font-medium text-foreground">Is this the product you're referring to?</p>
+              <div className="mt-4 flex flex-col gap-2 sm:flex-row">
+                <Button variant="outline" className="sm:flex-1" onClick={() => dispatch(resetSearch())}>
+                  <X aria-hidden="true" />
+                  No
+                </Button>
+                <Button className="sm:flex-1" onClick={onYes}>
+                  <Check aria-hidden="true" />
+                  Yes
+                </Button>
+              </div>
+            </div>
+          </SelectedProductCard>
+        </div>
+      ) : null}
     </section>
   );
 }

@@ -1,0 +1,76 @@
+import { expect, test } from '@playwright/test';
+import { signUpVerified, uniqueEmail, waitForEmail } from './support.ts';
+
+test('refer a client: find the product, submit, review and send the intro, move it to Closed-Won', async ({ page }) => {
+  test.setTimeout(120_000);
+  const referrer = { firstName: 'Rita', lastName: 'Referrer', company: 'Northwind Agency', email: uniqueEmail('rita'), password: 'a long passphrase' };
+  const client = { firstName: 'Carl', lastName: 'Client', email: uniqueEmail('carl') };
+  await signUpVerified(page, referrer);
+
+  // Search screen: a typo still finds the product in the local catalogue (no AI key configured).
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'What do you want to refer?' })).toBeVisible();
+  await page.getByPlaceholder('Refer Anything..').fill('slakc');
+  await page.getByRole('button', { name: 'Search' }).click();
+  await expect(page.getByText('Selected Product')).toBeVisible();
+  await expect(page.getByText('Slack', { exact: true }).first()).toBeVisible();
+  await expect(page.getByText("Is this the product you're referring to?")).toBeVisible();
+  await page.getByRole('button', { name: 'Yes' }).click();
+
+  // Submit New Referral: validation from the shared contract, then the real submit.
+  await expect(page).toHaveURL(/\/submit-referral$/);
+  await page.getByRole('button', { name: 'Submit Referral' }).click();
+  await expect(page.getByText('Please explain why this referral is a good fit')).toBeVisible();
+  await page.getByLabel('First name').fill(client.firstName);
+  await page.getByLabel('Last name').fill(client.lastName);
+  await page.getByLabel('Email').fill(client.email);
+  await page.getByLabel('Why is this referral a good fit?').fill('Their team of 40 is drowning in email threads and needs a shared chat tool.');
+  await page.getByRole('button', { name: 'Submit Referral' }).click();
+
+  // No known referral program for this vendor: the 'Thanks' modal, over the submitted screen.
+  await expect(page.getByText('Referral submitted successfully', { exact: true })).toBeVisible();
+  await expect(page.getByRole('dialog', { name: 'Thanks for Your Referral!' })).toBeVisible();
+  await expect(page.getByText('Referral Successfully Submitted!')).toBeVisible();
+
+  // The draft arrives (written by the AI service from the referral) and the screen moves to it.
+  await expect(page).toHaveURL(/\/referral\/\d+\/email-draft$/, { timeout: 30_000 });
+  const subject = page.getByLabel('Subject');
+  await expect(subject).not.toHaveValue('');
+  await expect(page.getByLabel('To')).toHaveValue(client.email);
+  await expect(page.getByText(`${client.firstName} ${client.lastName}`).first()).toBeVisible();
+  await subject.fill('Carl, meet Slack');
+  await page.getByRole('tab', { name: /preview/i }).click();
+  await expect(page.getByText('Carl, meet Slack')).toBeVisible();
+  await page.getByRole('button', { name: 'Send Email' }).click();
+  await expect(page.getByText('Email sent successfully!', { exact: true })).toBeVisible();
+  await expect(page.getByText('Email Sent!')).toBeVisible();
+
+  // The intro really left through SMTP: from the product, replying to the referrer.
+  const intro = await waitForEmail((m) => m.subject === 'Carl, meet Slack', 'the intro email');
+  expect(intro.to).toContain(client.email);
+  expect(intro.from).toContain('Slack');
+  expect(intro.replyTo).toBe(referrer.email);
+  expect(intro.text).toContain('Carl');
+
+  // Tee ups dashboard: the referral is listed; move it to Closed-Won from the detail sheet.
+  await page.goto('/dashboard');
+  await expect(page.getByText(`Welcome, ${referrer.firstName}`, { exact: true })).toBeVisible();
+  const row = page.getByRole('row', { name: new RegExp(`${client.firstName} ${client.lastName}`) });
+  await expect(row).toContainText('Tee-up');
+  await expect(row).toContainText('TBD');
+  await row.click();
+  const sheet = page.getByRole('dialog', { name: new RegExp(`${client.firstName} ${client.lastName}`) });
+  await expect(sheet).toBeVisible();
+  await expect(sheet.getByText('Referral submitted')).toBeVisible();
+  await sheet.getByRole('button', { name: 'Closed-Won' }).click();
+  await expect(page.getByText('Status Updated', { exact: true })).toBeVisible();
+  await expect(sheet.getByRole('button', { name: 'Closed-Won' })).toBeDisabled();
+  await sheet.getByRole('button', { name: 'Close', exact: true }).click();
+  await expect(sheet).toBeHidden();
+  await expect(row).toContainText('Closed-Won');
+
+  // The history is real: after a reload the sheet still shows the move.
+  await page.reload();
+  await page.getByRole('row', { name: new RegExp(`${client.firstName} ${client.lastName}`) }).click();
+  await expect(page.getByRole('dialog').getByText('Closed-Won').first()).toBeVisible();
+});

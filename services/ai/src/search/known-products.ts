@@ -1,0 +1,50 @@
+import type { EventPayload } from '@app/contracts';
+import { NOT_FOUND } from '@app/contracts';
+import type { PrismaClient } from '../generated/prisma/client.ts';
+import { compact, companyCore } from './normalize.ts';
+import type { Product, ProductSource } from './product.ts';
+
+type Project = EventPayload<'referral.created'>['project'];
+
+/** Enough for every product a deployment's users refer; the most recently referred are kept when there are more. */
+const MAX_SEARCHED = 5000;
+/** Other instances learn of new products within this time; this one at once. */
+const CACHE_MS = 30_000;
+
+const siteUrl = (website: string | null) => {
+  if (!website) return null;
+  try {
+    const url = new URL(website);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href.slice(0, 500) : null;
+  } catch {
+    return null;
+  }
+};
+
+/** Products the system knows from referrals (`referral.created`), searched beside the catalogue. */
+export function knownProducts(prisma: PrismaClient): ProductSource & { remember(project: Project): Promise<void> } {
+  let cache: { at: number; products: readonly Product[] } | null = null;
+
+  return {
+    origin: 'referral',
+
+    async products() {
+      if (cache && Date.now() - cache.at < CACHE_MS) return cache.products;
+      const rows = await prisma.knownProduct.findMany({ orderBy: [{ updatedAt: 'desc' }, { key: 'asc' }], take: MAX_SEARCHED });
+      const products = rows.map((row) => ({ product: row.productName, company: row.companyName, description: row.description, website: row.website }));
+      cache = { at: Date.now(), products };
+      return products;
+    },
+
+    /** Records the product of a new referral; the same product typed another way updates the one row. */
+    async remember(project) {
+      const productName = project.productName.trim().slice(0, 200);
+      if (!productName || productName === NOT_FOUND || !compact(productName)) return;
+      const companyName = project.companyName.trim().slice(0, 200);
+      const key = `${compact(productName)}|${companyCore(companyName)}`;
+      const data = { productName, companyName: companyName || NOT_FOUND, description: project.description.trim().slice(0, 1000), website: siteUrl(project.website) };
+      await prisma.knownProduct.upsert({ where: { key }, create: { key, ...data }, update: data });
+      cache = null;
+    },
+  };
+}

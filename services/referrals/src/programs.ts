@@ -1,0 +1,80 @@
+import { INTERNAL_AUTH_HEADER, internalAuthToken } from '@app/kit';
+import type { FastifyBaseLogger } from 'fastify';
+import { z } from 'zod';
+import type { ReferralsConfig } from './config.ts';
+import type { PrismaClient } from './generated/prisma/client.ts';
+
+interface ProjectForProgram {
+  id: string;
+  productName: string;
+  companyName: string;
+  website: string | null;
+  referralProgram: string | null;
+  programCheckedAt: Date | null;
+}
+
+/**
+ * Somewhere a vendor's referral program may be known. Asked in order when the project has none yet;
+ * null means "not known here". The programs service (issue 4: active programs of the vendor) becomes
+ * the first source once it exists; the AI provider stays the fallback.
+ */
+export interface ProgramSource {
+  name: string;
+  find(project: ProjectForProgram): Promise<string | null>;
+}
+
+/** The program's text, or null: the route then answers REFERRAL_MESSAGES.noProgram. */
+export type ReferralProgramFinder = (project: ProjectForProgram) => Promise<string | null>;
+
+/**
+ * Text the web would read as "no program" (spec 4: starts with 'NO' or mentions 'no referral program')
+ * is not a program, whoever says it.
+ */
+export const isProgramText = (text: string) => !text.startsWith('NO') && !/no referral program/i.test(text);
+
+const AiAnswer = z.object({ referralProgram: z.string().trim().max(20_000).nullable() });
+
+/** The AI service's internal endpoint; any failure (down, slow, malformed) counts as "not known". */
+export function aiProgramSource(config: { AI_URL: string } & Pick<ReferralsConfig, 'AI_TIMEOUT_MS' | 'INTERNAL_SECRET'>): ProgramSource {
+  const url = `${config.AI_URL.replace(/\/+$/, '')}/internal/referral-program`;
+  const token = internalAuthToken(config.INTERNAL_SECRET);
+  return {
+    name: 'ai',
+    async find(project) {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [INTERNAL_AUTH_HEADER]: token },
+        body: JSON.stringify({ productName: project.productName, companyName: project.companyName, website: project.website }),
+        signal: AbortSignal.timeout(config.AI_TIMEOUT_MS),
+      });
+      if (!response.ok) throw new Error(`AI service answered ${response.status}`);
+      return AiAnswer.parse(await response.json()).referralProgram || null;
+    },
+  };
+}
+
+export function referralProgramFinder(options: { prisma: PrismaClient; sources: ProgramSource[]; recheckHours: number; log: FastifyBaseLogger }): ReferralProgramFinder {
+  const { prisma, sources, log } = options;
+  const recheckMs = options.recheckHours * 3600_000;
+  return async (project) => {
+    if (project.referralProgram) return project.referralProgram;
+    if (!sources.length) return null;
+    // Asked recently and nobody knew: don't spend another provider call on every page view.
+    if (project.programCheckedAt && Date.now() - project.programCheckedAt.getTime() < recheckMs) return null;
+    let failed = false;
+    for (const source of sources) {
+      const found = await source.find(project).catch((error: unknown) => {
+        log.warn({ err: error, projectId: project.id, source: source.name }, 'referral program lookup failed');
+        failed = true;
+        return null;
+      });
+      if (found && isProgramText(found)) {
+        await prisma.project.update({ where: { id: project.id }, data: { referralProgram: found, programCheckedAt: new Date() } });
+        return found;
+      }
+    }
+    // Only a real "not known" answer is remembered; a failure is asked again next time.
+    if (!failed) await prisma.project.update({ where: { id: project.id }, data: { programCheckedAt: new Date() } });
+    return null;
+  };
+}

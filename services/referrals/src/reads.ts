@@ -1,0 +1,170 @@
+import { createHash } from 'node:crypto';
+import type { EmailDraft, ListReferralsQuery, Referral, ReferralList, ReferralStatus } from '@app/contracts';
+import type pg from 'pg';
+import type { z } from 'zod';
+import { containsPattern } from './projects.ts';
+
+/**
+ * Reading referrals for the screens, in plain SQL: the dashboard list must stay fast for a user with
+ * 10,000 referrals, so every query here is shaped for an index (see the schema) and a page costs two
+ * queries sent side by side (the page with projects and histories; the figures), never one per referral.
+ */
+
+type ListQuery = z.output<typeof ListReferralsQuery>;
+
+interface ReferralRow {
+  id: number;
+  user_id: string;
+  project_id: string;
+  status: ReferralStatus;
+  created_at: string;
+  updated_at: string;
+  referred_first_name: string;
+  referred_last_name: string;
+  referred_email: string;
+  referred_phone: string | null;
+  referral_reason: string;
+  is_referral_aware: boolean;
+  can_use_referrer_name: boolean;
+  notes: string | null;
+  company: string;
+  email_draft: EmailDraft | null;
+  from_clay: boolean;
+  email_sent_at: string | null;
+  history: Referral['history'];
+  product_name: string;
+  project_company_name: string;
+  project_description: string;
+  project_website: string | null;
+  referral_program: string | null;
+}
+
+interface Figures {
+  total: number | null;
+  by_status: Partial<Record<ReferralStatus, number>>;
+  companies: string[];
+  received: number;
+}
+
+/** A timestamp as the API's ISO text, formatted by PostgreSQL (no date parsing per row in Node). */
+const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * Referrals with their project and status history. The history subquery is an index lookup per
+ * returned row; under ORDER BY ... LIMIT PostgreSQL evaluates it for the page's rows only.
+ */
+const SELECT_REFERRALS = `
+  SELECT r.id, r.user_id, r.project_id, r.status, ${iso('r.created_at')} AS created_at, ${iso('r.updated_at')} AS updated_at,
+         r.referred_first_name, r.referred_last_name, r.referred_email, r.referred_phone, r.referral_reason,
+         r.is_referral_aware, r.can_use_referrer_name, r.notes, r.company, r.email_draft, r.from_clay,
+         ${iso('r.email_sent_at')} AS email_sent_at,
+         (SELECT coalesce(json_agg(json_build_object('from', c.from_status, 'to', c.to_status, 'at', ${iso('c.at')}) ORDER BY c.at, c.id), '[]')
+            FROM referral_status_changes c WHERE c.referral_id = r.id) AS history,
+         p.product_name, p.company_name AS project_company_name, p.description AS project_description,
+         p.website AS project_website, p.referral_program
+    FROM referrals r JOIN projects p ON p.id = r.project_id`;
+
+const DAY_MS = 24 * 3600_000;
+
+/**
+ * A named prepared statement: each pooled connection plans a query text once instead of on every call
+ * (planning these joins costs about as much as running them). The filters make a handful of distinct
+ * texts at most, so the per-connection cache stays small. Not for a page of search results: the
+ * generic plan cannot know how rare a LIKE pattern is and reads all of the user's rows, where the plan
+ * made for the actual pattern walks the newest first and stops at the page (measured 12 ms vs 1.5 ms).
+ */
+const prepared = (text: string, values: unknown[], reusePlan = true): pg.QueryConfig =>
+  reusePlan ? { name: `referrals-${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`, text, values } : { text, values };
+
+/** The WHERE clause of the dashboard's filters (spec 9), all on columns of the user's index range. */
+function filtersOf(userId: string, query: ListQuery, now: number): { where: string; params: unknown[]; filtered: boolean } {
+  const params: unknown[] = [userId];
+  const conditions = ['r.user_id = $1'];
+  const add = (condition: (placeholder: string) => string, value: unknown) => {
+    params.push(value);
+    conditions.push(condition(`$${params.length}`));
+  };
+  if (query.status) add((p) => `r.status = ${p}::referral_status`, query.status);
+  if (query.company) add((p) => `r.company = ${p}`, query.company);
+  // "Created later than now minus N days" (spec 9).
+  if (query.days !== 'all') add((p) => `r.created_at > ${p}`, new Date(now - Number(query.days) * DAY_MS));
+  if (query.search) add((p) => `r.search_text LIKE ${p}`, containsPattern(query.search));
+  return { where: conditions.join(' AND '), params, filtered: params.length > 1 };
+}
+
+function toReferral(row: ReferralRow): Referral {
+  return {
+    id: row.id,
+    projectId: row.project_id,
+    status: row.status,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    referredFirstName: row.referred_first_name,
+    referredLastName: row.referred_last_name,
+    referredName: `${row.referred_first_name} ${row.referred_last_name}`,
+    referredEmail: row.referred_email,
+    referredPhone: row.referred_phone,
+    referralReason: row.referral_reason,
+    isReferralAware: row.is_referral_aware,
+    canUseReferrerName: row.can_use_referrer_name,
+    notes: row.notes,
+    company: row.company,
+    project: {
+      id: row.project_id,
+      productName: row.product_name,
+      companyName: row.project_company_name,
+      description: row.project_description,
+      website: row.project_website,
+      referralProgram: row.referral_program,
+    },
+    emailDraft: row.email_draft,
+    fromClay: row.from_clay,
+    emailSentAt: row.email_sent_at,
+    history: row.history,
+  };
+}
+
+export function referralReads(pool: pg.Pool) {
+  return {
+    /** One referral and its owner, or null. */
+    async byId(id: number): Promise<{ userId: string; referral: Referral } | null> {
+      const { rows } = await pool.query<ReferralRow>(prepared(`${SELECT_REFERRALS} WHERE r.id = $1`, [id]));
+      const row = rows[0];
+      return row ? { userId: row.user_id, referral: toReferral(row) } : null;
+    },
+
+    /** A page of the user's referrals with the dashboard's figures (see ReferralList). */
+    async list(userId: string, query: ListQuery, now = Date.now()): Promise<ReferralList> {
+      const { where, params, filtered } = filtersOf(userId, query, now);
+      const pageSql = `${SELECT_REFERRALS} WHERE ${where} ORDER BY r.created_at DESC, r.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
+      const page = pool.query<ReferralRow>(prepared(pageSql, [...params, query.pageSize, (query.page - 1) * query.pageSize], !query.search));
+      // Every figure in one round trip: stage counts and companies are kept up to date (figures.ts);
+      // unfiltered, the total is the sum of the stages. "Received" counts other users' referrals to
+      // projects of the user's own company, names compared without case and legal suffixes (companyKey).
+      const figuresSql = `SELECT
+           ${filtered ? `(SELECT count(*)::int FROM referrals r WHERE ${where})` : 'NULL::int'} AS total,
+           (SELECT coalesce(json_object_agg(status, count), '{}'::json) FROM referrer_stage_counts WHERE user_id = $1) AS by_status,
+           (SELECT coalesce(array_agg(company ORDER BY company), '{}') FROM referrer_companies WHERE user_id = $1) AS companies,
+           (SELECT count(*)::int FROM referrers me
+              JOIN projects p ON p.company_key = me.company_key
+              JOIN referrals r ON r.project_id = p.id
+             WHERE me.user_id = $1 AND me.company_key <> '' AND r.user_id <> $1) AS received`;
+      const figures = pool.query<Figures>(prepared(figuresSql, params));
+      const [{ rows: referrals }, { rows }] = await Promise.all([page, figures]);
+      const { total, by_status: byStatus, companies, received } = rows[0]!;
+      const count = (status: ReferralStatus) => byStatus[status] ?? 0;
+      const all = Object.values(byStatus).reduce((sum, n) => sum + (n ?? 0), 0);
+      return {
+        referrals: referrals.map(toReferral),
+        total: total ?? all,
+        page: query.page,
+        pageSize: query.pageSize,
+        companies,
+        summary: { total: all, inFlight: all - count('became_customer') - count('declined'), closedWon: count('became_customer'), declined: count('declined') },
+        reciprocity: { sent: all, received },
+      };
+    },
+  };
+}
+
+export type ReferralReads = ReturnType<typeof referralReads>;

@@ -1,0 +1,144 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { EventEnvelope, EventName, EventPayload } from '@app/contracts';
+import { identitySigner, inProcessBus, type EventBus } from '@app/kit';
+import { freshDatabase, TEST_SECRET } from '@app/testing';
+import pg from 'pg';
+import { readReferralsConfig } from '../src/config.ts';
+import { createReferralsService, type ReferralsService } from '../src/service.ts';
+
+const signer = identitySigner(TEST_SECRET);
+
+export interface TestUser {
+  userId: string;
+  email: string;
+  headers: Record<string, string>;
+}
+
+/** A signed-in user as the gateway would vouch for it. */
+export function testUser(name = 'user'): TestUser {
+  const userId = randomUUID();
+  const email = `${name}-${userId.slice(0, 8)}@example.com`;
+  const identity = signer.sign({ userId, sessionId: randomUUID(), email, isAdmin: false, emailVerified: true }, 600);
+  return { userId, email, headers: { 'x-identity': identity, 'content-type': 'application/json' } };
+}
+
+export const referralInput = (overrides: Record<string, unknown> = {}) => ({
+  referredFirstName: 'Grace',
+  referredLastName: 'Hopper',
+  referredEmail: 'grace@navy.example',
+  referralReason: 'Needs a compiler for her team',
+  isReferralAware: true,
+  canUseReferrerName: false,
+  productId: 'auto-generated',
+  product: 'Slack',
+  company: 'Salesforce, Inc.',
+  description: 'Team chat',
+  ...overrides,
+});
+
+/** Hands an event to the service's consumers as the bus would. */
+export async function deliver<N extends EventName>(bus: EventBus, name: N, payload: EventPayload<N>, id: string = randomUUID()): Promise<string> {
+  const event: EventEnvelope<N> = { id, name, payload, occurredAt: new Date().toISOString() };
+  await bus.publish(event as EventEnvelope);
+  return id;
+}
+
+/** Row counts of every table: bad input must leave them all as they were. */
+export async function counts(sql: pg.Pool) {
+  const { rows } = await sql.query(
+    `SELECT (SELECT count(*)::int FROM referrals.referrals) referrals,
+            (SELECT count(*)::int FROM referrals.referral_status_changes) changes,
+            (SELECT count(*)::int FROM referrals.projects) projects,
+            (SELECT count(*)::int FROM referrals.referrers) referrers,
+            (SELECT count(*)::int FROM referrals.outbox_events) outbox,
+            (SELECT count(*)::int FROM referrals.processed_events) processed,
+            (SELECT coalesce(max(updated_at), 'epoch') FROM referrals.referrals) last_update`,
+  );
+  return rows[0] as Record<string, unknown>;
+}
+
+export interface AiStub {
+  url: string;
+  calls: Array<{ productName: string; authorized: boolean }>;
+  close(): Promise<void>;
+}
+
+const readBody = (request: IncomingMessage) =>
+  new Promise<string>((resolve) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => resolve(body));
+  });
+
+/**
+ * Plays the AI service's `POST /internal/referral-program`: the answer depends on the product name
+ * ('Programmed' knows a program, 'Broken' fails, 'Slow' never answers in time, 'Denied' says NO).
+ */
+export async function startAiStub(expectedToken: string): Promise<AiStub> {
+  const calls: AiStub['calls'] = [];
+  const server: Server = createServer(async (request, response) => {
+    const body = JSON.parse(await readBody(request)) as { productName: string };
+    const authorized = request.headers['x-internal-auth'] === expectedToken;
+    calls.push({ productName: body.productName, authorized });
+    const send = (status: number, value: unknown) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+    if (!authorized || request.url !== '/internal/referral-program') return send(403, { message: 'Internal route' });
+    switch (body.productName) {
+      case 'Programmed':
+        return send(200, { referralProgram: 'Partners earn 20% of first-year revenue.' });
+      case 'Broken':
+        return send(500, { message: 'Internal server error' });
+      case 'Slow':
+        return void setTimeout(() => send(200, { referralProgram: 'too late' }), 2000);
+      case 'Denied':
+        return send(200, { referralProgram: 'NO, they have no referral program.' });
+      default:
+        return send(200, { referralProgram: null });
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    calls,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export interface TestContext {
+  service: ReferralsService;
+  bus: EventBus;
+  sql: pg.Pool;
+  /** Events the service published through its outbox, in order. */
+  published: EventEnvelope[];
+  close(): Promise<void>;
+}
+
+/** The service on a fresh database with an in-process bus that records what it publishes. */
+export async function startReferrals(env: Record<string, string> = {}): Promise<TestContext> {
+  const db = await freshDatabase();
+  const bus = inProcessBus();
+  const published: EventEnvelope[] = [];
+  for (const name of ['referral.created', 'referral.intro_email_requested', 'referral.status_changed'] as const) {
+    await bus.subscribe({ event: name, subscriber: `test-${name}`, handle: async (event) => void published.push(event) });
+  }
+  const service = await createReferralsService({ config: readReferralsConfig({ DATABASE_URL: db.url, INTERNAL_SECRET: TEST_SECRET, ...env }), bus, logger: false });
+  await service.app.ready();
+  const sql = new pg.Pool({ connectionString: db.url, max: 2 });
+  sql.on('error', () => {}); // connections ended by the database drop at the end
+  return {
+    service,
+    bus,
+    sql,
+    published,
+    async close() {
+      await service.close();
+      await sql.end();
+      await db.drop();
+    },
+  };
+}

@@ -1,0 +1,175 @@
+import { STATUS_LABELS, type Referral, type ReferralList, type ReferralStatus } from '@app/contracts';
+import { ArrowRight, CheckCircle2, CircleDot, Mail, Repeat } from 'lucide-react';
+import { Link } from 'react-router-dom';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '@/components/ui/sheet';
+import { Spinner } from '@/components/ui/spinner';
+import { destinationCompany, formatDate, formatDateTime, referredName, STATUS_BADGE } from './format';
+
+/** Spec 4: the Mark Milestone buttons and the status each sets (none sets 'declined'). */
+export const MILESTONES: Array<{ label: string; status: ReferralStatus }> = [
+  { label: 'Warm Intro', status: 'intro_made' },
+  { label: 'Demo Scheduled', status: 'intro_accepted' },
+  { label: 'Intro Occurred', status: 'intro_occurred' },
+  { label: 'Closed-Won', status: 'became_customer' },
+];
+
+export interface TimelineEntry {
+  key: string;
+  title: string;
+  description: string;
+  at: string;
+  kind: 'created' | 'status' | 'email';
+}
+
+/**
+ * The activity timeline, oldest first: the creation ('Referral submitted' / 'Initial referral created', spec
+ * 2), every recorded status change, and the intro email once sent.
+ */
+export function buildTimeline(referral: Referral): TimelineEntry[] {
+  const creation = referral.history.find((change) => change.from === null);
+  const entries: TimelineEntry[] = [
+    { key: 'created', title: 'Referral submitted', description: 'Initial referral created', at: creation?.at ?? referral.createdAt, kind: 'created' },
+  ];
+  referral.history.forEach((change, index) => {
+    if (change.from === null) return;
+    entries.push({
+      key: `status-${index}`,
+      title: `Moved to ${STATUS_LABELS[change.to]}`,
+      description: `From ${STATUS_LABELS[change.from]}`,
+      at: change.at,
+      kind: 'status',
+    });
+  });
+  if (referral.emailSentAt) {
+    entries.push({ key: 'email', title: 'Intro email sent', description: `Introduction sent to ${referredName(referral)}`, at: referral.emailSentAt, kind: 'email' });
+  }
+  return entries
+    .map((entry, index) => ({ entry, index }))
+    .sort((a, b) => Date.parse(a.entry.at) - Date.parse(b.entry.at) || a.index - b.index)
+    .map(({ entry }) => entry);
+}
+
+export function ReferralSheet({
+  referral,
+  reciprocity,
+  pendingStatus,
+  onMark,
+  onOpenChange,
+}: {
+  referral: Referral | null;
+  reciprocity: ReferralList['reciprocity'] | undefined;
+  /** The milestone being saved, if any. */
+  pendingStatus: ReferralStatus | null;
+  onMark: (status: ReferralStatus) => void;
+  onOpenChange: (open: boolean) => void;
+}) {
+  return (
+    <Sheet open={referral !== null} onOpenChange={onOpenChange}>
+      {referral ? (
+        <SheetContent aria-describedby="referral-sheet-description">
+          <SheetHeader>
+            <SheetTitle>{referredName(referral)}</SheetTitle>
+            <SheetDescription id="referral-sheet-description">
+              {[referral.project.productName, destinationCompany(referral)].filter(Boolean).join(' · ')}
+            </SheetDescription>
+            <div className="mt-2">
+              <Badge variant={STATUS_BADGE[referral.status]}>{STATUS_LABELS[referral.status]}</Badge>
+            </div>
+          </SheetHeader>
+
+          <div className="grid gap-6 p-6">
+            <dl className="grid grid-cols-[8rem_1fr] gap-x-3 gap-y-2 text-sm">
+              <dt className="text-muted-foreground">Email</dt>
+              <dd className="break-all">{referral.referredEmail}</dd>
+              <dt className="text-muted-foreground">Date Submitted</dt>
+              <dd>{formatDate(referral.createdAt)}</dd>
+              <dt className="text-muted-foreground">Bounty</dt>
+              <dd>TBD</dd>
+              {referral.referralReason ? (
+                <>
+                  <dt className="text-muted-foreground">Why a good fit</dt>
+                  <dd className="whitespace-pre-wrap">{referral.referralReason}</dd>
+                </>
+              ) : null}
+            </dl>
+
+            <section aria-labelledby="milestone-heading" className="grid gap-3">
+              <h3 id="milestone-heading" className="text-sm font-semibold">
+                Mark Milestone
+              </h3>
+              <div className="grid grid-cols-2 gap-2">
+                {MILESTONES.map(({ label, status }) => {
+                  const current = referral.status === status;
+                  return (
+                    <Button
+                      key={status}
+                      variant={current ? 'secondary' : 'outline'}
+                      disabled={current || pendingStatus !== null}
+                      aria-pressed={current}
+                      onClick={() => onMark(status)}
+                    >
+                      {pendingStatus === status ? <Spinner className="size-4 text-current" label="Saving" /> : current ? <CheckCircle2 aria-hidden="true" /> : null}
+                      {label}
+                    </Button>
+                  );
+                })}
+              </div>
+            </section>
+
+            <section aria-labelledby="timeline-heading" className="grid gap-3">
+              <h3 id="timeline-heading" className="text-sm font-semibold">
+                Activity
+              </h3>
+              <ol className="grid gap-4 border-l border-border pl-5" aria-label="Activity timeline">
+                {buildTimeline(referral).map((entry) => (
+                  <li key={entry.key} className="relative">
+                    <span className="absolute top-0.5 -left-[1.72rem] flex size-4 items-center justify-center rounded-full bg-background text-primary" aria-hidden="true">
+                      {entry.kind === 'email' ? <Mail className="size-3.5" /> : entry.kind === 'status' ? <ArrowRight className="size-3.5" /> : <CircleDot className="size-3.5" />}
+                    </span>
+                    <p className="text-sm font-medium">{entry.title}</p>
+                    <p className="text-sm text-muted-foreground">{entry.description}</p>
+                    <p className="text-xs text-muted-foreground">
+                      <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
+                    </p>
+                  </li>
+                ))}
+              </ol>
+            </section>
+
+            <section aria-labelledby="reciprocity-heading" className="grid gap-3">
+              <h3 id="reciprocity-heading" className="flex items-center gap-2 text-sm font-semibold">
+                <Repeat className="size-4 text-primary" aria-hidden="true" />
+                Reciprocity
+              </h3>
+              {reciprocity ? (
+                <dl className="grid grid-cols-3 gap-2 rounded-lg border border-border p-3 text-center">
+                  <div>
+                    <dt className="text-xs text-muted-foreground">Sent</dt>
+                    <dd className="text-lg font-semibold tabular-nums">{reciprocity.sent}</dd>
+                  </div>
+                  <div>
+                    <dt className="text-xs text-muted-foreground">Received</dt>
+                    <dd className="text-lg font-semibold tabular-nums">{reciprocity.received}</dd>
+                  </div>
+                  <div>
+                    <dt className="text-xs text-muted-foreground">Give-get</dt>
+                    <dd className="text-lg font-semibold tabular-nums">{`${reciprocity.sent}:${reciprocity.received}`}</dd>
+                  </div>
+                </dl>
+              ) : null}
+            </section>
+
+            <Button asChild variant="outline">
+              <Link to={`/referral/${referral.id}/email-draft`}>
+                <Mail aria-hidden="true" />
+                {referral.emailSentAt ? 'View intro email' : 'Review intro email'}
+              </Link>
+            </Button>
+          </div>
+        </SheetContent>
+      ) : null}
+    </Sheet>
+  );
+}

@@ -1,0 +1,41 @@
+import { AlertCircle, ArrowLeft } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+
+/** A centred card for the states of the referral screens (invalid, not found, not ready, failed). */
+export function StateCard({ icon, title, children }: { icon?: ReactNode; title: string; children?: ReactNode }) {
+  return (
+    <section className="mx-auto w-full max-w-xl px-4 py-16">
+      <Card>
+        <CardContent className="grid justify-items-center gap-4 pt-6 text-center">
+          {icon ?? <AlertCircle className="size-10 text-destructive" aria-hidden="true" />}
+          <h1 className="text-2xl font-bold">{title}</h1>
+          {children}
+        </CardContent>
+      </Card>
+    </section>
+  );
+}
+
+export function InvalidReferral() {
+  return (
+    <StateCard title="Invalid Referral">
+      <p className="text-muted-foreground">This referral link is not valid: a referral id is a number.</p>
+      <GoBackButton />
+    </StateCard>
+  );
+}
+
+/** Back in the history, or to the dashboard when this page was the first one opened. */
+export function GoBackButton() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  return (
+    <Button variant="outline" onClick={() => (location.key === 'default' ? navigate('/dashboard') : navigate(-1))}>
+      <ArrowLeft aria-hidden="true" />
+      Go Back
+    </Button>
+  );
+}

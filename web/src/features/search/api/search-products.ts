@@ -1,0 +1,21 @@
+import { parseSearchContent, type ParsedProduct, type SearchResponse } from '@app/contracts';
+import { useMutation } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api-client';
+
+export interface SearchAnswer {
+  /** `choices[0].message.content` as the server sent it. */
+  text: string;
+  product: ParsedProduct;
+}
+
+/** POST /api/search {query}: a chat completion whose first choice's text holds the labelled lines (spec 3). */
+export async function searchProducts(query: string): Promise<SearchAnswer> {
+  const answer = await apiRequest<Partial<SearchResponse> | undefined>('POST', '/api/search', { query });
+  const text = answer?.choices?.[0]?.message?.content;
+  if (typeof text !== 'string') throw new Error('The search answer had no text');
+  return { text, product: parseSearchContent(text) };
+}
+
+export function useSearchProducts() {
+  return useMutation({ mutationFn: searchProducts });
+}

@@ -1,0 +1,251 @@
+import type { Referral } from '@app/contracts';
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { validateDraft } from '@/features/referrals/components/email-draft-page';
+import { makeReferral } from './fixtures';
+import { currentPath, installServer, json, makeUser, renderApp, type Handler } from './utils';
+
+const draftAnswer = (recipients: Record<string, unknown> = { to: ['grace@navy.example'], cc: [], bcc: [] }) => ({
+  emailDraft: { subject: 'Intro: Grace, meet Acme', body: 'Hi Grace,\n\nMeet Acme.', recipients },
+  fromClay: false,
+});
+
+function draftServer({ referral = makeReferral(), draft, send }: { referral?: Referral | Response; draft?: () => Response; send?: Handler } = {}) {
+  return installServer({
+    user: makeUser(),
+    handler: (req) => {
+      if (req.method === 'GET' && req.path === '/api/referrals/7') return referral instanceof Response ? referral : json(200, referral);
+      if (req.method === 'GET' && req.path === '/api/referrals/7/email-draft') return draft ? draft() : json(200, draftAnswer());
+      if (req.method === 'POST' && req.path === '/api/referrals/7/send-email') {
+        return send ? send(req) : json(200, { success: true, message: 'Email sent successfully!' });
+      }
+      return undefined;
+    },
+  });
+}
+
+describe('email draft screen states (spec 2, 4, 6, 8)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('redirects to /login without a user', async () => {
+    installServer();
+    renderApp('/referral/7/email-draft');
+    expect(await screen.findByRole('heading', { name: 'Login to Your Account' })).toBeInTheDocument();
+    expect(currentPath()).toBe('/login');
+  });
+
+  it("says 'Invalid Referral' for a non-numeric id", async () => {
+    const server = installServer({ user: makeUser() });
+    renderApp('/referral/7x/email-draft');
+    expect(await screen.findByRole('heading', { name: 'Invalid Referral' })).toBeInTheDocument();
+    expect(server.requests.filter((r) => r.path.startsWith('/api/referrals'))).toHaveLength(0);
+  });
+
+  it("shows 'Loading your email draft' while it loads", async () => {
+    installServer({
+      user: makeUser(),
+      handler: (req) => (req.path.startsWith('/api/referrals/7') ? new Promise<Response>(() => {}) : undefined),
+    });
+    renderApp('/referral/7/email-draft');
+    expect(await screen.findByText('Loading your email draft', { selector: 'span' })).toBeInTheDocument();
+  });
+
+  it("says 'Referral Not Found' for an unknown referral", async () => {
+    draftServer({
+      referral: json(404, { message: 'Referral not found' }),
+      draft: () => json(404, { message: 'Referral not found' }),
+    });
+    renderApp('/referral/7/email-draft');
+    expect(await screen.findByRole('heading', { name: 'Referral Not Found' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Email Draft Not Ready' })).not.toBeInTheDocument();
+  });
+
+  it("says 'Email Draft Not Ready', polls every 5 s and opens the editor once it is", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const reads: number[] = [];
+    draftServer({
+      draft: () => {
+        reads.push(Date.now());
+        return reads.length < 3 ? json(404, { message: 'Email draft not found' }) : json(200, draftAnswer());
+      },
+    });
+    renderApp('/referral/7/email-draft');
+    expect(await screen.findByRole('heading', { name: 'Email Draft Not Ready' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute('href', '/dashboard');
+    expect(screen.getByRole('button', { name: 'Refresh' })).toBeInTheDocument();
+    expect(reads).toHaveLength(1);
+
+    await act(() => vi.advanceTimersByTimeAsync(reads[0]! + 4_800 - Date.now()));
+    expect(reads).toHaveLength(1);
+    await act(() => vi.advanceTimersByTimeAsync(reads[0]! + 5_200 - Date.now()));
+    expect(reads).toHaveLength(2);
+    expect(reads[1]! - reads[0]!).toBeGreaterThanOrEqual(4_950);
+
+    await act(() => vi.advanceTimersByTimeAsync(5_100));
+    expect(reads).toHaveLength(3);
+    expect(await screen.findByRole('heading', { name: 'Review Your Intro Email' })).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(11_000));
+    expect(reads).toHaveLength(3);
+  });
+
+  it('Refresh reads the draft again at once', async () => {
+    let reads = 0;
+    draftServer({
+      draft: () => {
+        reads += 1;
+        return json(404, { message: 'Email draft not found' });
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/referral/7/email-draft');
+    await user.click(await screen.findByRole('button', { name: 'Refresh' }));
+    await waitFor(() => expect(reads).toBe(2));
+  });
+
+  it("shows 'Failed to load email draft' with the server's text, Go Back, and an 'Error' toast", async () => {
+    draftServer({ draft: () => json(403, { message: 'Not authorized to access this referral' }) });
+    renderApp('/referral/7/email-draft');
+    expect(await screen.findByRole('heading', { name: 'Failed to load email draft' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Go Back' })).toBeInTheDocument();
+    expect(await screen.findByText('Error')).toBeInTheDocument();
+    expect(screen.getAllByText('Not authorized to access this referral').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("falls back to 'Failed to get email draft' when the failure has no text", async () => {
+    draftServer({ draft: () => new Response('', { status: 502, statusText: '' }) });
+    renderApp('/referral/7/email-draft');
+    expect(await screen.findByRole('heading', { name: 'Failed to load email draft' })).toBeInTheDocument();
+    expect(screen.getAllByText('Failed to get email draft').length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('refuses draft data of an unexpected shape', async () => {
+    draftServer({ draft: () => json(200, { emailDraft: { subject: 'Hi' }, fromClay: false }) });
+    renderApp('/referral/7/email-draft');
+    expect(await screen.findByRole('heading', { name: 'Failed to load email draft' })).toBeInTheDocument();
+    expect(screen.getAllByText('Email draft data is missing or in an unexpected format').length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('email draft editor', () => {
+  it('shows the referred person and the company, with recipients normalized to comma-separated text', async () => {
+    draftServer({
+      referral: makeReferral({ project: { ...makeReferral().project, companyName: '' }, company: 'Fallback Co' }),
+      draft: () => json(200, draftAnswer({ to: '["grace@navy.example", " ", "ops@navy.example "]', cc: ' boss@navy.example ,, ', bcc: [] })),
+    });
+    renderApp('/referral/7/email-draft');
+    expect(await screen.findByRole('heading', { name: 'Review Your Intro Email' })).toBeInTheDocument();
+    expect(screen.getByText('Grace Hopper')).toBeInTheDocument();
+    expect(screen.getByText('Fallback Co')).toBeInTheDocument();
+    expect(screen.getByLabelText('To')).toHaveValue('grace@navy.example, ops@navy.example');
+    expect(screen.getByLabelText('Cc')).toHaveValue('boss@navy.example');
+    expect(screen.getByLabelText('Bcc')).toHaveValue('');
+    expect(screen.getByLabelText('Subject')).toHaveValue('Intro: Grace, meet Acme');
+    expect(screen.getByLabelText('Body')).toHaveValue('Hi Grace,\n\nMeet Acme.');
+  });
+
+  it("prefers the project's company name", async () => {
+    draftServer();
+    renderApp('/referral/7/email-draft');
+    await screen.findByRole('heading', { name: 'Review Your Intro Email' });
+    const intro = screen.getByText('Company').closest('div')!;
+    expect(intro).toHaveTextContent('Acme Inc');
+  });
+
+  it('previews the edited email in the Preview tab', async () => {
+    draftServer();
+    const user = userEvent.setup();
+    renderApp('/referral/7/email-draft');
+    const subject = await screen.findByLabelText('Subject');
+    await user.clear(subject);
+    await user.type(subject, 'New subject');
+    await user.type(screen.getByLabelText('Bcc'), ' me@example.com , ,');
+    await user.click(screen.getByRole('tab', { name: 'Preview' }));
+    const panel = screen.getByRole('tabpanel');
+    expect(within(panel).getByText('New subject')).toBeInTheDocument();
+    expect(within(panel).getByText('me@example.com')).toBeInTheDocument();
+    expect(within(panel).getByTestId('preview-body')).toHaveTextContent('Hi Grace, Meet Acme.');
+    expect(screen.queryByLabelText('Subject')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('tab', { name: 'Edit' }));
+    expect(screen.getByLabelText('Subject')).toHaveValue('New subject');
+  });
+
+  it("requires a 'to' recipient and sends nothing without one", async () => {
+    const server = draftServer();
+    const user = userEvent.setup();
+    renderApp('/referral/7/email-draft');
+    const to = await screen.findByLabelText('To');
+    await user.clear(to);
+    await user.type(to, ' , ');
+    await user.click(screen.getByRole('button', { name: 'Send Email' }));
+    expect(await screen.findByText('At least one recipient is required')).toBeInTheDocument();
+    expect(to).toHaveAttribute('aria-invalid', 'true');
+    expect(server.callsTo('POST', '/api/referrals/7/send-email')).toHaveLength(0);
+    // Revalidated on change.
+    await user.type(to, 'grace@navy.example');
+    await waitFor(() => expect(screen.queryByText('At least one recipient is required')).not.toBeInTheDocument());
+  });
+
+  it("sends the edited email with normalized recipients, toasts, then shows 'Email Sent!'", async () => {
+    const server = draftServer();
+    const user = userEvent.setup();
+    renderApp('/referral/7/email-draft');
+    const to = await screen.findByLabelText('To');
+    await user.type(to, ',  , ops@navy.example  ');
+    await user.type(screen.getByLabelText('Bcc'), 'me@example.com,');
+    await user.click(screen.getByRole('button', { name: 'Send Email' }));
+
+    expect(await screen.findByRole('heading', { name: 'Email Sent!' })).toBeInTheDocument();
+    expect(screen.getByText('Email sent successfully!')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Return to Dashboard' })).toHaveAttribute('href', '/dashboard');
+    expect(server.callsTo('POST', '/api/referrals/7/send-email')[0]?.body).toEqual({
+      subject: 'Intro: Grace, meet Acme',
+      body: 'Hi Grace,\n\nMeet Acme.',
+      recipients: { to: ['grace@navy.example', 'ops@navy.example'], cc: [], bcc: ['me@example.com'] },
+    });
+  });
+
+  it("toasts a failed send with the server's text and keeps the editor", async () => {
+    draftServer({ send: () => json(409, { message: 'This intro email has already been sent' }) });
+    const user = userEvent.setup();
+    renderApp('/referral/7/email-draft');
+    await user.click(await screen.findByRole('button', { name: 'Send Email' }));
+    expect(await screen.findByText('This intro email has already been sent')).toBeInTheDocument();
+    expect(screen.getByText('Error')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Review Your Intro Email' })).toBeInTheDocument();
+  });
+
+  it("falls back to 'Failed to send email'", async () => {
+    draftServer({ send: () => new Response('', { status: 503, statusText: '' }) });
+    const user = userEvent.setup();
+    renderApp('/referral/7/email-draft');
+    await user.click(await screen.findByRole('button', { name: 'Send Email' }));
+    expect(await screen.findByText('Failed to send email')).toBeInTheDocument();
+  });
+
+  it('Cancel returns to the dashboard', async () => {
+    draftServer();
+    const user = userEvent.setup();
+    renderApp('/referral/7/email-draft');
+    await user.click(await screen.findByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(currentPath()).toBe('/dashboard'));
+  });
+
+  it("shows 'Email Sent!' for a referral whose intro was already sent", async () => {
+    draftServer({ referral: makeReferral({ emailSentAt: '2026-03-03T09:00:00.000Z' }) });
+    renderApp('/referral/7/email-draft');
+    expect(await screen.findByRole('heading', { name: 'Email Sent!' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Send Email' })).not.toBeInTheDocument();
+  });
+
+  it('validates recipients with the server schema', () => {
+    const base = { subject: 'S', body: 'B', cc: '', bcc: '' };
+    expect(validateDraft({ ...base, to: ' ,, ' }).errors).toEqual({ to: 'At least one recipient is required' });
+    expect(validateDraft({ ...base, to: 'not-an-email' }).errors.to).toBe('Invalid recipient email address');
+    expect(validateDraft({ ...base, to: 'a@b.co', cc: 'x' }).errors).toEqual({ cc: 'Invalid recipient email address' });
+    expect(validateDraft({ ...base, subject: ' ', to: 'a@b.co' }).errors).toEqual({ subject: 'Subject is required' });
+    expect(validateDraft({ ...base, to: ' a@b.co , c@d.co ' }).request?.recipients).toEqual({ to: ['a@b.co', 'c@d.co'], cc: [], bcc: [] });
+  });
+});

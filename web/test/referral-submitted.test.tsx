@@ -1,0 +1,140 @@
+import { act, screen } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PREVIEW_SUCCESS } from '@/features/referrals/components/automation-modal';
+// Loaded up front: the router shows a lazily loaded screen only once its chunk has arrived, which takes real
+// time that the fake clock does not wait for.
+import '@/features/referrals/components/email-draft-page';
+import { makeReferral } from './fixtures';
+import { currentPath, installServer, json, makeUser, renderApp, type RecordedRequest } from './utils';
+
+const draft = {
+  emailDraft: { subject: 'Intro: Grace meets Acme', body: 'Hello both', recipients: { to: ['grace@navy.example'], cc: [], bcc: [] } },
+  fromClay: false,
+};
+
+const isCheck = (req: RecordedRequest) => req.path === '/api/referrals/7/email-draft' && req.url.includes('checkOnly=true');
+
+/** Moves the fake clock to `target` (ms since the epoch), letting promises settle on the way. */
+const advanceTo = async (target: number) => {
+  const ms = target - Date.now();
+  if (ms > 0) await act(() => vi.advanceTimersByTimeAsync(ms));
+};
+
+describe('referral submitted screen (spec 2, 7, 9)', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('polls the draft every 3 s and opens it 0.5 s after it is ready', async () => {
+    const checks: number[] = [];
+    installServer({
+      user: makeUser(),
+      handler: (req) => {
+        if (isCheck(req)) {
+          checks.push(Date.now());
+          return json(200, { ready: checks.length >= 3, fromClay: false });
+        }
+        if (req.path === '/api/referrals/7/email-draft') return json(200, draft);
+        if (req.path === '/api/referrals/7') return json(200, makeReferral());
+      },
+    });
+    renderApp('/referral/7');
+    expect(await screen.findByRole('heading', { name: 'Referral Successfully Submitted!' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'What happens next' })).toBeInTheDocument();
+    expect(screen.getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      expect.stringContaining('The vendor is alerted'),
+      expect.stringContaining('A draft intro is prepared'),
+      expect.stringContaining('A quick review'),
+      expect.stringContaining('Track and earn'),
+    ]);
+    expect(screen.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute('href', '/dashboard');
+    expect(checks).toHaveLength(1);
+
+    await advanceTo(checks[0]! + 2_900);
+    expect(checks).toHaveLength(1);
+    await advanceTo(checks[0]! + 3_100);
+    expect(checks).toHaveLength(2);
+    expect(checks[1]! - checks[0]!).toBeGreaterThanOrEqual(2_950);
+    expect(checks[1]! - checks[0]!).toBeLessThanOrEqual(3_050);
+
+    await advanceTo(checks[1]! + 3_100);
+    expect(checks).toHaveLength(3);
+    expect(screen.getByText('Your intro email draft is ready.')).toBeInTheDocument();
+    await advanceTo(checks[2]! + 400);
+    expect(currentPath()).toBe('/referral/7');
+    await advanceTo(checks[2]! + 600);
+    expect(currentPath()).toBe('/referral/7/email-draft');
+    expect(await screen.findByRole('heading', { name: 'Review Your Intro Email' })).toBeInTheDocument();
+    // Polling stopped with the draft ready.
+    await advanceTo(checks[2]! + 7_000);
+    expect(checks).toHaveLength(3);
+  });
+
+  it('holds the draft navigation while the dry-run preview plays, then goes 0.5 s after it completes', async () => {
+    installServer({
+      user: makeUser(),
+      handler: (req) => {
+        if (isCheck(req)) return json(200, { ready: true, fromClay: false });
+        if (req.path === '/api/referrals/7/email-draft') return json(200, draft);
+        if (req.path === '/api/referrals/7') return json(200, makeReferral());
+        if (req.path === '/api/products/p-acme/referral-program') return json(200, { referralProgram: 'Acme pays 20%' });
+        if (req.path === '/api/referrals/7/automate') return json(200, { success: true, message: 'ok' });
+      },
+    });
+    renderApp({ pathname: '/referral/7', state: { justSubmitted: true } });
+    expect(await screen.findByRole('dialog', { name: 'Automating Referral Form' })).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(1_000));
+    expect(currentPath()).toBe('/referral/7');
+
+    for (let i = 0; i < 100 && !screen.queryByText(PREVIEW_SUCCESS); i += 1) {
+      await act(() => vi.advanceTimersByTimeAsync(100));
+    }
+    expect(screen.getByText(PREVIEW_SUCCESS)).toBeInTheDocument();
+    const completedAt = Date.now();
+    expect(currentPath()).toBe('/referral/7');
+    await advanceTo(completedAt + 650);
+    expect(currentPath()).toBe('/referral/7/email-draft');
+  });
+
+  it("does not hold it behind the 'Thanks' modal", async () => {
+    installServer({
+      user: makeUser(),
+      handler: (req) => {
+        if (isCheck(req)) return json(200, { ready: true, fromClay: false });
+        if (req.path === '/api/referrals/7/email-draft') return json(200, draft);
+        if (req.path === '/api/referrals/7') return json(200, makeReferral());
+        if (req.path === '/api/products/p-acme/referral-program') return json(200, { referralProgram: 'NO' });
+      },
+    });
+    renderApp({ pathname: '/referral/7', state: { justSubmitted: true } });
+    expect(await screen.findByRole('dialog', { name: 'Thanks for Your Referral!' })).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(700));
+    expect(currentPath()).toBe('/referral/7/email-draft');
+  });
+});
+
+describe('referral screen failures', () => {
+  it("shows 'Something went wrong' with the server's message and Go Back", async () => {
+    installServer({
+      user: makeUser(),
+      handler: (req) => {
+        if (req.path === '/api/referrals/9') return json(403, { message: 'Not authorized to access this referral' });
+        if (req.path === '/api/referrals/9/email-draft') return json(403, { message: 'Not authorized to access this referral' });
+      },
+    });
+    renderApp('/referral/9');
+    expect(await screen.findByRole('heading', { name: 'Something went wrong' })).toBeInTheDocument();
+    expect(screen.getByText('Not authorized to access this referral')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Go Back' })).toBeInTheDocument();
+  });
+
+  it('says a non-numeric id is invalid, and reads nothing', async () => {
+    const server = installServer({ user: makeUser() });
+    renderApp('/referral/abc');
+    expect(await screen.findByRole('heading', { name: 'Invalid Referral' })).toBeInTheDocument();
+    expect(server.requests.filter((r) => r.path.startsWith('/api/referrals'))).toHaveLength(0);
+  });
+});

@@ -1,0 +1,154 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { chatCompletion } from './fixtures';
+import { currentPath, installServer, json, makeUser, renderApp } from './utils';
+
+const ACME = '**Product:** Acme CRM\n**Company:** Acme Technologies Inc\n**Description:** A CRM for small teams';
+
+describe('search screen (spec 2 and 4)', () => {
+  it('shows the prompt, keeps blank queries from being sent, and parses the labelled answer', async () => {
+    const server = installServer({
+      user: makeUser(),
+      handler: (req) => (req.path === '/api/search' ? chatCompletion(ACME) : undefined),
+    });
+    const user = userEvent.setup();
+    const { store } = renderApp('/');
+    expect(await screen.findByText('Enter a product, company, or website URL')).toBeInTheDocument();
+    const input = screen.getByPlaceholderText('Refer Anything..');
+    const button = screen.getByRole('button', { name: 'Search' });
+
+    await user.type(input, '   {Enter}');
+    expect(button).toBeDisabled();
+    expect(server.callsTo('POST', '/api/search')).toHaveLength(0);
+
+    await user.clear(input);
+    await user.type(input, '  acme crm {Enter}');
+    const card = await screen.findByRole('region', { name: 'Selected Product' });
+    expect(server.callsTo('POST', '/api/search')[0]?.body).toEqual({ query: 'acme crm' });
+    expect(within(card).getByText('Acme CRM')).toBeInTheDocument();
+    // Legal suffixes stripped for display (spec 9).
+    expect(within(card).getByText('Acme')).toBeInTheDocument();
+    expect(within(card).getByText('A CRM for small teams')).toBeInTheDocument();
+    expect(screen.getByText("Is this the product you're referring to?")).toBeInTheDocument();
+    expect(store.getState().search).toMatchObject({ status: 'done', resultText: ACME, resultQuery: 'acme crm' });
+  });
+
+  it('hides the product when it was not found and uses the defaults', async () => {
+    installServer({
+      user: makeUser(),
+      handler: (req) => (req.path === '/api/search' ? chatCompletion('Company: Initech\nLearn more at initech.example') : undefined),
+    });
+    const user = userEvent.setup();
+    renderApp('/');
+    await user.type(await screen.findByPlaceholderText('Refer Anything..'), 'initech{Enter}');
+    const card = await screen.findByRole('region', { name: 'Selected Product' });
+    expect(within(card).queryByText('Product')).not.toBeInTheDocument();
+    expect(within(card).getByText('Initech')).toBeInTheDocument();
+    expect(within(card).getByText('No description available')).toBeInTheDocument();
+  });
+
+  it('disables the input and button and clears the previous result while searching', async () => {
+    let answer: (res: Response) => void = () => {};
+    let calls = 0;
+    installServer({
+      user: makeUser(),
+      handler: (req) => {
+        if (req.path !== '/api/search') return undefined;
+        calls += 1;
+        return calls === 1 ? chatCompletion(ACME) : new Promise<Response>((resolve) => (answer = resolve));
+      },
+    });
+    const user = userEvent.setup();
+    const { store } = renderApp('/');
+    const input = await screen.findByPlaceholderText('Refer Anything..');
+    await user.type(input, 'acme{Enter}');
+    await screen.findByRole('region', { name: 'Selected Product' });
+
+    await user.type(input, ' crm{Enter}');
+    await waitFor(() => expect(input).toBeDisabled());
+    expect(screen.getByRole('button', { name: 'Search' })).toBeDisabled();
+    expect(screen.queryByRole('region', { name: 'Selected Product' })).not.toBeInTheDocument();
+    expect(screen.getByText('Searching for the product')).toBeInTheDocument();
+    expect(store.getState().search.status).toBe('searching');
+
+    act(() => answer(chatCompletion('Product: Acme CRM Pro\nCompany: Acme\nDescription: More')));
+    expect(await screen.findByText('Acme CRM Pro')).toBeInTheDocument();
+    expect(input).toBeEnabled();
+  });
+
+  it("toasts 'Search Failed' with the server's message and clears the result", async () => {
+    let fail = false;
+    installServer({
+      user: makeUser(),
+      handler: (req) =>
+        req.path === '/api/search' ? (fail ? json(429, { message: 'Too many searches, slow down' }) : chatCompletion(ACME)) : undefined,
+    });
+    const user = userEvent.setup();
+    const { store } = renderApp('/');
+    const input = await screen.findByPlaceholderText('Refer Anything..');
+    await user.type(input, 'acme{Enter}');
+    await screen.findByRole('region', { name: 'Selected Product' });
+
+    fail = true;
+    await user.type(input, 'x{Enter}');
+    expect(await screen.findByText('Search Failed')).toBeInTheDocument();
+    expect(screen.getByText('Too many searches, slow down')).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Selected Product' })).not.toBeInTheDocument();
+    expect(store.getState().search.status).toBe('failed');
+    expect(input).toBeEnabled();
+  });
+
+  it('falls back to the generic text for a server error', async () => {
+    installServer({
+      user: makeUser(),
+      handler: (req) => (req.path === '/api/search' ? json(500, { message: 'stack trace here' }, 'Internal Server Error') : undefined),
+    });
+    const user = userEvent.setup();
+    renderApp('/');
+    await user.type(await screen.findByPlaceholderText('Refer Anything..'), 'acme{Enter}');
+    expect(await screen.findByText('Unable to process your search. Please try again.')).toBeInTheDocument();
+    expect(screen.queryByText('stack trace here')).not.toBeInTheDocument();
+  });
+
+  it("'No' goes back to idle with an empty query", async () => {
+    installServer({ user: makeUser(), handler: (req) => (req.path === '/api/search' ? chatCompletion(ACME) : undefined) });
+    const user = userEvent.setup();
+    const { store } = renderApp('/');
+    await user.type(await screen.findByPlaceholderText('Refer Anything..'), 'acme{Enter}');
+    await screen.findByRole('region', { name: 'Selected Product' });
+    await user.click(screen.getByRole('button', { name: 'No' }));
+    expect(screen.queryByRole('region', { name: 'Selected Product' })).not.toBeInTheDocument();
+    expect(screen.getByPlaceholderText('Refer Anything..')).toHaveValue('');
+    expect(store.getState().search).toMatchObject({ status: 'idle', query: '', result: null });
+  });
+
+  it("'Yes' opens the referral form with the product carried in the navigation state", async () => {
+    installServer({ user: makeUser(), handler: (req) => (req.path === '/api/search' ? chatCompletion(ACME) : undefined) });
+    const user = userEvent.setup();
+    renderApp('/');
+    await user.type(await screen.findByPlaceholderText('Refer Anything..'), 'acme{Enter}');
+    await screen.findByRole('region', { name: 'Selected Product' });
+    await user.click(screen.getByRole('button', { name: 'Yes' }));
+    expect(await screen.findByRole('heading', { name: 'Submit New Referral' })).toBeInTheDocument();
+    expect(currentPath()).toBe('/submit-referral');
+    const card = screen.getByRole('region', { name: 'Selected Product' });
+    expect(within(card).getByText('Acme CRM')).toBeInTheDocument();
+    expect(within(card).getByText('Acme')).toBeInTheDocument();
+  });
+
+  it('ignores an answer that arrives after the search was reset', async () => {
+    let answer: (res: Response) => void = () => {};
+    installServer({
+      user: makeUser(),
+      handler: (req) => (req.path === '/api/search' ? new Promise<Response>((resolve) => (answer = resolve)) : undefined),
+    });
+    const user = userEvent.setup();
+    const { store } = renderApp('/');
+    await user.type(await screen.findByPlaceholderText('Refer Anything..'), 'acme{Enter}');
+    await user.click(screen.getByRole('button', { name: 'New Referral' }));
+    act(() => answer(chatCompletion(ACME)));
+    await waitFor(() => expect(store.getState().search.status).toBe('idle'));
+    expect(store.getState().search.result).toBeNull();
+  });
+});

@@ -1,0 +1,235 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { Handler } from './utils';
+import { makeReferral } from './fixtures';
+import { currentPath, installServer, json, makeUser, renderApp } from './utils';
+
+const productInfo = { product: 'Acme CRM', company: 'Acme Software, Inc.', description: 'A CRM for small teams' };
+const formEntry = {
+  pathname: '/submit-referral',
+  state: { searchResult: 'Product: Acme CRM', originalQuery: 'acme', productInfo },
+};
+
+type Routes = Record<string, (req: Parameters<Handler>[0]) => Response | Promise<Response>>;
+
+/** Answers by "METHOD path"; the draft is never ready here, so the submitted screen stays put. */
+function referralServer(routes: Routes = {}) {
+  const referral = makeReferral();
+  return installServer({
+    user: makeUser(),
+    handler: (req) => {
+      const route = routes[`${req.method} ${req.path}`];
+      if (route) return route(req);
+      if (req.method === 'POST' && req.path === '/api/referrals') return json(201, referral);
+      if (req.method === 'GET' && req.path === '/api/referrals/7') return json(200, referral);
+      if (req.method === 'GET' && req.path === '/api/referrals/7/email-draft') return json(200, { ready: false, fromClay: false });
+      return undefined;
+    },
+  });
+}
+
+async function fillAndSubmit(user: ReturnType<typeof userEvent.setup>) {
+  await user.type(await screen.findByLabelText('First name'), 'Grace');
+  await user.type(screen.getByLabelText('Last name'), 'Hopper');
+  await user.type(screen.getByLabelText('Email'), 'Grace@Navy.example');
+  await user.type(screen.getByLabelText('Why is this referral a good fit?'), 'Needs a CRM');
+  await user.click(screen.getByRole('button', { name: 'Submit Referral' }));
+}
+
+describe('Submit New Referral (spec 2, 3, 5)', () => {
+  it('redirects to the search screen without product information', async () => {
+    installServer({ user: makeUser() });
+    renderApp('/submit-referral');
+    expect(await screen.findByRole('heading', { name: 'What do you want to refer?' })).toBeInTheDocument();
+    expect(currentPath()).toBe('/');
+  });
+
+  it('shows the selected product with legal suffixes stripped and a Back to Dashboard link to /', async () => {
+    installServer({ user: makeUser() });
+    renderApp(formEntry);
+    const card = await screen.findByRole('region', { name: 'Selected Product' });
+    expect(within(card).getByText('Acme CRM')).toBeInTheDocument();
+    expect(within(card).getByText('Acme')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute('href', '/');
+    expect(screen.getByLabelText("The person I'm referring knows about this referral")).not.toBeChecked();
+    expect(screen.getByLabelText('The vendor may mention my name when reaching out')).not.toBeChecked();
+  });
+
+  it('hides a product that was not found', async () => {
+    installServer({ user: makeUser() });
+    renderApp({ ...formEntry, state: { ...formEntry.state, productInfo: { ...productInfo, product: 'Not found' } } });
+    const card = await screen.findByRole('region', { name: 'Selected Product' });
+    expect(within(card).queryByText('Product')).not.toBeInTheDocument();
+    expect(within(card).queryByText('Not found')).not.toBeInTheDocument();
+  });
+
+  it('validates with the spec 5 messages and sends nothing', async () => {
+    const server = referralServer();
+    const user = userEvent.setup();
+    renderApp(formEntry);
+    await user.click(await screen.findByRole('button', { name: 'Submit Referral' }));
+    expect(await screen.findByText('First name is required')).toBeInTheDocument();
+    expect(screen.getByText('Last name is required')).toBeInTheDocument();
+    expect(screen.getByText('Invalid email address')).toBeInTheDocument();
+    expect(screen.getByText('Please explain why this referral is a good fit')).toBeInTheDocument();
+    expect(screen.getByLabelText('First name')).toHaveAttribute('aria-invalid', 'true');
+
+    await user.type(screen.getByLabelText('Email'), 'not-an-email');
+    expect(screen.getByText('Invalid email address')).toBeInTheDocument();
+    await user.clear(screen.getByLabelText('Email'));
+    await user.type(screen.getByLabelText('Email'), 'grace@navy.example');
+    await waitFor(() => expect(screen.queryByText('Invalid email address')).not.toBeInTheDocument());
+    expect(server.callsTo('POST', '/api/referrals')).toHaveLength(0);
+  });
+
+  it('posts the form fields plus product, company and description', async () => {
+    const server = referralServer({
+      'GET /api/products/p-acme/referral-program': () => json(200, { referralProgram: 'NO: this vendor has no referral program we know of.' }),
+    });
+    const user = userEvent.setup();
+    renderApp(formEntry);
+    await user.click(await screen.findByLabelText('The vendor may mention my name when reaching out'));
+    await fillAndSubmit(user);
+    await screen.findByRole('heading', { name: 'Referral Successfully Submitted!' });
+    expect(server.callsTo('POST', '/api/referrals')[0]?.body).toEqual({
+      referredFirstName: 'Grace',
+      referredLastName: 'Hopper',
+      referredEmail: 'grace@navy.example',
+      referralReason: 'Needs a CRM',
+      isReferralAware: false,
+      canUseReferrerName: true,
+      productId: 'auto-generated',
+      product: 'Acme CRM',
+      company: 'Acme Software, Inc.',
+      description: 'A CRM for small teams',
+    });
+  });
+
+  it("toasts a failed create with the server's text and stays on the form", async () => {
+    referralServer({ 'POST /api/referrals': () => json(400, { message: 'Referred email looks wrong' }) });
+    const user = userEvent.setup();
+    renderApp(formEntry);
+    await fillAndSubmit(user);
+    expect(await screen.findByText('Referred email looks wrong')).toBeInTheDocument();
+    expect(currentPath()).toBe('/submit-referral');
+    expect(screen.getByLabelText('First name')).toHaveValue('Grace');
+  });
+});
+
+describe('after the referral is created (spec 4)', () => {
+  it("program exists: runs the dry run and opens the preview over the submitted screen; Cancel goes to /", async () => {
+    const server = referralServer({
+      'GET /api/products/p-acme/referral-program': () => json(200, { referralProgram: 'Acme pays 20% of first-year revenue.' }),
+      'POST /api/referrals/7/automate': () => json(200, { success: true, message: 'Dry run ready' }),
+    });
+    const user = userEvent.setup();
+    const { store } = renderApp(formEntry);
+    await fillAndSubmit(user);
+
+    expect(await screen.findByText('Referral submitted successfully')).toBeInTheDocument();
+    expect(await screen.findByRole('dialog', { name: 'Automating Referral Form' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Referral Successfully Submitted!', hidden: true })).toBeInTheDocument();
+    expect(currentPath()).toBe('/referral/7');
+    expect(server.callsTo('POST', '/api/referrals/7/automate')[0]?.body).toEqual({ dryRun: true });
+    // The product has been referred: the search starts over.
+    expect(store.getState().search.status).toBe('idle');
+
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(await screen.findByRole('heading', { name: 'What do you want to refer?' })).toBeInTheDocument();
+    expect(currentPath()).toBe('/');
+  });
+
+  it("no program: the 'Thanks for Your Referral!' modal; Close goes to /", async () => {
+    const server = referralServer({
+      'GET /api/products/p-acme/referral-program': () => json(200, { referralProgram: 'Sorry, there is No Referral Program for this vendor.' }),
+    });
+    const user = userEvent.setup();
+    renderApp(formEntry);
+    await fillAndSubmit(user);
+    const dialog = await screen.findByRole('dialog', { name: 'Thanks for Your Referral!' });
+    expect(dialog).toHaveTextContent(/among the first/);
+    expect(dialog).toHaveTextContent(/first in line for rewards/);
+    expect(server.callsTo('POST', '/api/referrals/7/automate')).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Close' }));
+    expect(await screen.findByRole('heading', { name: 'What do you want to refer?' })).toBeInTheDocument();
+    expect(currentPath()).toBe('/');
+  });
+
+  it("an answer starting with 'NO' means no program", async () => {
+    referralServer({ 'GET /api/products/p-acme/referral-program': () => json(200, { referralProgram: 'NO. Not that we know of.' }) });
+    const user = userEvent.setup();
+    renderApp(formEntry);
+    await fillAndSubmit(user);
+    expect(await screen.findByRole('dialog', { name: 'Thanks for Your Referral!' })).toBeInTheDocument();
+  });
+
+  it('program check fails: a success toast and back to /', async () => {
+    const server = referralServer({ 'GET /api/products/p-acme/referral-program': () => json(404, { message: 'Product not found' }) });
+    const user = userEvent.setup();
+    renderApp(formEntry);
+    await fillAndSubmit(user);
+    expect(await screen.findByRole('heading', { name: 'What do you want to refer?' })).toBeInTheDocument();
+    expect(currentPath()).toBe('/');
+    expect(screen.getByText('Referral submitted successfully')).toBeInTheDocument();
+    expect(screen.getByText('Product not found')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(server.callsTo('POST', '/api/referrals/7/automate')).toHaveLength(0);
+  });
+
+  it('automation call fails: a success toast saying the preview failed, back to /', async () => {
+    referralServer({
+      'GET /api/products/p-acme/referral-program': () => json(200, { referralProgram: 'Yes: 10% bounty' }),
+      'POST /api/referrals/7/automate': () => new Response('', { status: 502, statusText: '' }),
+    });
+    const user = userEvent.setup();
+    renderApp(formEntry);
+    await fillAndSubmit(user);
+    expect(await screen.findByRole('heading', { name: 'What do you want to refer?' })).toBeInTheDocument();
+    expect(screen.getByText('Referral submitted successfully')).toBeInTheDocument();
+    expect(screen.getByText('The automation preview failed: Failed to automate referral')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it("automation answers success false: a destructive 'Error' toast and back to /", async () => {
+    referralServer({
+      'GET /api/products/p-acme/referral-program': () => json(200, { referralProgram: 'Yes: 10% bounty' }),
+      'POST /api/referrals/7/automate': () => json(200, { success: false, message: 'The vendor form could not be read' }),
+    });
+    const user = userEvent.setup();
+    renderApp(formEntry);
+    await fillAndSubmit(user);
+    expect(await screen.findByRole('heading', { name: 'What do you want to refer?' })).toBeInTheDocument();
+    expect(screen.getByText('Error')).toBeInTheDocument();
+    expect(screen.getByText('The vendor form could not be read')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('runs the follow-up once, also under StrictMode', async () => {
+    const server = referralServer({
+      'GET /api/products/p-acme/referral-program': () => json(200, { referralProgram: 'Acme pays 20%' }),
+      'POST /api/referrals/7/automate': () => json(200, { success: true, message: 'ok' }),
+    });
+    const user = userEvent.setup();
+    renderApp(formEntry, { strict: true });
+    await fillAndSubmit(user);
+    expect(await screen.findByRole('dialog', { name: 'Automating Referral Form' })).toBeInTheDocument();
+    expect(server.callsTo('POST', '/api/referrals')).toHaveLength(1);
+    expect(server.requests.filter((r) => r.path === '/api/products/p-acme/referral-program')).toHaveLength(1);
+    expect(server.callsTo('POST', '/api/referrals/7/automate')).toHaveLength(1);
+  });
+
+  it('opening a referral directly shows the submitted screen without running the follow-up', async () => {
+    const server = installServer({
+      user: makeUser(),
+      handler: (req) => {
+        if (req.path === '/api/referrals/7') return json(200, makeReferral());
+        if (req.path === '/api/referrals/7/email-draft') return json(200, { ready: false, fromClay: false });
+      },
+    });
+    renderApp('/referral/7');
+    expect(await screen.findByRole('heading', { name: 'Referral Successfully Submitted!' })).toBeInTheDocument();
+    expect(server.requests.some((r) => r.path.includes('/referral-program'))).toBe(false);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+});
