@@ -188,7 +188,7 @@ describe('protections', () => {
   });
 
   it('answers a clear error when a service is down', async () => {
-    const response = await gateway.inject({ method: 'GET', url: '/api/programs/all' });
+    const response = await gateway.inject({ method: 'GET', url: '/api/programs/anything' });
     expect(response.statusCode).toBeGreaterThanOrEqual(502);
     expect(response.json()).toEqual({ message: 'Service temporarily unavailable. Please try again.' });
   });

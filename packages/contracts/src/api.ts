@@ -25,6 +25,9 @@ import {
 } from './referrals.ts';
 import { SearchRequest, SearchResponse } from './search.ts';
 import { EnrichmentCallback, TestWebhookResponse } from './enrichment.ts';
+import { MatchRequest, MatchResponse } from './match.ts';
+import { Bounties, LeadCriteria, SavedBounties, SavedLeadCriteria } from './profiles.ts';
+import { CreateProgramRequest, Program, ProgramAnalysis, UpdateProgramRequest } from './programs.ts';
 
 export type ServiceName = 'auth' | 'referrals' | 'programs' | 'profiles' | 'ai' | 'mail';
 
@@ -162,6 +165,60 @@ export const apiRoutes: ApiRoute[] = [
       404: { description: 'No enrichment was requested for this referral', schema: ErrorResponse },
     },
   },
+  {
+    method: 'GET', path: '/api/lead-criteria', service: 'profiles', auth: 'required',
+    summary: "The user's saved Ideal Customer Profile",
+    responses: { 200: { description: 'Saved profile', schema: SavedLeadCriteria }, 401: unauthenticated, 404: { description: 'None saved yet', schema: ErrorResponse } },
+  },
+  {
+    method: 'POST', path: '/api/lead-criteria', service: 'profiles', auth: 'required',
+    summary: 'Save the Ideal Customer Profile (the eleven fields); requires a verified email',
+    body: LeadCriteria,
+    responses: { 200: { description: 'Saved', schema: SavedLeadCriteria }, 400: badRequest, 401: unauthenticated, 403: { description: 'Email not verified', schema: ErrorResponse } },
+  },
+  {
+    method: 'GET', path: '/api/bounties', service: 'profiles', auth: 'required',
+    summary: "The user's saved bounties",
+    responses: { 200: { description: 'Saved bounties', schema: SavedBounties }, 401: unauthenticated, 404: { description: 'None saved yet', schema: ErrorResponse } },
+  },
+  {
+    method: 'POST', path: '/api/bounties', service: 'profiles', auth: 'required',
+    summary: 'Save the bounties per milestone; requires a verified email',
+    body: Bounties,
+    responses: { 200: { description: 'Saved', schema: SavedBounties }, 400: badRequest, 401: unauthenticated, 403: { description: 'Email not verified', schema: ErrorResponse } },
+  },
+  {
+    method: 'GET', path: '/api/programs/all', service: 'programs', auth: 'required',
+    summary: 'Every referral program (administrators see inactive ones too)',
+    responses: { 200: { description: 'Programs', schema: Program.array() }, 401: unauthenticated },
+  },
+  {
+    method: 'POST', path: '/api/programs', service: 'programs', auth: 'required',
+    summary: 'Create a referral program (administrators only)',
+    body: CreateProgramRequest,
+    responses: { 201: { description: 'Created', schema: Program }, 400: badRequest, 401: unauthenticated, 403: { description: 'Not an administrator', schema: ErrorResponse } },
+  },
+  {
+    method: 'PATCH', path: '/api/programs/{id}', service: 'programs', auth: 'required',
+    summary: 'Change a referral program, e.g. its active switch (administrators only)',
+    body: UpdateProgramRequest,
+    responses: { 200: { description: 'Updated', schema: Program }, 400: badRequest, 401: unauthenticated, 403: { description: 'Not an administrator', schema: ErrorResponse }, 404: { description: 'No such program', schema: ErrorResponse } },
+  },
+  {
+    method: 'POST', path: '/api/analyze-referral-program', service: 'programs', auth: 'required',
+    summary: 'Upload a program document (multipart field `file`: PDF, DOC, DOCX, TXT, PNG, JPG; at most 10 MB) and extract the program (administrators only)',
+    responses: {
+      200: { description: 'Fields found in the document', schema: ProgramAnalysis },
+      400: badRequest, 401: unauthenticated, 403: { description: 'Not an administrator', schema: ErrorResponse },
+      413: { description: 'Larger than 10 MB', schema: ErrorResponse }, 415: { description: 'Not a supported document type', schema: ErrorResponse },
+    },
+  },
+  {
+    method: 'POST', path: '/api/match', service: 'ai', auth: 'required',
+    summary: "Smart Match: rank active programs by fit to the client's need and each vendor's ICP, with the reward",
+    body: MatchRequest,
+    responses: { 200: { description: 'Ranked programs and the ones left out', schema: MatchResponse }, 400: badRequest, 401: unauthenticated },
+  },
 ];
 
 /**
@@ -186,4 +243,5 @@ export const apiOwners: Array<{ prefix: string; service: ServiceName }> = [
   { prefix: '/api/search', service: 'ai' },
   { prefix: '/api/test-clay-webhook', service: 'ai' },
   { prefix: '/api/enrichment', service: 'ai' },
+  { prefix: '/api/match', service: 'ai' },
 ];

@@ -67,6 +67,21 @@ export const events = {
     to: z.string(),
     changedAt: z.iso.datetime(),
   }),
+
+  /** A referral program was created or changed (programs): search, matching and program checks use it. */
+  'program.saved': z.object({
+    programId: z.string(),
+    name: z.string(),
+    description: z.string(),
+    website: z.string(),
+    rewardDetails: z.string(),
+    companyName: z.string().nullable(),
+    isActive: z.boolean(),
+  }),
+  /** A vendor saved its Ideal Customer Profile (profiles). */
+  'lead_criteria.saved': z.object({ userId: z.string(), companyName: z.string(), criteria: z.record(z.string(), z.unknown()) }),
+  /** A vendor saved its bounties (profiles). */
+  'bounties.saved': z.object({ userId: z.string(), companyName: z.string(), bounties: z.record(z.string(), z.unknown()) }),
 } as const;
 
 export type EventName = keyof typeof events;

@@ -5,3 +5,7 @@ export * from './api.ts';
 export * from './search.ts';
 export * from './referrals.ts';
 export * from './enrichment.ts';
+export * from './options/index.ts';
+export * from './profiles.ts';
+export * from './programs.ts';
+export * from './match.ts';

@@ -1,0 +1,72 @@
+import { z } from 'zod';
+
+const required = (message: string, max: number) => z.string({ error: message }).trim().min(1, message).max(max, `Must be at most ${max} characters`);
+
+export const ProgramWebsite = z
+  .string({ error: 'Must be a valid URL' })
+  .trim()
+  .max(500, 'Must be at most 500 characters')
+  .refine((value) => {
+    try {
+      return ['http:', 'https:'].includes(new URL(value).protocol);
+    } catch {
+      return false;
+    }
+  }, 'Must be a valid URL');
+
+/** POST /api/programs: the program form (spec 5), plus the vendor company it belongs to (issue 4). */
+export const CreateProgramRequest = z.strictObject({
+  name: required('Program name is required', 200),
+  description: required('Description is required', 5000),
+  website: ProgramWebsite,
+  rewardDetails: required('Reward details are required', 20_000),
+  /** The vendor company whose lead criteria and bounties apply; matched to users' company names. */
+  companyName: z.string().trim().max(200, 'Must be at most 200 characters').optional(),
+  isActive: z.boolean().default(true),
+});
+export type CreateProgramRequest = z.input<typeof CreateProgramRequest>;
+
+/** PATCH /api/programs/{id}: any subset; the switch of spec 2 sends only isActive. */
+export const UpdateProgramRequest = CreateProgramRequest.partial().refine((value) => Object.keys(value).length > 0, 'Nothing to update');
+export type UpdateProgramRequest = z.input<typeof UpdateProgramRequest>;
+
+export const Program = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  website: z.string(),
+  rewardDetails: z.string(),
+  companyName: z.string().nullable(),
+  isActive: z.boolean(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+export type Program = z.infer<typeof Program>;
+
+/** Upload limits (issue 4): the type is checked from the content, not the name. */
+export const PROGRAM_DOCUMENT_TYPES = ['pdf', 'doc', 'docx', 'txt', 'png', 'jpg', 'jpeg'] as const;
+export const PROGRAM_DOCUMENT_ACCEPT = '.pdf,.doc,.docx,.txt,.png,.jpg,.jpeg';
+export const PROGRAM_DOCUMENT_MAX_BYTES = 10 * 1024 * 1024;
+
+/** POST /api/analyze-referral-program (multipart, field `file`): the fields found in the document. */
+export const ProgramAnalysis = z.object({
+  programName: z.string(),
+  description: z.string(),
+  website: z.string(),
+  /** Verbatim: every step, requirement, condition and amount as the document states them. */
+  rewardDetails: z.string(),
+  /** The stored document, for reference. */
+  documentId: z.string(),
+  /** 'llm' when a model read it, 'extractor' for the deterministic reader. */
+  analyzedBy: z.enum(['llm', 'extractor']),
+});
+export type ProgramAnalysis = z.infer<typeof ProgramAnalysis>;
+
+export const PROGRAM_MESSAGES = {
+  notFound: 'Program not found',
+  adminOnly: 'Only administrators can manage referral programs',
+  fileRequired: 'Please choose a document to analyze',
+  unsupportedType: 'Unsupported file type. Please upload a PDF, DOC, DOCX, TXT, PNG or JPG file.',
+  tooLarge: 'The document is larger than 10 MB',
+  imageNeedsVision: 'Images can only be analyzed when a vision-capable AI model is configured. Please upload a PDF, DOCX or TXT file, or use Manual Entry.',
+} as const;
