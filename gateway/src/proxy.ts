@@ -1,4 +1,4 @@
-import { apiOwners, apiRoutes, AUTH_MESSAGES, type ServiceName } from '@app/contracts';
+import { apiOwners, apiRoutes, AUTH_MESSAGES, PROGRAM_MESSAGES, type ServiceName } from '@app/contracts';
 import { IDENTITY_HEADER, INTERNAL_AUTH_HEADER, REQUEST_ID_HEADER } from '@app/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from './config.ts';
@@ -12,6 +12,8 @@ declare module 'fastify' {
 
 export const SESSION_COOKIE = 'sid';
 const RATE_LIMITED = new Set(['/api/login', '/api/register', '/api/resend-verification']);
+/** Routes that take documents rather than JSON, with their own body limit and message. */
+const UPLOADS = new Set(['/api/analyze-referral-program']);
 export const TOO_MANY_ATTEMPTS = 'Too many attempts. Please wait a minute and try again.';
 
 export function upstreams(config: GatewayConfig): Record<ServiceName, string> {
@@ -56,9 +58,11 @@ export function proxyRoutes(app: FastifyInstance, config: GatewayConfig, session
     }
   }
 
-  const forward = (service: ServiceName) => (request: FastifyRequest, reply: FastifyReply) => {
+  const forward = (service: ServiceName, upload = false) => (request: FastifyRequest, reply: FastifyReply) => {
     const length = Number(request.headers['content-length'] ?? 0);
-    if (length > config.BODY_LIMIT_BYTES) return reply.status(413).send({ message: 'Request body is too large' });
+    if (upload ? length > config.UPLOAD_LIMIT_BYTES : length > config.BODY_LIMIT_BYTES) {
+      return reply.status(413).send({ message: upload ? PROGRAM_MESSAGES.tooLarge : 'Request body is too large' });
+    }
     return reply.from(targets[service] + request.url, {
       rewriteRequestHeaders: (_req, headers) => {
         const out: Record<string, string | string[] | undefined> = { ...headers, [REQUEST_ID_HEADER]: request.id };
@@ -93,7 +97,7 @@ export function proxyRoutes(app: FastifyInstance, config: GatewayConfig, session
       config: RATE_LIMITED.has(route.path)
         ? { rateLimit: { max: config.RATE_LIMIT_AUTH_MAX, timeWindow: config.RATE_LIMIT_WINDOW_MS } }
         : {},
-      handler: forward(route.service),
+      handler: forward(route.service, UPLOADS.has(route.path)),
     });
   }
 

@@ -143,6 +143,18 @@ describe('identity', () => {
     }
     expect(verified).toBe(true);
   });
+  // Signs in, so it runs before the login rate-limit test below uses up the attempts.
+  it('lets documents up to the upload limit through on the upload route only', async () => {
+    const token = await signIn('uploader@example.com');
+    const upload = (bytes: number) =>
+      fetch(`${base}/api/analyze-referral-program`, { method: 'POST', headers: { cookie: `sid=${token}`, 'content-type': 'application/octet-stream' }, body: Buffer.alloc(bytes) });
+    const small = await upload(5000); // over BODY_LIMIT_BYTES (1000 here), under the upload limit
+    expect(small.status).toBe(502); // forwarded: the programs service is down in this test
+    const huge = await upload(12 * 1024 * 1024);
+    expect(huge.status).toBe(413);
+    expect(await huge.json()).toEqual({ message: 'The document is larger than 10 MB' });
+  });
+
 });
 
 describe('protections', () => {
