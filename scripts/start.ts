@@ -1,8 +1,8 @@
 /**
  * `npm start`: the whole app in one process on http://localhost:$PORT. Every service is still its own
  * Fastify app on its own loopback port behind the gateway; only the defaults are embedded:
- * PostgreSQL (when DATABASE_URL is unset), the in-process event bus (NATS_URL unset) and a mail catcher
- * with an inbox page (SMTP_URL unset). With those variables set, the same command uses the real ones.
+ * PostgreSQL (when DATABASE_URL is unset), S3-compatible storage (S3_ENDPOINT unset), the in-process
+ * event bus (NATS_URL unset) and a mail catcher with an inbox page (SMTP_URL unset). With those variables set, the same command uses the real ones.
  */
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { buildGateway, readGatewayConfig } from '@app/gateway';
 import { ConfigError, createLogger, inProcessBus, natsBus, type EventBus } from '@app/kit';
 import { createMailService, readMailConfig, startMailCatcher, type MailCatcher } from '@app/mail-service';
 import { createProfilesService, readProfilesConfig } from '@app/profiles-service';
-import { createProgramsService, readProgramsConfig } from '@app/programs-service';
+import { createProgramsService, readProgramsConfig, startEmbeddedS3 } from '@app/programs-service';
 import { createReferralsService, readReferralsConfig } from '@app/referrals-service';
 import { startEmbeddedPostgres } from './embedded-postgres.ts';
 
@@ -51,6 +51,13 @@ async function main() {
     env.DEV_INBOX = 'true';
   }
 
+  if (!env.S3_ENDPOINT) {
+    const s3 = await startEmbeddedS3(`${dataDir}/s3`);
+    closers.unshift(s3.close);
+    Object.assign(env, { S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY_ID: s3.accessKeyId, S3_SECRET_ACCESS_KEY: s3.secretAccessKey, S3_BUCKET: s3.bucket });
+    log.info(`Embedded S3 storage ready (files in ${dataDir}/s3)`);
+  }
+
   const bus: EventBus = env.NATS_URL ? await natsBus({ url: env.NATS_URL, name: 'referral-platform', namespace: env.NATS_NAMESPACE, logger: log }) : inProcessBus();
   closers.unshift(() => bus.close());
 
@@ -67,8 +74,8 @@ async function main() {
   await launch('mail', () => createMailService({ config: readMailConfig(serviceEnv), bus, catcher }));
   await launch('ai', () => createAiService({ config: readAiConfig(serviceEnv), bus }));
   await launch('referrals', () => createReferralsService({ config: readReferralsConfig({ ...serviceEnv, AI_URL: urls.AI_URL }), bus }));
-  await launch('programs', () => createProgramsService({ config: readProgramsConfig(serviceEnv) }));
-  await launch('profiles', () => createProfilesService({ config: readProfilesConfig(serviceEnv) }));
+  await launch('programs', () => createProgramsService({ config: readProgramsConfig(serviceEnv), bus }));
+  await launch('profiles', () => createProfilesService({ config: readProfilesConfig(serviceEnv), bus }));
 
   const gatewayConfig = readGatewayConfig({ WEB_DIST: `${root}web/dist`, HOST: '127.0.0.1', ...env, ...urls });
   const gateway = await buildGateway({ config: gatewayConfig, bus });

@@ -14,20 +14,24 @@ export const ProgramWebsite = z
     }
   }, 'Must be a valid URL');
 
-/** POST /api/programs: the program form (spec 5), plus the vendor company it belongs to (issue 4). */
-export const CreateProgramRequest = z.strictObject({
+const programFields = {
   name: required('Program name is required', 200),
   description: required('Description is required', 5000),
   website: ProgramWebsite,
   rewardDetails: required('Reward details are required', 20_000),
   /** The vendor company whose lead criteria and bounties apply; matched to users' company names. */
   companyName: z.string().trim().max(200, 'Must be at most 200 characters').optional(),
-  isActive: z.boolean().default(true),
-});
+};
+
+/** POST /api/programs: the program form (spec 5), plus the vendor company it belongs to (issue 4). */
+export const CreateProgramRequest = z.strictObject({ ...programFields, isActive: z.boolean().default(true) });
 export type CreateProgramRequest = z.input<typeof CreateProgramRequest>;
 
-/** PATCH /api/programs/{id}: any subset; the switch of spec 2 sends only isActive. */
-export const UpdateProgramRequest = CreateProgramRequest.partial().refine((value) => Object.keys(value).length > 0, 'Nothing to update');
+/** PATCH /api/programs/{id}: any subset, no defaults (the switch of spec 2 sends only isActive). */
+export const UpdateProgramRequest = z
+  .strictObject({ ...programFields, isActive: z.boolean() })
+  .partial()
+  .refine((value) => Object.keys(value).length > 0, 'Nothing to update');
 export type UpdateProgramRequest = z.input<typeof UpdateProgramRequest>;
 
 export const Program = z.object({

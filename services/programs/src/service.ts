@@ -1,13 +1,79 @@
-import { baseConfig, createServiceApp, port, readConfig } from '@app/kit';
+import { fileURLToPath } from 'node:url';
+import multipart from '@fastify/multipart';
+import { PROGRAM_DOCUMENT_MAX_BYTES } from '@app/contracts';
+import { createPool, createServiceApp, migrate, OutboxRelay, prismaAdapter, type EventBus } from '@app/kit';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
-import { z } from 'zod';
+import { visionEnabled, type ProgramsConfig } from './config.ts';
+import { PrismaClient } from './generated/prisma/client.ts';
+import { languageModel } from './llm.ts';
+import { programRoutes } from './routes.ts';
+import { s3Storage, type DocumentStorage } from './storage.ts';
 
-export const programsConfigSchema = z.object({ ...baseConfig, PROGRAMS_PORT: port(4003) });
-export type ProgramsConfig = z.output<typeof programsConfigSchema>;
-export const readProgramsConfig = (env?: Record<string, string | undefined>) => readConfig(programsConfigSchema, env);
+export * from './config.ts';
 
-/** The programs service. Its routes arrive with their issue; until then it answers health checks only. */
-export async function createProgramsService(options: { config: ProgramsConfig; logger?: FastifyServerOptions['logger'] | false }): Promise<{ app: FastifyInstance; close(): Promise<void> }> {
-  const app = createServiceApp({ name: 'programs', internalSecret: options.config.INTERNAL_SECRET, logger: options.logger });
-  return { app, close: () => app.close() };
+export const SCHEMA = 'programs';
+const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+
+/** The largest request: a 10 MB document plus the multipart framing. */
+export const PROGRAMS_BODY_LIMIT = PROGRAM_DOCUMENT_MAX_BYTES + 512 * 1024;
+
+export interface ProgramsService {
+  app: FastifyInstance;
+  relay: OutboxRelay;
+  storage: DocumentStorage;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds the programs service: migrations applied, the documents bucket created when missing, routes
+ * registered, the outbox relay running once the app is ready. Not listening yet. `storage` replaces the
+ * S3 storage built from S3_* (tests, other backends).
+ */
+export async function createProgramsService(options: {
+  config: ProgramsConfig;
+  bus: EventBus;
+  logger?: FastifyServerOptions['logger'] | false;
+  storage?: DocumentStorage;
+}): Promise<ProgramsService> {
+  const { config, bus } = options;
+  await migrate(config.DATABASE_URL, SCHEMA, migrationsDir);
+  const storage =
+    options.storage ??
+    s3Storage({
+      endpoint: config.S3_ENDPOINT,
+      bucket: config.S3_BUCKET,
+      region: config.S3_REGION,
+      accessKeyId: config.S3_ACCESS_KEY_ID,
+      secretAccessKey: config.S3_SECRET_ACCESS_KEY,
+    });
+  await storage.ensureBucket();
+  const prisma = new PrismaClient({ adapter: prismaAdapter(config.DATABASE_URL, SCHEMA, 5) });
+  const pool = createPool(config.DATABASE_URL, SCHEMA, 3);
+  const app = createServiceApp({
+    name: 'programs',
+    internalSecret: config.INTERNAL_SECRET,
+    logger: options.logger,
+    bodyLimit: PROGRAMS_BODY_LIMIT,
+    readiness: [async () => void (await pool.query('SELECT 1'))],
+  });
+  pool.on('error', (error) => app.log.warn({ err: error }, 'idle database connection failed'));
+  await app.register(multipart, {
+    limits: { fileSize: PROGRAM_DOCUMENT_MAX_BYTES, files: 1, fields: 10, fieldSize: 10_000, parts: 20, headerPairs: 100 },
+  });
+  const relay = new OutboxRelay({ pool, bus, logger: app.log });
+  programRoutes(app, { prisma, relay, storage, model: languageModel(config, app.log), vision: visionEnabled(config) });
+  app.addHook('onReady', async () => relay.start());
+
+  return {
+    app,
+    relay,
+    storage,
+    async close() {
+      await app.close();
+      await relay.stop();
+      await pool.end();
+      await prisma.$disconnect();
+      storage.close();
+    },
+  };
 }

@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import type { EventEnvelope, EventName, EventPayload } from '@app/contracts';
+import { identitySigner, inProcessBus, type EventBus } from '@app/kit';
+import { freshDatabase, TEST_SECRET } from '@app/testing';
+import pg from 'pg';
+import { readProfilesConfig } from '../src/config.ts';
+import { createProfilesService, type ProfilesService } from '../src/service.ts';
+
+const signer = identitySigner(TEST_SECRET);
+
+export interface TestUser {
+  userId: string;
+  email: string;
+  headers: Record<string, string>;
+}
+
+/** A signed-in user as the gateway would vouch for it (verified email unless said otherwise). */
+export function testUser(name = 'user', options: { emailVerified?: boolean; isAdmin?: boolean } = {}): TestUser {
+  const userId = randomUUID();
+  const email = `${name}-${userId.slice(0, 8)}@example.com`;
+  const identity = signer.sign({ userId, sessionId: randomUUID(), email, isAdmin: options.isAdmin ?? false, emailVerified: options.emailVerified ?? true }, 600);
+  return { userId, email, headers: { 'x-identity': identity, 'content-type': 'application/json' } };
+}
+
+/** Hands an event to the service's consumers as the bus would. */
+export async function deliver<N extends EventName>(bus: EventBus, name: N, payload: EventPayload<N>, id: string = randomUUID()): Promise<string> {
+  const event: EventEnvelope<N> = { id, name, payload, occurredAt: new Date().toISOString() };
+  await bus.publish(event as EventEnvelope);
+  return id;
+}
+
+/**
+ * Every row of every table: bad input must leave them all exactly as they were. The outbox's
+ * published_at is left out: the relay marks earlier events published in the background.
+ */
+export async function snapshot(sql: pg.Pool) {
+  const tables: Record<string, string> = {
+    users: '*',
+    lead_criteria: '*',
+    bounties: '*',
+    outbox_events: 'id, name, payload, request_id, occurred_at',
+    processed_events: '*',
+  };
+  const result: Record<string, unknown[]> = {};
+  for (const [table, columns] of Object.entries(tables)) result[table] = (await sql.query(`SELECT ${columns} FROM profiles.${table} ORDER BY 1, 2`)).rows;
+  return result;
+}
+
+export interface TestContext {
+  service: ProfilesService;
+  bus: EventBus;
+  sql: pg.Pool;
+  /** Events the service published through its outbox, in order. */
+  published: EventEnvelope[];
+  close(): Promise<void>;
+}
+
+/** The service on a fresh database with an in-process bus that records what it publishes. */
+export async function startProfiles(env: Record<string, string> = {}): Promise<TestContext> {
+  const db = await freshDatabase();
+  const bus = inProcessBus();
+  const published: EventEnvelope[] = [];
+  for (const name of ['lead_criteria.saved', 'bounties.saved'] as const) {
+    await bus.subscribe({ event: name, subscriber: `test-${name}`, handle: async (event) => void published.push(event) });
+  }
+  const service = await createProfilesService({ config: readProfilesConfig({ DATABASE_URL: db.url, INTERNAL_SECRET: TEST_SECRET, ...env }), bus, logger: false });
+  await service.app.ready();
+  const sql = new pg.Pool({ connectionString: db.url, max: 2 });
+  sql.on('error', () => {}); // connections ended by the database drop at the end
+  return {
+    service,
+    bus,
+    sql,
+    published,
+    async close() {
+      await service.close();
+      await sql.end();
+      await db.drop();
+    },
+  };
+}

@@ -1,0 +1,320 @@
+import { BOUNTY_MESSAGES, DEFAULT_BOUNTIES, SavedBounties, SavedLeadCriteria, type EventEnvelope } from '@app/contracts';
+import { identitySigner } from '@app/kit';
+import { eventually, TEST_SECRET } from '@app/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SUBSCRIBERS } from '../src/consumers.ts';
+import { PROFILE_MESSAGES } from '../src/routes.ts';
+import { deliver, snapshot, startProfiles, testUser, type TestContext, type TestUser } from './helpers.ts';
+
+let ctx: TestContext;
+const app = () => ctx.service.app;
+
+type Method = 'GET' | 'POST';
+const call = (user: TestUser, method: Method, url: string, payload?: unknown) =>
+  app().inject({ method, url, headers: user.headers, payload: payload === undefined ? undefined : typeof payload === 'string' ? payload : JSON.stringify(payload) });
+
+const saveCriteria = (user: TestUser, payload: unknown) => call(user, 'POST', '/api/lead-criteria', payload);
+const saveBounties = (user: TestUser, payload: unknown) => call(user, 'POST', '/api/bounties', payload);
+
+const fullCriteria = {
+  employeeCount: ['11-50', '51-200'],
+  industries: ['Computer Software', 'Fintech (custom)'],
+  countries: ['United States', 'Germany'],
+  minRevenue: '1000000',
+  fundingStage: ['Seed', 'Series A'],
+  techStack: ['Salesforce', 'HubSpot'],
+  companyNotes: ['Fast-growing sales team'],
+  jobTitles: ['Chief Revenue Officer', 'VP of Sales'],
+  seniority: ['C-suite', 'VP'],
+  departments: ['Sales', 'Marketing'],
+  contactNotes: ['Owns the CRM budget'],
+};
+
+const bounties = (overrides: Record<string, unknown> = {}) => ({
+  qualifiedLead: { enabled: false },
+  meetingHeld: { enabled: true, type: 'flat', amount: 100 },
+  opportunityCreated: { enabled: false, type: 'flat', amount: 250 },
+  closedWon: { enabled: true, type: 'percentage_arr', amount: 10 },
+  retentionBonus: { enabled: true, type: 'percentage_mrr', amount: 5, months: 12 },
+  ...overrides,
+});
+
+/** Waits for the relay, then answers the events published for a user. */
+async function eventsOf(userId: string, name: string, count = 1): Promise<EventEnvelope[]> {
+  return eventually(() => {
+    const found = ctx.published.filter((e) => e.name === name && (e.payload as { userId: string }).userId === userId);
+    return found.length >= count ? found : undefined;
+  }, 5000, `${count} ${name} event(s)`);
+}
+
+/** Bad input: the status and message, and every table exactly as before. */
+async function expectRejected(send: () => ReturnType<typeof call>, status: number, message: string | RegExp) {
+  const before = await snapshot(ctx.sql);
+  const response = await send();
+  expect(response.statusCode, response.body).toBe(status);
+  const body = response.json<{ message: string }>();
+  if (typeof message === 'string') expect(body).toEqual({ message });
+  else expect(body.message).toMatch(message);
+  expect(await snapshot(ctx.sql)).toEqual(before);
+}
+
+beforeAll(async () => {
+  ctx = await startProfiles();
+});
+
+afterAll(async () => {
+  await ctx?.close();
+});
+
+describe('authentication and verification', () => {
+  const routes = [
+    ['GET', '/api/lead-criteria'],
+    ['POST', '/api/lead-criteria'],
+    ['GET', '/api/bounties'],
+    ['POST', '/api/bounties'],
+  ] as const;
+  const identity = { userId: 'u', sessionId: 's', email: 'a@b.co', isAdmin: false, emailVerified: true };
+
+  it.each(routes)('%s %s answers 401 without an identity, and with a forged or expired one, changing nothing', async (method, url) => {
+    const forged = identitySigner('another-secret-that-is-long-enough-000000').sign(identity, 60);
+    const expired = identitySigner(TEST_SECRET).sign(identity, 60, Date.now() - 3600_000);
+    for (const headers of [{}, { 'x-identity': forged }, { 'x-identity': expired }]) {
+      const before = await snapshot(ctx.sql);
+      const payload = url === '/api/bounties' ? JSON.stringify(bounties()) : JSON.stringify(fullCriteria);
+      const response = await app().inject({ method, url, headers: { ...headers, 'content-type': 'application/json' }, payload: method === 'GET' ? undefined : payload });
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({ message: 'Authentication required' });
+      expect(await snapshot(ctx.sql)).toEqual(before);
+    }
+  });
+
+  it('refuses saving for an unverified email with 403, even with a bad body, and still lets it read', async () => {
+    const unverified = testUser('unverified', { emailVerified: false });
+    const message = PROFILE_MESSAGES.verificationRequired;
+    expect(message).toBe('Email Verification Required – Please verify your email address before proceeding.');
+    await expectRejected(() => saveCriteria(unverified, fullCriteria), 403, message);
+    await expectRejected(() => saveBounties(unverified, bounties()), 403, message);
+    await expectRejected(() => saveCriteria(unverified, { nonsense: true }), 403, message);
+    await expectRejected(() => saveBounties(unverified, '{not json'), 400, 'Malformed JSON body');
+    expect((await call(unverified, 'GET', '/api/lead-criteria')).statusCode).toBe(404);
+    expect((await call(unverified, 'GET', '/api/bounties')).statusCode).toBe(404);
+  });
+});
+
+describe('lead criteria', () => {
+  it('answers 404 before anything is saved', async () => {
+    const response = await call(testUser(), 'GET', '/api/lead-criteria');
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ message: PROFILE_MESSAGES.noLeadCriteria });
+  });
+
+  it('saves and reads back the eleven fields, replaces them on a second save, and keeps users apart', async () => {
+    const vendor = testUser('vendor');
+    const other = testUser('other');
+    const first = await saveCriteria(vendor, fullCriteria);
+    expect(first.statusCode, first.body).toBe(200);
+    const saved = SavedLeadCriteria.parse(first.json());
+    expect(saved).toEqual({ ...fullCriteria, updatedAt: expect.any(String) });
+    const read = await call(vendor, 'GET', '/api/lead-criteria');
+    expect(read.statusCode).toBe(200);
+    expect(read.json()).toEqual(first.json());
+
+    const second = await saveCriteria(vendor, { industries: ['Banking'] });
+    expect(second.statusCode, second.body).toBe(200);
+    expect(second.json()).toEqual({
+      employeeCount: [], industries: ['Banking'], countries: [], minRevenue: '', fundingStage: [], techStack: [], companyNotes: [],
+      jobTitles: [], seniority: [], departments: [], contactNotes: [], updatedAt: expect.any(String),
+    });
+    expect(Date.parse(second.json<{ updatedAt: string }>().updatedAt)).toBeGreaterThanOrEqual(Date.parse(saved.updatedAt));
+    expect((await call(vendor, 'GET', '/api/lead-criteria')).json()).toEqual(second.json());
+    expect((await call(other, 'GET', '/api/lead-criteria')).statusCode).toBe(404);
+    const { rows } = await ctx.sql.query('SELECT count(*)::int n FROM profiles.lead_criteria WHERE user_id = $1', [vendor.userId]);
+    expect(rows[0].n).toBe(1);
+  });
+
+  it('trims custom tags and drops blanks and duplicates, choices deduplicated', async () => {
+    const vendor = testUser();
+    const response = await saveCriteria(vendor, {
+      industries: ['  Space Mining ', 'Space Mining', '', '   ', 'Banking'],
+      countries: ['Atlantis', ' Atlantis'],
+      jobTitles: [' Head of Growth '],
+      seniority: ['VP', 'VP'],
+      minRevenue: ' 5000 ',
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({
+      industries: ['Space Mining', 'Banking'], countries: ['Atlantis'], jobTitles: ['Head of Growth'], seniority: ['VP'], minRevenue: '5000',
+    });
+  });
+
+  it('needs at least one field: empty body, blanks only, or a revenue of 0 answer 400', async () => {
+    const vendor = testUser();
+    for (const payload of [{}, { industries: ['  ', ''] }, { minRevenue: '0' }, { minRevenue: '' }, { companyNotes: [] }]) {
+      await expectRejected(() => saveCriteria(vendor, payload), 400, PROFILE_MESSAGES.emptyCriteria);
+    }
+    const ok = await saveCriteria(vendor, { minRevenue: '1' });
+    expect(ok.statusCode, ok.body).toBe(200);
+  });
+
+  it('refuses a revenue that is not a positive whole number, changing nothing', async () => {
+    const vendor = testUser();
+    await saveCriteria(vendor, fullCriteria);
+    for (const minRevenue of ['-5', '1.5', '1,000', 'abc', '1e6']) {
+      await expectRejected(() => saveCriteria(vendor, { ...fullCriteria, minRevenue }), 400, 'Revenue must be a positive number');
+    }
+    await expectRejected(() => saveCriteria(vendor, { ...fullCriteria, minRevenue: 1000 }), 400, 'Revenue must be a positive number');
+    await expectRejected(() => saveCriteria(vendor, { ...fullCriteria, minRevenue: '1234567890123456' }), 400, 'Revenue is too large');
+  });
+
+  it('refuses bad input with a clear 4xx and changes nothing', async () => {
+    const vendor = testUser();
+    await saveCriteria(vendor, fullCriteria);
+    await expectRejected(() => saveCriteria(vendor, '{"industries": ['), 400, 'Malformed JSON body');
+    await expectRejected(() => saveCriteria(vendor, { ...fullCriteria, favouriteColour: 'blue' }), 400, /favouriteColour/);
+    await expectRejected(() => saveCriteria(vendor, { ...fullCriteria, industries: 'Banking' }), 400, 'Must be a list');
+    await expectRejected(() => saveCriteria(vendor, { ...fullCriteria, industries: [42] }), 400, /industries/);
+    await expectRejected(() => saveCriteria(vendor, { ...fullCriteria, employeeCount: ['a million'] }), 400, 'Unknown company size');
+    await expectRejected(() => saveCriteria(vendor, { ...fullCriteria, fundingStage: ['Series Z'] }), 400, 'Unknown funding stage');
+    await expectRejected(() => saveCriteria(vendor, { ...fullCriteria, seniority: ['Overlord'] }), 400, 'Unknown seniority');
+    await expectRejected(() => saveCriteria(vendor, { ...fullCriteria, departments: ['Alchemy'] }), 400, 'Unknown department');
+    await expectRejected(() => saveCriteria(vendor, { ...fullCriteria, jobTitles: ['x'.repeat(121)] }), 400, 'Entries must be at most 120 characters');
+    await expectRejected(() => saveCriteria(vendor, { ...fullCriteria, companyNotes: ['x'.repeat(2001)] }), 400, 'Entries must be at most 2000 characters');
+    await expectRejected(() => saveCriteria(vendor, { ...fullCriteria, techStack: Array.from({ length: 201 }, (_, i) => `Tool ${i}`) }), 400, 'At most 200 entries');
+    await expectRejected(() => saveCriteria(vendor, [fullCriteria]), 400, /./);
+    await expectRejected(() => saveCriteria(vendor, 'null'), 400, PROFILE_MESSAGES.emptyCriteria);
+    await expectRejected(() => saveCriteria(vendor, { ...fullCriteria, companyNotes: ['x'.repeat(1024 * 1024)] }), 413, 'Request body is too large');
+    await expectRejected(
+      () => app().inject({ method: 'POST', url: '/api/lead-criteria', headers: { ...vendor.headers, 'content-type': 'text/plain' }, payload: 'industries=Banking' }),
+      415,
+      'Unsupported content type',
+    );
+    expect((await call(vendor, 'GET', '/api/lead-criteria')).json()).toMatchObject(fullCriteria);
+  });
+});
+
+describe('bounties', () => {
+  it('answers 404 before anything is saved', async () => {
+    const response = await call(testUser(), 'GET', '/api/bounties');
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ message: PROFILE_MESSAGES.noBounties });
+  });
+
+  it('saves and reads back every milestone, disabled ones with their values, and re-enabling restores them', async () => {
+    const vendor = testUser();
+    const response = await saveBounties(vendor, bounties());
+    expect(response.statusCode, response.body).toBe(200);
+    const saved = SavedBounties.parse(response.json());
+    expect(saved.bounties).toEqual(bounties());
+    expect((await call(vendor, 'GET', '/api/bounties')).json()).toEqual(response.json());
+
+    // The form sends the stored values back with the switch turned on.
+    const again = await saveBounties(vendor, bounties({ opportunityCreated: { ...saved.bounties.opportunityCreated, enabled: true } }));
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json<{ bounties: unknown }>().bounties).toMatchObject({ opportunityCreated: { enabled: true, type: 'flat', amount: 250 } });
+  });
+
+  it('accepts the defaults once closedWon has an amount, and a percentage of exactly 100 and months 1 and 60', async () => {
+    const vendor = testUser();
+    const ok = [
+      { ...DEFAULT_BOUNTIES, closedWon: { enabled: true, type: 'flat', amount: 500 } },
+      bounties({ closedWon: { enabled: true, type: 'percentage_arr', amount: 100 } }),
+      bounties({ retentionBonus: { enabled: true, type: 'percentage_mrr', amount: 2.5, months: 1 } }),
+      bounties({ retentionBonus: { enabled: true, type: 'percentage_mrr', amount: 2.5, months: 60 } }),
+    ];
+    for (const payload of ok) {
+      const response = await saveBounties(vendor, payload);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json<{ bounties: unknown }>().bounties).toEqual(payload);
+    }
+  });
+
+  it('applies the rules of spec 5 with their messages, changing nothing', async () => {
+    const vendor = testUser();
+    await saveBounties(vendor, bounties());
+    const off = { enabled: false };
+    const cases: Array<[unknown, string | RegExp]> = [
+      [{ qualifiedLead: off, meetingHeld: off, opportunityCreated: off, closedWon: off, retentionBonus: off }, BOUNTY_MESSAGES.noneEnabled],
+      [DEFAULT_BOUNTIES, BOUNTY_MESSAGES.missingAmount],
+      [bounties({ closedWon: { enabled: true, type: 'flat', amount: 0 } }), BOUNTY_MESSAGES.missingAmount],
+      [bounties({ closedWon: { enabled: true, type: 'flat' } }), BOUNTY_MESSAGES.missingAmount],
+      [bounties({ closedWon: { enabled: true, type: 'percentage_arr', amount: 100.5 } }), BOUNTY_MESSAGES.percentage],
+      [bounties({ retentionBonus: { enabled: true, type: 'percentage_mrr', amount: 101, months: 12 } }), BOUNTY_MESSAGES.percentage],
+      [bounties({ retentionBonus: { enabled: true, type: 'percentage_mrr', amount: 5 } }), BOUNTY_MESSAGES.months],
+      [bounties({ retentionBonus: { enabled: true, type: 'percentage_mrr', amount: 5, months: 0 } }), BOUNTY_MESSAGES.months],
+      [bounties({ retentionBonus: { enabled: true, type: 'percentage_mrr', amount: 5, months: 61 } }), BOUNTY_MESSAGES.months],
+      [bounties({ retentionBonus: { enabled: true, type: 'percentage_mrr', amount: 5, months: 6.5 } }), BOUNTY_MESSAGES.months],
+      [bounties({ closedWon: { enabled: true, type: 'flat', amount: -1 } }), 'Payout amount must be positive'],
+      [bounties({ closedWon: { enabled: true, type: 'flat', amount: 10_000_001 } }), 'Payout amount is too large'],
+      [bounties({ closedWon: { enabled: true, type: 'flat', amount: '100' } }), 'Payout amount must be a number'],
+      [bounties({ closedWon: { enabled: true, type: 'bitcoin', amount: 100 } }), 'Unknown payout type'],
+      [bounties({ closedWon: { enabled: 'yes', type: 'flat', amount: 100 } }), 'enabled must be true or false'],
+      [bounties({ closedWon: { enabled: true, type: 'flat', amount: 100, currency: 'EUR' } }), /currency/],
+      [{ ...bounties(), signingBonus: { enabled: true, type: 'flat', amount: 5 } }, /signingBonus/],
+      [{ closedWon: { enabled: true, type: 'flat', amount: 100 } }, /qualifiedLead/],
+    ];
+    for (const [payload, message] of cases) await expectRejected(() => saveBounties(vendor, payload), 400, message);
+    await expectRejected(() => saveBounties(vendor, '{"closedWon":'), 400, 'Malformed JSON body');
+    await expectRejected(() => saveBounties(vendor, { ...bounties(), note: 'x'.repeat(1024 * 1024) }), 413, 'Request body is too large');
+    expect((await call(vendor, 'GET', '/api/bounties')).json<{ bounties: unknown }>().bounties).toEqual(bounties());
+  });
+});
+
+describe('concurrency', () => {
+  it('keeps one row per user when saves race, and writes one event per save', async () => {
+    const vendor = testUser();
+    const responses = await Promise.all([
+      ...Array.from({ length: 5 }, (_, i) => saveCriteria(vendor, { industries: [`Industry ${i}`] })),
+      ...Array.from({ length: 5 }, (_, i) => saveBounties(vendor, bounties({ meetingHeld: { enabled: true, type: 'flat', amount: 100 + i } }))),
+    ]);
+    for (const response of responses) expect(response.statusCode, response.body).toBe(200);
+    const { rows } = await ctx.sql.query(
+      `SELECT (SELECT count(*)::int FROM profiles.lead_criteria WHERE user_id = $1) criteria,
+              (SELECT count(*)::int FROM profiles.bounties WHERE user_id = $1) bounties,
+              (SELECT count(*)::int FROM profiles.outbox_events WHERE payload->>'userId' = $1) events`,
+      [vendor.userId],
+    );
+    expect(rows[0]).toEqual({ criteria: 1, bounties: 1, events: 10 });
+    await eventsOf(vendor.userId, 'lead_criteria.saved', 5);
+    await eventsOf(vendor.userId, 'bounties.saved', 5);
+  });
+});
+
+describe('events', () => {
+  it("publishes lead_criteria.saved and bounties.saved once per save, with the company name from user.registered", async () => {
+    const vendor = testUser('acme');
+    await deliver(ctx.bus, 'user.registered', { userId: vendor.userId, email: vendor.email, firstName: 'Ada', lastName: 'Lovelace', companyName: 'Acme Analytics' });
+    expect((await saveCriteria(vendor, fullCriteria)).statusCode).toBe(200);
+    expect((await saveBounties(vendor, bounties())).statusCode).toBe(200);
+
+    const [criteriaEvent] = await eventsOf(vendor.userId, 'lead_criteria.saved');
+    expect(criteriaEvent!.payload).toEqual({ userId: vendor.userId, companyName: 'Acme Analytics', criteria: fullCriteria });
+    const [bountiesEvent] = await eventsOf(vendor.userId, 'bounties.saved');
+    expect(bountiesEvent!.payload).toEqual({ userId: vendor.userId, companyName: 'Acme Analytics', bounties: bounties() });
+
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(ctx.published.filter((e) => (e.payload as { userId: string }).userId === vendor.userId)).toHaveLength(2);
+    const { rows } = await ctx.sql.query("SELECT count(*)::int n FROM profiles.outbox_events WHERE payload->>'userId' = $1 AND published_at IS NULL", [vendor.userId]);
+    expect(rows[0].n).toBe(0);
+  });
+
+  it("uses '' for the company until user.registered arrived", async () => {
+    const vendor = testUser();
+    expect((await saveCriteria(vendor, { industries: ['Banking'] })).statusCode).toBe(200);
+    const [event] = await eventsOf(vendor.userId, 'lead_criteria.saved');
+    expect(event!.payload).toMatchObject({ companyName: '' });
+  });
+
+  it('handles a redelivered user.registered once, and a later registration event updates the copy', async () => {
+    const vendor = testUser();
+    const payload = { userId: vendor.userId, email: vendor.email, firstName: 'A', lastName: 'B', companyName: 'First Co' };
+    const id = await deliver(ctx.bus, 'user.registered', payload);
+    await deliver(ctx.bus, 'user.registered', { ...payload, companyName: 'Replayed Co' }, id);
+    const user = async () => (await ctx.sql.query('SELECT email, company_name FROM profiles.users WHERE user_id = $1', [vendor.userId])).rows;
+    expect(await user()).toEqual([{ email: vendor.email, company_name: 'First Co' }]);
+    const processed = await ctx.sql.query('SELECT count(*)::int n FROM profiles.processed_events WHERE subscriber = $1 AND event_id = $2', [SUBSCRIBERS.userProfile, id]);
+    expect(processed.rows[0].n).toBe(1);
+
+    await deliver(ctx.bus, 'user.registered', { ...payload, companyName: 'Second Co' });
+    expect(await user()).toEqual([{ email: vendor.email, company_name: 'Second Co' }]);
+  });
+});
