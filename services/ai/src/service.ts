@@ -9,6 +9,10 @@ import { enrichmentRoutes } from './enrichment/routes.ts';
 import { enrichmentWebhook } from './enrichment/webhook.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 import { languageModel } from './llm/client.ts';
+import { Matcher } from './match/engine.ts';
+import { programProducts } from './match/program-source.ts';
+import { MATCH_SUBSCRIBERS, matchReadModel } from './match/read-model.ts';
+import { matchRoutes, smartMatch } from './match/routes.ts';
 import { referralProgramRoutes } from './programs/referral-program.ts';
 import { knownProducts } from './search/known-products.ts';
 import { searchRoutes } from './search/routes.ts';
@@ -17,7 +21,7 @@ import { productSearch } from './search/search.ts';
 export const SCHEMA = 'ai';
 const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 
-/** Search texts are short and enrichment callbacks carry one email: nothing legitimate is larger. */
+/** Search texts and match requests are short and enrichment callbacks carry one email: nothing legitimate is larger. */
 const BODY_LIMIT = 64 * 1024;
 
 export interface AiService {
@@ -27,7 +31,7 @@ export interface AiService {
 }
 
 /**
- * Builds the ai service: product search, intro drafts for new referrals (through its outbox), optional
+ * Builds the ai service: product search, Smart Match (read model of programs and vendor profiles), intro drafts for new referrals (through its outbox), optional
  * enrichment, the referral-program question. Migrations applied, subscriptions made; not listening yet.
  */
 export async function createAiService(options: { config: AiConfig; bus: EventBus; logger?: FastifyServerOptions['logger'] | false }): Promise<AiService> {
@@ -45,9 +49,14 @@ export async function createAiService(options: { config: AiConfig; bus: EventBus
   const relay = new OutboxRelay({ pool, bus, logger: app.log });
   const model = languageModel(config, app.log);
 
+  // Smart Match: programs and vendor profiles from events, in memory for ranking, loaded before any request.
+  const matcher = new Matcher();
+  const readModel = matchReadModel({ prisma, matcher, log: app.log });
+  await readModel.sync();
+
   const known = knownProducts(prisma);
-  // Programs from the programs service join here, first, when that service publishes them (later issue).
-  const search = productSearch({ sources: [catalogueSource(), known], model });
+  // Active referral programs first: among equal matches, the more trusted origin wins (ORIGINS).
+  const search = productSearch({ sources: [programProducts(matcher), catalogueSource(), known], model });
 
   const webhook =
     config.ENRICHMENT_WEBHOOK_URL && config.ENRICHMENT_WEBHOOK_SECRET
@@ -58,6 +67,7 @@ export async function createAiService(options: { config: AiConfig; bus: EventBus
   searchRoutes(app, search);
   enrichmentRoutes(app, { prisma, relay, secret: config.ENRICHMENT_WEBHOOK_SECRET, webhook, requests });
   referralProgramRoutes(app, model);
+  matchRoutes(app, smartMatch({ matcher, readModel, model }));
 
   await bus.subscribe({
     event: 'referral.created',
@@ -69,6 +79,9 @@ export async function createAiService(options: { config: AiConfig; bus: EventBus
     subscriber: 'ai-known-products',
     handle: async (event) => known.remember(event.payload.project),
   });
+  await bus.subscribe({ event: 'program.saved', subscriber: MATCH_SUBSCRIBERS.programs, handle: readModel.programSaved });
+  await bus.subscribe({ event: 'lead_criteria.saved', subscriber: MATCH_SUBSCRIBERS.leadCriteria, handle: readModel.leadCriteriaSaved });
+  await bus.subscribe({ event: 'bounties.saved', subscriber: MATCH_SUBSCRIBERS.bounties, handle: readModel.bountiesSaved });
   app.addHook('onReady', async () => relay.start());
 
   return {

@@ -3,6 +3,7 @@ import type { EventBus } from '@app/kit';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Tx } from './figures.ts';
 import type { PrismaClient } from './generated/prisma/client.ts';
+import { storeProgram } from './programs.ts';
 import { companyKey } from './projects.ts';
 
 /**
@@ -19,7 +20,7 @@ export async function handleOnce(prisma: PrismaClient, subscriber: string, event
   });
 }
 
-export const SUBSCRIBERS = { referrerProfile: 'referrals-referrer-profile', emailDraft: 'referrals-email-draft' } as const;
+export const SUBSCRIBERS = { referrerProfile: 'referrals-referrer-profile', emailDraft: 'referrals-email-draft', programs: 'referrals-programs' } as const;
 
 export async function subscribeConsumers(bus: EventBus, prisma: PrismaClient, log: FastifyBaseLogger): Promise<void> {
   // The referrer's names and company, for the intro email and reciprocity.
@@ -57,6 +58,15 @@ export async function subscribeConsumers(bus: EventBus, prisma: PrismaClient, lo
         });
         if (stored.count === 0) log.info({ eventId: event.id, referralId, source }, 'email draft not stored (unknown referral, already sent, or an enrichment draft is kept)');
       });
+    },
+  });
+
+  // Referral programs (programs service): a vendor's active program answers the referral-program check.
+  await bus.subscribe({
+    event: 'program.saved',
+    subscriber: SUBSCRIBERS.programs,
+    handle: async (event) => {
+      await handleOnce(prisma, SUBSCRIBERS.programs, event.id, (tx) => storeProgram(tx, event));
     },
   });
 }

@@ -1,8 +1,11 @@
+import type { EventEnvelope } from '@app/contracts';
 import { INTERNAL_AUTH_HEADER, internalAuthToken } from '@app/kit';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { ReferralsConfig } from './config.ts';
+import type { Tx } from './figures.ts';
 import type { PrismaClient } from './generated/prisma/client.ts';
+import { companyKey } from './projects.ts';
 
 interface ProjectForProgram {
   id: string;
@@ -53,10 +56,47 @@ export function aiProgramSource(config: { AI_URL: string } & Pick<ReferralsConfi
   };
 }
 
+const nameKey = (name: string) => name.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
+
+/**
+ * Stores a `program.saved` (programs service) in the referrals schema, once per event (`handleOnce`);
+ * an event older than the stored row (late redelivery) changes nothing.
+ */
+export async function storeProgram(tx: Tx, event: EventEnvelope<'program.saved'>): Promise<void> {
+  const { programId, name, rewardDetails, companyName, isActive } = event.payload;
+  const savedAt = new Date(event.occurredAt);
+  const existing = await tx.program.findUnique({ where: { id: programId }, select: { savedAt: true } });
+  if (existing && existing.savedAt > savedAt) return;
+  const data = { name, nameKey: nameKey(name), rewardDetails, companyName, companyKey: companyName ? companyKey(companyName) || null : null, isActive, savedAt };
+  await tx.program.upsert({ where: { id: programId }, create: { id: programId, ...data }, update: data });
+}
+
+/**
+ * The vendor's ACTIVE program for a project, from the programs service's events: one of the project's
+ * company (normalized as companyKey) first, else one named like the product; the most recently saved
+ * wins. Its text is "<name>: <reward details>". An inactive program never counts.
+ */
+export async function activeProgramText(prisma: PrismaClient, project: Pick<ProjectForProgram, 'productName' | 'companyName'>): Promise<string | null> {
+  const key = companyKey(project.companyName);
+  const candidates = await prisma.program.findMany({
+    where: { isActive: true, OR: [...(key ? [{ companyKey: key }] : []), { nameKey: nameKey(project.productName) }] },
+    orderBy: [{ savedAt: 'desc' }, { id: 'asc' }],
+    take: 20,
+  });
+  const program = candidates.find((c) => key && c.companyKey === key) ?? candidates[0];
+  if (!program) return null;
+  const text = `${program.name}: ${program.rewardDetails}`;
+  return isProgramText(text) ? text : null;
+}
+
 export function referralProgramFinder(options: { prisma: PrismaClient; sources: ProgramSource[]; recheckHours: number; log: FastifyBaseLogger }): ReferralProgramFinder {
   const { prisma, sources, log } = options;
   const recheckMs = options.recheckHours * 3600_000;
   return async (project) => {
+    // The vendor's own active program first, looked up each time (never stored on the project), so a
+    // program switched off stops counting at once.
+    const active = await activeProgramText(prisma, project);
+    if (active) return active;
     if (project.referralProgram) return project.referralProgram;
     if (!sources.length) return null;
     // Asked recently and nobody knew: don't spend another provider call on every page view.

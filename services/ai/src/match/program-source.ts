@@ -1,0 +1,25 @@
+import { NOT_FOUND } from '@app/contracts';
+import type { Product, ProductSource } from '../search/product.ts';
+import type { Matcher, MatchProgramRecord } from './engine.ts';
+
+/** Active referral programs as search products: the search's first source, so they win equal matches. */
+export function programProducts(matcher: Matcher): ProductSource {
+  let from: readonly MatchProgramRecord[] | null = null;
+  let products: readonly Product[] = [];
+  return {
+    origin: 'program',
+    async products() {
+      const active = matcher.activePrograms();
+      if (active !== from) {
+        from = active;
+        products = active.map((program) => ({
+          product: program.name,
+          company: program.companyName?.trim() || NOT_FOUND,
+          description: program.description.slice(0, 1000),
+          website: program.website || null,
+        }));
+      }
+      return products;
+    },
+  };
+}

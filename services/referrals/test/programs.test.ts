@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import { REFERRAL_MESSAGES, type EventEnvelope, type EventPayload } from '@app/contracts';
+import { internalAuthToken } from '@app/kit';
+import { TEST_SECRET } from '@app/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { referralInput, startAiStub, startReferrals, testUser, type AiStub, type TestContext } from './helpers.ts';
+
+let ctx: TestContext;
+let ai: AiStub;
+
+beforeAll(async () => {
+  ai = await startAiStub(internalAuthToken(TEST_SECRET));
+  ctx = await startReferrals({ AI_URL: ai.url, AI_TIMEOUT_MS: '300' });
+});
+afterAll(async () => {
+  await ctx?.close();
+  await ai?.close();
+});
+
+const saved = (payload: Partial<EventPayload<'program.saved'>>, occurredAt = new Date(), id = randomUUID()): EventEnvelope<'program.saved'> => ({
+  id,
+  name: 'program.saved',
+  occurredAt: occurredAt.toISOString(),
+  payload: { programId: randomUUID(), name: 'Acme Partners', description: 'd', website: 'https://acme.example', rewardDetails: '$500 per customer', companyName: 'Acme', isActive: true, ...payload },
+});
+
+async function projectFor(product: string, company: string) {
+  const user = testUser();
+  const response = await ctx.service.app.inject({ method: 'POST', url: '/api/referrals', headers: user.headers, payload: referralInput({ product, company }) });
+  expect(response.statusCode, response.body).toBe(201);
+  const projectId = response.json().projectId as string;
+  return async () => (await ctx.service.app.inject({ method: 'GET', url: `/api/products/${encodeURIComponent(projectId)}/referral-program`, headers: user.headers })).json().referralProgram as string;
+}
+
+describe('program.saved in the referrals service', () => {
+  it("answers the vendor's active program (by normalized company) before asking the AI; an inactive one no longer counts", async () => {
+    const event = saved({ name: 'Umbrella Partner Program', companyName: 'Umbrella Corp', rewardDetails: '20% of first-year ARR' });
+    await ctx.bus.publish(event);
+    const check = await projectFor('Programmed', 'umbrella, Inc.');
+    expect(await check()).toBe('Umbrella Partner Program: 20% of first-year ARR');
+    expect(ai.calls.filter((c) => c.productName === 'Programmed')).toHaveLength(0);
+
+    await ctx.bus.publish(saved({ ...event.payload, isActive: false }, new Date(Date.now() + 1000)));
+    // Now the AI is asked (the stub knows a program for 'Programmed').
+    expect(await check()).toBe('Partners earn 20% of first-year revenue.');
+  });
+
+  it('matches a program by the product name too, and ignores a late older event', async () => {
+    const event = saved({ name: 'Widgetly', companyName: null, rewardDetails: '$100 per demo' });
+    await ctx.bus.publish(event);
+    const check = await projectFor('widgetly', 'Someone Else Ltd');
+    expect(await check()).toBe('Widgetly: $100 per demo');
+    await ctx.bus.publish(saved({ ...event.payload, isActive: false }, new Date(Date.now() - 60_000)));
+    expect(await check()).toBe('Widgetly: $100 per demo');
+  });
+
+  it('handles each event once', async () => {
+    const event = saved({ name: 'Once Program', companyName: 'Once Inc' });
+    await ctx.bus.publish(event);
+    await ctx.bus.publish(event);
+    const { rows } = await ctx.sql.query("SELECT count(*)::int AS n FROM referrals.processed_events WHERE subscriber = 'referrals-programs' AND event_id = $1", [event.id]);
+    expect(rows[0].n).toBe(1);
+    const programs = await ctx.sql.query('SELECT name, company_key, is_active FROM referrals.programs WHERE id = $1', [event.payload.programId]);
+    expect(programs.rows).toEqual([{ name: 'Once Program', company_key: 'once', is_active: true }]);
+  });
+
+  it("still answers 'NO...' when neither a program nor the AI knows one", async () => {
+    await ctx.bus.publish(saved({ name: 'Off Program', companyName: 'Offco', isActive: false }));
+    const check = await projectFor('Nothing Here', 'Offco');
+    expect(await check()).toBe(REFERRAL_MESSAGES.noProgram);
+  });
+});
