@@ -139,6 +139,7 @@ describe('login / register screen', () => {
           server.session.user = makeUser({ emailVerified: false });
           return json(201, { message: 'Account created.', emailVerificationSent: true });
         }
+        if (req.path === '/api/lead-criteria') return json(404, { message: 'No lead criteria saved' });
       },
     });
     const user = userEvent.setup();

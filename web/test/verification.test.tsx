@@ -4,7 +4,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { currentPath, installServer, json, makeUser, renderApp } from './utils';
 
 const verifyHandler = (answer: () => Response | Promise<Response>) => (req: { path: string }) =>
-  req.path === '/api/verify-email' ? answer() : undefined;
+  req.path === '/api/verify-email'
+    ? answer()
+    : req.path === '/api/lead-criteria' // the profile form opened after the redirect
+      ? json(404, { message: 'No lead criteria saved' })
+      : undefined;
 
 describe('email verification screen', () => {
   afterEach(() => {

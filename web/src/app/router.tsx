@@ -87,8 +87,8 @@ function SignedInRoutes({ user }: { user: User }) {
         <Route path="/account/password" element={<AccountPage user={user} />} />
         <Route path="/test-clay" element={<TestClayPage />} />
         <Route path="/admin" element={user.isAdmin ? <AdminPage /> : <NotFoundPage />} />
-        <Route path="/onboarding" element={<OnboardingPage />} />
-        <Route path="/onboarding/bounties" element={<BountiesPage />} />
+        <Route path="/onboarding" element={<OnboardingPage user={user} />} />
+        <Route path="/onboarding/bounties" element={<BountiesPage user={user} />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

@@ -1,0 +1,120 @@
+import { DEFAULT_BOUNTIES, type Bounties } from '@app/contracts';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { bountyProblem, bountySummary } from '@/features/onboarding/components/bounties-page';
+import { currentPath, installServer, json, makeUser, renderApp, type Handler } from './utils';
+
+const none: Bounties = {
+  qualifiedLead: { enabled: false },
+  meetingHeld: { enabled: false },
+  opportunityCreated: { enabled: false },
+  closedWon: { enabled: false },
+  retentionBonus: { enabled: false },
+};
+
+function bountiesServer(saved: Bounties | null, extra?: Handler, user = makeUser()) {
+  return installServer({
+    user,
+    handler: (req) => {
+      const answer = extra?.(req);
+      if (answer) return answer;
+      if (req.method === 'GET' && req.path === '/api/bounties')
+        return saved ? json(200, { bounties: saved, updatedAt: '2026-01-01T00:00:00.000Z' }) : json(404, { message: 'No bounties saved' });
+      if (req.method === 'POST' && req.path === '/api/bounties') return json(200, { bounties: req.body, updatedAt: '2026-01-01T00:00:00.000Z' });
+      return undefined;
+    },
+  });
+}
+
+const saveButton = () => screen.getByRole('button', { name: /Save Bounties/ });
+
+describe('Set Your Bounties (spec 2, 5, 8)', () => {
+  it('builds the summary line and the validation toasts', () => {
+    expect(bountySummary(none)).toBeNull();
+    expect(
+      bountySummary({
+        ...none,
+        qualifiedLead: { enabled: true, type: 'flat', amount: 1500 },
+        closedWon: { enabled: true, type: 'percentage_arr', amount: 20 },
+        retentionBonus: { enabled: true, type: 'percentage_mrr', amount: 5, months: 6 },
+      }),
+    ).toBe("You'll pay $1,500 at Qualified Lead, 20% of first-year ARR at Closed-Won and 5% of MRR for 6 months at Retention Bonus.");
+    expect(bountyProblem(none)).toEqual({ title: 'No bounties set', description: 'Please enable at least one milestone to continue.' });
+    expect(bountyProblem(DEFAULT_BOUNTIES)).toEqual({ title: 'Incomplete bounties', description: 'Please enter a payout amount for every active milestone.' });
+    expect(bountyProblem({ ...none, closedWon: { enabled: true, type: 'flat', amount: 10 } })).toBeNull();
+  });
+
+  it('starts from the defaults, shows details only when enabled and sends one entry per milestone', async () => {
+    const server = bountiesServer(null);
+    const user = userEvent.setup();
+    renderApp('/onboarding/bounties');
+    const closedWon = await screen.findByRole('switch', { name: 'Enable Closed-Won' });
+    expect(closedWon).toHaveAttribute('aria-checked', 'true');
+    expect(screen.getByRole('switch', { name: 'Enable Qualified Lead' })).toHaveAttribute('aria-checked', 'false');
+    expect(screen.getAllByLabelText('Payout type')).toHaveLength(1);
+
+    // Incomplete: Closed-Won has no amount yet.
+    await user.click(saveButton());
+    expect(await screen.findByText('Incomplete bounties')).toBeInTheDocument();
+    expect(screen.getByText('Please enter a payout amount for every active milestone.')).toBeInTheDocument();
+    expect(server.callsTo('POST', '/api/bounties')).toHaveLength(0);
+
+    await user.type(screen.getByLabelText('Amount (USD)'), '2000');
+    await user.click(screen.getByRole('switch', { name: 'Enable Meeting Held' }));
+    expect(screen.getAllByLabelText('Payout type')).toHaveLength(2);
+    const [meetingType] = screen.getAllByLabelText('Payout type');
+    await user.selectOptions(meetingType!, 'percentage_mrr');
+    const months = screen.getByLabelText('Months');
+    expect(months).toHaveAttribute('placeholder', '12');
+    expect(screen.getByText('How many months to receive the monthly MRR percentage')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Percentage (%)'), '10');
+    await user.clear(months);
+    await user.type(months, '6');
+    expect(screen.getByText("You'll pay 10% of MRR for 6 months at Meeting Held and $2,000 at Closed-Won.")).toBeInTheDocument();
+
+    await user.click(saveButton());
+    await waitFor(() => expect(currentPath()).toBe('/'));
+    expect(await screen.findByText('Bounties Saved')).toBeInTheDocument();
+    expect(screen.getByText('Your reward bounties have been saved successfully.')).toBeInTheDocument();
+    expect(screen.getByText('Bounties saved! Your partners can see them immediately.')).toBeInTheDocument();
+    expect(server.callsTo('POST', '/api/bounties')[0]!.body).toEqual({
+      qualifiedLead: { enabled: false },
+      meetingHeld: { enabled: true, type: 'percentage_mrr', amount: 10, months: 6 },
+      opportunityCreated: { enabled: false },
+      closedWon: { enabled: true, type: 'flat', amount: 2000 },
+      retentionBonus: { enabled: false },
+    });
+  });
+
+  it('shows the empty state when none is enabled; its button enables Closed-Won', async () => {
+    bountiesServer(none);
+    const user = userEvent.setup();
+    renderApp('/onboarding/bounties');
+    const add = await screen.findByRole('button', { name: 'Add your first bounty' });
+    expect(saveButton()).toBeDisabled();
+    expect(screen.queryByText(/You'll pay/)).not.toBeInTheDocument();
+    expect(screen.queryByLabelText('Payout type')).not.toBeInTheDocument();
+    await user.click(add);
+    expect(screen.getByRole('switch', { name: 'Enable Closed-Won' })).toHaveAttribute('aria-checked', 'true');
+    expect(screen.queryByRole('button', { name: 'Add your first bounty' })).not.toBeInTheDocument();
+    expect(saveButton()).toBeEnabled();
+  });
+
+  it('loads saved bounties, toasts a failed save and tells unverified users to verify', async () => {
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+    bountiesServer({ ...none, opportunityCreated: { enabled: true, type: 'flat', amount: 300 } }, (req) =>
+      req.method === 'POST' && req.path === '/api/bounties' ? json(403, { message: 'Please verify your email' }) : undefined,
+    makeUser({ emailVerified: false }));
+    const user = userEvent.setup();
+    renderApp('/onboarding/bounties');
+    expect(await screen.findByText('Email Verification Required')).toBeInTheDocument();
+    expect(screen.getByLabelText('Amount (USD)')).toHaveValue(300);
+    await user.click(saveButton());
+    expect(await screen.findByText('Failed to save your bounties. Please try again.')).toBeInTheDocument();
+    expect(currentPath()).toBe('/onboarding/bounties');
+    await user.click(screen.getAllByRole('button', { name: /Back/ })[0]!);
+    expect(currentPath()).toBe('/');
+    consoleError.mockRestore();
+  });
+});

@@ -1,0 +1,151 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { formatRevenue, revenueDigits } from '@/features/onboarding/components/onboarding-page';
+import { currentPath, installServer, json, makeUser, renderApp, type Handler } from './utils';
+
+function icpServer(extra?: Handler, user = makeUser()) {
+  return installServer({
+    user,
+    handler: (req) => {
+      const answer = extra?.(req);
+      if (answer) return answer;
+      if (req.method === 'GET' && req.path === '/api/lead-criteria') return json(404, { message: 'No lead criteria saved' });
+      if (req.method === 'GET' && req.path === '/api/bounties') return json(404, { message: 'No bounties saved' });
+      return undefined;
+    },
+  });
+}
+
+const saveButton = () => screen.getByRole('button', { name: /Save & Continue/ });
+
+describe('Ideal Customer Profile form (spec 2, 5, 8)', () => {
+  it('formats revenue with separators and keeps only digits', () => {
+    expect(revenueDigits('$1,2a3 4')).toBe('1234');
+    expect(formatRevenue('1234567')).toBe('1,234,567');
+    expect(formatRevenue('')).toBe('');
+  });
+
+  it('adds tags by Enter and click, allows custom entries, ignores duplicates and blanks, and removes chips', async () => {
+    icpServer();
+    const user = userEvent.setup();
+    renderApp('/onboarding');
+    const industries = await screen.findByRole('combobox', { name: 'Industries' });
+    expect(saveButton()).toBeDisabled();
+
+    await user.type(industries, 'comp');
+    const listbox = screen.getByRole('listbox', { hidden: false });
+    expect(listbox).toHaveClass('max-h-[300px]');
+    await user.click(within(listbox).getByRole('option', { name: 'Computer Software' }));
+    expect(screen.getByRole('button', { name: 'Remove Computer Software' })).toBeInTheDocument();
+
+    // Custom entry, then the same again in another case, then a blank one: only one chip each.
+    await user.type(industries, 'Space Mining{Enter}');
+    await user.type(industries, 'space mining{Enter}');
+    await user.type(industries, '   {Enter}');
+    await user.type(industries, 'computer software{Enter}');
+    expect(screen.getAllByRole('button', { name: /^Remove / })).toHaveLength(2);
+    expect(screen.getByText('Space Mining')).toBeInTheDocument();
+
+    // Enter never submits the form.
+    expect(saveButton()).toBeEnabled();
+    await user.type(industries, '{Enter}');
+    expect(currentPath()).toBe('/onboarding');
+
+    await user.click(screen.getByRole('button', { name: 'Remove Space Mining' }));
+    expect(screen.queryByText('Space Mining')).not.toBeInTheDocument();
+
+    // Job titles open a list of 72 units.
+    const titles = screen.getByRole('combobox', { name: 'Job Titles' });
+    await user.click(titles);
+    expect(screen.getByRole('listbox', { hidden: false })).toHaveClass('h-72');
+  });
+
+  it('shows flags for countries and sends the saved profile, then goes home with the success toast', async () => {
+    const server = icpServer((req) => (req.method === 'POST' && req.path === '/api/lead-criteria' ? json(200, { ...(req.body as object), updatedAt: '2026-01-01T00:00:00.000Z' }) : undefined));
+    const user = userEvent.setup();
+    renderApp('/onboarding');
+    const revenue = await screen.findByLabelText('Minimum Annual Revenue (USD)');
+    await user.type(revenue, '0');
+    expect(saveButton()).toBeDisabled(); // minRevenue counts only above 0
+    await user.clear(revenue);
+    await user.type(revenue, '$2500000x');
+    expect(revenue).toHaveValue('2,500,000');
+    expect(saveButton()).toBeEnabled();
+
+    await user.type(screen.getByRole('combobox', { name: 'Countries' }), 'United States');
+    const option = screen.getByRole('option', { name: 'United States' });
+    expect(option).toHaveTextContent('🇺🇸');
+    await user.keyboard('{Enter}');
+    expect(screen.getByRole('button', { name: 'Remove United States' }).parentElement).toHaveTextContent('🇺🇸');
+    await user.click(screen.getByRole('checkbox', { name: 'Series A' }));
+    await user.click(screen.getByRole('checkbox', { name: '11-50' }));
+    await user.type(screen.getByRole('combobox', { name: 'Tech Stack' }), 'Salesforce{Enter}');
+
+    await user.click(saveButton());
+    await waitFor(() => expect(currentPath()).toBe('/'));
+    expect(await screen.findByText('Ideal Customer Profile Saved')).toBeInTheDocument();
+    expect(screen.getByText('Your profile has been saved successfully.')).toBeInTheDocument();
+    const [post] = server.callsTo('POST', '/api/lead-criteria');
+    expect(post!.body).toEqual({
+      employeeCount: ['11-50'],
+      industries: [],
+      countries: ['United States'],
+      minRevenue: '2500000',
+      fundingStage: ['Series A'],
+      techStack: ['Salesforce'],
+      companyNotes: [],
+      jobTitles: [],
+      seniority: [],
+      departments: [],
+      contactNotes: [],
+    });
+  });
+
+  it('loads the saved profile and shows the failure toast when saving fails', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    icpServer((req) => {
+      if (req.method === 'GET' && req.path === '/api/lead-criteria')
+        return json(200, { employeeCount: [], industries: ['Accounting'], countries: [], minRevenue: '1000', fundingStage: [], techStack: [], companyNotes: [], jobTitles: [], seniority: ['VP'], departments: [], contactNotes: [], updatedAt: '2026-01-01T00:00:00.000Z' });
+      if (req.method === 'POST' && req.path === '/api/lead-criteria') return json(500, { message: 'boom' }, 'Internal Server Error');
+      return undefined;
+    });
+    const user = userEvent.setup();
+    renderApp('/onboarding');
+    expect(await screen.findByRole('button', { name: 'Remove Accounting' })).toBeInTheDocument();
+    expect(screen.getByLabelText('Minimum Annual Revenue (USD)')).toHaveValue('1,000');
+    expect(screen.getByRole('checkbox', { name: 'VP' })).toBeChecked();
+    await user.click(saveButton());
+    expect(await screen.findByText('Failed to save your Ideal Customer Profile. Please try again.')).toBeInTheDocument();
+    expect(currentPath()).toBe('/onboarding');
+  });
+
+  it('tells unverified users to verify their email, but not administrators; Back goes home', async () => {
+    icpServer(undefined, makeUser({ emailVerified: false }));
+    const user = userEvent.setup();
+    renderApp('/onboarding');
+    expect(await screen.findByText('Email Verification Required')).toBeInTheDocument();
+    expect(screen.getByText('Please verify your email address before proceeding.')).toBeInTheDocument();
+    await user.click(screen.getAllByRole('button', { name: /Back/ })[0]!);
+    expect(currentPath()).toBe('/');
+  });
+
+  it('lets the registration toast finish before the verification toast', async () => {
+    const { toast } = await import('@/hooks/use-toast');
+    icpServer(undefined, makeUser({ emailVerified: false }));
+    const registration = toast({ title: 'Set Up Your Profile', description: "Let's set up your lead criteria to complete your profile", duration: 60_000 });
+    renderApp('/onboarding');
+    await screen.findByRole('heading', { name: 'Ideal Customer Profile' });
+    expect(await screen.findByText('Set Up Your Profile')).toBeInTheDocument();
+    expect(screen.queryByText('Email Verification Required')).not.toBeInTheDocument();
+    act(() => registration.dismiss());
+    expect(await screen.findByText('Email Verification Required')).toBeInTheDocument();
+  });
+
+  it('does not toast verified users or unverified administrators', async () => {
+    icpServer(undefined, makeUser({ emailVerified: false, isAdmin: true }));
+    renderApp('/onboarding');
+    await screen.findByRole('heading', { name: 'Ideal Customer Profile' });
+    expect(screen.queryByText('Email Verification Required')).not.toBeInTheDocument();
+  });
+});
