@@ -55,6 +55,8 @@ export default defineConfig({
         NATS_URL: '',
         OPENAI_API_KEY: '',
         SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        ADMIN_EMAILS: 'admin@e2e.test',
+        S3_ENDPOINT: '',
       },
     },
   ],
