@@ -3,11 +3,16 @@
  * events over NATS JetStream, email over SMTP to a server this test runs, all driven over HTTP.
  */
 import { deleteStream, freshDatabase, natsUrl, startMailCatcher, TEST_SECRET, uniqueId, type MailCatcher } from '@app/testing';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmbeddedS3, type EmbeddedS3 } from '@app/programs-service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startProcess, type RunningProcess } from './processes.ts';
 
 let db: Awaited<ReturnType<typeof freshDatabase>>;
 let catcher: MailCatcher;
+let s3: EmbeddedS3;
 let gatewayUrl: string;
 const namespace = uniqueId('journey').replace(/-/g, '_');
 const running = new Map<string, RunningProcess>();
@@ -49,6 +54,7 @@ const linkIn = (text: string) => new URL(/https?:\/\/\S+verify-email\S+/.exec(te
 beforeAll(async () => {
   db = await freshDatabase();
   catcher = await startMailCatcher();
+  s3 = await startEmbeddedS3(mkdtempSync(join(tmpdir(), 'journey-s3-')));
   for (const name of Object.keys(services)) ports[name] = await freePort();
   gatewayUrl = `http://127.0.0.1:${ports.gateway}`;
   Object.assign(env, {
@@ -60,6 +66,7 @@ beforeAll(async () => {
     PUBLIC_URL: gatewayUrl,
     INTERNAL_SECRET: TEST_SECRET,
     ADMIN_EMAILS: 'admin@journey.test',
+    S3_ENDPOINT: s3.endpoint, S3_BUCKET: s3.bucket, S3_ACCESS_KEY_ID: s3.accessKeyId, S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
     AUTH_PORT: String(ports.auth), MAIL_PORT: String(ports.mail), REFERRALS_PORT: String(ports.referrals),
     PROGRAMS_PORT: String(ports.programs), PROFILES_PORT: String(ports.profiles), AI_PORT: String(ports.ai), PORT: String(ports.gateway),
     AUTH_URL: `http://127.0.0.1:${ports.auth}`, MAIL_URL: `http://127.0.0.1:${ports.mail}`, REFERRALS_URL: `http://127.0.0.1:${ports.referrals}`,
@@ -73,6 +80,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([...running.values()].map((p) => p.kill('SIGTERM')));
   await catcher?.close();
+  await s3?.close();
   await deleteStream(namespace.toUpperCase());
   await db?.drop();
 });
