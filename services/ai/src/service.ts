@@ -8,7 +8,7 @@ import { enrichmentRequests } from './enrichment/requests.ts';
 import { enrichmentRoutes } from './enrichment/routes.ts';
 import { enrichmentWebhook } from './enrichment/webhook.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
-import { languageModel } from './llm/client.ts';
+import { languageModel } from '@app/llm';
 import { Matcher } from './match/engine.ts';
 import { programProducts } from './match/program-source.ts';
 import { MATCH_SUBSCRIBERS, matchReadModel } from './match/read-model.ts';

@@ -2,7 +2,7 @@ import { ProgramWebsite } from '@app/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { extractProgram, type ExtractedProgram } from './extractor.ts';
-import { askValidated, InvalidOutput, jsonObject, type LanguageModel } from './llm.ts';
+import { askValidated, InvalidOutput, jsonObject, type LanguageModel } from '@app/llm';
 
 /** The model's answer: four strings (empty when the document does not say). */
 const ModelAnswer = z.object({
@@ -48,7 +48,7 @@ export async function analyzeText(text: string, fileName: string, model: Languag
   if (!model) return { ...extracted, analyzedBy: 'extractor' };
   const answer = await askValidated(
     model,
-    { system: SYSTEM, data: { fileName, documentText: text.slice(0, 100_000) }, maxTokens: 4000 },
+    { system: SYSTEM, data: { fileName, documentText: text.slice(0, 100_000) }, json: true, maxTokens: 4000 },
     (output) => {
       const parsed = ModelAnswer.safeParse(jsonObject(output));
       if (!parsed.success) throw new InvalidOutput(parsed.error.issues[0]?.message ?? 'wrong shape');
@@ -74,7 +74,7 @@ export async function analyzeText(text: string, fileName: string, model: Languag
 export async function analyzeImage(bytes: Buffer, mimeType: string, fileName: string, model: LanguageModel, log: FastifyBaseLogger): Promise<Analysis | null> {
   const answer = await askValidated(
     model,
-    { system: SYSTEM, data: { fileName, documentText: '(the document is the attached image)' }, image: { mimeType, bytes }, maxTokens: 4000 },
+    { system: SYSTEM, data: { fileName, documentText: '(the document is the attached image)' }, image: { mimeType, bytes }, json: true, maxTokens: 4000 },
     (output) => {
       const parsed = ModelAnswer.safeParse(jsonObject(output));
       if (!parsed.success) throw new InvalidOutput(parsed.error.issues[0]?.message ?? 'wrong shape');

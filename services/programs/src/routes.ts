@@ -7,7 +7,7 @@ import { analyzeImage, analyzeText, type Analysis } from './analyze.ts';
 import { CONTENT_TYPES, detectType } from './detect.ts';
 import { documentText, UnreadableDocument } from './extract.ts';
 import type { Prisma, PrismaClient, Program as ProgramRow } from './generated/prisma/client.ts';
-import type { LanguageModel } from './llm.ts';
+import type { LanguageModel } from '@app/llm';
 import type { DocumentStorage } from './storage.ts';
 
 export const MESSAGES = {

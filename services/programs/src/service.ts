@@ -5,7 +5,7 @@ import { createPool, createServiceApp, migrate, OutboxRelay, prismaAdapter, type
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { visionEnabled, type ProgramsConfig } from './config.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
-import { languageModel } from './llm.ts';
+import { languageModel } from '@app/llm';
 import { programRoutes } from './routes.ts';
 import { s3Storage, type DocumentStorage } from './storage.ts';
 

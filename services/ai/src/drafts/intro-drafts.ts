@@ -3,7 +3,7 @@ import { outboxEvent, type OutboxRelay } from '@app/kit';
 import type { FastifyBaseLogger } from 'fastify';
 import type { EnrichmentRequests } from '../enrichment/requests.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
-import type { LanguageModel } from '../llm/client.ts';
+import type { LanguageModel } from '@app/llm';
 import { recipientsFor, type Draft, type NewReferral } from './draft.ts';
 import { askModelForDraft } from './llm-draft.ts';
 import { templateDraft } from './template.ts';

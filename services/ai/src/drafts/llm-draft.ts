@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
-import type { LanguageModel } from '../llm/client.ts';
-import { askValidated, InvalidOutput, jsonObject } from '../llm/validated.ts';
+import type { LanguageModel } from '@app/llm';
+import { askValidated, InvalidOutput, jsonObject } from '@app/llm';
 import { BODY_MAX, SUBJECT_MAX, type DraftText, type NewReferral } from './draft.ts';
 
 const INSTRUCTIONS = `You write short, warm, professional introduction emails for a referral platform: a referrer introduces a person they know (the referred person) to a software product.

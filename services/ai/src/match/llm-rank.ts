@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
-import type { LanguageModel } from '../llm/client.ts';
-import { askValidated, InvalidOutput, jsonObject } from '../llm/validated.ts';
+import type { LanguageModel } from '@app/llm';
+import { askValidated, InvalidOutput, jsonObject } from '@app/llm';
 import type { LocalCandidate, ParsedMatchRequest } from './engine.ts';
 
 /** How many of the local ranking's best the model re-ranks. */

@@ -1,7 +1,7 @@
 import { MatchRequest, type MatchResponse } from '@app/contracts';
 import { parse } from '@app/kit';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { LanguageModel } from '../llm/client.ts';
+import type { LanguageModel } from '@app/llm';
 import { toMatch, type Matcher, type ParsedMatchRequest } from './engine.ts';
 import { askModelToRank, RERANKED } from './llm-rank.ts';
 import type { MatchReadModel } from './read-model.ts';

@@ -1,8 +1,8 @@
 import { parse } from '@app/kit';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import type { LanguageModel } from '../llm/client.ts';
-import { askValidated, InvalidOutput, jsonObject } from '../llm/validated.ts';
+import type { LanguageModel } from '@app/llm';
+import { askValidated, InvalidOutput, jsonObject } from '@app/llm';
 
 /** POST /internal/referral-program: the product the referrals service asks about. */
 export const ReferralProgramQuestion = z.strictObject({

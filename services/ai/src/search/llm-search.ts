@@ -1,7 +1,7 @@
 import { NOT_FOUND } from '@app/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { LanguageModel } from '../llm/client.ts';
-import { askValidated, InvalidOutput } from '../llm/validated.ts';
+import type { LanguageModel } from '@app/llm';
+import { askValidated, InvalidOutput } from '@app/llm';
 import type { Answer } from './answer.ts';
 
 const INSTRUCTIONS = `You identify business software products for a referral platform.

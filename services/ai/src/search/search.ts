@@ -1,6 +1,6 @@
 import { NOT_FOUND, type SearchResponse } from '@app/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import type { LanguageModel } from '../llm/client.ts';
+import type { LanguageModel } from '@app/llm';
 import { completion, LOCAL_MODEL, notFound, type Answer } from './answer.ts';
 import { askModelForProduct } from './llm-search.ts';
 import { indexProducts, matchProduct, type ProductIndex, type ProductMatch } from './matcher.ts';

@@ -1,16 +1,18 @@
 import type { FastifyBaseLogger } from 'fastify';
 import OpenAI from 'openai';
 import type { ChatCompletionContentPart } from 'openai/resources/chat/completions';
-import type { ProgramsConfig } from './config.ts';
 
-// The approach of services/ai/src/llm (copied, not imported): instructions in the system message only, the
-// document as data in the user message, every attempt bounded by a timeout, bounded SDK retries, output
-// validated and asked for once more when invalid, then refused (callers fall back to the extractor).
-
+/**
+ * The language model behind OPENAI_*, shared by the services that use one. Instructions go in the system
+ * message only; whatever users or documents wrote travels in the user message as data (JSON), never
+ * spliced into the instructions. Every attempt has a timeout and the SDK's retries are bounded.
+ */
 export interface Question {
   system: string;
-  /** Serialized as JSON into the user message. */
+  /** The data the instructions are about; serialized as JSON into the user message. */
   data: Record<string, unknown>;
+  /** Ask for a JSON object (`response_format: json_object`). */
+  json?: boolean;
   /** An image sent alongside the data (vision models). */
   image?: { mimeType: string; bytes: Buffer };
   maxTokens: number;
@@ -18,14 +20,25 @@ export interface Question {
 
 export interface LanguageModel {
   readonly model: string;
+  /** The text of the first choice; throws when the server fails after the SDK's bounded retries. */
   ask(question: Question): Promise<string>;
 }
 
-export function languageModel(config: ProgramsConfig, log: FastifyBaseLogger): LanguageModel | null {
+export interface LanguageModelConfig {
+  OPENAI_API_KEY?: string | undefined;
+  OPENAI_BASE_URL?: string | undefined;
+  OPENAI_MODEL: string;
+  OPENAI_TIMEOUT_MS: number;
+  OPENAI_MAX_RETRIES: number;
+}
+
+/** The configured model, or null when no key is set (callers then answer from local knowledge). */
+export function languageModel(config: LanguageModelConfig, log: FastifyBaseLogger): LanguageModel | null {
   if (!config.OPENAI_API_KEY) return null;
   const client = new OpenAI({
     apiKey: config.OPENAI_API_KEY,
     baseURL: config.OPENAI_BASE_URL ?? 'https://api.openai.com/v1',
+    // Every attempt is bounded, and so is the number of attempts (timeouts, 429 and 5xx are retried with backoff).
     timeout: config.OPENAI_TIMEOUT_MS,
     maxRetries: config.OPENAI_MAX_RETRIES,
     logLevel: 'warn',
@@ -37,6 +50,7 @@ export function languageModel(config: ProgramsConfig, log: FastifyBaseLogger): L
     },
   });
   const model = config.OPENAI_MODEL;
+
   return {
     model,
     async ask(question) {
@@ -51,7 +65,7 @@ export function languageModel(config: ProgramsConfig, log: FastifyBaseLogger): L
         model,
         temperature: 0,
         max_tokens: question.maxTokens,
-        response_format: { type: 'json_object' },
+        ...(question.json ? { response_format: { type: 'json_object' as const } } : {}),
         messages: [
           { role: 'system', content: question.system },
           { role: 'user', content },
@@ -62,18 +76,30 @@ export function languageModel(config: ProgramsConfig, log: FastifyBaseLogger): L
   };
 }
 
+/** Says why the model's text is unusable; the reason goes back to the model once, then to the log. */
 export class InvalidOutput extends Error {}
 
-const REMINDER = '\n\nYour previous answer did not follow the required format and was discarded. Answer again, following the format exactly.';
+const REMINDER =
+  '\n\nYour previous answer did not follow the required format and was discarded. Answer again, following the format exactly.';
 
-/** The validated answer, or null when the model failed or answered invalidly twice. */
-export async function askValidated<T>(model: LanguageModel, question: Question, validate: (text: string) => T, log: FastifyBaseLogger, purpose: string): Promise<T | null> {
+/**
+ * Asks the model and accepts only output that `validate` turns into a value. Invalid output is asked for
+ * once more, then refused; so is a server that still fails after the SDK's own retries. Refused means
+ * null: callers fall back to local knowledge, and raw model text is never passed on.
+ */
+export async function askValidated<T>(
+  model: LanguageModel,
+  question: Question,
+  validate: (text: string) => T,
+  log: FastifyBaseLogger,
+  purpose: string,
+): Promise<T | null> {
   for (let attempt = 1; attempt <= 2; attempt++) {
     let text: string;
     try {
       text = await model.ask(attempt === 1 ? question : { ...question, system: question.system + REMINDER });
     } catch (error) {
-      log.warn({ err: error, purpose }, 'language model unavailable');
+      log.warn({ err: error, purpose }, 'language model unavailable; using local knowledge');
       return null;
     }
     try {
@@ -83,10 +109,11 @@ export async function askValidated<T>(model: LanguageModel, question: Question, 
       log.warn({ purpose, attempt, reason: error.message }, 'language model output refused');
     }
   }
-  log.warn({ purpose }, 'language model output invalid twice');
+  log.warn({ purpose }, 'language model output invalid twice; using local knowledge');
   return null;
 }
 
+/** The JSON object in a model's answer (some servers wrap it in a ``` fence despite json_object). */
 export function jsonObject(text: string): unknown {
   const unfenced = text.trim().replace(/^```(?:json)?\s*/i, '').replace(/\s*```$/, '');
   try {
