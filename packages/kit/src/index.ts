@@ -11,3 +11,4 @@ export * from './events/bus.ts';
 export * from './events/in-process.ts';
 export * from './events/nats.ts';
 export * from './events/outbox.ts';
+export * from './data-service.ts';

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { createPool, createServiceApp, migrate, OutboxRelay, prismaAdapter, type EventBus } from '@app/kit';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { createDataService, type DataService, type EventBus } from '@app/kit';
+import type { FastifyServerOptions } from 'fastify';
 import { catalogueSource } from './catalogue/catalogue.ts';
 import type { AiConfig } from './config.ts';
 import { INTRO_DRAFT_SUBSCRIBER, introDrafts } from './drafts/intro-drafts.ts';
@@ -24,11 +24,7 @@ const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.
 /** Search texts and match requests are short and enrichment callbacks carry one email: nothing legitimate is larger. */
 const BODY_LIMIT = 64 * 1024;
 
-export interface AiService {
-  app: FastifyInstance;
-  relay: OutboxRelay;
-  close(): Promise<void>;
-}
+export type AiService = DataService<PrismaClient>;
 
 /**
  * Builds the ai service: product search, Smart Match (read model of programs and vendor profiles), intro drafts for new referrals (through its outbox), optional
@@ -36,17 +32,19 @@ export interface AiService {
  */
 export async function createAiService(options: { config: AiConfig; bus: EventBus; logger?: FastifyServerOptions['logger'] | false }): Promise<AiService> {
   const { config, bus } = options;
-  await migrate(config.DATABASE_URL, SCHEMA, migrationsDir);
-  const prisma = new PrismaClient({ adapter: prismaAdapter(config.DATABASE_URL, SCHEMA, 4) });
-  const pool = createPool(config.DATABASE_URL, SCHEMA, 2);
-  const app = createServiceApp({
+  const service = await createDataService({
     name: 'ai',
+    schema: SCHEMA,
+    migrationsDir,
+    databaseUrl: config.DATABASE_URL,
     internalSecret: config.INTERNAL_SECRET,
+    bus,
     logger: options.logger,
     bodyLimit: BODY_LIMIT,
-    readiness: [async () => void (await pool.query('SELECT 1'))],
+    poolSize: 4,
+    prisma: (adapter) => new PrismaClient({ adapter }),
   });
-  const relay = new OutboxRelay({ pool, bus, logger: app.log });
+  const { app, prisma, relay } = service;
   const model = languageModel(config, app.log);
 
   // Smart Match: programs and vendor profiles from events, in memory for ranking, loaded before any request.
@@ -82,16 +80,5 @@ export async function createAiService(options: { config: AiConfig; bus: EventBus
   await bus.subscribe({ event: 'program.saved', subscriber: MATCH_SUBSCRIBERS.programs, handle: readModel.programSaved });
   await bus.subscribe({ event: 'lead_criteria.saved', subscriber: MATCH_SUBSCRIBERS.leadCriteria, handle: readModel.leadCriteriaSaved });
   await bus.subscribe({ event: 'bounties.saved', subscriber: MATCH_SUBSCRIBERS.bounties, handle: readModel.bountiesSaved });
-  app.addHook('onReady', async () => relay.start());
-
-  return {
-    app,
-    relay,
-    async close() {
-      await app.close();
-      await relay.stop();
-      await pool.end();
-      await prisma.$disconnect();
-    },
-  };
+  return service;
 }

@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import multipart from '@fastify/multipart';
 import { PROGRAM_DOCUMENT_MAX_BYTES } from '@app/contracts';
-import { createPool, createServiceApp, migrate, OutboxRelay, prismaAdapter, type EventBus } from '@app/kit';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { createDataService, type DataService, type EventBus } from '@app/kit';
+import type { FastifyServerOptions } from 'fastify';
 import { visionEnabled, type ProgramsConfig } from './config.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 import { languageModel } from '@app/llm';
@@ -17,12 +17,7 @@ const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.
 /** The largest request: a 10 MB document plus the multipart framing. */
 export const PROGRAMS_BODY_LIMIT = PROGRAM_DOCUMENT_MAX_BYTES + 512 * 1024;
 
-export interface ProgramsService {
-  app: FastifyInstance;
-  relay: OutboxRelay;
-  storage: DocumentStorage;
-  close(): Promise<void>;
-}
+export type ProgramsService = DataService<PrismaClient> & { storage: DocumentStorage };
 
 /**
  * Builds the programs service: migrations applied, the documents bucket created when missing, routes
@@ -36,7 +31,6 @@ export async function createProgramsService(options: {
   storage?: DocumentStorage;
 }): Promise<ProgramsService> {
   const { config, bus } = options;
-  await migrate(config.DATABASE_URL, SCHEMA, migrationsDir);
   const storage =
     options.storage ??
     s3Storage({
@@ -47,32 +41,28 @@ export async function createProgramsService(options: {
       secretAccessKey: config.S3_SECRET_ACCESS_KEY,
     });
   await storage.ensureBucket();
-  const prisma = new PrismaClient({ adapter: prismaAdapter(config.DATABASE_URL, SCHEMA, 5) });
-  const pool = createPool(config.DATABASE_URL, SCHEMA, 3);
-  const app = createServiceApp({
+  const service = await createDataService({
     name: 'programs',
+    schema: SCHEMA,
+    migrationsDir,
+    databaseUrl: config.DATABASE_URL,
     internalSecret: config.INTERNAL_SECRET,
+    bus,
     logger: options.logger,
     bodyLimit: PROGRAMS_BODY_LIMIT,
-    readiness: [async () => void (await pool.query('SELECT 1'))],
+    prisma: (adapter) => new PrismaClient({ adapter }),
   });
-  pool.on('error', (error) => app.log.warn({ err: error }, 'idle database connection failed'));
+  const { app, prisma, relay } = service;
   await app.register(multipart, {
     limits: { fileSize: PROGRAM_DOCUMENT_MAX_BYTES, files: 1, fields: 10, fieldSize: 10_000, parts: 20, headerPairs: 100 },
   });
-  const relay = new OutboxRelay({ pool, bus, logger: app.log });
   programRoutes(app, { prisma, relay, storage, model: languageModel(config, app.log), vision: visionEnabled(config) });
-  app.addHook('onReady', async () => relay.start());
 
   return {
-    app,
-    relay,
+    ...service,
     storage,
     async close() {
-      await app.close();
-      await relay.stop();
-      await pool.end();
-      await prisma.$disconnect();
+      await service.close();
       storage.close();
     },
   };

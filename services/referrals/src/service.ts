@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { createPool, createServiceApp, migrate, OutboxRelay, prismaAdapter, type EventBus } from '@app/kit';
-import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { createDataService, type DataService, type EventBus } from '@app/kit';
+import type { FastifyServerOptions } from 'fastify';
 import type { ReferralsConfig } from './config.ts';
 import { subscribeConsumers } from './consumers.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
@@ -11,11 +11,7 @@ import { referralRoutes } from './routes.ts';
 export const SCHEMA = 'referrals';
 const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 
-export interface ReferralsService {
-  app: FastifyInstance;
-  relay: OutboxRelay;
-  close(): Promise<void>;
-}
+export type ReferralsService = DataService<PrismaClient>;
 
 /**
  * Builds the referrals service: migrations applied, routes registered, consumers subscribed, outbox
@@ -27,19 +23,19 @@ export async function createReferralsService(options: {
   logger?: FastifyServerOptions['logger'] | false;
 }): Promise<ReferralsService> {
   const { config, bus } = options;
-  await migrate(config.DATABASE_URL, SCHEMA, migrationsDir);
   // Writes go through Prisma; the dashboard's reads and the relay share a plain pg pool (see reads.ts).
-  const prisma = new PrismaClient({ adapter: prismaAdapter(config.DATABASE_URL, SCHEMA, 5) });
-  const pool = createPool(config.DATABASE_URL, SCHEMA, 10);
-  const app = createServiceApp({
+  const service = await createDataService({
     name: 'referrals',
+    schema: SCHEMA,
+    migrationsDir,
+    databaseUrl: config.DATABASE_URL,
     internalSecret: config.INTERNAL_SECRET,
+    bus,
     logger: options.logger,
-    readiness: [async () => void (await pool.query('SELECT 1'))],
+    pgPoolSize: 10,
+    prisma: (adapter) => new PrismaClient({ adapter }),
   });
-  // An idle connection the server drops (restart, failover, database dropped) must not crash the process.
-  pool.on('error', (error) => app.log.warn({ err: error }, 'idle database connection failed'));
-  const relay = new OutboxRelay({ pool, bus, logger: app.log });
+  const { app, prisma, pool, relay } = service;
   const sources: ProgramSource[] = config.AI_URL ? [aiProgramSource({ ...config, AI_URL: config.AI_URL })] : [];
   referralRoutes(app, {
     prisma,
@@ -48,16 +44,5 @@ export async function createReferralsService(options: {
     findReferralProgram: referralProgramFinder({ prisma, sources, recheckHours: config.PROGRAM_RECHECK_HOURS, log: app.log }),
   });
   await subscribeConsumers(bus, prisma, app.log);
-  app.addHook('onReady', async () => relay.start());
-
-  return {
-    app,
-    relay,
-    async close() {
-      await app.close();
-      await relay.stop();
-      await pool.end();
-      await prisma.$disconnect();
-    },
-  };
+  return service;
 }
