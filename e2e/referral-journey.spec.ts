@@ -63,6 +63,8 @@ test('refer a client: find the product, submit, review and send the intro, move 
   await expect(sheet).toBeVisible();
   await expect(sheet.getByText('Referral submitted')).toBeVisible();
   await sheet.getByRole('button', { name: 'Closed-Won' }).click();
+  // Closed-Won asks for the deal value (optional): left blank here.
+  await page.getByRole('dialog', { name: 'Mark as Closed-Won' }).getByRole('button', { name: 'Mark Closed-Won' }).click();
   await expect(page.getByText('Status Updated', { exact: true })).toBeVisible();
   await expect(sheet.getByRole('button', { name: 'Closed-Won' })).toBeDisabled();
   await sheet.getByRole('button', { name: 'Close', exact: true }).click();

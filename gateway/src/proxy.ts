@@ -11,7 +11,7 @@ declare module 'fastify' {
 }
 
 export const SESSION_COOKIE = 'sid';
-const RATE_LIMITED = new Set(['/api/login', '/api/register', '/api/resend-verification']);
+const RATE_LIMITED = new Set(['/api/login', '/api/register', '/api/resend-verification', '/api/demo-request', '/api/account/password', '/api/account/email']);
 /** Routes that take documents rather than JSON, with their own body limit and message. */
 const UPLOADS = new Set(['/api/analyze-referral-program']);
 export const TOO_MANY_ATTEMPTS = 'Too many attempts. Please wait a minute and try again.';

@@ -1,8 +1,13 @@
-import './lib/zod-config';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
+import { preloadLandingPage } from './app/routes/lazy-pages';
 import './index.css';
+
+// zod's jitless config (lib/zod-config) runs before every screen chunk but the landing page's: app/routes/lazy-pages.ts.
+
+// On `/` most visitors are signed out: fetch the landing chunk alongside GET /api/user instead of after it.
+if (window.location.pathname === '/') preloadLandingPage();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element');

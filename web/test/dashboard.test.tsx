@@ -252,6 +252,8 @@ describe('detail sheet', () => {
     const listReadsBefore = listCalls(server).length;
 
     await user.click(panel.getByRole('button', { name: 'Closed-Won' }));
+    // Closed-Won asks for the deal value first (optional: left blank here).
+    await user.click(within(await screen.findByRole('dialog', { name: 'Mark as Closed-Won' })).getByRole('button', { name: 'Mark Closed-Won' }));
     expect(await screen.findByText('Status Updated')).toBeInTheDocument();
     expect(screen.getByText('Referral status has been updated successfully')).toBeInTheDocument();
     expect(server.callsTo('PUT', '/api/referrals/8/status')[0]?.body).toEqual({ status: 'became_customer' });

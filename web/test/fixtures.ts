@@ -28,6 +28,7 @@ export const makeReferral = (overrides: Partial<Referral> = {}): Referral => ({
   emailDraft: null,
   fromClay: false,
   emailSentAt: null,
+  dealValue: null,
   history: [{ from: null, to: 'pending', at: '2026-03-02T10:00:00.000Z' }],
   ...overrides,
 });

@@ -26,6 +26,9 @@ import {
 import { SearchRequest, SearchResponse } from './search.ts';
 import { EnrichmentCallback, TestWebhookResponse } from './enrichment.ts';
 import { MatchRequest, MatchResponse } from './match.ts';
+import { ChangeEmailRequest, ChangePasswordRequest } from './account.ts';
+import { DemoRequest } from './demo.ts';
+import { Commission, ImpactQuery, ImpactSummary } from './impact.ts';
 import { Bounties, LeadCriteria, SavedBounties, SavedLeadCriteria } from './profiles.ts';
 import { CreateProgramRequest, Program, ProgramAnalysis, UpdateProgramRequest } from './programs.ts';
 
@@ -219,6 +222,41 @@ export const apiRoutes: ApiRoute[] = [
     body: MatchRequest,
     responses: { 200: { description: 'Ranked programs and the ones left out', schema: MatchResponse }, 400: badRequest, 401: unauthenticated },
   },
+  {
+    method: 'GET', path: '/api/referral-impact', service: 'referrals', auth: 'required',
+    summary: "The referrer's impact: rates, pipeline, commissions and payouts, activity, funnel, leaderboard, trends",
+    query: ImpactQuery,
+    responses: { 200: { description: 'Impact summary', schema: ImpactSummary }, 400: badRequest, 401: unauthenticated },
+  },
+  {
+    method: 'GET', path: '/api/commissions', service: 'referrals', auth: 'required',
+    summary: "The referrer's commissions (the Payout Summary's lines, for CSV export)",
+    query: ImpactQuery,
+    responses: { 200: { description: 'Commissions', schema: Commission.array() }, 400: badRequest, 401: unauthenticated },
+  },
+  {
+    method: 'POST', path: '/api/commissions/{id}/payout', service: 'referrals', auth: 'required',
+    summary: 'Record that a commission was paid out (administrators only)',
+    responses: { 200: { description: 'Paid out', schema: Commission }, 401: unauthenticated, 403: { description: 'Not an administrator', schema: ErrorResponse }, 404: { description: 'No such commission', schema: ErrorResponse } },
+  },
+  {
+    method: 'POST', path: '/api/demo-request', service: 'profiles', auth: 'none',
+    summary: 'Ask for a demo; the sales team is told by email',
+    body: DemoRequest,
+    responses: { 201: { description: 'Stored', schema: MessageResponse }, 400: badRequest, 429: tooMany },
+  },
+  {
+    method: 'POST', path: '/api/account/password', service: 'auth', auth: 'required',
+    summary: 'Change the password (current one checked; other sessions end)',
+    body: ChangePasswordRequest,
+    responses: { 200: { description: 'Changed', schema: MessageResponse }, 400: badRequest, 401: unauthenticated, 403: { description: 'Wrong current password', schema: ErrorResponse }, 429: tooMany },
+  },
+  {
+    method: 'POST', path: '/api/account/email', service: 'auth', auth: 'required',
+    summary: 'Change the email (password checked); takes effect when the link sent to the new address is opened',
+    body: ChangeEmailRequest,
+    responses: { 200: { description: 'Link sent', schema: MessageResponse }, 400: badRequest, 401: unauthenticated, 403: { description: 'Wrong password', schema: ErrorResponse }, 409: { description: 'Email in use', schema: ErrorResponse }, 429: tooMany },
+  },
 ];
 
 /**
@@ -244,4 +282,6 @@ export const apiOwners: Array<{ prefix: string; service: ServiceName }> = [
   { prefix: '/api/test-clay-webhook', service: 'ai' },
   { prefix: '/api/enrichment', service: 'ai' },
   { prefix: '/api/match', service: 'ai' },
+  { prefix: '/api/commissions', service: 'referrals' },
+  { prefix: '/api/account', service: 'auth' },
 ];

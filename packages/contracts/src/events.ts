@@ -82,6 +82,21 @@ export const events = {
   'lead_criteria.saved': z.object({ userId: z.string(), companyName: z.string(), criteria: z.record(z.string(), z.unknown()) }),
   /** A vendor saved its bounties (profiles). */
   'bounties.saved': z.object({ userId: z.string(), companyName: z.string(), bounties: z.record(z.string(), z.unknown()) }),
+
+  /** Someone asked for a demo (profiles): the mail service tells the sales team (SALES_EMAIL). */
+  'demo_request.submitted': z.object({
+    requestId: z.string(),
+    firstName: z.string(),
+    lastName: z.string(),
+    email: z.string(),
+    phone: z.string(),
+    website: z.string(),
+    referralSource: z.string().nullable(),
+  }),
+  /** A user asked to change their email (auth): the link goes to the NEW address; sealed like verification. */
+  'email_change.requested': z.object({ userId: z.string(), newEmail: z.string(), firstName: z.string(), sealedToken: z.string(), expiresAt: z.iso.datetime() }),
+  /** A user's password changed (auth): a notice goes to their address. */
+  'password.changed': z.object({ userId: z.string(), email: z.string(), firstName: z.string() }),
 } as const;
 
 export type EventName = keyof typeof events;

@@ -9,3 +9,6 @@ export * from './options/index.ts';
 export * from './profiles.ts';
 export * from './programs.ts';
 export * from './match.ts';
+export * from './impact.ts';
+export * from './account.ts';
+export * from './demo.ts';

@@ -90,7 +90,14 @@ export const SendEmailRequest = z.strictObject({
 });
 export type SendEmailRequest = z.input<typeof SendEmailRequest>;
 
-export const UpdateStatusRequest = z.strictObject({ status: ReferralStatus });
+/**
+ * PUT /api/referrals/{id}/status. Closed-Won asks for the deal's value: first-year ARR in USD (MRR is a
+ * twelfth of it), which percentage bounties are computed from.
+ */
+export const UpdateStatusRequest = z.strictObject({
+  status: ReferralStatus,
+  dealValue: z.number({ error: 'Deal value must be a number' }).positive('Deal value must be positive').max(1_000_000_000, 'Deal value is too large').optional(),
+});
 export const AutomateRequest = z.strictObject({ dryRun: z.boolean().default(true) });
 
 /** The vendor's product a referral is for. */
@@ -126,6 +133,8 @@ export const Referral = z.object({
   emailDraft: EmailDraft.nullable(),
   fromClay: z.boolean(),
   emailSentAt: z.iso.datetime().nullable(),
+  /** First-year ARR in USD, given when the referral was marked Closed-Won. */
+  dealValue: z.number().nullable(),
   history: z.array(StatusChange),
 });
 export type Referral = z.infer<typeof Referral>;

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { HttpError } from './errors.ts';
 
 /** zod's own wording, which needs the field name to mean anything on a screen. */
-const GENERIC = /^(Invalid input|Invalid option|Invalid (string|email|URL|UUID|ISO)|Too (big|small):)/;
+const GENERIC = /^(Invalid input|Invalid option|Too (big|small):)/;
 
 /** The first issue as one sentence a screen can show; zod's generic messages get the field name. */
 export function describeIssue(error: z.ZodError): string {

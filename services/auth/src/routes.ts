@@ -6,9 +6,11 @@ import {
   VerifyEmailQuery,
   type AuthResponse,
   type User,
+  type VerifyEmailResponse,
 } from '@app/contracts';
 import { HttpError, outboxEvent, parse, sealer, type OutboxRelay } from '@app/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ACCOUNT_LINK_MESSAGES, accountRoutes } from './account.ts';
 import type { AuthConfig } from './config.ts';
 import { Prisma, type PrismaClient } from './generated/prisma/client.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.ts';
@@ -33,11 +35,14 @@ export function authRoutes(app: FastifyInstance, deps: AuthDeps) {
   const setSessionCookie = (reply: FastifyReply, token: string) =>
     reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions, maxAge: sessions.maxAgeSeconds });
 
-  /** Replaces the user's pending verification tokens with a new one and queues the email. */
+  /**
+   * Replaces the user's pending verification tokens with a new one and queues the email. A pending
+   * email-change link (new_email set) is another link to another address and stays valid.
+   */
   async function requestVerification(tx: Tx, user: { id: string; email: string; firstName: string }, requestId: string) {
     const token = newToken();
     const expiresAt = new Date(Date.now() + config.VERIFICATION_TTL_HOURS * 3600_000);
-    await tx.emailVerificationToken.deleteMany({ where: { userId: user.id, usedAt: null } });
+    await tx.emailVerificationToken.deleteMany({ where: { userId: user.id, usedAt: null, newEmail: null } });
     await tx.emailVerificationToken.create({ data: { userId: user.id, tokenHash: hashToken(token), expiresAt } });
     await tx.outboxEvent.create({
       data: outboxEvent(
@@ -139,21 +144,43 @@ export function authRoutes(app: FastifyInstance, deps: AuthDeps) {
 
   app.get('/api/verify-email', async (request) => {
     const { token, userId } = parse(VerifyEmailQuery, request.query);
-    const verified = await prisma.$transaction(async (tx) => {
-      const record = await tx.emailVerificationToken.findUnique({ where: { tokenHash: hashToken(token) }, include: { user: true } });
-      if (!record || record.userId !== userId || record.usedAt || record.expiresAt.getTime() <= Date.now()) return false;
-      // Conditional update: of two concurrent uses of one link, exactly one wins.
-      const used = await tx.emailVerificationToken.updateMany({ where: { id: record.id, usedAt: null }, data: { usedAt: new Date() } });
-      if (used.count !== 1) return false;
-      if (!record.user.emailVerifiedAt) {
-        await tx.user.update({ where: { id: record.userId }, data: { emailVerifiedAt: new Date() } });
-        await tx.outboxEvent.create({ data: outboxEvent('user.email_verified', { userId: record.userId, email: record.user.email }, request.id) });
-      }
-      return true;
-    });
-    if (!verified) throw new HttpError(400, AUTH_MESSAGES.verifyFailed);
+    let outcome: 'failed' | 'verified' | 'email-changed';
+    try {
+      outcome = await prisma.$transaction(async (tx) => {
+        const record = await tx.emailVerificationToken.findUnique({ where: { tokenHash: hashToken(token) }, include: { user: true } });
+        if (!record || record.userId !== userId || record.usedAt || record.expiresAt.getTime() <= Date.now()) return 'failed';
+        // Conditional update: of two concurrent uses of one link, exactly one wins.
+        const used = await tx.emailVerificationToken.updateMany({ where: { id: record.id, usedAt: null }, data: { usedAt: new Date() } });
+        if (used.count !== 1) return 'failed';
+        if (record.newEmail !== null) {
+          // An email change: the address moves only now, once the link sent to it was opened.
+          // Another account may have taken it since the request: refused (the transaction rolls back).
+          const holder = await tx.user.findUnique({ where: { email: record.newEmail }, select: { id: true } });
+          if (holder && holder.id !== record.userId) throw new HttpError(400, ACCOUNT_LINK_MESSAGES.emailTakenSince);
+          await tx.user.update({ where: { id: record.userId }, data: { email: record.newEmail, emailVerifiedAt: record.user.emailVerifiedAt ?? new Date() } });
+          // Links sent to the old address (verification or an earlier change) no longer apply.
+          await tx.emailVerificationToken.deleteMany({ where: { userId: record.userId, usedAt: null } });
+          if (!record.user.emailVerifiedAt) {
+            await tx.outboxEvent.create({ data: outboxEvent('user.email_verified', { userId: record.userId, email: record.newEmail }, request.id) });
+          }
+          return 'email-changed';
+        }
+        if (!record.user.emailVerifiedAt) {
+          await tx.user.update({ where: { id: record.userId }, data: { emailVerifiedAt: new Date() } });
+          await tx.outboxEvent.create({ data: outboxEvent('user.email_verified', { userId: record.userId, email: record.user.email }, request.id) });
+        }
+        return 'verified';
+      });
+    } catch (error) {
+      // The unique index on users.email settles a race with a registration taking the address.
+      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') throw new HttpError(400, ACCOUNT_LINK_MESSAGES.emailTakenSince);
+      throw error;
+    }
+    if (outcome === 'failed') throw new HttpError(400, AUTH_MESSAGES.verifyFailed);
     relay.kick();
-    return { message: AUTH_MESSAGES.verified };
+    const body: VerifyEmailResponse =
+      outcome === 'email-changed' ? { message: ACCOUNT_LINK_MESSAGES.emailChanged, redirectUrl: '/account' } : { message: AUTH_MESSAGES.verified };
+    return body;
   });
 
   app.post('/api/resend-verification', async (request) => {
@@ -161,7 +188,7 @@ export function authRoutes(app: FastifyInstance, deps: AuthDeps) {
     const sent = await prisma.$transaction(async (tx) => {
       const user = await tx.user.findUnique({ where: { email } });
       if (!user || user.emailVerifiedAt) return false;
-      const latest = await tx.emailVerificationToken.findFirst({ where: { userId: user.id }, orderBy: { createdAt: 'desc' } });
+      const latest = await tx.emailVerificationToken.findFirst({ where: { userId: user.id, newEmail: null }, orderBy: { createdAt: 'desc' } });
       if (latest && Date.now() - latest.createdAt.getTime() < config.RESEND_COOLDOWN_SECONDS * 1000) return false;
       await requestVerification(tx, user, request.id);
       return true;
@@ -170,6 +197,8 @@ export function authRoutes(app: FastifyInstance, deps: AuthDeps) {
     // The same answer whether or not the email is registered.
     return { message: AUTH_MESSAGES.resendAccepted };
   });
+
+  accountRoutes(app, { config, prisma, relay, tokenSealer });
 
   /** Session lookup for the gateway only. */
   app.post('/internal/sessions/resolve', { preHandler: app.requireInternal }, async (request, reply) => {

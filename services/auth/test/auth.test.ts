@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AUTH_MESSAGES, type EventEnvelope } from '@app/contracts';
+import { ACCOUNT_MESSAGES, AUTH_MESSAGES, type EventEnvelope } from '@app/contracts';
 import { identitySigner, inProcessBus, sealer, type EventBus } from '@app/kit';
 import { eventually, freshDatabase, TEST_SECRET } from '@app/testing';
 import pg from 'pg';
@@ -58,7 +58,7 @@ async function resolve(token: string) {
 beforeAll(async () => {
   db = await freshDatabase();
   bus = inProcessBus();
-  for (const name of ['user.registered', 'email_verification.requested', 'user.email_verified', 'session.ended'] as const) {
+  for (const name of ['user.registered', 'email_verification.requested', 'user.email_verified', 'session.ended', 'password.changed', 'email_change.requested'] as const) {
     await bus.subscribe({ event: name, subscriber: `test-${name}`, handle: async (event) => void published.push(event) });
   }
   const config = readAuthConfig({ DATABASE_URL: db.url, INTERNAL_SECRET: TEST_SECRET, ADMIN_EMAILS: 'Boss@Example.com', PUBLIC_URL: 'http://localhost:3000', RESEND_COOLDOWN_SECONDS: '0' });
@@ -359,5 +359,188 @@ describe('bad input on every endpoint', () => {
     expect(logout.statusCode).toBe(200);
     const user = await app().inject({ method: 'GET', url: '/api/user', headers: { 'x-identity': 'not.valid' } });
     expect(user.statusCode).toBe(401);
+  });
+});
+
+describe('account', () => {
+  /** A verified user with `sessions` live sessions (the first is "this browser"), and a signed identity per session. */
+  async function verifiedUser(sessionCount = 1, password = 'old password') {
+    const email = `acct-${Math.random().toString(36).slice(2)}@example.com`;
+    const first = sessionCookie(await register({ email, password }))!;
+    const { token, userId } = await verificationFor(email);
+    expect((await app().inject({ method: 'GET', url: `/api/verify-email?token=${token}&userId=${userId}` })).statusCode).toBe(200);
+    const cookies = [first];
+    for (let i = 1; i < sessionCount; i++) cookies.push(sessionCookie(await login(email, password))!);
+    const headersFor = async (cookie: string) => ({ ...json, 'x-identity': signer.sign((await resolve(cookie)).json().identity, 60) });
+    return { email, userId, password, cookies, headers: await headersFor(first) };
+  }
+
+  const post = (url: string, headers: Record<string, string>, payload: unknown) => app().inject({ method: 'POST', url, headers, payload: JSON.stringify(payload) });
+  const passwordHash = async (userId: string) => (await sql.query('SELECT password_hash FROM auth.users WHERE id = $1', [userId])).rows[0].password_hash as string;
+  const emailOf = async (userId: string) => (await sql.query('SELECT email, email_verified_at FROM auth.users WHERE id = $1', [userId])).rows[0] as { email: string; email_verified_at: Date | null };
+
+  async function changeLink(newEmail: string) {
+    const event = await eventually(
+      () => published.findLast((e) => e.name === 'email_change.requested' && (e.payload as { newEmail: string }).newEmail === newEmail),
+      5000,
+      `email change event for ${newEmail}`,
+    );
+    const payload = event.payload as { userId: string; sealedToken: string };
+    return { userId: payload.userId, token: tokens.open(payload.sealedToken) };
+  }
+  const open = (link: { token: string; userId: string }) => app().inject({ method: 'GET', url: `/api/verify-email?token=${link.token}&userId=${link.userId}` });
+
+  describe('POST /api/account/password', () => {
+    it('needs a user', async () => {
+      const response = await post('/api/account/password', json, { currentPassword: 'a', newPassword: 'b', confirmPassword: 'b' });
+      expect(response.statusCode).toBe(401);
+    });
+
+    it('refuses a wrong current password (403) and a mismatched confirmation (400), changing nothing', async () => {
+      const user = await verifiedUser(2);
+      const hash = await passwordHash(user.userId);
+      const before = await counts();
+      const wrong = await post('/api/account/password', user.headers, { currentPassword: 'nope', newPassword: 'new password', confirmPassword: 'new password' });
+      expect(wrong.statusCode).toBe(403);
+      expect(wrong.json()).toEqual({ message: ACCOUNT_MESSAGES.wrongPassword });
+      const mismatch = await post('/api/account/password', user.headers, { currentPassword: user.password, newPassword: 'new password', confirmPassword: 'other' });
+      expect(mismatch.statusCode).toBe(400);
+      expect(mismatch.json()).toEqual({ message: 'Passwords do not match' });
+      const missing = await post('/api/account/password', user.headers, { newPassword: 'x', confirmPassword: 'x' });
+      expect(missing.statusCode).toBe(400);
+      expect(missing.json()).toEqual({ message: 'Current password is required' });
+      expect(await passwordHash(user.userId)).toBe(hash);
+      expect(await counts()).toEqual(before);
+      for (const cookie of user.cookies) expect((await resolve(cookie)).statusCode).toBe(200);
+    });
+
+    it('changes the password, ends the other sessions (announced), keeps this one and queues the notice', async () => {
+      const user = await verifiedUser(3);
+      const { rows: others } = await sql.query('SELECT id FROM auth.sessions WHERE token_hash = ANY($1)', [user.cookies.slice(1).map(sha256)]);
+      expect(others).toHaveLength(2);
+      published.length = 0;
+      const response = await post('/api/account/password', user.headers, { currentPassword: user.password, newPassword: 'new password', confirmPassword: 'new password' });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ message: ACCOUNT_MESSAGES.passwordChanged });
+      expect(await passwordHash(user.userId)).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
+
+      expect((await resolve(user.cookies[0]!)).statusCode).toBe(200);
+      expect((await resolve(user.cookies[1]!)).statusCode).toBe(404);
+      expect((await resolve(user.cookies[2]!)).statusCode).toBe(404);
+      await eventually(() => published.some((e) => e.name === 'password.changed'), 5000, 'password.changed');
+      const ended = published.filter((e) => e.name === 'session.ended').map((e) => (e.payload as { sessionId: string }).sessionId);
+      expect(ended.sort()).toEqual(others.map((r: { id: string }) => r.id).sort());
+      expect(published.find((e) => e.name === 'password.changed')!.payload).toEqual({ userId: user.userId, email: user.email, firstName: 'Ada' });
+
+      expect((await login(user.email, user.password)).statusCode).toBe(401);
+      expect((await login(user.email, 'new password')).statusCode).toBe(200);
+    });
+  });
+
+  describe('POST /api/account/email', () => {
+    it('needs a user, the right password, another address and a free one', async () => {
+      expect((await post('/api/account/email', json, { newEmail: 'x@example.com', password: 'pw' })).statusCode).toBe(401);
+      const user = await verifiedUser();
+      const taken = await verifiedUser();
+      const before = await counts();
+      const wrong = await post('/api/account/email', user.headers, { newEmail: 'fresh@example.com', password: 'nope' });
+      expect(wrong.statusCode).toBe(403);
+      expect(wrong.json()).toEqual({ message: ACCOUNT_MESSAGES.wrongPassword });
+      const same = await post('/api/account/email', user.headers, { newEmail: user.email.toUpperCase(), password: user.password });
+      expect(same.statusCode).toBe(400);
+      expect(same.json()).toEqual({ message: ACCOUNT_MESSAGES.sameEmail });
+      const conflict = await post('/api/account/email', user.headers, { newEmail: taken.email, password: user.password });
+      expect(conflict.statusCode).toBe(409);
+      expect(conflict.json()).toEqual({ message: ACCOUNT_MESSAGES.emailTaken });
+      const invalid = await post('/api/account/email', user.headers, { newEmail: 'not an email', password: user.password });
+      expect(invalid.statusCode).toBe(400);
+      expect(invalid.json()).toEqual({ message: 'Please enter a valid email address' });
+      expect(await counts()).toEqual(before);
+    });
+
+    it('changes the email only when the link sent to the new address is opened, once', async () => {
+      const user = await verifiedUser();
+      const newEmail = `moved-${Math.random().toString(36).slice(2)}@example.com`;
+      const response = await post('/api/account/email', user.headers, { newEmail: newEmail.toUpperCase(), password: user.password });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ message: ACCOUNT_MESSAGES.emailChangeSent });
+      const link = await changeLink(newEmail);
+      expect(link.userId).toBe(user.userId);
+      const { rows } = await sql.query('SELECT new_email, token_hash FROM auth.email_verification_tokens WHERE user_id = $1 AND used_at IS NULL', [user.userId]);
+      expect(rows).toEqual([{ new_email: newEmail, token_hash: sha256(link.token) }]);
+
+      // Until the link is opened, the old address is the account's.
+      expect((await emailOf(user.userId)).email).toBe(user.email);
+      expect((await login(user.email, user.password)).statusCode).toBe(200);
+      expect((await login(newEmail, user.password)).statusCode).toBe(401);
+
+      const opened = await open(link);
+      expect(opened.statusCode).toBe(200);
+      expect(opened.json()).toEqual({ message: 'Your email address has been changed', redirectUrl: '/account' });
+      const after = await emailOf(user.userId);
+      expect(after.email).toBe(newEmail);
+      expect(after.email_verified_at).not.toBeNull();
+      expect((await login(newEmail, user.password)).statusCode).toBe(200);
+      expect((await login(user.email, user.password)).statusCode).toBe(401);
+      expect((await resolve(user.cookies[0]!)).json().identity.email).toBe(newEmail);
+
+      const again = await open(link);
+      expect(again.statusCode).toBe(400);
+      expect(again.json()).toEqual({ message: AUTH_MESSAGES.verifyFailed });
+    });
+
+    it('keeps a pending change when a verification link is resent, and vice versa', async () => {
+      // An unverified user (signed in since registering) asks for a change, then for a new verification link.
+      const email = `pending-${Math.random().toString(36).slice(2)}@example.com`;
+      const cookie = sessionCookie(await register({ email, password: 'pw' }))!;
+      const first = await verificationFor(email);
+      const headers = { ...json, 'x-identity': signer.sign((await resolve(cookie)).json().identity, 60) };
+      const newEmail = `pending-new-${Math.random().toString(36).slice(2)}@example.com`;
+      expect((await post('/api/account/email', headers, { newEmail, password: 'pw' })).statusCode).toBe(200);
+      const change = await changeLink(newEmail);
+      // The change request left the ordinary verification link alone.
+      const { rows: pending } = await sql.query('SELECT token_hash FROM auth.email_verification_tokens WHERE user_id = $1 AND new_email IS NULL AND used_at IS NULL', [first.userId]);
+      expect(pending).toEqual([{ token_hash: sha256(first.token) }]);
+      published.length = 0;
+      expect((await post('/api/resend-verification', json, { email })).statusCode).toBe(200);
+      const second = await verificationFor(email);
+      expect(second.token).not.toBe(first.token);
+      // The resend replaced the old verification link, not the change link.
+      expect((await open(first)).statusCode).toBe(400);
+      const opened = await open(change);
+      expect(opened.statusCode).toBe(200);
+      expect(opened.json().message).toBe('Your email address has been changed');
+      // Opening the change link proved the new address: the account is verified at it.
+      const after = await emailOf(first.userId);
+      expect(after).toMatchObject({ email: newEmail });
+      expect(after.email_verified_at).not.toBeNull();
+      await eventually(() => published.some((e) => e.name === 'user.email_verified' && (e.payload as { email: string }).email === newEmail), 5000, 'user.email_verified');
+      expect((await login(newEmail, 'pw')).statusCode).toBe(200);
+    });
+
+    it('a new request replaces the previous change link', async () => {
+      const user = await verifiedUser();
+      const a = `first-${Math.random().toString(36).slice(2)}@example.com`;
+      const b = `second-${Math.random().toString(36).slice(2)}@example.com`;
+      await post('/api/account/email', user.headers, { newEmail: a, password: user.password });
+      const linkA = await changeLink(a);
+      await post('/api/account/email', user.headers, { newEmail: b, password: user.password });
+      const linkB = await changeLink(b);
+      expect((await open(linkA)).statusCode).toBe(400);
+      expect((await open(linkB)).statusCode).toBe(200);
+      expect((await emailOf(user.userId)).email).toBe(b);
+    });
+
+    it('refuses the link when another account took the address meanwhile', async () => {
+      const user = await verifiedUser();
+      const contested = `contested-${Math.random().toString(36).slice(2)}@example.com`;
+      await post('/api/account/email', user.headers, { newEmail: contested, password: user.password });
+      const link = await changeLink(contested);
+      expect((await register({ email: contested })).statusCode).toBe(201);
+      const opened = await open(link);
+      expect(opened.statusCode).toBe(400);
+      expect(opened.json().message).toMatch(/used by another account/);
+      expect((await emailOf(user.userId)).email).toBe(user.email);
+    });
   });
 });

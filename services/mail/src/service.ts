@@ -7,7 +7,7 @@ import type { MailConfig } from './config.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 import { inboxRoutes } from './inbox.ts';
 import { emailSender } from './sender.ts';
-import { introEmail, verificationEmail } from './templates.ts';
+import { demoRequestEmail, emailChangeEmail, introEmail, passwordChangedEmail, verificationEmail } from './templates.ts';
 
 export const SCHEMA = 'mail';
 const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
@@ -64,6 +64,43 @@ export async function createMailService(options: {
       const { referralId, fromName, replyTo, to, cc, bcc, subject, body } = event.payload;
       const outcome = await sendOnce(event.id, 'referral-intro', { to, cc, bcc, replyTo, fromName }, introEmail(subject, body));
       app.log.info({ eventId: event.id, requestId: event.requestId, referralId, outcome }, 'referral intro email');
+    },
+  });
+
+  await bus.subscribe({
+    event: 'demo_request.submitted',
+    subscriber: 'mail-demo-request',
+    handle: async (event) => {
+      const rendered = demoRequestEmail({ ...event.payload, appName: config.APP_NAME });
+      const outcome = await sendOnce(event.id, 'demo-request', { to: [config.SALES_EMAIL], replyTo: event.payload.email }, rendered);
+      app.log.info({ eventId: event.id, requestId: event.requestId, demoRequestId: event.payload.requestId, outcome }, 'demo request email');
+    },
+  });
+
+  await bus.subscribe({
+    event: 'email_change.requested',
+    subscriber: 'mail-email-change',
+    handle: async (event) => {
+      const { userId, newEmail, firstName, sealedToken, expiresAt } = event.payload;
+      const token = tokens.open(sealedToken);
+      const rendered = emailChangeEmail({ appName: config.APP_NAME, publicUrl: config.PUBLIC_URL, firstName, userId, newEmail, token, expiresAt: new Date(expiresAt) });
+      const outcome = await sendOnce(event.id, 'email-change', { to: [newEmail] }, rendered);
+      app.log.info({ eventId: event.id, requestId: event.requestId, outcome }, 'email change link');
+      if (options.catcher && outcome === 'sent') {
+        const link = /https?:\/\/\S+/.exec(rendered.text)?.[0];
+        app.log.info(`Email change link for ${newEmail}: ${link} (all emails: ${config.PUBLIC_URL}/dev/inbox)`);
+      }
+    },
+  });
+
+  await bus.subscribe({
+    event: 'password.changed',
+    subscriber: 'mail-password-changed',
+    handle: async (event) => {
+      const { email, firstName } = event.payload;
+      const rendered = passwordChangedEmail({ appName: config.APP_NAME, publicUrl: config.PUBLIC_URL, supportEmail: config.SUPPORT_EMAIL, firstName });
+      const outcome = await sendOnce(event.id, 'password-changed', { to: [email] }, rendered);
+      app.log.info({ eventId: event.id, requestId: event.requestId, outcome }, 'password changed notice');
     },
   });
 

@@ -50,3 +50,86 @@ ${paragraphs}
 </body></html>`;
   return { subject, text: body, html };
 }
+
+/** The frame of the account emails: a title, paragraphs (already escaped HTML) and an optional button. */
+function accountHtml(title: string, paragraphs: string[], button?: { label: string; href: string }): string {
+  const action = button
+    ? `<p style="margin:24px 0"><a href="${escapeHtml(button.href)}" style="background:#4f46e5;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none;display:inline-block">${escapeHtml(button.label)}</a></p>
+<p style="font-size:13px;color:#475569">Or open this link: <a href="${escapeHtml(button.href)}">${escapeHtml(button.href)}</a></p>`
+    : '';
+  return `<!doctype html>
+<html><body style="font-family:system-ui,-apple-system,Segoe UI,sans-serif;color:#0f172a;background:#f8fafc;padding:24px">
+<table role="presentation" style="max-width:520px;margin:0 auto;background:#fff;border-radius:12px;padding:32px;border:1px solid #e2e8f0">
+<tr><td>
+<h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(title)}</h1>
+${paragraphs.map((p) => `<p>${p}</p>`).join('\n')}
+${action}
+</td></tr></table></body></html>`;
+}
+
+/** The email-change link: the same /verify-email link, sent to the NEW address; built from PUBLIC_URL only. */
+export function emailChangeEmail(input: { appName: string; publicUrl: string; firstName: string; userId: string; newEmail: string; token: string; expiresAt: Date }): RenderedEmail {
+  const link = new URL('/verify-email', input.publicUrl);
+  link.searchParams.set('token', input.token);
+  link.searchParams.set('userId', input.userId);
+  const hours = Math.max(1, Math.round((input.expiresAt.getTime() - Date.now()) / 3600_000));
+  const name = input.firstName.trim() || 'there';
+  const subject = 'Confirm your new email address';
+  const intro = `You asked to use ${input.newEmail} for your ${input.appName} account. Open this link to confirm it; your email changes only then:`;
+  const note = `This link works once and expires in ${hours} hours. If you did not ask for this, ignore this email: nothing changes.`;
+  const text = [`Hi ${name},`, '', intro, '', link.href, '', note].join('\n');
+  const html = accountHtml('Confirm your new email address', [`Hi ${escapeHtml(name)},`, escapeHtml(intro)], { label: 'Confirm new email', href: link.href }).replace(
+    '</td></tr>',
+    `<p style="font-size:13px;color:#475569">${escapeHtml(note)}</p>\n</td></tr>`,
+  );
+  return { subject, text, html };
+}
+
+/** The notice after a password change, to the account's address. */
+export function passwordChangedEmail(input: { appName: string; publicUrl: string; supportEmail: string; firstName: string }): RenderedEmail {
+  const name = input.firstName.trim() || 'there';
+  const login = new URL('/login', input.publicUrl).href;
+  const subject = `Your ${input.appName} password was changed`;
+  const lines = [
+    `The password of your ${input.appName} account was just changed, and your other sessions were signed out.`,
+    `If it was not you, contact support at ${input.supportEmail} right away; if you can still sign in (${login}), change your password again from the Account page.`,
+  ];
+  const text = [`Hi ${name},`, '', ...lines, '', `If it was you, there is nothing to do.`].join('\n');
+  const html = accountHtml('Your password was changed', [`Hi ${escapeHtml(name)},`, ...lines.map(escapeHtml), 'If it was you, there is nothing to do.']);
+  return { subject, text, html };
+}
+
+export interface DemoRequestDetails {
+  requestId: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  website: string;
+  referralSource: string | null;
+}
+
+/** The sales team's notice of a demo request: every field, the requester's text escaped in the HTML. */
+export function demoRequestEmail(input: DemoRequestDetails & { appName: string }): RenderedEmail {
+  const fullName = `${input.firstName} ${input.lastName}`.trim();
+  // One line: the subject carries user text, so no line breaks from it.
+  const subject = `Demo request: ${fullName} (${input.website})`.replace(/[\r\n]+/g, ' ');
+  const rows: Array<[string, string]> = [
+    ['Name', fullName],
+    ['Email', input.email],
+    ['Phone', input.phone],
+    ['Company website', input.website],
+    ['Heard about us', input.referralSource ?? 'Not given'],
+    ['Request id', input.requestId],
+  ];
+  const text = [`New demo request on ${input.appName}:`, '', ...rows.map(([label, value]) => `${label}: ${value}`), '', 'Reply to this email to answer the requester.'].join('\n');
+  const html = `<!doctype html>
+<html><body style="font-family:system-ui,-apple-system,Segoe UI,sans-serif;color:#0f172a;line-height:1.5">
+<h1 style="font-size:18px">New demo request</h1>
+<table role="presentation" style="border-collapse:collapse">
+${rows.map(([label, value]) => `<tr><th style="text-align:left;padding:4px 12px 4px 0;color:#475569">${escapeHtml(label)}</th><td style="padding:4px 0">${escapeHtml(value)}</td></tr>`).join('\n')}
+</table>
+<p style="font-size:13px;color:#475569">Reply to this email to answer the requester.</p>
+</body></html>`;
+  return { subject, text, html };
+}

@@ -137,3 +137,86 @@ describe('referral intro email', () => {
     expect(message!.html).toContain('&lt;script&gt;');
   });
 });
+
+const envelope = <N extends 'demo_request.submitted' | 'email_change.requested' | 'password.changed'>(row: ReturnType<typeof outboxEvent<N>>): EventEnvelope<N> => ({
+  id: row.id,
+  name: row.name,
+  payload: row.payload,
+  occurredAt: row.occurredAt.toISOString(),
+});
+
+describe('demo request email', () => {
+  it('goes once to SALES_EMAIL with every detail, text and escaped HTML, replying to the requester', async () => {
+    const bus = inProcessBus();
+    const config = readMailConfig({ DATABASE_URL: db.url, INTERNAL_SECRET: TEST_SECRET, SMTP_URL: catcher.url, SALES_EMAIL: 'deals@example.com', MAIL_FROM: 'Referral Hub <hello@example.com>' });
+    services.push(await createMailService({ config, bus, logger: false }));
+    const event = envelope(
+      outboxEvent('demo_request.submitted', {
+        requestId: '99999999-2222-3333-4444-555555555555',
+        firstName: 'Grace',
+        lastName: 'Hopper <script>',
+        email: 'grace@navy.example',
+        phone: '+1 555 0100',
+        website: 'navy.example',
+        referralSource: 'Industry Event',
+      }),
+    );
+    await bus.publish(event);
+    await bus.publish(event);
+    const messages = inbox('deals@example.com');
+    expect(messages).toHaveLength(1);
+    const [message] = messages;
+    expect(message!.subject).toBe('Demo request: Grace Hopper <script> (navy.example)');
+    expect(message!.replyTo).toBe('grace@navy.example');
+    expect(message!.from).toContain('hello@example.com');
+    for (const detail of ['Grace Hopper <script>', 'grace@navy.example', '+1 555 0100', 'navy.example', 'Industry Event']) expect(message!.text).toContain(detail);
+    expect(message!.html).toContain('Grace Hopper &lt;script&gt;');
+    expect(message!.html).not.toContain('<script>');
+    const { rows } = await sql.query('SELECT kind, status FROM mail.sent_emails WHERE event_id = $1', [event.id]);
+    expect(rows).toEqual([{ kind: 'demo-request', status: 'sent' }]);
+  });
+
+  it('defaults SALES_EMAIL to sales@referralhub.local', () => {
+    expect(readMailConfig({ DATABASE_URL: db.url, INTERNAL_SECRET: TEST_SECRET, SMTP_URL: catcher.url }).SALES_EMAIL).toBe('sales@referralhub.local');
+  });
+});
+
+describe('account emails', () => {
+  it('sends the email-change link to the new address, built from PUBLIC_URL', async () => {
+    const bus = await start(catcher.url);
+    const event = envelope(
+      outboxEvent('email_change.requested', {
+        userId: '11111111-2222-3333-4444-555555555555',
+        newEmail: 'new-address@example.com',
+        firstName: 'Ada <i>',
+        sealedToken: tokens.seal('change_TOKEN'),
+        expiresAt: new Date(Date.now() + 24 * 3600_000).toISOString(),
+      }),
+    );
+    await bus.publish(event);
+    await bus.publish(event);
+    const messages = inbox('new-address@example.com');
+    expect(messages).toHaveLength(1);
+    const [message] = messages;
+    expect(message!.subject).toBe('Confirm your new email address');
+    const link = 'https://app.example.com/verify-email?token=change_TOKEN&userId=11111111-2222-3333-4444-555555555555';
+    expect(message!.text).toContain(link);
+    expect(message!.html).toContain(link.replace('&', '&amp;'));
+    expect(message!.html).toContain('Ada &lt;i&gt;');
+    expect(message!.text).not.toContain('raw-token');
+  });
+
+  it('sends a password-change notice to the account address, once', async () => {
+    const bus = await start(catcher.url);
+    const event = envelope(outboxEvent('password.changed', { userId: '11111111-2222-3333-4444-555555555555', email: 'changed@example.com', firstName: 'Linus' }));
+    await bus.publish(event);
+    await bus.publish(event);
+    const messages = inbox('changed@example.com');
+    expect(messages).toHaveLength(1);
+    const [message] = messages;
+    expect(message!.subject).toBe('Your Referral Hub password was changed');
+    expect(message!.text).toContain('Hi Linus');
+    expect(message!.text).toMatch(/If it was not you, contact support at support@referralhub\.local/);
+    expect(message!.text).toContain('https://app.example.com/login');
+  });
+});

@@ -3,6 +3,7 @@ import { createDataService, type DataService, type EventBus } from '@app/kit';
 import type { FastifyServerOptions } from 'fastify';
 import type { ProfilesConfig } from './config.ts';
 import { subscribeConsumers } from './consumers.ts';
+import { demoRequestRoutes } from './demo.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 import { profileRoutes } from './routes.ts';
 
@@ -32,6 +33,7 @@ export async function createProfilesService(options: {
     prisma: (adapter) => new PrismaClient({ adapter }),
   });
   profileRoutes(service.app, { prisma: service.prisma, relay: service.relay });
+  demoRequestRoutes(service.app, { prisma: service.prisma, relay: service.relay });
   await subscribeConsumers(bus, service.prisma);
   return service;
 }

@@ -40,6 +40,7 @@ export async function snapshot(sql: pg.Pool) {
     bounties: '*',
     outbox_events: 'id, name, payload, request_id, occurred_at',
     processed_events: '*',
+    demo_requests: '*',
   };
   const result: Record<string, unknown[]> = {};
   for (const [table, columns] of Object.entries(tables)) result[table] = (await sql.query(`SELECT ${columns} FROM profiles.${table} ORDER BY 1, 2`)).rows;

@@ -1,6 +1,7 @@
-import { EmailDraft } from '@app/contracts';
+import { Bounties, EmailDraft } from '@app/contracts';
 import type { EventBus } from '@app/kit';
 import type { FastifyBaseLogger } from 'fastify';
+import { storeBounties } from './commissions.ts';
 import type { Tx } from './figures.ts';
 import type { PrismaClient } from './generated/prisma/client.ts';
 import { storeProgram } from './programs.ts';
@@ -20,7 +21,12 @@ export async function handleOnce(prisma: PrismaClient, subscriber: string, event
   });
 }
 
-export const SUBSCRIBERS = { referrerProfile: 'referrals-referrer-profile', emailDraft: 'referrals-email-draft', programs: 'referrals-programs' } as const;
+export const SUBSCRIBERS = {
+  referrerProfile: 'referrals-referrer-profile',
+  emailDraft: 'referrals-email-draft',
+  programs: 'referrals-programs',
+  bounties: 'referrals-bounties',
+} as const;
 
 export async function subscribeConsumers(bus: EventBus, prisma: PrismaClient, log: FastifyBaseLogger): Promise<void> {
   // The referrer's names and company, for the intro email and reciprocity.
@@ -67,6 +73,22 @@ export async function subscribeConsumers(bus: EventBus, prisma: PrismaClient, lo
     subscriber: SUBSCRIBERS.programs,
     handle: async (event) => {
       await handleOnce(prisma, SUBSCRIBERS.programs, event.id, (tx) => storeProgram(tx, event));
+    },
+  });
+
+  // Vendors' bounties (profiles): what referrals to the vendor's products earn (commissions.ts).
+  await bus.subscribe({
+    event: 'bounties.saved',
+    subscriber: SUBSCRIBERS.bounties,
+    handle: async (event) => {
+      const { companyName, bounties } = event.payload;
+      const key = companyKey(companyName);
+      const parsed = Bounties.safeParse(bounties);
+      if (!key || !parsed.success) {
+        log.warn({ eventId: event.id, companyName, issue: parsed.error?.issues[0]?.message }, 'bounties dropped (no company or invalid)');
+        return;
+      }
+      await handleOnce(prisma, SUBSCRIBERS.bounties, event.id, (tx) => storeBounties(tx, key, companyName, parsed.data, new Date(event.occurredAt)));
     },
   });
 }

@@ -31,6 +31,7 @@ interface ReferralRow {
   email_draft: EmailDraft | null;
   from_clay: boolean;
   email_sent_at: string | null;
+  deal_value: number | null;
   history: Referral['history'];
   product_name: string;
   project_company_name: string;
@@ -57,7 +58,7 @@ const SELECT_REFERRALS = `
   SELECT r.id, r.user_id, r.project_id, r.status, ${iso('r.created_at')} AS created_at, ${iso('r.updated_at')} AS updated_at,
          r.referred_first_name, r.referred_last_name, r.referred_email, r.referred_phone, r.referral_reason,
          r.is_referral_aware, r.can_use_referrer_name, r.notes, r.company, r.email_draft, r.from_clay,
-         ${iso('r.email_sent_at')} AS email_sent_at,
+         ${iso('r.email_sent_at')} AS email_sent_at, r.deal_value::float8 AS deal_value,
          (SELECT coalesce(json_agg(json_build_object('from', c.from_status, 'to', c.to_status, 'at', ${iso('c.at')}) ORDER BY c.at, c.id), '[]')
             FROM referral_status_changes c WHERE c.referral_id = r.id) AS history,
          p.product_name, p.company_name AS project_company_name, p.description AS project_description,
@@ -120,6 +121,7 @@ function toReferral(row: ReferralRow): Referral {
     emailDraft: row.email_draft,
     fromClay: row.from_clay,
     emailSentAt: row.email_sent_at,
+    dealValue: row.deal_value,
     history: row.history,
   };
 }

@@ -1,6 +1,7 @@
 import {
   AutomateRequest,
   CreateReferralRequest,
+  ImpactQuery,
   ListReferralsQuery,
   REFERRAL_MESSAGES,
   SendEmailRequest,
@@ -9,17 +10,22 @@ import {
 } from '@app/contracts';
 import { HttpError, outboxEvent, parse, type Identity, type OutboxRelay } from '@app/kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type pg from 'pg';
 import { z } from 'zod';
+import { earnCommissions, recordPayout, STAGE_RANK } from './commissions.ts';
 import { countNewReferral, countStatusChange, type Tx } from './figures.ts';
 import type { PrismaClient } from './generated/prisma/client.ts';
 import type { ReferralProgramFinder } from './programs.ts';
 import { companyKey, projectIdFor, searchTextOf } from './projects.ts';
+import type { ImpactReads } from './impact.ts';
 import type { ReferralReads } from './reads.ts';
 
 export interface ReferralsDeps {
   prisma: PrismaClient;
   reads: ReferralReads;
   relay: OutboxRelay;
+  pool: pg.Pool;
+  impact: ImpactReads;
   findReferralProgram: ReferralProgramFinder;
 }
 
@@ -30,7 +36,7 @@ const EmailDraftQuery = z.strictObject({ checkOnly: z.enum(['true', 'false'], { 
 const MAX_ID = 2 ** 31 - 1;
 
 export function referralRoutes(app: FastifyInstance, deps: ReferralsDeps) {
-  const { prisma, reads, relay, findReferralProgram } = deps;
+  const { prisma, reads, relay, pool, impact, findReferralProgram } = deps;
   const user = { preHandler: app.requireUser };
 
   /** The referral id of the path: 400 unless numeric (spec 5). */
@@ -82,7 +88,7 @@ export function referralRoutes(app: FastifyInstance, deps: ReferralsDeps) {
           }),
         },
       });
-      await tx.referralStatusChange.create({ data: { referralId: referral.id, from: null, to: 'pending', at: referral.createdAt } });
+      await tx.referralStatusChange.create({ data: { referralId: referral.id, userId: identity.userId, from: null, to: 'pending', at: referral.createdAt } });
       await countNewReferral(tx, identity.userId, referral.company);
       await tx.outboxEvent.create({
         data: outboxEvent(
@@ -156,27 +162,59 @@ export function referralRoutes(app: FastifyInstance, deps: ReferralsDeps) {
 
   app.put('/api/referrals/:id/status', user, async (request) => {
     const referral = await ownReferral(request);
-    const { status } = parse(UpdateStatusRequest, request.body);
+    const input = parse(UpdateStatusRequest, request.body);
+    const { status } = input;
+    // Stored in cents (numeric(14,2)); a repeated value changes nothing.
+    const dealValue = input.dealValue === undefined ? undefined : Math.round(input.dealValue * 100) / 100;
+    const userId = app.userOf(request).userId;
     const changed = await prisma.$transaction(async (tx) => {
-      // Locked, so concurrent changes each record the status they really moved from.
-      const [current] = await tx.$queryRaw<Array<{ status: string }>>`SELECT status::text FROM referrals WHERE id = ${referral.id} FOR UPDATE`;
+      // Locked, so concurrent changes each record the status they really moved from, and commissions
+      // (earned in this transaction) are decided one change at a time.
+      const [current] = await tx.$queryRaw<Array<{ status: string; deal_value: number | null }>>`
+        SELECT status::text, deal_value::float8 AS deal_value FROM referrals WHERE id = ${referral.id} FOR UPDATE`;
       const from = current!.status as typeof status;
-      if (from === status) return false;
+      const newDeal = dealValue !== undefined && dealValue !== current!.deal_value;
+      if (from === status && !newDeal) return false;
       const at = new Date();
-      await tx.referral.update({ where: { id: referral.id }, data: { status, updatedAt: at } });
-      await tx.referralStatusChange.create({ data: { referralId: referral.id, from, to: status, at } });
-      await countStatusChange(tx, app.userOf(request).userId, from, status);
-      await tx.outboxEvent.create({
-        data: outboxEvent(
-          'referral.status_changed',
-          { referralId: referral.id, userId: app.userOf(request).userId, projectId: referral.projectId, from, to: status, changedAt: at.toISOString() },
-          request.id,
-        ),
-      });
-      return true;
+      if (newDeal) await tx.$executeRaw`UPDATE referrals SET deal_value = ${dealValue}, updated_at = ${at} WHERE id = ${referral.id}`;
+      if (from !== status) {
+        await tx.$executeRaw`
+          UPDATE referrals SET status = ${status}::referral_status, updated_at = ${at},
+                 furthest_stage = GREATEST(furthest_stage, ${STAGE_RANK[status]}),
+                 closed_won_at = ${status === 'became_customer' ? at : null}
+           WHERE id = ${referral.id}`;
+        await tx.referralStatusChange.create({ data: { referralId: referral.id, userId, from, to: status, at } });
+        await countStatusChange(tx, userId, from, status);
+        await tx.outboxEvent.create({
+          data: outboxEvent(
+            'referral.status_changed',
+            { referralId: referral.id, userId, projectId: referral.projectId, from, to: status, changedAt: at.toISOString() },
+            request.id,
+          ),
+        });
+      }
+      await earnCommissions(tx, referral.id);
+      return from !== status;
     });
     if (changed) relay.kick();
     return reload(referral.id);
+  });
+
+  app.get('/api/referral-impact', user, async (request) => {
+    const query = parse(ImpactQuery, request.query);
+    return impact.summary(app.userOf(request).userId, query);
+  });
+
+  app.get('/api/commissions', user, async (request) => {
+    const query = parse(ImpactQuery, request.query);
+    return impact.commissions(app.userOf(request).userId, query);
+  });
+
+  app.post('/api/commissions/:id/payout', user, async (request) => {
+    if (!app.userOf(request).isAdmin) throw new HttpError(403, 'Only administrators can record payouts');
+    const paid = await recordPayout(pool, (request.params as { id: string }).id);
+    if (!paid) throw new HttpError(404, 'Commission not found');
+    return paid;
   });
 
   app.get('/api/products/:projectId/referral-program', user, async (request) => {

@@ -2,8 +2,10 @@ import { fileURLToPath } from 'node:url';
 import { createDataService, type DataService, type EventBus } from '@app/kit';
 import type { FastifyServerOptions } from 'fastify';
 import type { ReferralsConfig } from './config.ts';
+import { scheduleRetention } from './commissions.ts';
 import { subscribeConsumers } from './consumers.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
+import { impactReads } from './impact.ts';
 import { aiProgramSource, referralProgramFinder, type ProgramSource } from './programs.ts';
 import { referralReads } from './reads.ts';
 import { referralRoutes } from './routes.ts';
@@ -41,8 +43,13 @@ export async function createReferralsService(options: {
     prisma,
     reads: referralReads(pool),
     relay,
+    pool,
+    impact: impactReads(pool),
     findReferralProgram: referralProgramFinder({ prisma, sources, recheckHours: config.PROGRAM_RECHECK_HOURS, log: app.log }),
   });
   await subscribeConsumers(bus, prisma, app.log);
+  // Retention bonuses: checked at start and every RETENTION_CHECK_MS (see commissions.ts).
+  const stopRetention = scheduleRetention(prisma, app.log, config.RETENTION_CHECK_MS);
+  app.addHook('onClose', async () => stopRetention());
   return service;
 }

@@ -1,9 +1,9 @@
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { Provider as ReduxProvider } from 'react-redux';
 import { ToasterHost } from '@/components/ui/toaster-host';
 import { createQueryClient } from '@/lib/query-client';
-import { createAppStore, type AppStore } from '@/stores/store';
+import type { AppStore } from '@/stores/store';
+import { StoreHolderContext, type StoreHolder } from './store-holder';
 
 export function AppProvider({
   children,
@@ -12,16 +12,17 @@ export function AppProvider({
 }: {
   children: ReactNode;
   queryClient?: QueryClient;
+  /** The Redux store to use (tests); by default one is created when the signed-in layout first needs it. */
   store?: AppStore;
 }) {
   const [client] = useState(() => queryClient ?? createQueryClient());
-  const [appStore] = useState(() => store ?? createAppStore());
+  const [holder] = useState<StoreHolder>(() => ({ current: store ?? null }));
   return (
     <QueryClientProvider client={client}>
-      <ReduxProvider store={appStore}>
+      <StoreHolderContext.Provider value={holder}>
         {children}
         <ToasterHost />
-      </ReduxProvider>
+      </StoreHolderContext.Provider>
     </QueryClientProvider>
   );
 }

@@ -6,6 +6,7 @@ import { useLogout } from '@/features/auth/api/logout';
 import { AppShell } from '@/features/shell/components/app-shell';
 import { VerificationBanner } from '@/features/verification/components/verification-banner';
 import { afterCacheUpdates } from '@/lib/query-client';
+import { ReduxBoundary } from './redux-boundary';
 
 /** The shell around every signed-in route, composed from the auth, shell and verification features. */
 export function SignedInLayout({ user }: { user: User }) {
@@ -15,14 +16,12 @@ export function SignedInLayout({ user }: { user: User }) {
   const showBanner = !user.emailVerified && !user.isAdmin;
 
   return (
-    <AppShell
-      user={user}
-      onLogout={() => logout.mutate()}
-      banner={showBanner ? <VerificationBanner email={user.email} /> : null}
-    >
-      <Suspense fallback={<PageSpinner />}>
-        <Outlet />
-      </Suspense>
-    </AppShell>
+    <ReduxBoundary>
+      <AppShell user={user} onLogout={() => logout.mutate()} banner={showBanner ? <VerificationBanner email={user.email} /> : null}>
+        <Suspense fallback={<PageSpinner />}>
+          <Outlet />
+        </Suspense>
+      </AppShell>
+    </ReduxBoundary>
   );
 }

@@ -12,6 +12,7 @@ import { resetSearch } from '@/stores/search-slice';
 import { useAppDispatch } from '@/stores/store';
 import { DASHBOARD_PAGE_SIZE, DEFAULT_FILTERS, useReferralList, type ReferralFilters } from '../api/list-referrals';
 import { useUpdateReferralStatus } from '../api/update-status';
+import { DealValueDialog } from './deal-value-dialog';
 import { FilterBar } from './filter-bar';
 import { ReferralSheet } from './referral-sheet';
 import { ReferralsTable } from './referrals-table';
@@ -62,11 +63,18 @@ export function DashboardPage({ user }: { user: { firstName?: string | null; ema
   const onClear = () => setFilters(DEFAULT_FILTERS);
   const goToPage = (next: number) => setPaging({ key: filtersKey, page: next });
 
-  const onMark = async (status: ReferralStatus) => {
+  // Closed-Won first asks for the deal value (issue 5); the other milestones are saved at once.
+  const [askDealValue, setAskDealValue] = useState(false);
+  const onMilestone = (status: ReferralStatus) => {
+    if (status === 'became_customer') setAskDealValue(true);
+    else void onMark(status);
+  };
+
+  const onMark = async (status: ReferralStatus, dealValue?: number) => {
     if (!shown || pendingStatus) return;
     setPendingStatus(status);
     try {
-      const updated = await updateStatus.mutateAsync({ id: shown.id, status });
+      const updated = await updateStatus.mutateAsync({ id: shown.id, status, dealValue });
       setSelected((current) => (current && current.id === updated.id ? updated : current));
       toast({ title: 'Status Updated', description: 'Referral status has been updated successfully' });
     } catch (error) {
@@ -170,9 +178,17 @@ export function DashboardPage({ user }: { user: { firstName?: string | null; ema
         referral={shown}
         reciprocity={data?.reciprocity}
         pendingStatus={pendingStatus}
-        onMark={(status) => void onMark(status)}
+        onMark={onMilestone}
         onOpenChange={(open) => {
           if (!open) setSelected(null);
+        }}
+      />
+      <DealValueDialog
+        open={askDealValue && shown !== null}
+        onCancel={() => setAskDealValue(false)}
+        onConfirm={(dealValue) => {
+          setAskDealValue(false);
+          void onMark('became_customer', dealValue);
         }}
       />
     </section>

@@ -1,0 +1,83 @@
+import { AxeBuilder } from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { signUpVerified, uniqueEmail } from './support.ts';
+
+// Issue 5: axe (WCAG 2 A and AA rules) finds no serious or critical violation on the main screens.
+
+async function seriousViolations(page: Page, screen: string): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  const found: string[] = [];
+  for (const v of results.violations) {
+    if (v.impact !== 'serious' && v.impact !== 'critical') continue;
+    const targets = v.nodes.map((n) => n.target.join(' '));
+    found.push(`${screen} ${v.id} (${v.impact}): ${v.help}\n${targets.map((t) => `  ${t}`).join('\n')}`);
+  }
+  return found;
+}
+
+async function expectNoSeriousViolations(page: Page, screen: string) {
+  expect(await seriousViolations(page, screen), 'serious or critical axe violations').toEqual([]);
+}
+
+const publicScreens: { path: string; ready: (page: Page) => Promise<void> }[] = [
+  { path: '/', ready: (p) => expect(p.getByRole('heading', { level: 1, name: 'Automate Your Client Referrals With AI' })).toBeVisible() },
+  { path: '/login', ready: (p) => expect(p.getByRole('button', { name: 'Login', exact: true })).toBeVisible() },
+  { path: '/signup', ready: (p) => expect(p.getByRole('button', { name: 'Register' })).toBeVisible() },
+  { path: '/demo-request', ready: (p) => expect(p.locator('form')).toBeVisible() },
+  { path: '/resend-verification', ready: (p) => expect(p.locator('form')).toBeVisible() },
+];
+
+test.describe('signed out, desktop', () => {
+  for (const screen of publicScreens) {
+    test(`axe: ${screen.path}`, async ({ page }) => {
+      await page.goto(screen.path);
+      await screen.ready(page);
+      await expectNoSeriousViolations(page, screen.path);
+    });
+  }
+
+  test('axe: landing with How it works on Send to a Specific Vendor, annual pricing, FAQ open', async ({ page }) => {
+    await page.goto('/');
+    await page.getByRole('button', { name: 'Send to a Specific Vendor' }).click();
+    await page.getByRole('button', { name: 'Annual' }).click();
+    await page.getByText('How does the product fee work?').click();
+    await expectNoSeriousViolations(page, '/ (variants)');
+  });
+});
+
+test.describe('signed out, phone 390x844', () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test('axe: landing with the mobile menu closed and open', async ({ page }) => {
+    await page.goto('/');
+    await publicScreens[0]!.ready(page);
+    await expectNoSeriousViolations(page, '/ (phone)');
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await expect(page.getByRole('navigation', { name: 'Mobile' })).toBeVisible();
+    await expectNoSeriousViolations(page, '/ (phone, menu open)');
+  });
+});
+
+test.describe('signed in', () => {
+  test('axe: home, dashboard, discover, onboarding, bounties, account', async ({ page }) => {
+    test.setTimeout(120_000);
+    await signUpVerified(page, { firstName: 'Ally', lastName: 'Axe', company: 'A11y Co', email: uniqueEmail('axe'), password: 'correct horse battery' });
+    const screens: { path: string; ready: (p: Page) => Promise<void> }[] = [
+      { path: '/', ready: (p) => expect(p.getByText('What do you want to refer?')).toBeVisible() },
+      { path: '/dashboard', ready: (p) => expect(p.getByText(/^Welcome, /)).toBeVisible() },
+      { path: '/discover', ready: (p) => expect(p.getByRole('heading', { level: 1, name: 'Discover' })).toBeVisible() },
+      { path: '/onboarding', ready: (p) => expect(p.getByRole('button', { name: 'Save & Continue' })).toBeVisible() },
+      { path: '/onboarding/bounties', ready: (p) => expect(p.getByRole('heading', { name: 'Set Your Bounties' })).toBeVisible() },
+      { path: '/account', ready: (p) => expect(p.getByRole('tab', { name: 'Profile' })).toBeVisible() },
+    ];
+    const failures: string[] = [];
+    for (const screen of screens) {
+      await page.goto(screen.path);
+      await screen.ready(page);
+      // Let entrance toasts and data settle.
+      await page.waitForLoadState('networkidle');
+      failures.push(...(await seriousViolations(page, screen.path)));
+    }
+    expect(failures, 'serious or critical axe violations').toEqual([]);
+  });
+});

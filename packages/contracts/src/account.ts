@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { emailField } from './common.ts';
+import { Password } from './auth.ts';
+
+/** POST /api/account/password: the current password is checked; other sessions end. */
+export const ChangePasswordRequest = z
+  .strictObject({
+    currentPassword: z.string({ error: 'Current password is required' }).min(1, 'Current password is required').max(1000),
+    newPassword: Password,
+    confirmPassword: z.string({ error: 'Please confirm the new password' }),
+  })
+  .refine((value) => value.newPassword === value.confirmPassword, { message: 'Passwords do not match', path: ['confirmPassword'] });
+export type ChangePasswordRequest = z.input<typeof ChangePasswordRequest>;
+
+/** POST /api/account/email: the password is checked; the new address takes effect once verified. */
+export const ChangeEmailRequest = z.strictObject({
+  newEmail: emailField('Please enter a valid email address'),
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1000),
+});
+export type ChangeEmailRequest = z.input<typeof ChangeEmailRequest>;
+
+export const ACCOUNT_MESSAGES = {
+  passwordChanged: 'Password updated. Other sessions have been signed out.',
+  wrongPassword: 'The password is not correct',
+  emailChangeSent: 'We sent a verification link to the new address. Your email changes once you open it.',
+  emailTaken: 'An account with this email already exists',
+  sameEmail: 'That is already your email address',
+} as const;

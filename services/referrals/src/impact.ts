@@ -1,0 +1,249 @@
+import type { Commission, ImpactQuery, ImpactSummary } from '@app/contracts';
+import type pg from 'pg';
+import type { z } from 'zod';
+import { SELECT_COMMISSIONS, toCommission } from './commissions.ts';
+import { companyKey } from './projects.ts';
+
+/**
+ * The Impact dashboard (GET /api/referral-impact) and the commissions list, in SQL aggregates: a user
+ * with 10,000 referrals costs a handful of queries over their index range (user_id, created_at; the
+ * covering index referrals_impact_idx), never their rows in Node.
+ *
+ * - Filters: `from`/`to` narrow by the referral's creation date (UTC days, both inclusive); `partner`
+ *   narrows to the referrals to one partner (the project's company, compared as companyKey, so "Acme" and
+ *   "ACME Inc." are one partner) and, for "received", to referrals from that partner's users.
+ * - Rates are percent of the referrals in range, one decimal: accepted = past Tee-up and not declined.
+ * - Funnel: Tee-ups are all referrals; Warm Intros, Demos: ever reached that stage or later (furthest_stage:
+ *   Warm Intro < Intro Occurred < Demo < Closed-Won); Closed-Won: now Closed-Won.
+ * - Payout summary and trends' `earned`: the referrer's share of the commissions of the referrals in range.
+ * - Recent activity: the latest 10 of the user's status changes (Tee-up = sent; Warm Intro and Intro
+ *   Occurred = accepted; Demo = demo; declined; Closed-Won = closed) with the commission that move earned
+ *   (referrer's share), and referrals received; a move back to Tee-up is not an activity.
+ * - Trends: the 12 months ending with `to`'s month (else the current month), UTC: referrals sent that
+ *   month, referrals that became (and are) Closed-Won that month, commissions earned that month.
+ */
+
+type Query = z.output<typeof ImpactQuery>;
+
+const DAY_MS = 24 * 3600_000;
+export const MAX_COMMISSIONS = 5000;
+const MILESTONE_OF_STATUS = `CASE s.to_status WHEN 'intro_made' THEN 'qualifiedLead' WHEN 'intro_occurred' THEN 'meetingHeld'
+  WHEN 'intro_accepted' THEN 'opportunityCreated' WHEN 'became_customer' THEN 'closedWon' END`;
+
+const rate = (part: number, total: number) => (total === 0 ? 0 : Math.round((part * 1000) / total) / 10);
+const money = (value: number) => Math.round(value * 100) / 100;
+
+/** Conditions on the referrals `r` (joined with their project `p`) for the query; $1 is the user. */
+function filtersOf(query: Query, params: unknown[], alias = 'r'): string[] {
+  const conditions: string[] = [];
+  const add = (condition: (placeholder: string) => string, value: unknown) => {
+    params.push(value);
+    conditions.push(condition(`$${params.length}`));
+  };
+  if (query.from) add((p) => `${alias}.created_at >= ${p}`, new Date(`${query.from}T00:00:00Z`));
+  if (query.to) add((p) => `${alias}.created_at < ${p}`, new Date(Date.parse(`${query.to}T00:00:00Z`) + DAY_MS));
+  return conditions;
+}
+
+interface Totals {
+  total: number;
+  accepted: number;
+  pending: number;
+  declined: number;
+  pipeline: number;
+  closed_won: number;
+  warm: number;
+  demos: number;
+}
+
+export function impactReads(pool: pg.Pool) {
+  /** The user's referrals in range: FROM ... WHERE text and its parameters. */
+  function scope(userId: string, query: Query) {
+    const params: unknown[] = [userId];
+    const conditions = ['r.user_id = $1', ...filtersOf(query, params)];
+    const partnerKey = query.partner ? companyKey(query.partner) : null;
+    if (partnerKey !== null) {
+      params.push(partnerKey);
+      conditions.push(`p.company_key = $${params.length}`);
+    }
+    return { params, where: conditions.join(' AND '), partnerKey, join: partnerKey === null ? '' : 'JOIN projects p ON p.id = r.project_id' };
+  }
+
+  /** The range and partner conditions on another user's referral `rr` (its referrer `them`), each led by AND. */
+  function receivedConditions(query: Query, params: unknown[], partnerKey: string | null): string {
+    const conditions = filtersOf(query, params, 'rr');
+    if (partnerKey !== null) {
+      params.push(partnerKey);
+      conditions.push(`them.company_key = $${params.length}`);
+    }
+    return conditions.map((c) => `AND ${c}`).join(' ');
+  }
+
+  /** Other users' referrals to the user's company ("received", as the dashboard's reciprocity), in range. */
+  function receivedFrom(query: Query, params: unknown[], partnerKey: string | null) {
+    const conditions = ['me.user_id = $1', "me.company_key <> ''", 'rr.user_id <> $1', ...filtersOf(query, params, 'rr')];
+    if (partnerKey !== null) {
+      params.push(partnerKey);
+      conditions.push(`them.company_key = $${params.length}`);
+    }
+    return `FROM referrers me
+      JOIN projects mp ON mp.company_key = me.company_key
+      JOIN referrals rr ON rr.project_id = mp.id
+      ${partnerKey !== null ? 'JOIN referrers them ON them.user_id = rr.user_id' : 'LEFT JOIN referrers them ON them.user_id = rr.user_id'}
+     WHERE ${conditions.join(' AND ')}`;
+  }
+
+  return {
+    async summary(userId: string, query: Query, now = new Date()): Promise<ImpactSummary> {
+      const { params, where, join, partnerKey } = scope(userId, query);
+      const filtered = params.length > 1;
+      const totalsSql = `SELECT count(*)::int AS total,
+          count(*) FILTER (WHERE r.status NOT IN ('pending', 'declined'))::int AS accepted,
+          count(*) FILTER (WHERE r.status = 'pending')::int AS pending,
+          count(*) FILTER (WHERE r.status = 'declined')::int AS declined,
+          coalesce(sum(r.deal_value) FILTER (WHERE r.status NOT IN ('became_customer', 'declined')), 0)::float8 AS pipeline,
+          count(*) FILTER (WHERE r.status = 'became_customer')::int AS closed_won,
+          count(*) FILTER (WHERE r.furthest_stage >= 1)::int AS warm,
+          count(*) FILTER (WHERE r.furthest_stage >= 3)::int AS demos
+        FROM referrals r ${join} WHERE ${where}`;
+      const receivedParams: unknown[] = [userId];
+      const receivedSql = `SELECT count(*)::int AS received ${receivedFrom(query, receivedParams, partnerKey)}`;
+      const payoutSql = `SELECT coalesce(sum(c.referrer_amount), 0)::float8 AS earned,
+          coalesce(sum(c.referrer_amount) FILTER (WHERE c.state = 'paid_out'), 0)::float8 AS paid_out,
+          coalesce(sum(c.referrer_amount) FILTER (WHERE c.state = 'in_escrow'), 0)::float8 AS in_escrow
+        FROM commissions c ${filtered ? `JOIN referrals r ON r.id = c.referral_id ${join} WHERE c.user_id = $1 AND ${where}` : 'WHERE c.user_id = $1'}`;
+      // Recent activity: the newest status changes by index (user_id, at), filtered by their referral.
+      const activityParams = [...params];
+      const activitySql = `(SELECT 's' || s.id AS id,
+            CASE s.to_status WHEN 'pending' THEN 'sent' WHEN 'intro_made' THEN 'accepted' WHEN 'intro_occurred' THEN 'accepted'
+              WHEN 'intro_accepted' THEN 'demo' WHEN 'declined' THEN 'declined' ELSE 'closed' END AS type,
+            ap.company_name AS partner, r.referred_first_name || ' ' || r.referred_last_name AS contact,
+            (SELECT cm.referrer_amount::float8 FROM commissions cm WHERE cm.referral_id = s.referral_id AND cm.milestone = ${MILESTONE_OF_STATUS}) AS amount,
+            s.at
+          FROM referral_status_changes s JOIN referrals r ON r.id = s.referral_id JOIN projects ap ON ap.id = r.project_id ${join}
+         WHERE s.user_id = $1 AND ${where} AND (s.from_status IS NULL OR s.to_status <> 'pending')
+         ORDER BY s.at DESC, s.id DESC LIMIT 10)
+        UNION ALL
+        (SELECT 'r' || rr.id, 'received', coalesce(nullif(rr.them_company, ''), 'Another company'),
+                rr.referred_first_name || ' ' || rr.referred_last_name, NULL::float8, rr.created_at
+           FROM referrers me
+           JOIN projects mp ON mp.company_key = me.company_key
+           CROSS JOIN LATERAL (
+             -- The newest 10 of each of the company's products, by index (project_id, created_at).
+             SELECT rr.id, rr.referred_first_name, rr.referred_last_name, rr.created_at, them.company_name AS them_company
+               FROM referrals rr LEFT JOIN referrers them ON them.user_id = rr.user_id
+              WHERE rr.project_id = mp.id AND rr.user_id <> $1 ${receivedConditions(query, activityParams, partnerKey)}
+              ORDER BY rr.created_at DESC, rr.id DESC LIMIT 10) rr
+          WHERE me.user_id = $1 AND me.company_key <> ''
+          ORDER BY rr.created_at DESC, rr.id DESC LIMIT 10)
+        ORDER BY at DESC, id DESC LIMIT 10`;
+      // The leaderboard: the top 10 partners by referrals sent, then what each sent back to the user's company.
+      const leaderboardSql = `WITH per_project AS (
+          SELECT r.project_id, count(*)::int AS sent, sum(r.deal_value) FILTER (WHERE r.status = 'became_customer') AS revenue
+            FROM referrals r ${join} WHERE ${where} GROUP BY r.project_id),
+        mine AS (
+          SELECT lp.company_key, max(lp.company_name) AS partner, sum(pp.sent)::int AS sent, coalesce(sum(pp.revenue), 0)::float8 AS revenue
+            FROM per_project pp JOIN projects lp ON lp.id = pp.project_id
+           WHERE lp.company_key <> ''
+           GROUP BY lp.company_key ORDER BY sent DESC, partner LIMIT 10),
+        received AS (
+          SELECT them.company_key, count(*)::int AS received
+            FROM referrers me
+            JOIN projects mp ON mp.company_key = me.company_key
+            JOIN referrals rr ON rr.project_id = mp.id
+            JOIN referrers them ON them.user_id = rr.user_id
+           WHERE me.user_id = $1 AND me.company_key <> '' AND rr.user_id <> $1 AND them.company_key IN (SELECT company_key FROM mine)
+                 ${filtersOf(query, params, 'rr')
+                   .map((c) => `AND ${c}`)
+                   .join(' ')}
+           GROUP BY them.company_key)
+        SELECT m.partner, m.sent, m.revenue, coalesce(rc.received, 0) AS received
+          FROM mine m LEFT JOIN received rc ON rc.company_key = m.company_key ORDER BY m.sent DESC, m.partner`;
+      const leaderboardParams = params;
+      // Trends: 12 UTC months ending with `to`'s month (else this one).
+      const end = query.to ? new Date(`${query.to}T00:00:00Z`) : now;
+      const firstMonth = new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth() - 11, 1));
+      const months = Array.from({ length: 12 }, (_, i) => new Date(Date.UTC(firstMonth.getUTCFullYear(), firstMonth.getUTCMonth() + i, 1)).toISOString().slice(0, 7));
+      const trendParams = [...params.slice(0, countOf(totalsSql)), firstMonth];
+      const since = `$${trendParams.length}`;
+      const monthOf = (column: string) => `date_trunc('month', ${column} AT TIME ZONE 'UTC')`;
+      const trendsSql = `SELECT kind, to_char(month, 'YYYY-MM') AS month, value FROM (
+        SELECT 'sent' AS kind, ${monthOf('r.created_at')} AS month, count(*)::float8 AS value
+          FROM referrals r ${join} WHERE ${where} AND r.created_at >= ${since} GROUP BY 2
+        UNION ALL
+        SELECT 'closedWon', ${monthOf('r.closed_won_at')}, count(*)::float8
+          FROM referrals r ${join} WHERE ${where} AND r.status = 'became_customer' AND r.closed_won_at >= ${since} GROUP BY 2
+        UNION ALL
+        SELECT 'earned', ${monthOf('c.earned_at')}, sum(c.referrer_amount)::float8
+          FROM commissions c JOIN referrals r ON r.id = c.referral_id ${join} WHERE c.user_id = $1 AND ${where} AND c.earned_at >= ${since} GROUP BY 2) t`;
+
+      const [totalsR, receivedR, payoutR, activityR, leaderboardR, trendsR] = await Promise.all([
+        pool.query<Totals>(totalsSql, params.slice(0, countOf(totalsSql))),
+        pool.query<{ received: number }>(receivedSql, receivedParams),
+        pool.query<{ earned: number; paid_out: number; in_escrow: number }>(payoutSql, params.slice(0, countOf(payoutSql))),
+        pool.query<{ id: string; type: ImpactSummary['recentActivity'][number]['type']; partner: string; contact: string; amount: number | null; at: Date }>(
+          activitySql,
+          activityParams,
+        ),
+        pool.query<{ partner: string; sent: number; revenue: number; received: number }>(leaderboardSql, leaderboardParams),
+        pool.query<{ kind: 'sent' | 'closedWon' | 'earned'; month: string; value: number }>(trendsSql, trendParams),
+      ]);
+      const t = totalsR.rows[0]!;
+      const payout = payoutR.rows[0]!;
+      const trend = new Map(months.map((month) => [month, { month, sent: 0, closedWon: 0, earned: 0 }]));
+      for (const row of trendsR.rows) {
+        const entry = trend.get(row.month);
+        if (entry) entry[row.kind] = row.kind === 'earned' ? money(row.value) : row.value;
+      }
+      return {
+        totalReferrals: t.total,
+        acceptanceRate: rate(t.accepted, t.total),
+        pendingRate: rate(t.pending, t.total),
+        declineRate: rate(t.declined, t.total),
+        pipelineValue: money(t.pipeline),
+        closedWonCount: t.closed_won,
+        giveGetScore: { sent: t.total, received: receivedR.rows[0]!.received },
+        payoutSummary: { earned: money(payout.earned), paidOut: money(payout.paid_out), inEscrow: money(payout.in_escrow) },
+        recentActivity: activityR.rows.map((row) => ({
+          id: row.id,
+          type: row.type,
+          partner: row.partner,
+          contact: row.contact,
+          amount: row.amount,
+          timestamp: new Date(row.at).toISOString(),
+        })),
+        conversionFunnel: { teeUps: t.total, warmIntros: t.warm, demos: t.demos, closedWon: t.closed_won },
+        partnerLeaderboard: leaderboardR.rows.map((row) => ({
+          partner: row.partner,
+          leadsSent: row.sent,
+          leadsReceived: row.received,
+          revenueWon: money(row.revenue),
+          reciprocityRatio: row.received === 0 ? row.sent : Math.round((row.sent / row.received) * 100) / 100,
+        })),
+        trends: [...trend.values()],
+      };
+    },
+
+    /** The user's commissions in range, newest first (the CSV export), at most MAX_COMMISSIONS. */
+    async commissions(userId: string, query: Query): Promise<Commission[]> {
+      const params: unknown[] = [userId];
+      const conditions = ['c.user_id = $1', ...filtersOf(query, params)];
+      if (query.partner) {
+        params.push(companyKey(query.partner));
+        conditions.push(`p.company_key = $${params.length}`);
+      }
+      params.push(MAX_COMMISSIONS);
+      const { rows } = await pool.query(`${SELECT_COMMISSIONS} WHERE ${conditions.join(' AND ')} ORDER BY c.earned_at DESC, c.id DESC LIMIT $${params.length}`, params);
+      return rows.map(toCommission);
+    },
+  };
+}
+
+/** How many parameters a query text uses (the highest $n): queries share one parameter list's prefix. */
+function countOf(text: string): number {
+  let max = 0;
+  for (const match of text.matchAll(/\$(\d+)/g)) max = Math.max(max, Number(match[1]));
+  return max;
+}
+
+export type ImpactReads = ReturnType<typeof impactReads>;

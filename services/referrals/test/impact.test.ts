@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import { Commission, ImpactSummary, type Bounties, type ReferralStatus } from '@app/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deliver, referralInput, startReferrals, testUser, type TestContext, type TestUser } from './helpers.ts';
+
+/**
+ * The Impact dashboard on a small realistic data set: the user (company "Mine") sent 5 referrals to
+ * three partners and received 3 (one from an Acme user, two from Globex users); Acme pays bounties.
+ */
+let ctx: TestContext;
+const app = () => ctx.service.app;
+const me = testUser('me');
+const admin = testUser('admin', { isAdmin: true });
+const ids: Record<string, number> = {};
+const thisMonth = new Date().toISOString().slice(0, 7);
+
+const register = (user: TestUser, companyName: string) =>
+  deliver(ctx.bus, 'user.registered', { userId: user.userId, email: user.email, firstName: 'F', lastName: 'L', companyName });
+
+async function create(user: TestUser, company: string, product: string, firstName: string): Promise<number> {
+  const response = await app().inject({ method: 'POST', url: '/api/referrals', headers: user.headers, payload: referralInput({ company, product, referredFirstName: firstName, referredLastName: 'Doe' }) });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json().id;
+}
+
+async function move(id: number, status: ReferralStatus, dealValue?: number) {
+  const response = await app().inject({ method: 'PUT', url: `/api/referrals/${id}/status`, headers: me.headers, payload: { status, dealValue } });
+  expect(response.statusCode, response.body).toBe(200);
+}
+
+const impact = (query = '', user: TestUser = me) => app().inject({ method: 'GET', url: `/api/referral-impact${query}`, headers: user.headers });
+async function summary(query = ''): Promise<ImpactSummary> {
+  const response = await impact(query);
+  expect(response.statusCode, response.body).toBe(200);
+  return ImpactSummary.parse(response.json());
+}
+
+beforeAll(async () => {
+  ctx = await startReferrals();
+  const acmeBounties: Bounties = {
+    qualifiedLead: { enabled: true, type: 'flat', amount: 100 },
+    meetingHeld: { enabled: false },
+    opportunityCreated: { enabled: true, type: 'flat', amount: 250 },
+    closedWon: { enabled: true, type: 'percentage_arr', amount: 20 },
+    retentionBonus: { enabled: false },
+  };
+  await deliver(ctx.bus, 'bounties.saved', { userId: randomUUID(), companyName: 'Acme', bounties: acmeBounties });
+  await register(me, 'Mine Corp');
+  ids.pending = await create(me, 'Acme', 'Rocket', 'Pia');
+  ids.won = await create(me, 'Acme Inc.', 'Rocket', 'Wes');
+  ids.declined = await create(me, 'Globex', 'Widget', 'Dee');
+  ids.inFlight = await create(me, 'Globex', 'Widget', 'Ivy');
+  ids.old = await create(me, 'Initech', 'Stapler', 'Olga');
+  // The oldest referral was sent in January.
+  await ctx.sql.query(`UPDATE referrals.referrals SET created_at = '2026-01-15T10:00:00Z' WHERE id = $1`, [ids.old]);
+  await ctx.sql.query(`UPDATE referrals.referral_status_changes SET at = '2026-01-15T10:00:00Z' WHERE referral_id = $1`, [ids.old]);
+
+  await move(ids.won!, 'intro_made');
+  await move(ids.won!, 'intro_accepted');
+  await move(ids.won!, 'became_customer', 10_000);
+  await move(ids.declined!, 'intro_made');
+  await move(ids.declined!, 'declined');
+  await move(ids.inFlight!, 'intro_made', 5000);
+
+  // Received: other users' referrals to Mine's products (one from Acme, two from Globex).
+  const acmeUser = testUser('acme');
+  const globexUser = testUser('globex');
+  await register(acmeUser, 'ACME Inc.');
+  await register(globexUser, 'Globex');
+  await create(acmeUser, 'Mine', 'Ledger', 'Rae');
+  await create(globexUser, 'Mine Corp', 'Ledger', 'Rob');
+  await create(globexUser, 'Mine', 'Vault', 'Ron');
+
+  // One commission paid out (the Warm Intro's $70).
+  const list = Commission.array().parse((await app().inject({ method: 'GET', url: '/api/commissions', headers: me.headers })).json());
+  const warm = list.find((c) => c.milestone === 'qualifiedLead')!;
+  expect((await app().inject({ method: 'POST', url: `/api/commissions/${warm.id}/payout`, headers: admin.headers, payload: {} })).statusCode).toBe(200);
+});
+
+afterAll(async () => {
+  await ctx?.close();
+});
+
+describe('GET /api/referral-impact', () => {
+  it('computes every figure from the data', async () => {
+    const s = await summary();
+    expect(s.totalReferrals).toBe(5);
+    expect([s.acceptanceRate, s.pendingRate, s.declineRate]).toEqual([40, 40, 20]);
+    expect(s.pipelineValue).toBe(5000);
+    expect(s.closedWonCount).toBe(1);
+    expect(s.giveGetScore).toEqual({ sent: 5, received: 3 });
+    // 70 + 175 + 1400 (20% of $10,000, Starter keeps 70%).
+    expect(s.payoutSummary).toEqual({ earned: 1645, paidOut: 70, inEscrow: 1575 });
+    expect(s.conversionFunnel).toEqual({ teeUps: 5, warmIntros: 3, demos: 1, closedWon: 1 });
+    expect(s.partnerLeaderboard).toEqual([
+      { partner: 'Acme', leadsSent: 2, leadsReceived: 1, revenueWon: 10_000, reciprocityRatio: 2 },
+      { partner: 'Globex', leadsSent: 2, leadsReceived: 2, revenueWon: 0, reciprocityRatio: 1 },
+      { partner: 'Initech', leadsSent: 1, leadsReceived: 0, revenueWon: 0, reciprocityRatio: 1 },
+    ]);
+    expect(s.recentActivity).toHaveLength(10);
+    expect(s.recentActivity.slice(0, 7).map((a) => [a.type, a.partner, a.contact, a.amount])).toEqual([
+      ['received', 'Globex', 'Ron Doe', null],
+      ['received', 'Globex', 'Rob Doe', null],
+      ['received', 'ACME Inc.', 'Rae Doe', null],
+      ['accepted', 'Globex', 'Ivy Doe', null],
+      ['declined', 'Globex', 'Dee Doe', null],
+      ['accepted', 'Globex', 'Dee Doe', null],
+      ['closed', 'Acme', 'Wes Doe', 1400],
+    ]);
+    expect(s.recentActivity.slice(7).map((a) => [a.type, a.amount])).toEqual([
+      ['demo', 175],
+      ['accepted', 70],
+      ['sent', null],
+    ]);
+    const times = s.recentActivity.map((a) => a.timestamp);
+    expect([...times].sort().reverse()).toEqual(times);
+    expect(s.trends).toHaveLength(12);
+    expect(s.trends.at(-1)).toEqual({ month: thisMonth, sent: 4, closedWon: 1, earned: 1645 });
+    expect(s.trends.find((t) => t.month === '2026-01')).toEqual({ month: '2026-01', sent: 1, closedWon: 0, earned: 0 });
+    expect(s.trends.reduce((n, t) => n + t.sent, 0)).toBe(5);
+  });
+
+  it('narrows by partner (any spelling of the company) and by creation dates', async () => {
+    const acme = await summary('?partner=ACME');
+    expect(acme.totalReferrals).toBe(2);
+    expect(acme.giveGetScore).toEqual({ sent: 2, received: 1 });
+    expect(acme.partnerLeaderboard.map((p) => p.partner)).toEqual(['Acme']);
+    expect(acme.payoutSummary.earned).toBe(1645);
+    expect((await summary('?partner=Globex')).payoutSummary).toEqual({ earned: 0, paidOut: 0, inEscrow: 0 });
+    expect((await summary('?partner=Nobody')).totalReferrals).toBe(0);
+
+    expect((await summary('?to=2026-01-15')).totalReferrals).toBe(1);
+    expect((await summary('?from=2026-01-16')).totalReferrals).toBe(4);
+    expect((await summary('?from=2026-01-15&to=2026-01-15')).conversionFunnel).toEqual({ teeUps: 1, warmIntros: 0, demos: 0, closedWon: 0 });
+    const future = await summary('?from=2099-01-01');
+    expect([future.totalReferrals, future.acceptanceRate, future.giveGetScore.received, future.recentActivity.length]).toEqual([0, 0, 0, 0]);
+    // Trends end with `to`'s month.
+    expect((await summary('?to=2026-03-31')).trends.map((t) => t.month).at(-1)).toBe('2026-03');
+  });
+
+  it('shows nothing of other users', async () => {
+    const stranger = testUser('stranger');
+    const response = await impact('', stranger);
+    const s = ImpactSummary.parse(response.json());
+    expect([s.totalReferrals, s.payoutSummary.earned, s.partnerLeaderboard.length, s.recentActivity.length]).toEqual([0, 0, 0, 0]);
+  });
+
+  it('answers 400 to a bad query and 401 without a user', async () => {
+    for (const query of ['?from=yesterday', '?to=2026-13-01', '?unknown=1', `?partner=${'x'.repeat(201)}`]) {
+      const response = await impact(query);
+      expect(response.statusCode, query).toBe(400);
+      expect(response.json()).toHaveProperty('message');
+    }
+    expect((await app().inject({ method: 'GET', url: '/api/referral-impact' })).statusCode).toBe(401);
+    expect((await app().inject({ method: 'GET', url: '/api/commissions' })).statusCode).toBe(401);
+    expect((await app().inject({ method: 'GET', url: '/api/commissions?from=x', headers: me.headers })).statusCode).toBe(400);
+  });
+});
+
+describe('GET /api/commissions', () => {
+  it("lists the user's commissions newest first, narrowed like the dashboard", async () => {
+    const response = await app().inject({ method: 'GET', url: '/api/commissions', headers: me.headers });
+    const list = Commission.array().parse(response.json());
+    expect(list.map((c) => [c.milestone, c.grossAmount, c.referrerAmount, c.platformFee, c.state, c.contact, c.partner])).toEqual([
+      ['closedWon', 2000, 1400, 600, 'in_escrow', 'Wes Doe', 'Acme'],
+      ['opportunityCreated', 250, 175, 75, 'in_escrow', 'Wes Doe', 'Acme'],
+      ['qualifiedLead', 100, 70, 30, 'paid_out', 'Wes Doe', 'Acme'],
+    ]);
+    const globex = await app().inject({ method: 'GET', url: '/api/commissions?partner=Globex', headers: me.headers });
+    expect(globex.json()).toEqual([]);
+    const other = await app().inject({ method: 'GET', url: '/api/commissions', headers: testUser().headers });
+    expect(other.json()).toEqual([]);
+  });
+});

@@ -1,0 +1,134 @@
+import type { ImpactSummary } from '@app/contracts';
+import { useId } from 'react';
+import { formatMoney, formatMonth, funnelPercent } from './format';
+
+/** Quality & Conversion Funnel: horizontal bars as an inline SVG (spec 9's percentages), with a list for AT. */
+export function FunnelChart({ funnel }: { funnel: ImpactSummary['conversionFunnel'] }) {
+  const stages = [
+    { label: 'Tee-ups', count: funnel.teeUps, percent: 100 },
+    { label: 'Warm Intros', count: funnel.warmIntros, percent: funnelPercent(funnel.warmIntros, funnel.teeUps) },
+    { label: 'Demos', count: funnel.demos, percent: funnelPercent(funnel.demos, funnel.teeUps) },
+    { label: 'Closed-Won', count: funnel.closedWon, percent: funnelPercent(funnel.closedWon, funnel.teeUps) },
+  ];
+  return (
+    <ul aria-label="Conversion funnel" className="grid gap-3">
+      {stages.map((stage) => (
+        <li key={stage.label} data-testid={`funnel-${stage.label}`} className="grid gap-1">
+          <div className="flex justify-between text-sm">
+            <span className="font-medium">{stage.label}</span>
+            <span className="text-muted-foreground tabular-nums">
+              {stage.count} · {stage.percent}%
+            </span>
+          </div>
+          <svg viewBox="0 0 100 6" preserveAspectRatio="none" className="h-2.5 w-full" role="img" aria-label={`${stage.label}: ${stage.count}, ${stage.percent}% of tee-ups`}>
+            <rect x="0" y="0" width="100" height="6" rx="3" className="fill-muted" />
+            <rect x="0" y="0" width={Math.min(100, Math.max(0, stage.percent))} height="6" rx="3" className="fill-primary" />
+          </svg>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const W = 640;
+const H = 220;
+const PAD = { top: 16, right: 48, bottom: 28, left: 36 };
+
+/**
+ * The 12-month trend: sent and Closed-Won as grouped bars (left axis, counts) and earned as a line (right
+ * axis, USD). The SVG has a title and description; the same figures are in a table below it.
+ */
+export function TrendsChart({ trends }: { trends: ImpactSummary['trends'] }) {
+  const titleId = useId();
+  const descId = useId();
+  const months = trends.slice(-12);
+  const maxCount = Math.max(1, ...months.map((m) => Math.max(m.sent, m.closedWon)));
+  const maxEarned = Math.max(1, ...months.map((m) => m.earned));
+  const innerW = W - PAD.left - PAD.right;
+  const innerH = H - PAD.top - PAD.bottom;
+  const slot = innerW / Math.max(1, months.length);
+  const barW = Math.max(2, slot / 3);
+  const y = (count: number) => PAD.top + innerH - (count / maxCount) * innerH;
+  const yEarned = (value: number) => PAD.top + innerH - (value / maxEarned) * innerH;
+  const line = months.map((m, i) => `${PAD.left + slot * i + slot / 2},${yEarned(m.earned)}`).join(' ');
+  const totalSent = months.reduce((sum, m) => sum + m.sent, 0);
+  const totalWon = months.reduce((sum, m) => sum + m.closedWon, 0);
+  const totalEarned = months.reduce((sum, m) => sum + m.earned, 0);
+
+  return (
+    <div className="grid gap-3">
+      {months.length === 0 ? (
+        <p className="text-sm text-muted-foreground">No activity in this period</p>
+      ) : (
+        <svg viewBox={`0 0 ${W} ${H}`} className="h-auto w-full" role="img" aria-labelledby={`${titleId} ${descId}`}>
+          <title id={titleId}>Referral trends by month</title>
+          <desc id={descId}>{`${months.length} months: ${totalSent} sent, ${totalWon} Closed-Won, ${formatMoney(totalEarned)} earned. The table below lists each month.`}</desc>
+          {[0, 0.5, 1].map((f) => (
+            <g key={f}>
+              <line x1={PAD.left} x2={W - PAD.right} y1={PAD.top + innerH * (1 - f)} y2={PAD.top + innerH * (1 - f)} className="stroke-border" strokeWidth="1" />
+              <text x={PAD.left - 6} y={PAD.top + innerH * (1 - f) + 4} textAnchor="end" className="fill-muted-foreground text-[10px]">
+                {Math.round(maxCount * f)}
+              </text>
+              <text x={W - PAD.right + 6} y={PAD.top + innerH * (1 - f) + 4} className="fill-muted-foreground text-[10px]">
+                {`$${Math.round((maxEarned * f) / 1000)}k`}
+              </text>
+            </g>
+          ))}
+          {months.map((m, i) => {
+            const x = PAD.left + slot * i + slot / 2;
+            return (
+              <g key={m.month}>
+                <rect x={x - barW} y={y(m.sent)} width={barW} height={PAD.top + innerH - y(m.sent)} className="fill-primary/40" />
+                <rect x={x} y={y(m.closedWon)} width={barW} height={PAD.top + innerH - y(m.closedWon)} className="fill-primary" />
+                <text x={x} y={H - 8} textAnchor="middle" className="fill-muted-foreground text-[10px]">
+                  {formatMonth(m.month)}
+                </text>
+              </g>
+            );
+          })}
+          <polyline points={line} fill="none" className="stroke-emerald-600" strokeWidth="2" />
+          {months.map((m, i) => (
+            <circle key={m.month} cx={PAD.left + slot * i + slot / 2} cy={yEarned(m.earned)} r="3" className="fill-emerald-600" />
+          ))}
+        </svg>
+      )}
+      <ul className="flex flex-wrap gap-4 text-xs text-muted-foreground" aria-label="Legend">
+        <li className="flex items-center gap-1.5">
+          <span className="size-3 rounded-sm bg-primary/40" aria-hidden="true" /> Sent
+        </li>
+        <li className="flex items-center gap-1.5">
+          <span className="size-3 rounded-sm bg-primary" aria-hidden="true" /> Closed-Won
+        </li>
+        <li className="flex items-center gap-1.5">
+          <span className="h-0.5 w-3 bg-emerald-600" aria-hidden="true" /> Earned (right axis)
+        </li>
+      </ul>
+      <details className="text-sm">
+        <summary className="cursor-pointer text-primary">View trends as a table</summary>
+        <div className="mt-2 overflow-x-auto">
+          <table className="w-full text-left">
+            <caption className="sr-only">Referral trends by month</caption>
+            <thead>
+              <tr className="border-b border-border">
+                <th scope="col" className="py-1 pr-3">Month</th>
+                <th scope="col" className="py-1 pr-3 text-right">Sent</th>
+                <th scope="col" className="py-1 pr-3 text-right">Closed-Won</th>
+                <th scope="col" className="py-1 text-right">Earned</th>
+              </tr>
+            </thead>
+            <tbody>
+              {months.map((m) => (
+                <tr key={m.month} className="border-b border-border/50">
+                  <th scope="row" className="py-1 pr-3 font-normal">{formatMonth(m.month)}</th>
+                  <td className="py-1 pr-3 text-right tabular-nums">{m.sent}</td>
+                  <td className="py-1 pr-3 text-right tabular-nums">{m.closedWon}</td>
+                  <td className="py-1 text-right tabular-nums">{formatMoney(m.earned)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
+    </div>
+  );
+}

@@ -1,0 +1,123 @@
+import { ACCOUNT_MESSAGES } from '@app/contracts';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router-dom';
+import { describe, expect, it } from 'vitest';
+import { AccountPage, memberSince, tabForPath } from '@/features/account/components/account-page';
+import { currentPath, installServer, json, makeUser, renderApp, type Handler } from './utils';
+
+const accountServer = (handler?: Handler) => installServer({ user: makeUser(), handler });
+
+describe('Account', () => {
+  it('maps routes to tabs and formats Member Since', () => {
+    expect(tabForPath('/account')).toBe('profile');
+    expect(tabForPath('/account/email')).toBe('email');
+    expect(tabForPath('/account/password')).toBe('password');
+    expect(memberSince('2026-01-15T10:00:00.000Z')).toBe('January 15, 2026');
+    expect(memberSince(null)).toBe('N/A');
+    expect(memberSince('nonsense')).toBe('N/A');
+  });
+
+  it('shows the profile; the tab follows the route and a tab click changes the route', async () => {
+    accountServer();
+    const user = userEvent.setup();
+    renderApp('/account');
+    expect(await screen.findByRole('tab', { name: 'Profile', selected: true })).toBeInTheDocument();
+    expect(screen.getByLabelText('Email', { selector: 'input' })).toHaveValue('ada@example.com');
+    expect(screen.getByLabelText('Email', { selector: 'input' })).toHaveAttribute('readonly');
+    expect(screen.getByTestId('member-since')).toHaveTextContent('January 15, 2026');
+    expect(screen.getByRole('link', { name: 'Edit Lead Criteria' })).toHaveAttribute('href', '/onboarding');
+
+    await user.click(screen.getByRole('button', { name: 'Edit Email Settings' }));
+    expect(currentPath()).toBe('/account/email');
+    expect(screen.getByRole('tab', { name: 'Email', selected: true })).toBeInTheDocument();
+    expect(screen.getByLabelText('Current Email')).toHaveValue('ada@example.com');
+
+    await user.click(screen.getByRole('tab', { name: 'Password' }));
+    expect(currentPath()).toBe('/account/password');
+    expect(screen.getByLabelText('Current Password')).toBeInTheDocument();
+  });
+
+  it('opens the Password tab from its route and refuses mismatched passwords before sending', async () => {
+    const server = accountServer();
+    const user = userEvent.setup();
+    renderApp('/account/password');
+    expect(await screen.findByRole('tab', { name: 'Password', selected: true })).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Current Password'), 'old-secret');
+    await user.type(screen.getByLabelText('New Password'), 'new-secret-1');
+    await user.type(screen.getByLabelText('Confirm New Password'), 'new-secret-2');
+    await user.click(screen.getByRole('button', { name: 'Update Password' }));
+    expect(await screen.findByText('Passwords do not match')).toBeInTheDocument();
+    expect(server.callsTo('POST', '/api/account/password')).toHaveLength(0);
+  });
+
+  it('changes the password: success toast, then the server message on failure', async () => {
+    let wrong = false;
+    const server = accountServer((req) => {
+      if (req.method === 'POST' && req.path === '/api/account/password') {
+        return wrong ? json(403, { message: ACCOUNT_MESSAGES.wrongPassword }) : json(200, { message: ACCOUNT_MESSAGES.passwordChanged });
+      }
+    });
+    const user = userEvent.setup();
+    renderApp('/account/password');
+    const fill = async () => {
+      await user.type(await screen.findByLabelText('Current Password'), 'old-secret');
+      await user.type(screen.getByLabelText('New Password'), 'new-secret-1');
+      await user.type(screen.getByLabelText('Confirm New Password'), 'new-secret-1');
+      await user.click(screen.getByRole('button', { name: 'Update Password' }));
+    };
+    await fill();
+    expect(await screen.findByText('Password Updated')).toBeInTheDocument();
+    expect(screen.getByText(ACCOUNT_MESSAGES.passwordChanged)).toBeInTheDocument();
+    expect(server.callsTo('POST', '/api/account/password')[0]?.body).toEqual({
+      currentPassword: 'old-secret',
+      newPassword: 'new-secret-1',
+      confirmPassword: 'new-secret-1',
+    });
+    expect(screen.getByLabelText('Current Password')).toHaveValue('');
+
+    wrong = true;
+    await fill();
+    expect(await screen.findByText(ACCOUNT_MESSAGES.wrongPassword)).toBeInTheDocument();
+  });
+
+  it('requests an email change and toasts the server message when it is refused', async () => {
+    let taken = false;
+    const server = accountServer((req) => {
+      if (req.method === 'POST' && req.path === '/api/account/email') {
+        return taken ? json(409, { message: ACCOUNT_MESSAGES.emailTaken }) : json(200, { message: ACCOUNT_MESSAGES.emailChangeSent });
+      }
+    });
+    const user = userEvent.setup();
+    renderApp('/account/email');
+    await user.type(await screen.findByLabelText('New Email'), 'not-an-email');
+    await user.click(screen.getByRole('button', { name: 'Update Email' }));
+    expect(await screen.findByText('Please enter a valid email address')).toBeInTheDocument();
+    expect(screen.getByText('Password is required')).toBeInTheDocument();
+    expect(server.callsTo('POST', '/api/account/email')).toHaveLength(0);
+
+    await user.clear(screen.getByLabelText('New Email'));
+    await user.type(screen.getByLabelText('New Email'), ' ada.new@example.com ');
+    await user.type(screen.getByLabelText('Confirm Password'), 'secret');
+    await user.click(screen.getByRole('button', { name: 'Update Email' }));
+    expect(await screen.findByText(ACCOUNT_MESSAGES.emailChangeSent)).toBeInTheDocument();
+    expect(server.callsTo('POST', '/api/account/email')[0]?.body).toEqual({ newEmail: 'ada.new@example.com', password: 'secret' });
+
+    taken = true;
+    await user.type(screen.getByLabelText('New Email'), 'grace@example.com');
+    await user.type(screen.getByLabelText('Confirm Password'), 'secret');
+    await user.click(screen.getByRole('button', { name: 'Update Email' }));
+    expect(await screen.findByText(ACCOUNT_MESSAGES.emailTaken)).toBeInTheDocument();
+  });
+
+  it("asks to log in when there is no user", async () => {
+    render(
+      <MemoryRouter initialEntries={['/account']}>
+        <AccountPage user={null} />
+      </MemoryRouter>,
+    );
+    expect(screen.getByText('Please log in')).toBeInTheDocument();
+    expect(within(screen.getByText('Please log in').closest('div')!.parentElement!).getByRole('link', { name: 'Go to Login' })).toHaveAttribute('href', '/login');
+    await waitFor(() => expect(screen.queryByRole('tab')).not.toBeInTheDocument());
+  });
+});

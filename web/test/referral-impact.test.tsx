@@ -1,0 +1,247 @@
+import type { Commission, ImpactSummary } from '@app/contracts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { csvField, toCsv } from '@/features/referral-impact/components/csv';
+import { funnelPercent, timeAgo } from '@/features/referral-impact/components/format';
+import { installServer, json, makeUser, renderApp, type RecordedRequest } from './utils';
+
+const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
+
+const summary: ImpactSummary = {
+  totalReferrals: 24,
+  acceptanceRate: 62.5,
+  pendingRate: 25,
+  declineRate: 12.5,
+  pipelineValue: 48000,
+  closedWonCount: 3,
+  giveGetScore: { sent: 24, received: 7 },
+  payoutSummary: { earned: 12345.5, paidOut: 2000, inEscrow: 10345.5 },
+  recentActivity: [
+    { id: 'a1', type: 'closed', partner: 'Acme Inc', contact: 'Grace Hopper', amount: 1750, timestamp: daysAgo(3) },
+    { id: 'a2', type: 'sent', partner: 'Tux Ltd', contact: 'Linus Torvalds', amount: null, timestamp: daysAgo(0.1) },
+  ],
+  conversionFunnel: { teeUps: 20, warmIntros: 10, demos: 5, closedWon: 3 },
+  partnerLeaderboard: [
+    { partner: 'Acme Inc', leadsSent: 10, leadsReceived: 4, revenueWon: 12500, reciprocityRatio: 0.4 },
+    { partner: 'Tux, "the" Ltd', leadsSent: 6, leadsReceived: 3, revenueWon: 150000, reciprocityRatio: 0.5 },
+  ],
+  trends: [
+    { month: '2026-01', sent: 4, closedWon: 1, earned: 1000 },
+    { month: '2026-02', sent: 8, closedWon: 2, earned: 11345.5 },
+  ],
+};
+
+const commissions: Commission[] = [
+  {
+    id: 'c1',
+    referralId: 7,
+    milestone: 'closedWon',
+    partner: 'Acme, Inc',
+    contact: 'Grace "Amazing" Hopper',
+    grossAmount: 2500,
+    referrerAmount: 1750,
+    platformFee: 750,
+    state: 'in_escrow',
+    earnedAt: '2026-02-10T12:00:00.000Z',
+    paidOutAt: null,
+  },
+  {
+    id: 'c2',
+    referralId: 8,
+    milestone: 'qualifiedLead',
+    partner: '=HYPERLINK("x")',
+    contact: 'Linus\nTorvalds',
+    grossAmount: 100,
+    referrerAmount: 70,
+    platformFee: 30,
+    state: 'paid_out',
+    earnedAt: '2026-01-05T09:00:00.000Z',
+    paidOutAt: '2026-01-20T09:00:00.000Z',
+  },
+];
+
+function impactServer(answer: (req: RecordedRequest) => Response | Promise<Response> = () => json(200, summary)) {
+  return installServer({
+    user: makeUser(),
+    handler: (req) => {
+      if (req.method === 'GET' && req.path === '/api/referral-impact') return answer(req);
+      if (req.method === 'GET' && req.path === '/api/commissions') return json(200, commissions);
+      return undefined;
+    },
+  });
+}
+
+const paramsOf = (req: RecordedRequest) => Object.fromEntries(new URL(req.url, 'http://localhost').searchParams);
+
+/** Captures what the page downloads: the Blob given to createObjectURL and the link's file name. */
+function captureDownloads() {
+  const blobs: Blob[] = [];
+  const names: string[] = [];
+  URL.createObjectURL = vi.fn((blob: Blob) => {
+    blobs.push(blob);
+    return `blob:test/${blobs.length}`;
+  });
+  URL.revokeObjectURL = vi.fn();
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    names.push(this.download);
+  });
+  const text = (blob: Blob) =>
+    new Promise<string>((resolve) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result));
+      reader.readAsText(blob);
+    });
+  return { blobs, names, text };
+}
+
+describe('Referral Impact Dashboard', () => {
+  const original = { create: URL.createObjectURL, revoke: URL.revokeObjectURL };
+  beforeEach(() => {
+    vi.restoreAllMocks();
+  });
+  afterEach(() => {
+    URL.createObjectURL = original.create;
+    URL.revokeObjectURL = original.revoke;
+    vi.restoreAllMocks();
+  });
+
+  it('formats helpers: funnel rule, relative time, CSV escaping', () => {
+    expect(funnelPercent(5, 20)).toBe(25);
+    expect(funnelPercent(5, 0)).toBe(0);
+    expect(funnelPercent(0, 0, true)).toBe(100);
+    expect(timeAgo(new Date(Date.now() - 3 * 86_400_000).toISOString())).toBe('3 days ago');
+    expect(timeAgo(new Date(Date.now() - 60_000).toISOString())).toBe('1 minute ago');
+    expect(csvField('plain')).toBe('plain');
+    expect(csvField('a,b')).toBe('"a,b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField('two\nlines')).toBe('"two\nlines"');
+    expect(csvField('=SUM(A1)')).toBe("'=SUM(A1)");
+    expect(csvField(-5)).toBe('-5');
+    expect(csvField(null)).toBe('');
+    expect(toCsv([['a', 1], ['b', 2]])).toBe('a,1\r\nb,2\r\n');
+  });
+
+  it('shows four skeleton cards while loading, then the cards, funnel, leaderboard and payouts', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    impactServer(async () => {
+      await gate;
+      return json(200, summary);
+    });
+    renderApp('/referral-impact');
+    expect(await screen.findByRole('heading', { name: 'Referral Impact Dashboard' })).toBeInTheDocument();
+    expect(screen.getAllByTestId('impact-skeleton')).toHaveLength(4);
+    release();
+
+    expect(await screen.findByTestId('impact-total')).toHaveTextContent('Total Referrals Sent24');
+    expect(screen.queryByTestId('impact-skeleton')).not.toBeInTheDocument();
+    expect(screen.getByTestId('impact-total')).toHaveTextContent('Pipeline value $48,000');
+    expect(screen.getByTestId('impact-acceptance')).toHaveTextContent('Acceptance Rate62.5%25% pending · 12.5% declined');
+    expect(screen.getByTestId('impact-commission')).toHaveTextContent('Commission Earned$12,345.53 Closed-Won');
+    expect(screen.getByTestId('impact-giveget')).toHaveTextContent('Give-Get Score24:7');
+
+    expect(screen.getByText('Closed-Won: Grace Hopper with Acme Inc')).toBeInTheDocument();
+    expect(screen.getByText('3 days ago')).toBeInTheDocument();
+    expect(screen.getByText('2 hours ago')).toBeInTheDocument();
+    expect(screen.getByText('$1,750')).toBeInTheDocument();
+
+    expect(screen.getByTestId('funnel-Tee-ups')).toHaveTextContent('20 · 100%');
+    expect(screen.getByTestId('funnel-Warm Intros')).toHaveTextContent('10 · 50%');
+    expect(screen.getByTestId('funnel-Demos')).toHaveTextContent('5 · 25%');
+    expect(screen.getByTestId('funnel-Closed-Won')).toHaveTextContent('3 · 15%');
+    expect(screen.getByRole('img', { name: 'Warm Intros: 10, 50% of tee-ups' })).toBeInTheDocument();
+
+    const trends = screen.getByRole('img', { name: /Referral trends by month/ });
+    expect(trends).toHaveAccessibleName(expect.stringContaining('12 sent, 3 Closed-Won, $12,345.5 earned'));
+    expect(screen.getByRole('table', { name: 'Referral trends by month' })).toBeInTheDocument();
+
+    const board = screen.getByRole('region', { name: 'Partner leaderboard' });
+    expect(within(board).getByRole('row', { name: /Acme Inc/ })).toHaveTextContent('Acme Inc104$12.5k0.4');
+    expect(within(board).getByRole('row', { name: /Tux/ })).toHaveTextContent('$150k');
+
+    expect(screen.getByText('Gold Referrer')).toBeInTheDocument();
+    expect(screen.getByText('NPS 8.7/10')).toBeInTheDocument();
+    expect(screen.getByText('Top 5% Performer')).toBeInTheDocument();
+    expect(screen.getByTestId('payout-summary')).toHaveTextContent('Earned$12,345.5In Escrow$10,345.5Paid Out$2,000');
+  });
+
+  it('shows the failure text', async () => {
+    impactServer(() => json(500, { message: 'boom' }, 'Internal Server Error'));
+    renderApp('/referral-impact');
+    expect(await screen.findByText('Failed to fetch impact data')).toBeInTheDocument();
+  });
+
+  it('sends the filters as query parameters and Clear removes them', async () => {
+    // Narrowed to a partner, the leaderboard has only that partner: the others stay in the select.
+    const server = impactServer((req) =>
+      json(200, paramsOf(req).partner ? { ...summary, totalReferrals: 2, partnerLeaderboard: [summary.partnerLeaderboard[0]] } : summary),
+    );
+    renderApp('/referral-impact');
+    await screen.findByTestId('impact-total');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: /Filters/ }));
+    const panel = screen.getByRole('region', { name: 'Filters' });
+    fireEvent.change(within(panel).getByLabelText('From'), { target: { value: '2026-01-01' } });
+    fireEvent.change(within(panel).getByLabelText('To'), { target: { value: '2026-03-31' } });
+    await user.selectOptions(within(panel).getByLabelText('Partner'), 'Acme Inc');
+    await waitFor(() =>
+      expect(server.callsTo('GET', '/api/referral-impact').map(paramsOf).at(-1)).toEqual({ from: '2026-01-01', to: '2026-03-31', partner: 'Acme Inc' }),
+    );
+    expect(await screen.findByText(/From January 1, 2026 · to March 31, 2026 · partner Acme Inc/)).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('impact-total')).toHaveTextContent('Total Referrals Sent2'));
+    expect(within(screen.getByLabelText('Partner')).getAllByRole('option').map((o) => o.textContent)).toEqual(['All partners', 'Acme Inc', 'Tux, "the" Ltd']);
+    expect(screen.getByTestId('impact-total')).toHaveTextContent('Total Referrals Sent2');
+    await user.click(within(panel).getByRole('button', { name: 'Clear' }));
+    // The unfiltered figures are already cached (read on arrival): shown again without a new request.
+    expect(await screen.findByTestId('impact-total')).toHaveTextContent('Total Referrals Sent24');
+    expect(server.callsTo('GET', '/api/referral-impact').map(paramsOf)[0]).toEqual({});
+    expect(screen.queryByText(/From January 1, 2026/)).not.toBeInTheDocument();
+    expect(screen.getByLabelText('Partner')).toHaveValue('');
+    expect(screen.getByLabelText('From')).toHaveValue('');
+  });
+
+  it('Export downloads the summary and leaderboard as CSV', async () => {
+    impactServer();
+    const downloads = captureDownloads();
+    renderApp('/referral-impact');
+    await screen.findByTestId('impact-total');
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Export' }));
+    expect(downloads.names).toEqual(['referral-impact-all-time.csv']);
+    expect(downloads.blobs[0]!.type).toBe('text/csv;charset=utf-8');
+    const csv = await downloads.text(downloads.blobs[0]!);
+    const lines = csv.split('\r\n');
+    expect(lines[0]).toBe('Metric,Value');
+    expect(lines).toContain('Total referrals sent,24');
+    expect(lines).toContain('Acceptance rate (%),62.5');
+    expect(lines).toContain('Commission earned (USD),12345.5');
+    expect(lines).toContain('Give-get (sent:received),24:7');
+    expect(lines).toContain('Partner,Leads sent,Leads received,Revenue won (USD),Reciprocity ratio');
+    expect(lines).toContain('Acme Inc,10,4,12500,0.4');
+    expect(lines).toContain('"Tux, ""the"" Ltd",6,3,150000,0.5');
+  });
+
+  it('Download CSV reads the commissions with the filters and saves them as CSV', async () => {
+    const server = impactServer();
+    const downloads = captureDownloads();
+    renderApp('/referral-impact');
+    await screen.findByTestId('impact-total');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: /Filters/ }));
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-01-01' } });
+    await waitFor(() => expect(server.callsTo('GET', '/api/referral-impact').map(paramsOf).at(-1)).toEqual({ from: '2026-01-01' }));
+    await screen.findByTestId('impact-total');
+    await user.click(screen.getByRole('button', { name: 'Download CSV' }));
+    await waitFor(() => expect(downloads.names).toEqual(['commissions-2026-01-01-to-today.csv']));
+    expect(server.callsTo('GET', '/api/commissions').map(paramsOf)).toEqual([{ from: '2026-01-01' }]);
+    const csv = await downloads.text(downloads.blobs[0]!);
+    expect(csv).toBe(
+      [
+        'Date,Referral,Partner,Contact,Milestone,Gross (USD),Your share (USD),Fee (USD),State',
+        '2026-02-10,7,"Acme, Inc","Grace ""Amazing"" Hopper",closedWon,2500,1750,750,In escrow',
+        `2026-01-05,8,"'=HYPERLINK(""x"")","Linus\nTorvalds",qualifiedLead,100,70,30,Paid out`,
+        '',
+      ].join('\r\n'),
+    );
+  });
+});
