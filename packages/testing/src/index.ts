@@ -5,6 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { connect as netConnect } from 'node:net';
+import type { EventEnvelope, EventName } from '@app/contracts';
+import { inProcessBus, type EventBus } from '@app/kit';
 import type { JetStreamManager } from '@nats-io/jetstream';
 import pg from 'pg';
 
@@ -144,3 +146,44 @@ async function withJetStream<T>(work: (jsm: JetStreamManager) => Promise<T>): Pr
 }
 
 export { messageText, startFakeOpenAi, type ChatCompletionRequest, type ChatMessage, type FakeOpenAi, type FakeReply, type FakeResponder, type RecordedRequest } from './fake-openai.ts';
+
+export interface ServiceUnderTest<S> {
+  service: S;
+  bus: EventBus;
+  /** A separate pool on the service's database, for arranging and checking rows. */
+  sql: pg.Pool;
+  /** The recorded events the service published through its outbox, in order. */
+  published: EventEnvelope[];
+  close(): Promise<void>;
+}
+
+/**
+ * A service on a fresh database with an in-process bus that records the events named in `record`.
+ * `close` stops the service, then drops the database.
+ */
+export async function startTestService<S extends { app: { ready(): PromiseLike<unknown> }; close(): Promise<void> }>(
+  record: readonly EventName[],
+  create: (context: { databaseUrl: string; bus: EventBus }) => Promise<S>,
+): Promise<ServiceUnderTest<S>> {
+  const db = await freshDatabase();
+  const bus = inProcessBus();
+  const published: EventEnvelope[] = [];
+  for (const name of record) {
+    await bus.subscribe({ event: name, subscriber: `test-${name}`, handle: async (event) => void published.push(event) });
+  }
+  const service = await create({ databaseUrl: db.url, bus });
+  await service.app.ready();
+  const sql = new pg.Pool({ connectionString: db.url, max: 2 });
+  sql.on('error', () => {}); // connections ended by the database drop at the end
+  return {
+    service,
+    bus,
+    sql,
+    published,
+    async close() {
+      await service.close();
+      await sql.end();
+      await db.drop();
+    },
+  };
+}

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EventEnvelope, EventName, EventPayload } from '@app/contracts';
-import { identitySigner, inProcessBus, type EventBus } from '@app/kit';
-import { freshDatabase, TEST_SECRET } from '@app/testing';
-import pg from 'pg';
+import { identitySigner, type EventBus } from '@app/kit';
+import { startTestService, TEST_SECRET, type ServiceUnderTest } from '@app/testing';
+import type pg from 'pg';
 import { readProfilesConfig } from '../src/config.ts';
 import { createProfilesService, type ProfilesService } from '../src/service.ts';
 
@@ -47,36 +47,10 @@ export async function snapshot(sql: pg.Pool) {
   return result;
 }
 
-export interface TestContext {
-  service: ProfilesService;
-  bus: EventBus;
-  sql: pg.Pool;
-  /** Events the service published through its outbox, in order. */
-  published: EventEnvelope[];
-  close(): Promise<void>;
-}
+export type TestContext = ServiceUnderTest<ProfilesService>;
 
 /** The service on a fresh database with an in-process bus that records what it publishes. */
-export async function startProfiles(env: Record<string, string> = {}): Promise<TestContext> {
-  const db = await freshDatabase();
-  const bus = inProcessBus();
-  const published: EventEnvelope[] = [];
-  for (const name of ['lead_criteria.saved', 'bounties.saved'] as const) {
-    await bus.subscribe({ event: name, subscriber: `test-${name}`, handle: async (event) => void published.push(event) });
-  }
-  const service = await createProfilesService({ config: readProfilesConfig({ DATABASE_URL: db.url, INTERNAL_SECRET: TEST_SECRET, ...env }), bus, logger: false });
-  await service.app.ready();
-  const sql = new pg.Pool({ connectionString: db.url, max: 2 });
-  sql.on('error', () => {}); // connections ended by the database drop at the end
-  return {
-    service,
-    bus,
-    sql,
-    published,
-    async close() {
-      await service.close();
-      await sql.end();
-      await db.drop();
-    },
-  };
-}
+export const startProfiles = (env: Record<string, string> = {}): Promise<TestContext> =>
+  startTestService(['lead_criteria.saved', 'bounties.saved'], ({ databaseUrl, bus }) =>
+    createProfilesService({ config: readProfilesConfig({ DATABASE_URL: databaseUrl, INTERNAL_SECRET: TEST_SECRET, ...env }), bus, logger: false }),
+  );

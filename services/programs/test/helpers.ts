@@ -3,10 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import type { EventEnvelope } from '@app/contracts';
-import { identitySigner, inProcessBus, type EventBus } from '@app/kit';
-import { freshDatabase, TEST_SECRET } from '@app/testing';
-import pg from 'pg';
+import { identitySigner } from '@app/kit';
+import { startTestService, TEST_SECRET, type ServiceUnderTest } from '@app/testing';
+import type pg from 'pg';
 import { readProgramsConfig } from '../src/config.ts';
 import { createProgramsService, type ProgramsService } from '../src/service.ts';
 import { startEmbeddedS3, type EmbeddedS3 } from '../src/storage.ts';
@@ -51,63 +50,51 @@ export function multipart(file: { name: string; bytes: Buffer; type?: string; fi
   return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
-export interface TestContext {
-  service: ProgramsService;
-  bus: EventBus;
-  sql: pg.Pool;
+export interface TestContext extends ServiceUnderTest<ProgramsService> {
   s3: EmbeddedS3;
-  /** Events the service published through its outbox, in order. */
-  published: EventEnvelope[];
   /** The keys in the documents bucket. */
   objectKeys(): Promise<string[]>;
   /** An object's bytes, read back with a separate client. */
   getObject(key: string): Promise<Buffer>;
-  close(): Promise<void>;
 }
 
 /** The service on a fresh database and a real S3-compatible server (s3rver) with an in-process bus. */
 export async function startPrograms(env: Record<string, string> = {}): Promise<TestContext> {
-  const db = await freshDatabase();
   const dir = mkdtempSync(path.join(tmpdir(), 'programs-s3-'));
   // The bucket is left for the service to create at start.
   const s3 = await startEmbeddedS3(dir, `docs-${randomUUID().slice(0, 8)}`);
-  const bus = inProcessBus();
-  const published: EventEnvelope[] = [];
-  await bus.subscribe({ event: 'program.saved', subscriber: 'test-program.saved', handle: async (event) => void published.push(event) });
-  const config = readProgramsConfig({
-    DATABASE_URL: db.url,
-    INTERNAL_SECRET: TEST_SECRET,
-    S3_ENDPOINT: s3.endpoint,
-    S3_BUCKET: `bucket-${randomUUID().slice(0, 8)}`,
-    S3_ACCESS_KEY_ID: s3.accessKeyId,
-    S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-    ...env,
-  });
-  const service = await createProgramsService({ config, bus, logger: false });
-  await service.app.ready();
-  const sql = new pg.Pool({ connectionString: db.url, max: 2 });
-  sql.on('error', () => {});
+  const bucket = env.S3_BUCKET ?? `bucket-${randomUUID().slice(0, 8)}`;
+  const harness = await startTestService(['program.saved'], ({ databaseUrl, bus }) =>
+    createProgramsService({
+      config: readProgramsConfig({
+        DATABASE_URL: databaseUrl,
+        INTERNAL_SECRET: TEST_SECRET,
+        S3_ENDPOINT: s3.endpoint,
+        S3_BUCKET: bucket,
+        S3_ACCESS_KEY_ID: s3.accessKeyId,
+        S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+        ...env,
+      }),
+      bus,
+      logger: false,
+    }),
+  );
   const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
   return {
-    service,
-    bus,
-    sql,
+    ...harness,
     s3,
-    published,
     async objectKeys() {
-      const list = await client.send(new ListObjectsV2Command({ Bucket: config.S3_BUCKET }));
+      const list = await client.send(new ListObjectsV2Command({ Bucket: bucket }));
       return (list.Contents ?? []).map((object) => object.Key ?? '');
     },
     async getObject(key) {
-      const object = await client.send(new GetObjectCommand({ Bucket: config.S3_BUCKET, Key: key }));
+      const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
       return Buffer.from(await object.Body!.transformToByteArray());
     },
     async close() {
       client.destroy();
-      await service.close();
+      await harness.close();
       await s3.close();
-      await sql.end();
-      await db.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

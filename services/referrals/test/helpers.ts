@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { EventEnvelope, EventName, EventPayload } from '@app/contracts';
-import { identitySigner, inProcessBus, type EventBus } from '@app/kit';
-import { freshDatabase, TEST_SECRET } from '@app/testing';
-import pg from 'pg';
+import { identitySigner, type EventBus } from '@app/kit';
+import { startTestService, TEST_SECRET, type ServiceUnderTest } from '@app/testing';
+import type pg from 'pg';
 import { readReferralsConfig } from '../src/config.ts';
 import { createReferralsService, type ReferralsService } from '../src/service.ts';
 
@@ -109,36 +109,10 @@ export async function startAiStub(expectedToken: string): Promise<AiStub> {
   };
 }
 
-export interface TestContext {
-  service: ReferralsService;
-  bus: EventBus;
-  sql: pg.Pool;
-  /** Events the service published through its outbox, in order. */
-  published: EventEnvelope[];
-  close(): Promise<void>;
-}
+export type TestContext = ServiceUnderTest<ReferralsService>;
 
 /** The service on a fresh database with an in-process bus that records what it publishes. */
-export async function startReferrals(env: Record<string, string> = {}): Promise<TestContext> {
-  const db = await freshDatabase();
-  const bus = inProcessBus();
-  const published: EventEnvelope[] = [];
-  for (const name of ['referral.created', 'referral.intro_email_requested', 'referral.status_changed'] as const) {
-    await bus.subscribe({ event: name, subscriber: `test-${name}`, handle: async (event) => void published.push(event) });
-  }
-  const service = await createReferralsService({ config: readReferralsConfig({ DATABASE_URL: db.url, INTERNAL_SECRET: TEST_SECRET, ...env }), bus, logger: false });
-  await service.app.ready();
-  const sql = new pg.Pool({ connectionString: db.url, max: 2 });
-  sql.on('error', () => {}); // connections ended by the database drop at the end
-  return {
-    service,
-    bus,
-    sql,
-    published,
-    async close() {
-      await service.close();
-      await sql.end();
-      await db.drop();
-    },
-  };
-}
+export const startReferrals = (env: Record<string, string> = {}): Promise<TestContext> =>
+  startTestService(['referral.created', 'referral.intro_email_requested', 'referral.status_changed'], ({ databaseUrl, bus }) =>
+    createReferralsService({ config: readReferralsConfig({ DATABASE_URL: databaseUrl, INTERNAL_SECRET: TEST_SECRET, ...env }), bus, logger: false }),
+  );
