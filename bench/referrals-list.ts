@@ -8,6 +8,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { benchDatabase } from './lib/database.ts';
 import autocannon from 'autocannon';
 import pg from 'pg';
 
@@ -66,25 +67,10 @@ interface Measured {
 async function main() {
   const started = Date.now();
   const secret = randomBytes(32).toString('hex');
-  const admin = new pg.Client({ connectionString: settings.pgUrl, connectionTimeoutMillis: 3000 });
-  await admin.connect();
-  const database = `bench_referrals_${process.pid}_${randomBytes(3).toString('hex')}`;
-  await admin.query(`CREATE DATABASE "${database}"`);
-  const url = new URL(settings.pgUrl);
-  url.pathname = `/${database}`;
+  const database = await benchDatabase(settings.pgUrl, 'bench_referrals', log);
+  const url = database.url;
   let child: ChildProcess | undefined;
-  const cleanup = async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((resolve) => child!.once('exit', resolve));
-      child.send({ type: 'close' });
-      const timer = setTimeout(() => child?.kill('SIGKILL'), 5000);
-      await exited;
-      clearTimeout(timer);
-    }
-    if (process.env.BENCH_KEEP_DB) log(`Kept database ${database} (BENCH_KEEP_DB)`);
-    else await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch((error) => log(`! could not drop ${database}: ${error.message}`));
-    await admin.end();
-  };
+  const cleanup = () => database.cleanup(child);
   process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
 
   try {
