@@ -25,7 +25,10 @@ const numberEnv = (name: string, fallback: number) => {
   return value;
 };
 const listEnv = <T extends string>(name: string, all: readonly T[]): T[] => {
-  const given = process.env[name]?.split(',').map((s) => s.trim()).filter(Boolean);
+  const given = process.env[name]
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (!given) return [...all];
   const unknown = given.filter((s) => !all.includes(s as T));
   if (unknown.length) throw new Error(`${name}: unknown ${unknown.join(', ')} (known: ${all.join(', ')})`);
@@ -93,12 +96,16 @@ async function main() {
   const started = Date.now();
   const secret = randomBytes(32).toString('hex');
   log(`bench:gateway  ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), Node ${process.version}`);
-  log(`  ${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s per run, ${settings.rounds} interleaved round(s)`);
+  log(
+    `  ${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s per run, ${settings.rounds} interleaved round(s)`,
+  );
   if (settings.rate) log(`  held at ${settings.rate} req/s (BENCH_RATE): compare CPU per request, not throughput`);
 
   const auth: BenchAuth = await startAuth(secret, log);
   closers.unshift(() => auth.close());
-  log(`  sessions: ${auth.kind === 'real' ? 'real auth service on a throwaway database' : 'stand-in resolver (no PostgreSQL)'}`);
+  log(
+    `  sessions: ${auth.kind === 'real' ? 'real auth service on a throwaway database' : 'stand-in resolver (no PostgreSQL)'}`,
+  );
 
   const upstream = await forkHelper('upstream.ts', { INTERNAL_SECRET: secret, LOG_LEVEL: 'warn' });
   closers.unshift(() => stopHelper(upstream.child));
@@ -119,7 +126,11 @@ async function main() {
   closers.unshift(() => stopHelper(gateway.child));
   let gatewayB: Awaited<ReturnType<typeof forkHelper>> | undefined;
   if (settings.targets.includes('gatewayB')) {
-    gatewayB = await forkHelper('gateway-process.ts', { ...gatewayEnv, BENCH_GATEWAY_MODULE: settings.gatewayB! }, gatewayArgs);
+    gatewayB = await forkHelper(
+      'gateway-process.ts',
+      { ...gatewayEnv, BENCH_GATEWAY_MODULE: settings.gatewayB! },
+      gatewayArgs,
+    );
     closers.unshift(() => stopHelper(gatewayB!.child));
     log(`  gatewayB: ${settings.gatewayB}`);
   }
@@ -138,8 +149,10 @@ async function main() {
     assert(cores >= 2, 'BENCH_PIN needs at least 2 CPUs');
     const rest = `0-${cores - 2}`;
     const proxies = [gateway.child.pid!, ...(gatewayB ? [gatewayB.child.pid!] : []), ...(nginx?.pids() ?? [])];
-    for (const pid of proxies) execFileSync('taskset', ['-a', '-p', '-c', String(cores - 1), String(pid)], { stdio: 'ignore' });
-    for (const pid of [process.pid, upstream.child.pid!, loader.child.pid!]) execFileSync('taskset', ['-a', '-p', '-c', rest, String(pid)], { stdio: 'ignore' });
+    for (const pid of proxies)
+      execFileSync('taskset', ['-a', '-p', '-c', String(cores - 1), String(pid)], { stdio: 'ignore' });
+    for (const pid of [process.pid, upstream.child.pid!, loader.child.pid!])
+      execFileSync('taskset', ['-a', '-p', '-c', rest, String(pid)], { stdio: 'ignore' });
     log(`  pinned: proxies on CPU ${cores - 1}, load generator, service and auth on CPU ${rest}`);
   }
 
@@ -154,29 +167,60 @@ async function main() {
   // Every target gets the same request bytes, session cookie included; `directSigned` also carries an
   // x-identity signed as the gateway would, to show what verifying it costs the service.
   const headers = { cookie: auth.cookie, accept: 'application/json' };
-  const signedIdentity = identitySigner(secret).sign({ userId: auth.userId, sessionId: 'bench', email: 'bench@example.com', isAdmin: false, emailVerified: true }, 3600);
-  const headersFor = (target: Target) => (target === 'directSigned' ? { ...headers, [IDENTITY_HEADER]: signedIdentity } : headers);
+  const signedIdentity = identitySigner(secret).sign(
+    { userId: auth.userId, sessionId: 'bench', email: 'bench@example.com', isAdmin: false, emailVerified: true },
+    3600,
+  );
+  const headersFor = (target: Target) =>
+    target === 'directSigned' ? { ...headers, [IDENTITY_HEADER]: signedIdentity } : headers;
 
   // Validly signed, for another user: what a client that got hold of a header value might replay.
-  const forgedIdentity = identitySigner(secret).sign({ userId: 'someone-else', sessionId: 'x', email: 'x@example.com', isAdmin: true, emailVerified: true }, 3600);
+  const forgedIdentity = identitySigner(secret).sign(
+    { userId: 'someone-else', sessionId: 'x', email: 'x@example.com', isAdmin: true, emailVerified: true },
+    3600,
+  );
   await sanityChecks(base, base.gateway, path, headers, auth, forgedIdentity, Boolean(nginx));
   if (gatewayB) await sanityChecks(base, base.gatewayB, path, headers, auth, forgedIdentity, false);
-  const signed = (await (await fetch(base.directSigned + path.small, { headers: headersFor('directSigned') })).json()) as { userId?: string };
+  const signed = (await (
+    await fetch(base.directSigned + path.small, { headers: headersFor('directSigned') })
+  ).json()) as { userId?: string };
   assert(signed.userId === auth.userId, 'the service did not accept the identity signed by the bench');
   log('  sanity checks passed: the upstream sees the signed identity through the gateway, and only then\n');
 
   const runs: Measured[] = [];
   let nextId = 1;
   const load = (url: string, target: Target, durationSeconds: number) =>
-    runLoad(loader.child, { type: 'run', id: nextId++, url, headers: headersFor(target), connections: settings.connections, durationSeconds, ...(settings.rate ? { rate: settings.rate } : {}) });
+    runLoad(loader.child, {
+      type: 'run',
+      id: nextId++,
+      url,
+      headers: headersFor(target),
+      connections: settings.connections,
+      durationSeconds,
+      ...(settings.rate ? { rate: settings.rate } : {}),
+    });
 
   for (let round = 1; round <= settings.rounds; round++) {
     for (const size of settings.sizes) {
       for (const target of settings.targets) {
         const url = base[target] + path[size];
         await load(url, target, settings.warmupSeconds);
-        const proxyPids = target === 'gateway' ? [gateway.child.pid!] : target === 'gatewayB' ? [gatewayB!.child.pid!] : target === 'nginx' ? nginx!.pids() : [];
-        const ours = [process.pid, upstream.child.pid!, loader.child.pid!, gateway.child.pid!, ...(gatewayB ? [gatewayB.child.pid!] : []), ...(nginx?.pids() ?? [])];
+        const proxyPids =
+          target === 'gateway'
+            ? [gateway.child.pid!]
+            : target === 'gatewayB'
+              ? [gatewayB!.child.pid!]
+              : target === 'nginx'
+                ? nginx!.pids()
+                : [];
+        const ours = [
+          process.pid,
+          upstream.child.pid!,
+          loader.child.pid!,
+          gateway.child.pid!,
+          ...(gatewayB ? [gatewayB.child.pid!] : []),
+          ...(nginx?.pids() ?? []),
+        ];
         const snapshot = () => ({
           proxy: totalCpuMicros(proxyPids),
           upstream: totalCpuMicros([upstream.child.pid!]),
@@ -189,7 +233,9 @@ async function main() {
         const after = snapshot();
         // A stray connection error at the end of a run is tolerated; anything more means the figures are wrong.
         if (result.non2xx || result.errors > result.requests / 10_000) {
-          throw new Error(`${target}/${size}: ${result.non2xx} non-2xx responses, ${result.errors} errors (${result.timeouts} timeouts)`);
+          throw new Error(
+            `${target}/${size}: ${result.non2xx} non-2xx responses, ${result.errors} errors (${result.timeouts} timeouts)`,
+          );
         }
         const measured: Measured = {
           ...result,
@@ -199,7 +245,8 @@ async function main() {
           proxyCpuUsPerReq: proxyPids.length ? (after.proxy - before.proxy) / result.requests : null,
           upstreamCpuUsPerReq: (after.upstream - before.upstream) / result.requests,
           loaderCpuPercent: ((after.loader - before.loader) / (result.seconds * 1e6)) * 100,
-          othersCpuPercent: Math.max(0, (after.machine - before.machine - (after.ours - before.ours)) / (result.seconds * 1e6)) * 100,
+          othersCpuPercent:
+            Math.max(0, (after.machine - before.machine - (after.ours - before.ours)) / (result.seconds * 1e6)) * 100,
         };
         runs.push(measured);
         log(
@@ -216,7 +263,12 @@ async function main() {
   mkdirSync(resultsDir, { recursive: true });
   const report = {
     date: new Date().toISOString(),
-    machine: { cpus: cpus().length, model: cpus()[0]?.model ?? null, node: process.version, nginx: nginx?.version ?? null },
+    machine: {
+      cpus: cpus().length,
+      model: cpus()[0]?.model ?? null,
+      node: process.version,
+      nginx: nginx?.version ?? null,
+    },
     settings: { ...settings, sessions: auth.kind },
     summary,
     runs,
@@ -246,29 +298,54 @@ async function sanityChecks(
   assert(direct.body.identified === false, 'a request straight to the service must carry no identity');
 
   const viaGateway = await getJson(gatewayUrl + path.small);
-  assert(viaGateway.body.identified === true, `the upstream did not see a verified identity through the gateway: ${viaGateway.text}`);
-  assert(viaGateway.body.userId === auth.userId, `the upstream saw user ${viaGateway.body.userId}, expected ${auth.userId}`);
+  assert(
+    viaGateway.body.identified === true,
+    `the upstream did not see a verified identity through the gateway: ${viaGateway.text}`,
+  );
+  assert(
+    viaGateway.body.userId === auth.userId,
+    `the upstream saw user ${viaGateway.body.userId}, expected ${auth.userId}`,
+  );
   for (const header of ['content-security-policy', 'x-content-type-options', 'x-request-id']) {
     assert(viaGateway.response.headers.get(header), `the gateway answer lacks ${header}`);
   }
-  assert(viaGateway.response.headers.get('cache-control') === 'no-store', 'the gateway answer lacks cache-control: no-store');
+  assert(
+    viaGateway.response.headers.get('cache-control') === 'no-store',
+    'the gateway answer lacks cache-control: no-store',
+  );
 
   // bench-small matches the contract's `GET /api/referrals/{id}` (sign-in required); bench/echo only the
   // owner's wildcard, which forwards anonymous requests too.
   const anonymous = await fetch(gatewayUrl + path.small, { headers: { accept: 'application/json' } });
-  assert(anonymous.status === 401, `without a cookie the gateway must answer 401 on a sign-in route, not ${anonymous.status}`);
+  assert(
+    anonymous.status === 401,
+    `without a cookie the gateway must answer 401 on a sign-in route, not ${anonymous.status}`,
+  );
   const echo = '/api/referrals/bench/echo';
   const anonymousEcho = await getJson(gatewayUrl + echo, { accept: 'application/json' });
   assert(anonymousEcho.body.identified === false, 'without a cookie the gateway must send no identity');
-  const validButForged = await getJson(gatewayUrl + echo, { accept: 'application/json', [IDENTITY_HEADER]: forgedIdentity });
-  assert(validButForged.body.identified === false, 'a client-sent x-identity must be stripped, even a validly signed one');
+  const validButForged = await getJson(gatewayUrl + echo, {
+    accept: 'application/json',
+    [IDENTITY_HEADER]: forgedIdentity,
+  });
+  assert(
+    validButForged.body.identified === false,
+    'a client-sent x-identity must be stripped, even a validly signed one',
+  );
   const replaced = await getJson(gatewayUrl + path.small, { ...headers, [IDENTITY_HEADER]: forgedIdentity });
-  assert(replaced.body.userId === auth.userId, 'with a cookie, a client-sent x-identity must be replaced by the session\'s');
+  assert(
+    replaced.body.userId === auth.userId,
+    "with a cookie, a client-sent x-identity must be replaced by the session's",
+  );
 
   const largeDirect = await getJson(base.direct + path.large);
   const largeGateway = await getJson(gatewayUrl + path.large);
   assert(largeDirect.text.length > 15_000, `the large response is only ${largeDirect.text.length} bytes`);
-  assert(largeGateway.body.identified === true && largeGateway.text === largeDirect.text.replace('"identified":false', '"identified":true'), 'the large response differs through the gateway');
+  assert(
+    largeGateway.body.identified === true &&
+      largeGateway.text === largeDirect.text.replace('"identified":false', '"identified":true'),
+    'the large response differs through the gateway',
+  );
 
   if (withNginx) {
     const viaNginx = await getJson(base.nginx + path.small);
@@ -325,7 +402,13 @@ function summarise(runs: Measured[]) {
   const ratios: Record<string, Record<string, number | null>> = {};
   for (const size of settings.sizes) {
     const row = (target: Target) => rows.find((r) => r.size === size && r.target === target);
-    const [gateway, gatewayB, nginx, direct, directSigned] = [row('gateway'), row('gatewayB'), row('nginx'), row('direct'), row('directSigned')];
+    const [gateway, gatewayB, nginx, direct, directSigned] = [
+      row('gateway'),
+      row('gatewayB'),
+      row('nginx'),
+      row('direct'),
+      row('directSigned'),
+    ];
     const ratio = (a: number | null | undefined, b: number | null | undefined) => (a != null && b ? a / b : null);
     ratios[size] = {
       gatewayVsNginxThroughput: ratio(gateway?.rps, nginx?.rps),
@@ -333,7 +416,8 @@ function summarise(runs: Measured[]) {
       nginxVsDirectThroughput: ratio(nginx?.rps, direct?.rps),
       gatewayVsNginxCpuPerRequest: ratio(gateway?.proxyCpuUsPerReq, nginx?.proxyCpuUsPerReq),
       /** What verifying x-identity adds to the service's CPU per request, in microseconds. */
-      serviceIdentityCostUs: directSigned && direct ? directSigned.upstreamCpuUsPerReq - direct.upstreamCpuUsPerReq : null,
+      serviceIdentityCostUs:
+        directSigned && direct ? directSigned.upstreamCpuUsPerReq - direct.upstreamCpuUsPerReq : null,
       ...(gatewayB && {
         gatewayBVsGatewayThroughput: ratio(gatewayB.rps, gateway?.rps),
         gatewayBVsGatewayCpuPerRequest: ratio(gatewayB.proxyCpuUsPerReq, gateway?.proxyCpuUsPerReq),
@@ -354,7 +438,16 @@ const LABELS: Record<Target, string> = {
 };
 
 function printTable(summary: ReturnType<typeof summarise>) {
-  const header = ['size', 'path', 'req/s', 'p99 ms', 'proxy CPU us/req', 'upstream CPU us/req', 'loader CPU', 'others CPU'];
+  const header = [
+    'size',
+    'path',
+    'req/s',
+    'p99 ms',
+    'proxy CPU us/req',
+    'upstream CPU us/req',
+    'loader CPU',
+    'others CPU',
+  ];
   const lines = summary.medians.map((r) => [
     r.size === 'small' ? 'small (~100 B)' : 'large (~20 KB)',
     LABELS[r.target],
@@ -366,8 +459,11 @@ function printTable(summary: ReturnType<typeof summarise>) {
     `${fmt(r.othersCpuPercent, 0)}%`,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const row = (cells: string[]) => `| ${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
-  log(`\nMedians of ${settings.rounds} round(s), ${settings.connections} connections, ${settings.durationSeconds} s each:\n`);
+  const row = (cells: string[]) =>
+    `| ${cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
+  log(
+    `\nMedians of ${settings.rounds} round(s), ${settings.connections} connections, ${settings.durationSeconds} s each:\n`,
+  );
   log(row(header));
   log(`|${widths.map((w, i) => (i < 2 ? ` ${'-'.repeat(w)} ` : ` ${'-'.repeat(w - 1)}: `)).join('|')}|`);
   for (const line of lines) log(row(line));
@@ -376,7 +472,9 @@ function printTable(summary: ReturnType<typeof summarise>) {
     log(
       `${size.padEnd(5)}: gateway/nginx throughput ${fmt(r.gatewayVsNginxThroughput, 2)}, gateway/direct ${fmt(r.gatewayVsDirectThroughput, 2)}, ` +
         `nginx/direct ${fmt(r.nginxVsDirectThroughput, 2)}, gateway/nginx CPU per request ${fmt(r.gatewayVsNginxCpuPerRequest, 2)}` +
-        (r.serviceIdentityCostUs != null ? `; x-identity check costs the service ${fmt(r.serviceIdentityCostUs, 1)} us/req` : '') +
+        (r.serviceIdentityCostUs != null
+          ? `; x-identity check costs the service ${fmt(r.serviceIdentityCostUs, 1)} us/req`
+          : '') +
         (r.gatewayBVsGatewayThroughput !== undefined
           ? `; gatewayB/gateway throughput ${fmt(r.gatewayBVsGatewayThroughput, 2)}, CPU per request ${fmt(r.gatewayBVsGatewayCpuPerRequest, 2)}`
           : ''),

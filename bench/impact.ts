@@ -35,8 +35,16 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 async function runService() {
   const { createReferralsService, readReferralsConfig } = await import('@app/referrals-service');
   const { inProcessBus } = await import('@app/kit');
-  const env = { DATABASE_URL: process.env.DATABASE_URL, INTERNAL_SECRET: process.env.INTERNAL_SECRET, LOG_LEVEL: 'warn' };
-  const referrals = await createReferralsService({ config: readReferralsConfig(env), bus: inProcessBus(), logger: false });
+  const env = {
+    DATABASE_URL: process.env.DATABASE_URL,
+    INTERNAL_SECRET: process.env.INTERNAL_SECRET,
+    LOG_LEVEL: 'warn',
+  };
+  const referrals = await createReferralsService({
+    config: readReferralsConfig(env),
+    bus: inProcessBus(),
+    logger: false,
+  });
   const url = await referrals.app.listen({ host: '127.0.0.1', port: 0 });
   process.on('message', async (message: { type: string }) => {
     if (message.type !== 'close') return;
@@ -74,7 +82,10 @@ async function main() {
     child = spawned;
     const serviceUrl = await new Promise<string>((resolve, reject) => {
       spawned.once('exit', (code) => reject(new Error(`the service exited with code ${code}`)));
-      spawned.on('message', (message: { type: string; url: string }) => message.type === 'ready' && resolve(message.url));
+      spawned.on(
+        'message',
+        (message: { type: string; url: string }) => message.type === 'ready' && resolve(message.url),
+      );
     });
 
     const db = new pg.Client({ connectionString: url.href });
@@ -88,39 +99,64 @@ async function main() {
     );
     await db.end();
     const sizes = rows[0]!;
-    log(`Seeded ${sizes.referrals} referrals (${sizes.big} for the big user, ${sizes.small} for the small one), ${sizes.changes} status changes, ${sizes.commissions} commissions`);
+    log(
+      `Seeded ${sizes.referrals} referrals (${sizes.big} for the big user, ${sizes.small} for the small one), ${sizes.changes} status changes, ${sizes.commissions} commissions`,
+    );
     log(`  ${timings.map(([step, ms]) => `${step} ${(ms / 1000).toFixed(1)} s`).join(', ')}`);
 
     const { identitySigner } = await import('@app/kit');
     const headersOf = (userId: string) => ({
-      'x-identity': identitySigner(secret).sign({ userId, sessionId: randomUUID(), email: `${userId}@example.com`, isAdmin: false, emailVerified: true }, 3600),
+      'x-identity': identitySigner(secret).sign(
+        { userId, sessionId: randomUUID(), email: `${userId}@example.com`, isAdmin: false, emailVerified: true },
+        3600,
+      ),
     });
     const cases = [
       { name: `impact, ${sizes.big} referrals`, url: `${serviceUrl}/api/referral-impact`, headers: headersOf(BIG) },
       { name: `impact, ${sizes.small} referrals`, url: `${serviceUrl}/api/referral-impact`, headers: headersOf(SMALL) },
-      { name: `impact filtered, big`, url: `${serviceUrl}/api/referral-impact?from=2026-01-01&partner=Vendor%207`, headers: headersOf(BIG) },
+      {
+        name: `impact filtered, big`,
+        url: `${serviceUrl}/api/referral-impact?from=2026-01-01&partner=Vendor%207`,
+        headers: headersOf(BIG),
+      },
     ];
     for (const c of cases) {
       const response = await fetch(c.url, { headers: c.headers });
-      const body = (await response.json()) as { totalReferrals?: number; giveGetScore?: { received: number }; payoutSummary?: { earned: number } };
+      const body = (await response.json()) as {
+        totalReferrals?: number;
+        giveGetScore?: { received: number };
+        payoutSummary?: { earned: number };
+      };
       if (response.status !== 200) throw new Error(`${c.name}: ${response.status} ${JSON.stringify(body)}`);
-      log(`  ${c.name.padEnd(26)} 200, totalReferrals ${body.totalReferrals}, received ${body.giveGetScore?.received}, earned ${body.payoutSummary?.earned}`);
+      log(
+        `  ${c.name.padEnd(26)} 200, totalReferrals ${body.totalReferrals}, received ${body.giveGetScore?.received}, earned ${body.payoutSummary?.earned}`,
+      );
     }
 
     log(`\n${cpus().length} CPUs, load average (1 min) before measuring: ${loadavg()[0]!.toFixed(2)}`);
-    log(`Warm-up ${settings.warmupSeconds} s per case, then ${settings.rounds} interleaved rounds of ${settings.durationSeconds} s, ${settings.connections} connections`);
+    log(
+      `Warm-up ${settings.warmupSeconds} s per case, then ${settings.rounds} interleaved rounds of ${settings.durationSeconds} s, ${settings.connections} connections`,
+    );
     for (const c of cases) await load(c.url, c.headers, settings.warmupSeconds);
     const results = new Map<string, Measured[]>(cases.map((c) => [c.name, []]));
     for (let round = 1; round <= settings.rounds; round++) {
       for (const c of cases) {
         const measured = await load(c.url, c.headers, settings.durationSeconds);
         results.get(c.name)!.push(measured);
-        log(`  round ${round}  ${c.name.padEnd(26)} ${measured.rps.toFixed(0).padStart(6)} req/s  p50 ${measured.p50.toFixed(1).padStart(6)} ms  p99 ${measured.p99.toFixed(1).padStart(6)} ms${measured.failures ? `  ${measured.failures} failed` : ''}`);
+        log(
+          `  round ${round}  ${c.name.padEnd(26)} ${measured.rps.toFixed(0).padStart(6)} req/s  p50 ${measured.p50.toFixed(1).padStart(6)} ms  p99 ${measured.p99.toFixed(1).padStart(6)} ms${measured.failures ? `  ${measured.failures} failed` : ''}`,
+        );
       }
     }
     const summary = cases.map((c) => {
       const runs = results.get(c.name)!;
-      return { name: c.name, rps: median(runs.map((r) => r.rps)), p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)), failures: runs.reduce((n, r) => n + r.failures, 0) };
+      return {
+        name: c.name,
+        rps: median(runs.map((r) => r.rps)),
+        p50: median(runs.map((r) => r.p50)),
+        p99: median(runs.map((r) => r.p99)),
+        failures: runs.reduce((n, r) => n + r.failures, 0),
+      };
     });
     if (summary.some((s) => s.failures > 0)) {
       log('! some requests failed (non-2xx, errors or timeouts): the figures are not valid');
@@ -131,7 +167,9 @@ async function main() {
     log(`| case                       |  req/s | p50 ms | p99 ms | p99 / small p99 | failed |`);
     log(`|----------------------------|-------:|-------:|-------:|----------------:|-------:|`);
     for (const s of summary) {
-      log(`| ${s.name.padEnd(26)} | ${s.rps.toFixed(0).padStart(6)} | ${s.p50.toFixed(1).padStart(6)} | ${s.p99.toFixed(1).padStart(6)} | ${(s.p99 / small.p99).toFixed(2).padStart(15)} | ${String(s.failures).padStart(6)} |`);
+      log(
+        `| ${s.name.padEnd(26)} | ${s.rps.toFixed(0).padStart(6)} | ${s.p50.toFixed(1).padStart(6)} | ${s.p99.toFixed(1).padStart(6)} | ${(s.p99 / small.p99).toFixed(2).padStart(15)} | ${String(s.failures).padStart(6)} |`,
+      );
     }
     log(`Load average (1 min) after: ${loadavg()[0]!.toFixed(2)}`);
     log(`\nTotal time ${((Date.now() - started) / 1000).toFixed(0)} s`);
@@ -221,13 +259,27 @@ async function seed(db: pg.Client): Promise<Array<[string, number]>> {
      INSERT INTO referrals.referrer_companies (user_id, company) SELECT DISTINCT user_id, company FROM referrals.referrals`,
   );
   // What autovacuum would have done by now on a live table: statistics and the visibility map.
-  await step('vacuum analyze', `VACUUM ANALYZE referrals.referrals, referrals.referral_status_changes, referrals.projects, referrals.referrers, referrals.commissions`);
+  await step(
+    'vacuum analyze',
+    `VACUUM ANALYZE referrals.referrals, referrals.referral_status_changes, referrals.projects, referrals.referrers, referrals.commissions`,
+  );
   return timings;
 }
 
 async function load(url: string, headers: Record<string, string>, durationSeconds: number): Promise<Measured> {
-  const result = await autocannon({ url, headers, connections: settings.connections, duration: durationSeconds, pipelining: 1 });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts };
+  const result = await autocannon({
+    url,
+    headers,
+    connections: settings.connections,
+    duration: durationSeconds,
+    pipelining: 1,
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failures: result.non2xx + result.errors + result.timeouts,
+  };
 }
 
 const median = (values: number[]) => {

@@ -37,7 +37,11 @@ async function runServices() {
   const { createAuthService, readAuthConfig } = await import('@app/auth-service');
   const { createReferralsService, readReferralsConfig } = await import('@app/referrals-service');
   const { inProcessBus } = await import('@app/kit');
-  const env = { DATABASE_URL: process.env.DATABASE_URL, INTERNAL_SECRET: process.env.INTERNAL_SECRET, LOG_LEVEL: 'warn' };
+  const env = {
+    DATABASE_URL: process.env.DATABASE_URL,
+    INTERNAL_SECRET: process.env.INTERNAL_SECRET,
+    LOG_LEVEL: 'warn',
+  };
   const bus = inProcessBus();
   const auth = await createAuthService({ config: readAuthConfig(env), bus, logger: false });
   const referrals = await createReferralsService({ config: readReferralsConfig(env), bus, logger: false });
@@ -80,10 +84,16 @@ async function main() {
       execArgv: settings.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${settings.cpuProfileDir}`] : [],
     });
     child = spawned;
-    const { authUrl, referralsUrl } = await new Promise<{ authUrl: string; referralsUrl: string }>((resolve, reject) => {
-      spawned.once('exit', (code) => reject(new Error(`the services exited with code ${code}`)));
-      spawned.on('message', (message: { type: string; authUrl: string; referralsUrl: string }) => message.type === 'ready' && resolve(message));
-    });
+    const { authUrl, referralsUrl } = await new Promise<{ authUrl: string; referralsUrl: string }>(
+      (resolve, reject) => {
+        spawned.once('exit', (code) => reject(new Error(`the services exited with code ${code}`)));
+        spawned.on(
+          'message',
+          (message: { type: string; authUrl: string; referralsUrl: string }) =>
+            message.type === 'ready' && resolve(message),
+        );
+      },
+    );
 
     const db = new pg.Client({ connectionString: url.href });
     await db.connect();
@@ -95,14 +105,22 @@ async function main() {
       [user.userId],
     );
     await db.end();
-    log(`Seeded ${rows[0]!.mine} referrals for the bench user, ${rows[0]!.all} in all, ${rows[0]!.changes} status changes (${(seededIn / 1000).toFixed(1)} s)`);
+    log(
+      `Seeded ${rows[0]!.mine} referrals for the bench user, ${rows[0]!.all} in all, ${rows[0]!.changes} status changes (${(seededIn / 1000).toFixed(1)} s)`,
+    );
 
     const { identitySigner } = await import('@app/kit');
-    const identity = identitySigner(secret).sign({ userId: user.userId, sessionId: randomUUID(), email: user.email, isAdmin: false, emailVerified: true }, 3600);
+    const identity = identitySigner(secret).sign(
+      { userId: user.userId, sessionId: randomUUID(), email: user.email, isAdmin: false, emailVerified: true },
+      3600,
+    );
     const headers = { 'x-identity': identity };
     const cases: Case[] = [
       { name: 'list (dashboard)', url: `${referralsUrl}/api/referrals?days=all&page=1&pageSize=25` },
-      { name: 'list filtered', url: `${referralsUrl}/api/referrals?days=all&page=1&pageSize=25&search=anna&status=intro_made` },
+      {
+        name: 'list filtered',
+        url: `${referralsUrl}/api/referrals?days=all&page=1&pageSize=25&search=anna&status=intro_made`,
+      },
       { name: 'GET /api/user', url: `${authUrl}/api/user` },
     ];
     for (const c of cases) {
@@ -110,19 +128,25 @@ async function main() {
       const body = (await response.json()) as { total?: number; referrals?: unknown[] };
       if (response.status !== 200) throw new Error(`${c.name}: ${response.status} ${JSON.stringify(body)}`);
       const size = Buffer.byteLength(JSON.stringify(body));
-      log(`  ${c.name.padEnd(17)} ${response.status}, ${(size / 1024).toFixed(1)} KB${body.total === undefined ? '' : `, total ${body.total}, ${body.referrals?.length} on the page`}`);
+      log(
+        `  ${c.name.padEnd(17)} ${response.status}, ${(size / 1024).toFixed(1)} KB${body.total === undefined ? '' : `, total ${body.total}, ${body.referrals?.length} on the page`}`,
+      );
     }
 
     // On a shared machine other sessions' work shows up here: compare runs only when it is low.
     log(`\n${cpus().length} CPUs, load average (1 min) before measuring: ${loadavg()[0]!.toFixed(2)}`);
-    log(`Warm-up ${settings.warmupSeconds} s per case, then ${settings.rounds} interleaved rounds of ${settings.durationSeconds} s, ${settings.connections} connections`);
+    log(
+      `Warm-up ${settings.warmupSeconds} s per case, then ${settings.rounds} interleaved rounds of ${settings.durationSeconds} s, ${settings.connections} connections`,
+    );
     for (const c of cases) await load(c.url, headers, settings.warmupSeconds);
     const results = new Map<string, Measured[]>(cases.map((c) => [c.name, []]));
     for (let round = 1; round <= settings.rounds; round++) {
       for (const c of cases) {
         const measured = await load(c.url, headers, settings.durationSeconds);
         results.get(c.name)!.push(measured);
-        log(`  round ${round}  ${c.name.padEnd(17)} ${measured.rps.toFixed(0).padStart(6)} req/s  p50 ${measured.p50.toFixed(1).padStart(6)} ms  p99 ${measured.p99.toFixed(1).padStart(6)} ms${measured.failures ? `  ${measured.failures} failed` : ''}`);
+        log(
+          `  round ${round}  ${c.name.padEnd(17)} ${measured.rps.toFixed(0).padStart(6)} req/s  p50 ${measured.p50.toFixed(1).padStart(6)} ms  p99 ${measured.p99.toFixed(1).padStart(6)} ms${measured.failures ? `  ${measured.failures} failed` : ''}`,
+        );
       }
     }
     report(results, cases);
@@ -139,9 +163,16 @@ async function registerUser(authUrl: string, db: pg.Client): Promise<{ userId: s
   const response = await fetch(`${authUrl}/api/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ firstName: 'Bench', lastName: 'User', companyName: 'Bench Co', email, password: 'bench-password-123' }),
+    body: JSON.stringify({
+      firstName: 'Bench',
+      lastName: 'User',
+      companyName: 'Bench Co',
+      email,
+      password: 'bench-password-123',
+    }),
   });
-  if (response.status !== 201) throw new Error(`registering the bench user failed: ${response.status} ${await response.text()}`);
+  if (response.status !== 201)
+    throw new Error(`registering the bench user failed: ${response.status} ${await response.text()}`);
   const { rows } = await db.query<{ id: string }>('SELECT id FROM auth.users WHERE email = $1', [email]);
   const userId = rows[0]!.id;
   for (let tries = 0; ; tries++) {
@@ -194,12 +225,18 @@ async function seed(db: pg.Client, userId: string): Promise<number> {
        FROM shaped ORDER BY created_at`,
     [userId, settings.userReferrals, settings.otherReferrals],
   );
-  await db.query(`INSERT INTO referrals.referral_status_changes (referral_id, from_status, to_status, at) SELECT id, NULL, 'pending', created_at FROM referrals.referrals`);
+  await db.query(
+    `INSERT INTO referrals.referral_status_changes (referral_id, from_status, to_status, at) SELECT id, NULL, 'pending', created_at FROM referrals.referrals`,
+  );
   await db.query(`INSERT INTO referrals.referral_status_changes (referral_id, from_status, to_status, at)
                   SELECT id, 'pending', status, created_at + interval '2 days' FROM referrals.referrals WHERE status <> 'pending'`);
   // The per-user figures the routes keep in the same transactions (services/referrals/src/figures.ts).
-  await db.query(`INSERT INTO referrals.referrer_stage_counts (user_id, status, count) SELECT user_id, status, count(*) FROM referrals.referrals GROUP BY 1, 2`);
-  await db.query(`INSERT INTO referrals.referrer_companies (user_id, company) SELECT DISTINCT user_id, company FROM referrals.referrals WHERE company <> ''`);
+  await db.query(
+    `INSERT INTO referrals.referrer_stage_counts (user_id, status, count) SELECT user_id, status, count(*) FROM referrals.referrals GROUP BY 1, 2`,
+  );
+  await db.query(
+    `INSERT INTO referrals.referrer_companies (user_id, company) SELECT DISTINCT user_id, company FROM referrals.referrals WHERE company <> ''`,
+  );
   // What autovacuum would have done by now on a live table: statistics and the visibility map.
   await db.query(`VACUUM ANALYZE referrals.referrals, referrals.referral_status_changes, referrals.projects, referrals.referrers,
                                   referrals.referrer_stage_counts, referrals.referrer_companies`);
@@ -214,7 +251,12 @@ async function load(url: string, headers: Record<string, string>, durationSecond
     duration: durationSeconds,
     pipelining: 1,
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, failures: result.non2xx + result.errors + result.timeouts };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failures: result.non2xx + result.errors + result.timeouts,
+  };
 }
 
 const median = (values: number[]) => {
@@ -226,18 +268,28 @@ const median = (values: number[]) => {
 function report(results: Map<string, Measured[]>, cases: Case[]) {
   const summary = cases.map((c) => {
     const runs = results.get(c.name)!;
-    return { name: c.name, rps: median(runs.map((r) => r.rps)), p50: median(runs.map((r) => r.p50)), p99: median(runs.map((r) => r.p99)), failures: runs.reduce((n, r) => n + r.failures, 0) };
+    return {
+      name: c.name,
+      rps: median(runs.map((r) => r.rps)),
+      p50: median(runs.map((r) => r.p50)),
+      p99: median(runs.map((r) => r.p99)),
+      failures: runs.reduce((n, r) => n + r.failures, 0),
+    };
   });
   const user = summary.find((s) => s.name === 'GET /api/user')!;
   if (summary.some((s) => s.failures > 0)) {
     log('! some requests failed (non-2xx, errors or timeouts): the figures are not valid');
     process.exitCode = 1;
   }
-  log(`\nMedian of ${settings.rounds} rounds (${settings.userReferrals} referrals for the user, ${settings.userReferrals + settings.otherReferrals} in the table):\n`);
+  log(
+    `\nMedian of ${settings.rounds} rounds (${settings.userReferrals} referrals for the user, ${settings.userReferrals + settings.otherReferrals} in the table):\n`,
+  );
   log(`| case              |  req/s | p50 ms | p99 ms | p99 / user p99 | failed |`);
   log(`|-------------------|-------:|-------:|-------:|---------------:|-------:|`);
   for (const s of summary) {
-    log(`| ${s.name.padEnd(17)} | ${s.rps.toFixed(0).padStart(6)} | ${s.p50.toFixed(1).padStart(6)} | ${s.p99.toFixed(1).padStart(6)} | ${(s.p99 / user.p99).toFixed(2).padStart(14)} | ${String(s.failures).padStart(6)} |`);
+    log(
+      `| ${s.name.padEnd(17)} | ${s.rps.toFixed(0).padStart(6)} | ${s.p50.toFixed(1).padStart(6)} | ${s.p99.toFixed(1).padStart(6)} | ${(s.p99 / user.p99).toFixed(2).padStart(14)} | ${String(s.failures).padStart(6)} |`,
+    );
   }
 }
 

@@ -46,12 +46,64 @@ const CATEGORIES: Array<[string, string[]]> = [
   ['Healthcare IT', ['ehr', 'patients', 'scheduling', 'telehealth', 'hipaa', 'clinics']],
   ['Education', ['lms', 'courses', 'training', 'learning', 'quizzes', 'certification']],
 ];
-const GENERIC = 'teams businesses fast simple secure integrations api mobile workflows insights growth enterprise startups global modern reliable scalable affordable'.split(' ');
-const COUNTRIES = ['United States', 'Germany', 'France', 'United Kingdom', 'Netherlands', 'Spain', 'Canada', 'Australia', 'Brazil', 'India', 'Japan', 'Sweden'];
-const SIZES_LIST = ['Self-Employed', '2-10', '11-50', '51-200', '201-500', '501-1,000', '1,001-5,000', '5,001-10,000', '10,001+'] as const;
-const INDUSTRIES = ['Computer Software', 'Financial Services', 'Retail', 'Hospital & Health Care', 'Marketing and Advertising', 'Logistics and Supply Chain', 'Education Management', 'Manufacturing'];
+const GENERIC =
+  'teams businesses fast simple secure integrations api mobile workflows insights growth enterprise startups global modern reliable scalable affordable'.split(
+    ' ',
+  );
+const COUNTRIES = [
+  'United States',
+  'Germany',
+  'France',
+  'United Kingdom',
+  'Netherlands',
+  'Spain',
+  'Canada',
+  'Australia',
+  'Brazil',
+  'India',
+  'Japan',
+  'Sweden',
+];
+const SIZES_LIST = [
+  'Self-Employed',
+  '2-10',
+  '11-50',
+  '51-200',
+  '201-500',
+  '501-1,000',
+  '1,001-5,000',
+  '5,001-10,000',
+  '10,001+',
+] as const;
+const INDUSTRIES = [
+  'Computer Software',
+  'Financial Services',
+  'Retail',
+  'Hospital & Health Care',
+  'Marketing and Advertising',
+  'Logistics and Supply Chain',
+  'Education Management',
+  'Manufacturing',
+];
 const SENIORITY = ['Owner', 'C-suite', 'VP', 'Director', 'Head', 'Manager', 'Senior'] as const;
-const SYLLABLES = ['zen', 'flo', 'qua', 'ria', 'tek', 'nova', 'lux', 'bri', 'dyn', 'sol', 'vix', 'par', 'gri', 'mo', 'tal', 'kor'];
+const SYLLABLES = [
+  'zen',
+  'flo',
+  'qua',
+  'ria',
+  'tek',
+  'nova',
+  'lux',
+  'bri',
+  'dyn',
+  'sol',
+  'vix',
+  'par',
+  'gri',
+  'mo',
+  'tal',
+  'kor',
+];
 
 function pick<T>(rand: () => number, list: readonly T[]): T {
   return list[Math.floor(rand() * list.length)]!;
@@ -72,14 +124,19 @@ function buildMatcher(size: number): Matcher {
     const extra = rand() < 0.3 ? pick(rand, CATEGORIES)[1] : [];
     const description = [
       `${brand} is a ${category.toLowerCase()} product for`,
-      ...Array.from({ length: 18 + Math.floor(rand() * 20) }, () => (rand() < 0.6 ? pick(rand, [...words, ...extra]) : pick(rand, GENERIC))),
+      ...Array.from({ length: 18 + Math.floor(rand() * 20) }, () =>
+        rand() < 0.6 ? pick(rand, [...words, ...extra]) : pick(rand, GENERIC),
+      ),
     ].join(' ');
     matcher.putProgram({
       id: `program-${i}`,
       name: `${brand} ${category} Partner Program`,
       description,
       website: `https://${brand}.example`,
-      rewardDetails: rand() < 0.5 ? `${5 + Math.floor(rand() * 25)}% recurring commission for 12 months` : `$${100 * (1 + Math.floor(rand() * 20))} per closed deal`,
+      rewardDetails:
+        rand() < 0.5
+          ? `${5 + Math.floor(rand() * 25)}% recurring commission for 12 months`
+          : `$${100 * (1 + Math.floor(rand() * 20))} per closed deal`,
       companyName: company,
       isActive: rand() < 0.9,
     });
@@ -95,7 +152,8 @@ function buildMatcher(size: number): Matcher {
         },
         bounties: {
           qualifiedLead: rand() < 0.3 ? { enabled: true, type: 'flat', amount: 50 } : { enabled: false },
-          meetingHeld: rand() < 0.3 ? { enabled: true, type: 'percentage_mrr', amount: 10, months: 12 } : { enabled: false },
+          meetingHeld:
+            rand() < 0.3 ? { enabled: true, type: 'percentage_mrr', amount: 10, months: 12 } : { enabled: false },
           opportunityCreated: { enabled: false },
           closedWon: { enabled: true, type: rand() < 0.5 ? 'flat' : 'percentage_arr', amount: rand() < 0.5 ? 500 : 20 },
           retentionBonus: { enabled: false },
@@ -166,7 +224,12 @@ function queries(): ParsedMatchRequest[] {
       need,
       ...(i % 3 === 0 ? { country: pick(rand, COUNTRIES) } : {}),
       ...(i % 4 === 0 ? { companySize: pick(rand, SIZES_LIST) } : {}),
-      ...(i % 5 === 0 ? { industry: pick(rand, INDUSTRIES), role: pick(rand, ['VP of Sales', 'CTO', 'Office Manager', 'Head of People']) } : {}),
+      ...(i % 5 === 0
+        ? {
+            industry: pick(rand, INDUSTRIES),
+            role: pick(rand, ['VP of Sales', 'CTO', 'Office Manager', 'Head of People']),
+          }
+        : {}),
       ...(i % 6 === 0 ? { integrations: ['Salesforce', 'Slack'] } : {}),
       urgency: pick(rand, ['low', 'medium', 'high'] as const),
       limit: 5,
@@ -174,7 +237,8 @@ function queries(): ParsedMatchRequest[] {
   );
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 function measure(matcher: Matcher, requests: ParsedMatchRequest[]) {
   for (let round = 0; round < WARMUP_ROUNDS; round++) for (const request of requests) matcher.rank(request);
@@ -194,7 +258,14 @@ function measure(matcher: Matcher, requests: ParsedMatchRequest[]) {
     }
   }
   times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p99: percentile(times, 99), max: times.at(-1)!, runs: times.length, matches, excluded };
+  return {
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+    max: times.at(-1)!,
+    runs: times.length,
+    matches,
+    excluded,
+  };
 }
 
 const started = Date.now();
@@ -207,7 +278,9 @@ for (const size of SIZES) {
   rows.push({ size, active: matcher.index.size, build, ...measure(matcher, requests) });
 }
 const us = (value: number) => `${value.toFixed(1)} µs`;
-console.log(`Smart Match local ranking: ${requests.length} needs × ${ROUNDS} rounds per size (after ${WARMUP_ROUNDS} warm-up rounds), node ${process.version}`);
+console.log(
+  `Smart Match local ranking: ${requests.length} needs × ${ROUNDS} rounds per size (after ${WARMUP_ROUNDS} warm-up rounds), node ${process.version}`,
+);
 console.log('programs | active | build   | p50       | p99       | max        | matches/excluded (1 round)');
 for (const row of rows) {
   console.log(
@@ -216,8 +289,12 @@ for (const row of rows) {
 }
 const [small, large] = rows;
 const ratio = large!.p99 / small!.p99;
-console.log(`p99(${large!.size}) / p99(${small!.size}) = ${ratio.toFixed(1)} (the catalogue grew ${large!.size / small!.size}×; a linear scan would be ~${large!.size / small!.size})`);
-console.log(`p50(${large!.size}) / p50(${small!.size}) = ${(large!.p50 / small!.p50).toFixed(1)} (at 100 programs the p99 is mostly GC and machine noise; the p50 ratio shows the work that grows)`);
+console.log(
+  `p99(${large!.size}) / p99(${small!.size}) = ${ratio.toFixed(1)} (the catalogue grew ${large!.size / small!.size}×; a linear scan would be ~${large!.size / small!.size})`,
+);
+console.log(
+  `p50(${large!.size}) / p50(${small!.size}) = ${(large!.p50 / small!.p50).toFixed(1)} (at 100 programs the p99 is mostly GC and machine noise; the p50 ratio shows the work that grows)`,
+);
 console.log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 if (ratio >= 25) {
   console.error('FAIL: p99 grows close to linearly with the catalogue');

@@ -20,7 +20,11 @@ async function expectNoSeriousViolations(page: Page, screen: string) {
 }
 
 const publicScreens: { path: string; ready: (page: Page) => Promise<void> }[] = [
-  { path: '/', ready: (p) => expect(p.getByRole('heading', { level: 1, name: 'Automate Your Client Referrals With AI' })).toBeVisible() },
+  {
+    path: '/',
+    ready: (p) =>
+      expect(p.getByRole('heading', { level: 1, name: 'Automate Your Client Referrals With AI' })).toBeVisible(),
+  },
   { path: '/login', ready: (p) => expect(p.getByRole('button', { name: 'Login', exact: true })).toBeVisible() },
   { path: '/signup', ready: (p) => expect(p.getByRole('button', { name: 'Register' })).toBeVisible() },
   { path: '/demo-request', ready: (p) => expect(p.locator('form')).toBeVisible() },
@@ -61,13 +65,22 @@ test.describe('signed out, phone 390x844', () => {
 test.describe('signed in', () => {
   test('axe: home, dashboard, discover, onboarding, bounties, account', async ({ page }) => {
     test.setTimeout(120_000);
-    await signUpVerified(page, { firstName: 'Ally', lastName: 'Axe', company: 'A11y Co', email: uniqueEmail('axe'), password: 'correct horse battery' });
+    await signUpVerified(page, {
+      firstName: 'Ally',
+      lastName: 'Axe',
+      company: 'A11y Co',
+      email: uniqueEmail('axe'),
+      password: 'correct horse battery',
+    });
     const screens: { path: string; ready: (p: Page) => Promise<void> }[] = [
       { path: '/', ready: (p) => expect(p.getByText('What do you want to refer?')).toBeVisible() },
       { path: '/dashboard', ready: (p) => expect(p.getByText(/^Welcome, /)).toBeVisible() },
       { path: '/discover', ready: (p) => expect(p.getByRole('heading', { level: 1, name: 'Discover' })).toBeVisible() },
       { path: '/onboarding', ready: (p) => expect(p.getByRole('button', { name: 'Save & Continue' })).toBeVisible() },
-      { path: '/onboarding/bounties', ready: (p) => expect(p.getByRole('heading', { name: 'Set Your Bounties' })).toBeVisible() },
+      {
+        path: '/onboarding/bounties',
+        ready: (p) => expect(p.getByRole('heading', { name: 'Set Your Bounties' })).toBeVisible(),
+      },
       { path: '/account', ready: (p) => expect(p.getByRole('tab', { name: 'Profile' })).toBeVisible() },
     ];
     const failures: string[] = [];

@@ -2,12 +2,20 @@ import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { signUpVerified, uniqueEmail, waitForEmail } from './support.ts';
 
-test('a Closed-Won referral with a deal value pays the vendor bounty; the referrer sees it on Impact and downloads the CSV', async ({ browser }) => {
+test('a Closed-Won referral with a deal value pays the vendor bounty; the referrer sees it on Impact and downloads the CSV', async ({
+  browser,
+}) => {
   test.setTimeout(150_000);
 
   // The vendor behind the product the referrer will find: Slack (its company key is 'slack').
   const vendor = await (await browser.newContext()).newPage();
-  await signUpVerified(vendor, { firstName: 'Sam', lastName: 'Seller', company: 'Slack', email: uniqueEmail('sam'), password: 'vendor passphrase' });
+  await signUpVerified(vendor, {
+    firstName: 'Sam',
+    lastName: 'Seller',
+    company: 'Slack',
+    email: uniqueEmail('sam'),
+    password: 'vendor passphrase',
+  });
   await vendor.goto('/onboarding/bounties');
   await vendor.getByRole('group', { name: 'Closed-Won' }).getByLabel('Amount (USD)').fill('1000');
   await vendor.getByRole('button', { name: 'Save Bounties' }).click();
@@ -16,7 +24,13 @@ test('a Closed-Won referral with a deal value pays the vendor bounty; the referr
   // The referrer refers a client to Slack.
   const page = await (await browser.newContext()).newPage();
   const client = { firstName: 'Dana', lastName: 'Deal' };
-  await signUpVerified(page, { firstName: 'Erin', lastName: 'Earner', company: 'Earner Partners', email: uniqueEmail('erin'), password: 'referrer passphrase' });
+  await signUpVerified(page, {
+    firstName: 'Erin',
+    lastName: 'Earner',
+    company: 'Earner Partners',
+    email: uniqueEmail('erin'),
+    password: 'referrer passphrase',
+  });
   await page.goto('/');
   await page.getByPlaceholder('Refer Anything..').fill('slack');
   await page.getByRole('button', { name: 'Search' }).click();
@@ -51,7 +65,9 @@ test('a Closed-Won referral with a deal value pays the vendor bounty; the referr
 });
 
 test('a visitor on a phone asks for a demo, and the sales team is told by email', async ({ browser }) => {
-  const page = await (await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })).newPage();
+  const page = await (
+    await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true })
+  ).newPage();
   const email = uniqueEmail('prospect');
   await page.goto('/demo-request');
   await page.getByRole('button', { name: 'Request Demo' }).click();

@@ -32,7 +32,9 @@ test('phone: mobile menu, #pricing anchor, Monthly/Annual toggle, fee FAQ, Get S
   await expect(page.getByText('Save 16%')).toBeVisible();
 
   // The fee FAQ opens the worked example.
-  const example = page.getByText(/a 20% vendor fee on a \$10,000 deal is \$2,000; on Growth you keep \$1,600 and the product gets \$400/);
+  const example = page.getByText(
+    /a 20% vendor fee on a \$10,000 deal is \$2,000; on Growth you keep \$1,600 and the product gets \$400/,
+  );
   await expect(example).toBeHidden();
   await page.getByText('How does the product fee work?').click();
   await expect(example).toBeVisible();

@@ -3,7 +3,13 @@ import { signUpVerified, uniqueEmail, waitForEmail } from './support.ts';
 
 test('refer a client: find the product, submit, review and send the intro, move it to Closed-Won', async ({ page }) => {
   test.setTimeout(120_000);
-  const referrer = { firstName: 'Rita', lastName: 'Referrer', company: 'Northwind Agency', email: uniqueEmail('rita'), password: 'a long passphrase' };
+  const referrer = {
+    firstName: 'Rita',
+    lastName: 'Referrer',
+    company: 'Northwind Agency',
+    email: uniqueEmail('rita'),
+    password: 'a long passphrase',
+  };
   const client = { firstName: 'Carl', lastName: 'Client', email: uniqueEmail('carl') };
   await signUpVerified(page, referrer);
 
@@ -24,7 +30,9 @@ test('refer a client: find the product, submit, review and send the intro, move 
   await page.getByLabel('First name').fill(client.firstName);
   await page.getByLabel('Last name').fill(client.lastName);
   await page.getByLabel('Email').fill(client.email);
-  await page.getByLabel('Why is this referral a good fit?').fill('Their team of 40 is drowning in email threads and needs a shared chat tool.');
+  await page
+    .getByLabel('Why is this referral a good fit?')
+    .fill('Their team of 40 is drowning in email threads and needs a shared chat tool.');
   await page.getByRole('button', { name: 'Submit Referral' }).click();
 
   // No known referral program for this vendor: the 'Thanks' modal, over the submitted screen.
@@ -64,7 +72,10 @@ test('refer a client: find the product, submit, review and send the intro, move 
   await expect(sheet.getByText('Referral submitted')).toBeVisible();
   await sheet.getByRole('button', { name: 'Closed-Won' }).click();
   // Closed-Won asks for the deal value (optional): left blank here.
-  await page.getByRole('dialog', { name: 'Mark as Closed-Won' }).getByRole('button', { name: 'Mark Closed-Won' }).click();
+  await page
+    .getByRole('dialog', { name: 'Mark as Closed-Won' })
+    .getByRole('button', { name: 'Mark Closed-Won' })
+    .click();
   await expect(page.getByText('Status Updated', { exact: true })).toBeVisible();
   await expect(sheet.getByRole('button', { name: 'Closed-Won' })).toBeDisabled();
   await sheet.getByRole('button', { name: 'Close', exact: true }).click();

@@ -15,25 +15,35 @@ export interface CaughtEmail {
 export async function waitForEmail(match: (email: CaughtEmail) => boolean, what: string): Promise<CaughtEmail> {
   let found: CaughtEmail | undefined;
   await expect
-    .poll(async () => {
-      const emails = (await (await fetch(SMTP_MESSAGES)).json()) as CaughtEmail[];
-      found = emails.find(match);
-      return Boolean(found);
-    }, { message: what, timeout: 20_000 })
+    .poll(
+      async () => {
+        const emails = (await (await fetch(SMTP_MESSAGES)).json()) as CaughtEmail[];
+        found = emails.find(match);
+        return Boolean(found);
+      },
+      { message: what, timeout: 20_000 },
+    )
     .toBe(true);
   return found!;
 }
 
 export async function verificationLink(email: string): Promise<string> {
-  const message = await waitForEmail((m) => m.to.includes(email) && /verify-email/.test(m.text), `verification email for ${email}`);
+  const message = await waitForEmail(
+    (m) => m.to.includes(email) && /verify-email/.test(m.text),
+    `verification email for ${email}`,
+  );
   const link = new URL(/https?:\/\/\S+verify-email\S+/.exec(message.text)![0]);
   return link.pathname + link.search;
 }
 
-export const uniqueEmail = (name: string) => `${name}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
+export const uniqueEmail = (name: string) =>
+  `${name}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
 
 /** Registers through the screen and verifies through the emailed link: a signed-in, verified user. */
-export async function signUpVerified(page: Page, person: { firstName: string; lastName: string; company: string; email: string; password: string }) {
+export async function signUpVerified(
+  page: Page,
+  person: { firstName: string; lastName: string; company: string; email: string; password: string },
+) {
   await page.goto('/signup');
   await page.getByLabel('First Name').fill(person.firstName);
   await page.getByLabel('Last Name').fill(person.lastName);

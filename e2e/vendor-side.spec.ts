@@ -19,11 +19,19 @@ async function userPage(browser: Browser, person: Parameters<typeof signUpVerifi
   return page;
 }
 
-test('a vendor sets its ICP and bounties, an admin adds its program from a document, a referrer finds it with Smart Match', async ({ browser }) => {
+test('a vendor sets its ICP and bounties, an admin adds its program from a document, a referrer finds it with Smart Match', async ({
+  browser,
+}) => {
   test.setTimeout(150_000);
 
   // The vendor: lead criteria and bounties.
-  const vendor = await userPage(browser, { firstName: 'Vera', lastName: 'Vendor', company: VENDOR_COMPANY, email: uniqueEmail('vera'), password: 'vendor passphrase' });
+  const vendor = await userPage(browser, {
+    firstName: 'Vera',
+    lastName: 'Vendor',
+    company: VENDOR_COMPANY,
+    email: uniqueEmail('vera'),
+    password: 'vendor passphrase',
+  });
   await vendor.goto('/onboarding');
   const countries = vendor.getByLabel('Countries');
   await countries.fill('Germany');
@@ -42,14 +50,24 @@ test('a vendor sets its ICP and bounties, an admin adds its program from a docum
   await expect(vendor.getByText('Bounties Saved', { exact: true })).toBeVisible();
 
   // The administrator: upload the program document, review, save.
-  const admin = await userPage(browser, { firstName: 'Ada', lastName: 'Admin', company: 'Referral Hub', email: 'admin@e2e.test', password: 'admin passphrase' });
+  const admin = await userPage(browser, {
+    firstName: 'Ada',
+    lastName: 'Admin',
+    company: 'Referral Hub',
+    email: 'admin@e2e.test',
+    password: 'admin passphrase',
+  });
   await admin.goto('/admin');
   await expect(admin.getByRole('heading', { name: 'Referral Program Management' })).toBeVisible();
-  await admin.getByLabel('Referral program document').setInputFiles({ name: 'acme-program.txt', mimeType: 'text/plain', buffer: Buffer.from(PROGRAM_DOCUMENT) });
+  await admin
+    .getByLabel('Referral program document')
+    .setInputFiles({ name: 'acme-program.txt', mimeType: 'text/plain', buffer: Buffer.from(PROGRAM_DOCUMENT) });
   await admin.getByRole('button', { name: 'Analyze Document' }).click();
   await expect(admin.getByText('Document analyzed successfully')).toBeVisible();
   await expect(admin.getByLabel('Program Name').first()).toHaveValue(`${VENDOR_COMPANY} Partner Program`);
-  await expect(admin.getByLabel('Reward Details').first()).toHaveValue(/Earn 20% of the first-year ARR for every referred customer that signs within 90 days\./);
+  await expect(admin.getByLabel('Reward Details').first()).toHaveValue(
+    /Earn 20% of the first-year ARR for every referred customer that signs within 90 days\./,
+  );
   await admin.getByLabel('Vendor Company (optional)').first().fill(VENDOR_COMPANY);
   await admin.getByRole('button', { name: 'Save Program' }).first().click();
   const programs = admin.getByRole('region', { name: 'Existing Referral Programs' });
@@ -57,9 +75,17 @@ test('a vendor sets its ICP and bounties, an admin adds its program from a docum
   await expect(programs).toContainText('Active');
 
   // The referrer: Smart Match finds the program for a client in Germany, and leaves it out for France.
-  const referrer = await userPage(browser, { firstName: 'Rob', lastName: 'Referrer', company: 'Bright Consulting', email: uniqueEmail('rob'), password: 'referrer passphrase' });
+  const referrer = await userPage(browser, {
+    firstName: 'Rob',
+    lastName: 'Referrer',
+    company: 'Bright Consulting',
+    email: uniqueEmail('rob'),
+    password: 'referrer passphrase',
+  });
   await referrer.goto('/discover');
-  await referrer.getByLabel('What does your client need?').fill('Sales analytics dashboards and pipeline reporting for the revenue team');
+  await referrer
+    .getByLabel('What does your client need?')
+    .fill('Sales analytics dashboards and pipeline reporting for the revenue team');
   await referrer.getByLabel('Country').fill('France');
   await referrer.getByRole('button', { name: 'Find Matches' }).click();
   const excluded = referrer.getByText(/Excluded \(\d+\)/);
@@ -85,7 +111,9 @@ test('a vendor sets its ICP and bounties, an admin adds its program from a docum
   await referrer.getByLabel('First name').fill('Greta');
   await referrer.getByLabel('Last name').fill('Gruber');
   await referrer.getByLabel('Email').fill(uniqueEmail('greta'));
-  await referrer.getByLabel('Why is this referral a good fit?').fill('Their Berlin sales team needs pipeline dashboards.');
+  await referrer
+    .getByLabel('Why is this referral a good fit?')
+    .fill('Their Berlin sales team needs pipeline dashboards.');
   await referrer.getByRole('button', { name: 'Submit Referral' }).click();
   await expect(referrer.getByRole('dialog', { name: 'Automating Referral Form' })).toBeVisible();
   await expect(referrer.getByText('Success: Form filled successfully (mock dry run)')).toBeVisible({ timeout: 20_000 });

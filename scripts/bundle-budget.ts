@@ -31,7 +31,8 @@ const budgetKb = flag > 0 ? Number(process.argv[flag + 1]) : DEFAULT_BUDGET_KB;
 
 const entryKey = Object.keys(manifest).find((k) => manifest[k]?.isEntry);
 if (!entryKey) throw new Error('The manifest has no entry chunk');
-if (!manifest[LANDING_SRC]) throw new Error(`The manifest has no chunk for ${LANDING_SRC}: is the landing page still lazily loaded?`);
+if (!manifest[LANDING_SRC])
+  throw new Error(`The manifest has no chunk for ${LANDING_SRC}: is the landing page still lazily loaded?`);
 
 /** A chunk and everything it imports statically (what the browser must fetch before running it). */
 function closure(key: string, into: Set<string>): Set<string> {

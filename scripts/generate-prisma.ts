@@ -20,7 +20,8 @@ const failed: string[] = [];
 for (const service of services) {
   process.stdout.write(`\n> prisma generate (services/${service})\n`);
   const result = spawnSync(node, [wrapper, 'generate'], { cwd: path.join(servicesDir, service), stdio: 'inherit' });
-  if (result.status !== 0) failed.push(`${service} (${result.error?.message ?? `exit ${result.status ?? result.signal}`})`);
+  if (result.status !== 0)
+    failed.push(`${service} (${result.error?.message ?? `exit ${result.status ?? result.signal}`})`);
 }
 
 if (failed.length > 0) {

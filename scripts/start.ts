@@ -54,18 +54,31 @@ async function main() {
   if (!env.S3_ENDPOINT) {
     const s3 = await startEmbeddedS3(`${dataDir}/s3`);
     closers.unshift(s3.close);
-    Object.assign(env, { S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY_ID: s3.accessKeyId, S3_SECRET_ACCESS_KEY: s3.secretAccessKey, S3_BUCKET: s3.bucket });
+    Object.assign(env, {
+      S3_ENDPOINT: s3.endpoint,
+      S3_ACCESS_KEY_ID: s3.accessKeyId,
+      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+      S3_BUCKET: s3.bucket,
+    });
     log.info(`Embedded S3 storage ready (files in ${dataDir}/s3)`);
   }
 
-  const bus: EventBus = env.NATS_URL ? await natsBus({ url: env.NATS_URL, name: 'referral-platform', namespace: env.NATS_NAMESPACE, logger: log }) : inProcessBus();
+  const bus: EventBus = env.NATS_URL
+    ? await natsBus({ url: env.NATS_URL, name: 'referral-platform', namespace: env.NATS_NAMESPACE, logger: log })
+    : inProcessBus();
   closers.unshift(() => bus.close());
 
   // Services take loopback ports of the system's choosing; only the gateway's port is public. They start
   // in dependency order, so a service that calls another (referrals -> ai) is given its address.
   const serviceEnv: Record<string, string | undefined> = { ...env, HOST: '127.0.0.1' };
   const urls: Record<string, string> = {};
-  const launch = async (name: string, create: () => Promise<{ app: { listen(o: { host: string; port: number }): Promise<string> }; close(): Promise<void> }>) => {
+  const launch = async (
+    name: string,
+    create: () => Promise<{
+      app: { listen(o: { host: string; port: number }): Promise<string> };
+      close(): Promise<void>;
+    }>,
+  ) => {
     const service = await create();
     closers.unshift(service.close);
     urls[`${name.toUpperCase()}_URL`] = await service.app.listen({ host: '127.0.0.1', port: 0 });
@@ -73,7 +86,9 @@ async function main() {
   await launch('auth', () => createAuthService({ config: readAuthConfig(serviceEnv), bus }));
   await launch('mail', () => createMailService({ config: readMailConfig(serviceEnv), bus, catcher }));
   await launch('ai', () => createAiService({ config: readAiConfig(serviceEnv), bus }));
-  await launch('referrals', () => createReferralsService({ config: readReferralsConfig({ ...serviceEnv, AI_URL: urls.AI_URL }), bus }));
+  await launch('referrals', () =>
+    createReferralsService({ config: readReferralsConfig({ ...serviceEnv, AI_URL: urls.AI_URL }), bus }),
+  );
   await launch('programs', () => createProgramsService({ config: readProgramsConfig(serviceEnv), bus }));
   await launch('profiles', () => createProfilesService({ config: readProfilesConfig(serviceEnv), bus }));
 

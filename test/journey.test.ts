@@ -2,7 +2,15 @@
  * The first slice on the real architecture: every service and the gateway as separate processes,
  * events over NATS JetStream, email over SMTP to a server this test runs, all driven over HTTP.
  */
-import { deleteStream, freshDatabase, natsUrl, startMailCatcher, TEST_SECRET, uniqueId, type MailCatcher } from '@app/testing';
+import {
+  deleteStream,
+  freshDatabase,
+  natsUrl,
+  startMailCatcher,
+  TEST_SECRET,
+  uniqueId,
+  type MailCatcher,
+} from '@app/testing';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,7 +48,11 @@ function browser() {
   return async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${gatewayUrl}${path}`, {
       method,
-      headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(cookie ? { cookie } : {}), origin: gatewayUrl },
+      headers: {
+        ...(body ? { 'content-type': 'application/json' } : {}),
+        ...(cookie ? { cookie } : {}),
+        origin: gatewayUrl,
+      },
       body: body ? JSON.stringify(body) : undefined,
     });
     const set = response.headers.getSetCookie().find((c) => c.startsWith('sid='));
@@ -66,11 +78,23 @@ beforeAll(async () => {
     PUBLIC_URL: gatewayUrl,
     INTERNAL_SECRET: TEST_SECRET,
     ADMIN_EMAILS: 'admin@journey.test',
-    S3_ENDPOINT: s3.endpoint, S3_BUCKET: s3.bucket, S3_ACCESS_KEY_ID: s3.accessKeyId, S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-    AUTH_PORT: String(ports.auth), MAIL_PORT: String(ports.mail), REFERRALS_PORT: String(ports.referrals),
-    PROGRAMS_PORT: String(ports.programs), PROFILES_PORT: String(ports.profiles), AI_PORT: String(ports.ai), PORT: String(ports.gateway),
-    AUTH_URL: `http://127.0.0.1:${ports.auth}`, MAIL_URL: `http://127.0.0.1:${ports.mail}`, REFERRALS_URL: `http://127.0.0.1:${ports.referrals}`,
-    PROGRAMS_URL: `http://127.0.0.1:${ports.programs}`, PROFILES_URL: `http://127.0.0.1:${ports.profiles}`, AI_URL: `http://127.0.0.1:${ports.ai}`,
+    S3_ENDPOINT: s3.endpoint,
+    S3_BUCKET: s3.bucket,
+    S3_ACCESS_KEY_ID: s3.accessKeyId,
+    S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    AUTH_PORT: String(ports.auth),
+    MAIL_PORT: String(ports.mail),
+    REFERRALS_PORT: String(ports.referrals),
+    PROGRAMS_PORT: String(ports.programs),
+    PROFILES_PORT: String(ports.profiles),
+    AI_PORT: String(ports.ai),
+    PORT: String(ports.gateway),
+    AUTH_URL: `http://127.0.0.1:${ports.auth}`,
+    MAIL_URL: `http://127.0.0.1:${ports.mail}`,
+    REFERRALS_URL: `http://127.0.0.1:${ports.referrals}`,
+    PROGRAMS_URL: `http://127.0.0.1:${ports.programs}`,
+    PROFILES_URL: `http://127.0.0.1:${ports.profiles}`,
+    AI_URL: `http://127.0.0.1:${ports.ai}`,
   });
   // Auth first: it applies its migrations; the others start side by side.
   await start('auth');
@@ -89,7 +113,13 @@ describe('sign up, verify, sign in, sign out across processes', () => {
   it('walks the whole journey over HTTP', async () => {
     const ada = browser();
     const email = 'ada@journey.test';
-    const registered = await ada('POST', '/api/register', { firstName: 'Ada', lastName: 'Lovelace', companyName: 'Engines Ltd', email, password: 's3cret pass' });
+    const registered = await ada('POST', '/api/register', {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      companyName: 'Engines Ltd',
+      email,
+      password: 's3cret pass',
+    });
     expect(registered).toEqual({ status: 201, body: { message: expect.any(String), emailVerificationSent: true } });
     expect((await ada('GET', '/api/user')).body).toMatchObject({ email, emailVerified: false, isAdmin: false });
 
@@ -100,7 +130,9 @@ describe('sign up, verify, sign in, sign out across processes', () => {
     expect(link.origin).toBe(gatewayUrl); // built from PUBLIC_URL
 
     const visitor = browser();
-    expect((await visitor('POST', '/api/login', { email, password: 's3cret pass' })).body.message).toContain('Email not verified');
+    expect((await visitor('POST', '/api/login', { email, password: 's3cret pass' })).body.message).toContain(
+      'Email not verified',
+    );
     const verified = await visitor('GET', `/api/verify-email${link.search}`);
     expect(verified.status).toBe(200);
     expect((await visitor('GET', `/api/verify-email${link.search}`)).status).toBe(400);
@@ -119,7 +151,13 @@ describe('sign up, verify, sign in, sign out across processes', () => {
   it('loses no email while the mail service is down, and sends it once when it is back', async () => {
     await running.get('mail')!.kill('SIGKILL');
     const email = 'offline@journey.test';
-    const registered = await browser()('POST', '/api/register', { firstName: 'O', lastName: 'F', companyName: 'C', email, password: 'pw' });
+    const registered = await browser()('POST', '/api/register', {
+      firstName: 'O',
+      lastName: 'F',
+      companyName: 'C',
+      email,
+      password: 'pw',
+    });
     expect(registered.status).toBe(201);
     await new Promise((r) => setTimeout(r, 500));
     expect(catcher.messages.filter((m) => m.to.includes(email))).toHaveLength(0);
@@ -132,7 +170,11 @@ describe('sign up, verify, sign in, sign out across processes', () => {
 
   it('loses no email when the auth service is killed right after a sign-up', async () => {
     const emails = ['k1@journey.test', 'k2@journey.test', 'k3@journey.test'];
-    const results = await Promise.all(emails.map((email) => browser()('POST', '/api/register', { firstName: 'K', lastName: 'L', companyName: 'C', email, password: 'pw' })));
+    const results = await Promise.all(
+      emails.map((email) =>
+        browser()('POST', '/api/register', { firstName: 'K', lastName: 'L', companyName: 'C', email, password: 'pw' }),
+      ),
+    );
     expect(results.map((r) => r.status)).toEqual([201, 201, 201]);
     await running.get('auth')!.kill('SIGKILL'); // the outbox relay may not have run yet
     await start('auth');

@@ -23,7 +23,12 @@ export interface RunningProcess {
 }
 
 /** Starts `entry` (relative to the repo) with Node 24 as its own process and waits for /healthz on `port`. */
-export async function startProcess(name: string, entry: string, env: Record<string, string>, port: number): Promise<RunningProcess> {
+export async function startProcess(
+  name: string,
+  entry: string,
+  env: Record<string, string>,
+  port: number,
+): Promise<RunningProcess> {
   const child = spawn(`${root}node_modules/.bin/node`, [`${root}${entry}`], {
     env: { ...process.env, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -35,7 +40,10 @@ export async function startProcess(name: string, entry: string, env: Record<stri
   const deadline = Date.now() + 20_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}:\n${output}`);
-    const healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then((r) => r.ok, () => false);
+    const healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (healthy) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');

@@ -33,7 +33,9 @@ export async function startAuth(internalSecret: string, log: (line: string) => v
   const url = new URL(adminUrl());
   url.pathname = `/${database}`;
   const dropDatabase = async () => {
-    await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch((error) => log(`! could not drop ${database}: ${error.message}`));
+    await admin
+      .query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`)
+      .catch((error) => log(`! could not drop ${database}: ${error.message}`));
     await admin.end();
   };
 
@@ -50,10 +52,20 @@ export async function startAuth(internalSecret: string, log: (line: string) => v
     const response = await fetch(`${authUrl}/api/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ firstName: 'Bench', lastName: 'User', companyName: 'Bench Co', email, password: 'bench-password-123' }),
+      body: JSON.stringify({
+        firstName: 'Bench',
+        lastName: 'User',
+        companyName: 'Bench Co',
+        email,
+        password: 'bench-password-123',
+      }),
     });
-    const sid = response.headers.getSetCookie().map((c) => /^sid=([^;]+)/.exec(c)?.[1]).find(Boolean);
-    if (response.status !== 201 || !sid) throw new Error(`registering the bench user failed: ${response.status} ${await response.text()}`);
+    const sid = response.headers
+      .getSetCookie()
+      .map((c) => /^sid=([^;]+)/.exec(c)?.[1])
+      .find(Boolean);
+    if (response.status !== 201 || !sid)
+      throw new Error(`registering the bench user failed: ${response.status} ${await response.text()}`);
 
     // The identity the auth service itself resolves for this cookie: what the upstream must see.
     const resolved = await fetch(`${authUrl}/internal/sessions/resolve`, {
@@ -100,7 +112,13 @@ async function startFakeAuth(): Promise<BenchAuth> {
         return;
       }
       const expiresAt = new Date(Date.now() + 3600_000).toISOString();
-      const identity = { userId, sessionId: randomUUID(), email: 'bench@example.com', isAdmin: false, emailVerified: true };
+      const identity = {
+        userId,
+        sessionId: randomUUID(),
+        email: 'bench@example.com',
+        isAdmin: false,
+        emailVerified: true,
+      };
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ identity, expiresAt }));
     });
   });

@@ -24,7 +24,10 @@ export async function benchDatabase(pgUrl: string, prefix: string, log: (line: s
         clearTimeout(timer);
       }
       if (process.env.BENCH_KEEP_DB) log(`Kept database ${database} (BENCH_KEEP_DB)`);
-      else await admin.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`).catch((error: Error) => log(`! could not drop ${database}: ${error.message}`));
+      else
+        await admin
+          .query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`)
+          .catch((error: Error) => log(`! could not drop ${database}: ${error.message}`));
       await admin.end();
     },
   };

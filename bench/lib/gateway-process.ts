@@ -8,7 +8,9 @@ import type * as Gateway from '@app/gateway';
 
 type GatewayModule = typeof Gateway;
 const override = process.env.BENCH_GATEWAY_MODULE;
-const { buildGateway, readGatewayConfig } = (override ? await import(pathToFileURL(resolve(override)).href) : await import('@app/gateway')) as GatewayModule;
+const { buildGateway, readGatewayConfig } = (
+  override ? await import(pathToFileURL(resolve(override)).href) : await import('@app/gateway')
+) as GatewayModule;
 
 const config = readGatewayConfig({ ...process.env, HOST: '127.0.0.1', PORT: '0' });
 const app = await buildGateway({ config });

@@ -58,11 +58,15 @@ export async function startNginx(upstreamPort: number, binary = process.env.NGIN
     const probe = spawn(binary, ['-v'], { stdio: ['ignore', 'ignore', 'pipe'] });
     let text = '';
     probe.stderr.on('data', (chunk) => (text += chunk));
-    probe.once('error', (error) => reject(new Error(`cannot run ${binary} (apt-get install -y nginx-light): ${error.message}`)));
+    probe.once('error', (error) =>
+      reject(new Error(`cannot run ${binary} (apt-get install -y nginx-light): ${error.message}`)),
+    );
     probe.once('exit', () => resolve(text.trim().replace(/^nginx version: /, '')));
   });
 
-  const child: ChildProcess = spawn(binary, ['-e', join(dir, 'error.log'), '-p', `${dir}/`, '-c', conf], { stdio: ['ignore', 'inherit', 'inherit'] });
+  const child: ChildProcess = spawn(binary, ['-e', join(dir, 'error.log'), '-p', `${dir}/`, '-c', conf], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   let exited = false;
   child.once('exit', () => (exited = true));
   await waitForPort(port).catch((error) => {

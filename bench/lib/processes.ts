@@ -13,8 +13,16 @@ export interface ReadyMessage {
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 /** Forks one of the helpers in this folder and waits for its `{ type: 'ready', port }`. */
-export async function forkHelper(file: string, env: Record<string, string>, execArgv: string[] = []): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(here(file), [], { env: { ...process.env, ...env }, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+export async function forkHelper(
+  file: string,
+  env: Record<string, string>,
+  execArgv: string[] = [],
+): Promise<{ child: ChildProcess; port: number }> {
+  const child = fork(here(file), [], {
+    env: { ...process.env, ...env },
+    execArgv,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     const onExit = (code: number | null) => reject(new Error(`${file} exited with code ${code} before it was ready`));
     child.once('exit', onExit);
@@ -97,6 +105,10 @@ export async function waitForPort(port: number, timeoutMs = 5000): Promise<void>
 /** CPU time spent busy on the whole machine (all cores, excluding idle and iowait), in microseconds. */
 export function machineBusyMicros(): number {
   const line = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!;
-  const [user, nice, system, _idle, _iowait, irq, softirq, steal] = line.trim().split(/\s+/).slice(1).map(Number) as number[];
+  const [user, nice, system, _idle, _iowait, irq, softirq, steal] = line
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number) as number[];
   return ((user! + nice! + system! + irq! + softirq! + steal!) * 1e6) / CLOCK_TICKS;
 }

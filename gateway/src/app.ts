@@ -55,7 +55,9 @@ export async function buildGateway(options: {
     if (status === 429) return reply.status(429).send({ message: TOO_MANY_ATTEMPTS });
     if (status >= 500) {
       request.log.error({ err: error }, 'gateway error');
-      return reply.status(status === 504 || status === 503 ? status : 502).send({ message: 'Service temporarily unavailable. Please try again.' });
+      return reply
+        .status(status === 504 || status === 503 ? status : 502)
+        .send({ message: 'Service temporarily unavailable. Please try again.' });
     }
     return reply.status(status).send({ message: error.message });
   });
@@ -66,10 +68,20 @@ export async function buildGateway(options: {
     errorResponseBuilder: () => ({ statusCode: 429, message: TOO_MANY_ATTEMPTS }),
   });
   await app.register(replyFrom, {
-    undici: { connections: 128, pipelining: 1, keepAliveTimeout: 30_000, headersTimeout: config.REQUEST_TIMEOUT_MS, bodyTimeout: config.REQUEST_TIMEOUT_MS },
+    undici: {
+      connections: 128,
+      pipelining: 1,
+      keepAliveTimeout: 30_000,
+      headersTimeout: config.REQUEST_TIMEOUT_MS,
+      bodyTimeout: config.REQUEST_TIMEOUT_MS,
+    },
   });
 
-  const sessions = new SessionResolver({ authUrl: config.AUTH_URL, internalSecret: config.INTERNAL_SECRET, cacheMs: config.SESSION_CACHE_MS });
+  const sessions = new SessionResolver({
+    authUrl: config.AUTH_URL,
+    internalSecret: config.INTERNAL_SECRET,
+    cacheMs: config.SESSION_CACHE_MS,
+  });
   await options.bus?.listen('session.ended', async (event) => sessions.evictSession(event.payload.sessionId));
   await options.bus?.listen('user.email_verified', async (event) => sessions.evictUser(event.payload.userId));
 
@@ -80,12 +92,17 @@ export async function buildGateway(options: {
   app.get('/readyz', async (_request, reply) => {
     const checks = await Promise.all(
       Object.entries(upstreams(config)).map(async ([name, url]) => {
-        const ok = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false);
+        const ok = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) }).then(
+          (r) => r.ok,
+          () => false,
+        );
         return [name, ok ? 'ready' : 'unavailable'] as const;
       }),
     );
     const allReady = checks.every(([, state]) => state === 'ready');
-    return reply.status(allReady ? 200 : 503).send({ status: allReady ? 'ready' : 'degraded', services: Object.fromEntries(checks) });
+    return reply
+      .status(allReady ? 200 : 503)
+      .send({ status: allReady ? 'ready' : 'degraded', services: Object.fromEntries(checks) });
   });
 
   const webRoot = config.WEB_DIST;
@@ -103,7 +120,11 @@ export async function buildGateway(options: {
   }
 
   app.setNotFoundHandler((request, reply) => {
-    const isPage = request.method === 'GET' && !request.url.startsWith('/api/') && webRoot && existsSync(join(webRoot, 'index.html'));
+    const isPage =
+      request.method === 'GET' &&
+      !request.url.startsWith('/api/') &&
+      webRoot &&
+      existsSync(join(webRoot, 'index.html'));
     // Client-side routes (/dashboard, /verify-email...) all load the app, which shows its own not-found screen.
     if (isPage) return reply.header('cache-control', 'no-cache').sendFile('index.html');
     return reply.status(404).send({ message: 'Not found' });

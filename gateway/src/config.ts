@@ -2,7 +2,10 @@ import { baseConfig, port, readConfig } from '@app/kit';
 import { z } from 'zod';
 
 const upstream = (fallback: string) => z.url().default(fallback);
-const flag = z.enum(['true', 'false']).default('false').transform((value) => value === 'true');
+const flag = z
+  .enum(['true', 'false'])
+  .default('false')
+  .transform((value) => value === 'true');
 
 export const gatewayConfigSchema = z.object({
   ...baseConfig,
@@ -22,9 +25,17 @@ export const gatewayConfigSchema = z.object({
   SESSION_CACHE_MS: z.coerce.number().int().min(0).default(5000),
   RATE_LIMIT_AUTH_MAX: z.coerce.number().int().positive().default(10),
   RATE_LIMIT_WINDOW_MS: z.coerce.number().int().positive().default(60_000),
-  BODY_LIMIT_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
   /** Program documents (10 MB) plus the multipart envelope, for the upload route only. */
-  UPLOAD_LIMIT_BYTES: z.coerce.number().int().positive().default(11 * 1024 * 1024),
+  UPLOAD_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(11 * 1024 * 1024),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   /** Honour X-Forwarded-For from a proxy in front (for rate limits and logs). */
   TRUST_PROXY: flag,

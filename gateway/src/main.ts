@@ -5,7 +5,14 @@ import { readGatewayConfig } from './config.ts';
 /** The gateway as its own process, in front of services running as their own processes. */
 await runProcess(async () => {
   const config = readGatewayConfig();
-  const bus = config.NATS_URL ? await natsBus({ url: config.NATS_URL, name: 'gateway', namespace: config.NATS_NAMESPACE, logger: createLogger('gateway', config.LOG_LEVEL) }) : undefined;
+  const bus = config.NATS_URL
+    ? await natsBus({
+        url: config.NATS_URL,
+        name: 'gateway',
+        namespace: config.NATS_NAMESPACE,
+        logger: createLogger('gateway', config.LOG_LEVEL),
+      })
+    : undefined;
   const app = await buildGateway({ config, bus });
   await app.listen({ host: config.HOST, port: config.PORT });
   return {

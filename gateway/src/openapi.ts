@@ -3,7 +3,10 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any' }) as Record<
+    string,
+    unknown
+  >;
   return rest;
 };
 
@@ -23,13 +26,19 @@ function operation(route: ApiRoute) {
     tags: [route.service],
     ...(route.auth === 'required' ? { security: [{ session: [] }] } : {}),
     ...(parameters.length ? { parameters } : {}),
-    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } } } : {}),
+    ...(route.body
+      ? {
+          requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } },
+        }
+      : {}),
     responses: Object.fromEntries(
       Object.entries(route.responses).map(([status, response]) => [
         status,
         {
           description: response.description,
-          ...(response.schema ? { content: { 'application/json': { schema: jsonSchema(response.schema, 'output') } } } : {}),
+          ...(response.schema
+            ? { content: { 'application/json': { schema: jsonSchema(response.schema, 'output') } } }
+            : {}),
         },
       ]),
     ),
@@ -58,16 +67,27 @@ export function openApiDocument(publicUrl: string) {
 }
 
 const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
+  value.replace(
+    /[&<>"']/g,
+    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char,
+  );
 
 /** A readable page of the same document; plain HTML, so it needs no script under the app's CSP. */
 function docsPage(document: ReturnType<typeof openApiDocument>): string {
   const sections = Object.entries(document.paths)
     .flatMap(([path, methods]) =>
       Object.entries(methods).map(([method, op]) => {
-        const o = op as { summary: string; security?: unknown; requestBody?: unknown; parameters?: unknown; responses: unknown };
+        const o = op as {
+          summary: string;
+          security?: unknown;
+          requestBody?: unknown;
+          parameters?: unknown;
+          responses: unknown;
+        };
         const block = (title: string, value: unknown) =>
-          value ? `<details><summary>${title}</summary><pre>${escapeHtml(JSON.stringify(value, null, 2))}</pre></details>` : '';
+          value
+            ? `<details><summary>${title}</summary><pre>${escapeHtml(JSON.stringify(value, null, 2))}</pre></details>`
+            : '';
         return `<section><h2><span class="m ${method}">${method.toUpperCase()}</span> <code>${escapeHtml(path)}</code></h2>
 <p>${escapeHtml(o.summary)}${o.security ? ' <em>(requires a session)</em>' : ''}</p>
 ${block('Parameters', o.parameters)}${block('Request body', o.requestBody)}${block('Responses', o.responses)}</section>`;

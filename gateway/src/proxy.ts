@@ -11,7 +11,14 @@ declare module 'fastify' {
 }
 
 export const SESSION_COOKIE = 'sid';
-const RATE_LIMITED = new Set(['/api/login', '/api/register', '/api/resend-verification', '/api/demo-request', '/api/account/password', '/api/account/email']);
+const RATE_LIMITED = new Set([
+  '/api/login',
+  '/api/register',
+  '/api/resend-verification',
+  '/api/demo-request',
+  '/api/account/password',
+  '/api/account/email',
+]);
 /** Routes that take documents rather than JSON, with their own body limit and message. */
 const UPLOADS = new Set(['/api/analyze-referral-program']);
 export const TOO_MANY_ATTEMPTS = 'Too many attempts. Please wait a minute and try again.';
@@ -58,29 +65,31 @@ export function proxyRoutes(app: FastifyInstance, config: GatewayConfig, session
     }
   }
 
-  const forward = (service: ServiceName, upload = false) => (request: FastifyRequest, reply: FastifyReply) => {
-    const length = Number(request.headers['content-length'] ?? 0);
-    if (upload ? length > config.UPLOAD_LIMIT_BYTES : length > config.BODY_LIMIT_BYTES) {
-      return reply.status(413).send({ message: upload ? PROGRAM_MESSAGES.tooLarge : 'Request body is too large' });
-    }
-    return reply.from(targets[service] + request.url, {
-      rewriteRequestHeaders: (_req, headers) => {
-        const out: Record<string, string | string[] | undefined> = { ...headers, [REQUEST_ID_HEADER]: request.id };
-        delete out[IDENTITY_HEADER];
-        delete out[INTERNAL_AUTH_HEADER];
-        if (request.identityHeader) out[IDENTITY_HEADER] = request.identityHeader;
-        return out;
-      },
-      onResponse: (req, res, upstream) => {
-        // Logging out here must take effect at once, not when the cache entry ages out.
-        if (req.url === '/api/logout') {
-          const token = sessionToken(req.headers.cookie);
-          if (token) sessions.evictToken(token);
-        }
-        res.send(upstream.stream);
-      },
-    });
-  };
+  const forward =
+    (service: ServiceName, upload = false) =>
+    (request: FastifyRequest, reply: FastifyReply) => {
+      const length = Number(request.headers['content-length'] ?? 0);
+      if (upload ? length > config.UPLOAD_LIMIT_BYTES : length > config.BODY_LIMIT_BYTES) {
+        return reply.status(413).send({ message: upload ? PROGRAM_MESSAGES.tooLarge : 'Request body is too large' });
+      }
+      return reply.from(targets[service] + request.url, {
+        rewriteRequestHeaders: (_req, headers) => {
+          const out: Record<string, string | string[] | undefined> = { ...headers, [REQUEST_ID_HEADER]: request.id };
+          delete out[IDENTITY_HEADER];
+          delete out[INTERNAL_AUTH_HEADER];
+          if (request.identityHeader) out[IDENTITY_HEADER] = request.identityHeader;
+          return out;
+        },
+        onResponse: (req, res, upstream) => {
+          // Logging out here must take effect at once, not when the cache entry ages out.
+          if (req.url === '/api/logout') {
+            const token = sessionToken(req.headers.cookie);
+            if (token) sessions.evictToken(token);
+          }
+          res.send(upstream.stream);
+        },
+      });
+    };
 
   const requireUser = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.identityHeader) return reply.status(401).send({ message: AUTH_MESSAGES.notAuthenticated });

@@ -42,14 +42,17 @@ export const CROSS_SITE_MESSAGE = 'Cross-site request refused';
  */
 export function csrfGuard(app: FastifyInstance, config: GatewayConfig) {
   const allowed = new Set([new URL(config.PUBLIC_URL).origin]);
-  for (const origin of config.ALLOWED_ORIGINS.split(',').map((o) => o.trim()).filter(Boolean)) {
+  for (const origin of config.ALLOWED_ORIGINS.split(',')
+    .map((o) => o.trim())
+    .filter(Boolean)) {
     allowed.add(new URL(origin).origin);
   }
   app.addHook('onRequest', async (request, reply) => {
     if (SAFE_METHODS.has(request.method)) return;
     const site = request.headers['sec-fetch-site'];
     const origin = request.headers.origin;
-    const foreignOrigin = origin !== undefined && !allowed.has(origin) && origin !== `${request.protocol}://${request.host}`;
+    const foreignOrigin =
+      origin !== undefined && !allowed.has(origin) && origin !== `${request.protocol}://${request.host}`;
     const crossSite = (site !== undefined && site !== 'same-origin' && site !== 'none') || foreignOrigin;
     if (crossSite) return reply.status(403).send({ message: CROSS_SITE_MESSAGE });
   });

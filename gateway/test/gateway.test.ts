@@ -25,10 +25,20 @@ const webDist = mkdtempSync(join(tmpdir(), 'web-'));
 const json = { 'content-type': 'application/json' };
 
 async function signIn(email: string): Promise<string> {
-  const register = await gateway.inject({ method: 'POST', url: '/api/register', headers: json, payload: { firstName: 'G', lastName: 'W', companyName: 'C', email, password: 'pw' } });
+  const register = await gateway.inject({
+    method: 'POST',
+    url: '/api/register',
+    headers: json,
+    payload: { firstName: 'G', lastName: 'W', companyName: 'C', email, password: 'pw' },
+  });
   expect(register.statusCode).toBe(201);
   await sql.query('UPDATE auth.users SET email_verified_at = now() WHERE email = $1', [email]);
-  const login = await gateway.inject({ method: 'POST', url: '/api/login', headers: json, payload: { email, password: 'pw' } });
+  const login = await gateway.inject({
+    method: 'POST',
+    url: '/api/login',
+    headers: json,
+    payload: { email, password: 'pw' },
+  });
   expect(login.statusCode).toBe(200);
   return login.cookies.find((c) => c.name === 'sid')!.value;
 }
@@ -37,7 +47,11 @@ beforeAll(async () => {
   db = await freshDatabase();
   sql = new pg.Pool({ connectionString: db.url, max: 2 });
   bus = inProcessBus();
-  auth = await createAuthService({ config: readAuthConfig({ DATABASE_URL: db.url, INTERNAL_SECRET: TEST_SECRET }), bus, logger: false });
+  auth = await createAuthService({
+    config: readAuthConfig({ DATABASE_URL: db.url, INTERNAL_SECRET: TEST_SECRET }),
+    bus,
+    logger: false,
+  });
   const authUrl = await auth.app.listen({ host: '127.0.0.1', port: 0 });
 
   // A stand-in for a service behind the gateway: echoes what reached it.
@@ -83,7 +97,12 @@ describe('identity', () => {
     const signedIn = await gateway.inject({
       method: 'GET',
       url: '/api/referrals/echo/deep',
-      headers: { cookie: `theme=dark; sid=${token}`, 'x-identity': 'forged', 'x-internal-auth': 'forged', 'x-request-id': 'req-42' },
+      headers: {
+        cookie: `theme=dark; sid=${token}`,
+        'x-identity': 'forged',
+        'x-internal-auth': 'forged',
+        'x-request-id': 'req-42',
+      },
     });
     expect(signedIn.statusCode).toBe(200);
     expect(signedIn.json().identity).toMatchObject({ email: 'who@example.com', emailVerified: true, isAdmin: false });
@@ -91,13 +110,21 @@ describe('identity', () => {
     expect(signedIn.json().requestId).toBe('req-42');
     expect(signedIn.headers['x-request-id']).toBe('req-42');
 
-    const anonymous = await gateway.inject({ method: 'GET', url: '/api/referrals/echo/deep', headers: { 'x-identity': signedIn.json().headers.identity } });
+    const anonymous = await gateway.inject({
+      method: 'GET',
+      url: '/api/referrals/echo/deep',
+      headers: { 'x-identity': signedIn.json().headers.identity },
+    });
     expect(anonymous.json().identity).toBeNull();
     expect(anonymous.json().headers.identity).toBeNull();
   });
 
   it('answers 401 itself for routes that need a user', async () => {
-    const response = await gateway.inject({ method: 'GET', url: '/api/user', headers: { cookie: 'sid=unknown-token' } });
+    const response = await gateway.inject({
+      method: 'GET',
+      url: '/api/user',
+      headers: { cookie: 'sid=unknown-token' },
+    });
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual({ message: 'Authentication required' });
   });
@@ -125,7 +152,12 @@ describe('identity', () => {
   });
 
   it('forwards the new verified state at once after the user verifies their email', async () => {
-    const register = await gateway.inject({ method: 'POST', url: '/api/register', headers: json, payload: { firstName: 'V', lastName: 'W', companyName: 'C', email: 'fresh@example.com', password: 'pw' } });
+    const register = await gateway.inject({
+      method: 'POST',
+      url: '/api/register',
+      headers: json,
+      payload: { firstName: 'V', lastName: 'W', companyName: 'C', email: 'fresh@example.com', password: 'pw' },
+    });
     const cookie = { cookie: `sid=${register.cookies.find((c) => c.name === 'sid')!.value}` };
     const before = await gateway.inject({ method: 'GET', url: '/api/referrals/echo/deep', headers: cookie });
     expect(before.json().identity.emailVerified).toBe(false);
@@ -134,12 +166,18 @@ describe('identity', () => {
     const { rows } = await sql.query('SELECT id FROM auth.email_verification_tokens WHERE user_id = $1', [userId]);
     expect(rows).toHaveLength(1);
     const token = 'known-token-for-test';
-    await sql.query('UPDATE auth.email_verification_tokens SET token_hash = $1 WHERE user_id = $2', [createHash('sha256').update(token).digest('hex'), userId]);
-    expect((await gateway.inject({ method: 'GET', url: `/api/verify-email?token=${token}&userId=${userId}` })).statusCode).toBe(200);
+    await sql.query('UPDATE auth.email_verification_tokens SET token_hash = $1 WHERE user_id = $2', [
+      createHash('sha256').update(token).digest('hex'),
+      userId,
+    ]);
+    expect(
+      (await gateway.inject({ method: 'GET', url: `/api/verify-email?token=${token}&userId=${userId}` })).statusCode,
+    ).toBe(200);
     let verified = false;
     for (let i = 0; i < 100 && !verified; i++) {
       await new Promise((r) => setTimeout(r, 20));
-      verified = (await gateway.inject({ method: 'GET', url: '/api/referrals/echo/deep', headers: cookie })).json().identity.emailVerified;
+      verified = (await gateway.inject({ method: 'GET', url: '/api/referrals/echo/deep', headers: cookie })).json()
+        .identity.emailVerified;
     }
     expect(verified).toBe(true);
   });
@@ -147,21 +185,33 @@ describe('identity', () => {
   it('lets documents up to the upload limit through on the upload route only', async () => {
     const token = await signIn('uploader@example.com');
     const upload = (bytes: number) =>
-      fetch(`${base}/api/analyze-referral-program`, { method: 'POST', headers: { cookie: `sid=${token}`, 'content-type': 'application/octet-stream' }, body: Buffer.alloc(bytes) });
+      fetch(`${base}/api/analyze-referral-program`, {
+        method: 'POST',
+        headers: { cookie: `sid=${token}`, 'content-type': 'application/octet-stream' },
+        body: Buffer.alloc(bytes),
+      });
     const small = await upload(5000); // over BODY_LIMIT_BYTES (1000 here), under the upload limit
     expect(small.status).toBe(502); // forwarded: the programs service is down in this test
     const huge = await upload(12 * 1024 * 1024);
     expect(huge.status).toBe(413);
     expect(await huge.json()).toEqual({ message: 'The document is larger than 10 MB' });
   });
-
 });
 
 describe('protections', () => {
   it('refuses cross-site state-changing requests with 403 and lets same-origin and non-browser ones through', async () => {
     const post = (headers: Record<string, string>) =>
-      gateway.inject({ method: 'POST', url: '/api/referrals/echo/deep', headers: { ...json, ...headers }, payload: { a: 1 } });
-    const refused: Array<Record<string, string>> = [{ 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'https://evil.example' }];
+      gateway.inject({
+        method: 'POST',
+        url: '/api/referrals/echo/deep',
+        headers: { ...json, ...headers },
+        payload: { a: 1 },
+      });
+    const refused: Array<Record<string, string>> = [
+      { 'sec-fetch-site': 'cross-site' },
+      { 'sec-fetch-site': 'same-site' },
+      { origin: 'https://evil.example' },
+    ];
     for (const headers of refused) {
       const response = await post(headers);
       expect(response.statusCode).toBe(403);
@@ -169,11 +219,25 @@ describe('protections', () => {
     }
     expect((await post({ 'sec-fetch-site': 'same-origin', origin: 'http://app.test' })).statusCode).toBe(200);
     expect((await post({})).json().body).toEqual({ a: 1 });
-    expect((await gateway.inject({ method: 'GET', url: '/api/referrals/echo/deep', headers: { 'sec-fetch-site': 'cross-site' } })).statusCode).toBe(200);
+    expect(
+      (
+        await gateway.inject({
+          method: 'GET',
+          url: '/api/referrals/echo/deep',
+          headers: { 'sec-fetch-site': 'cross-site' },
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 
   it('limits login attempts with a 429 and a message', async () => {
-    const attempt = () => gateway.inject({ method: 'POST', url: '/api/login', headers: { ...json, 'x-forwarded-for': '1.2.3.4' }, payload: { email: 'nobody@example.com', password: 'x' } });
+    const attempt = () =>
+      gateway.inject({
+        method: 'POST',
+        url: '/api/login',
+        headers: { ...json, 'x-forwarded-for': '1.2.3.4' },
+        payload: { email: 'nobody@example.com', password: 'x' },
+      });
     const statuses: number[] = [];
     for (let i = 0; i < 52; i++) statuses.push((await attempt()).statusCode);
     expect(statuses.slice(0, 40).every((s) => s === 401)).toBe(true);
@@ -194,7 +258,12 @@ describe('protections', () => {
   });
 
   it('refuses oversized bodies with 413 before forwarding', async () => {
-    const response = await gateway.inject({ method: 'POST', url: '/api/referrals/echo/deep', headers: json, payload: JSON.stringify({ x: 'y'.repeat(2000) }) });
+    const response = await gateway.inject({
+      method: 'POST',
+      url: '/api/referrals/echo/deep',
+      headers: json,
+      payload: JSON.stringify({ x: 'y'.repeat(2000) }),
+    });
     expect(response.statusCode).toBe(413);
     expect(response.json()).toEqual({ message: 'Request body is too large' });
   });
@@ -225,7 +294,13 @@ describe('routing and pages', () => {
       expect(document.paths[route.path]?.[route.method.toLowerCase()], `${route.method} ${route.path}`).toBeDefined();
     }
     const register = document.paths['/api/register'].post;
-    expect(register.requestBody.content['application/json'].schema.required).toEqual(['firstName', 'lastName', 'companyName', 'email', 'password']);
+    expect(register.requestBody.content['application/json'].schema.required).toEqual([
+      'firstName',
+      'lastName',
+      'companyName',
+      'email',
+      'password',
+    ]);
     expect(register.requestBody.content['application/json'].schema.additionalProperties).toBe(false);
     const docs = await gateway.inject({ method: 'GET', url: '/api/docs' });
     expect(docs.headers['content-type']).toContain('text/html');

@@ -55,7 +55,9 @@ describe('Account', () => {
     let wrong = false;
     const server = accountServer((req) => {
       if (req.method === 'POST' && req.path === '/api/account/password') {
-        return wrong ? json(403, { message: ACCOUNT_MESSAGES.wrongPassword }) : json(200, { message: ACCOUNT_MESSAGES.passwordChanged });
+        return wrong
+          ? json(403, { message: ACCOUNT_MESSAGES.wrongPassword })
+          : json(200, { message: ACCOUNT_MESSAGES.passwordChanged });
       }
     });
     const user = userEvent.setup();
@@ -85,7 +87,9 @@ describe('Account', () => {
     let taken = false;
     const server = accountServer((req) => {
       if (req.method === 'POST' && req.path === '/api/account/email') {
-        return taken ? json(409, { message: ACCOUNT_MESSAGES.emailTaken }) : json(200, { message: ACCOUNT_MESSAGES.emailChangeSent });
+        return taken
+          ? json(409, { message: ACCOUNT_MESSAGES.emailTaken })
+          : json(200, { message: ACCOUNT_MESSAGES.emailChangeSent });
       }
     });
     const user = userEvent.setup();
@@ -101,7 +105,10 @@ describe('Account', () => {
     await user.type(screen.getByLabelText('Confirm Password'), 'secret');
     await user.click(screen.getByRole('button', { name: 'Update Email' }));
     expect(await screen.findByText(ACCOUNT_MESSAGES.emailChangeSent)).toBeInTheDocument();
-    expect(server.callsTo('POST', '/api/account/email')[0]?.body).toEqual({ newEmail: 'ada.new@example.com', password: 'secret' });
+    expect(server.callsTo('POST', '/api/account/email')[0]?.body).toEqual({
+      newEmail: 'ada.new@example.com',
+      password: 'secret',
+    });
 
     taken = true;
     await user.type(screen.getByLabelText('New Email'), 'grace@example.com');
@@ -110,14 +117,18 @@ describe('Account', () => {
     expect(await screen.findByText(ACCOUNT_MESSAGES.emailTaken)).toBeInTheDocument();
   });
 
-  it("asks to log in when there is no user", async () => {
+  it('asks to log in when there is no user', async () => {
     render(
       <MemoryRouter initialEntries={['/account']}>
         <AccountPage user={null} />
       </MemoryRouter>,
     );
     expect(screen.getByText('Please log in')).toBeInTheDocument();
-    expect(within(screen.getByText('Please log in').closest('div')!.parentElement!).getByRole('link', { name: 'Go to Login' })).toHaveAttribute('href', '/login');
+    expect(
+      within(screen.getByText('Please log in').closest('div')!.parentElement!).getByRole('link', {
+        name: 'Go to Login',
+      }),
+    ).toHaveAttribute('href', '/login');
     await waitFor(() => expect(screen.queryByRole('tab')).not.toBeInTheDocument());
   });
 });

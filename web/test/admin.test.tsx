@@ -16,7 +16,10 @@ class FakeXhr {
   statusText = '';
   responseText = '';
   aborted = false;
-  upload: { onprogress: ((e: Partial<ProgressEvent>) => void) | null; onload: (() => void) | null } = { onprogress: null, onload: null };
+  upload: { onprogress: ((e: Partial<ProgressEvent>) => void) | null; onload: (() => void) | null } = {
+    onprogress: null,
+    onload: null,
+  };
   onload: (() => void) | null = null;
   onerror: (() => void) | null = null;
   onabort: (() => void) | null = null;
@@ -74,7 +77,10 @@ const analysis: ProgramAnalysis = {
 };
 
 function adminServer(extra?: Handler, user = makeUser({ isAdmin: true })) {
-  let programs = [program(), program({ id: 'prog-2', name: 'Tux Cloud Referrals', website: 'https://tux.example', isActive: false })];
+  let programs = [
+    program(),
+    program({ id: 'prog-2', name: 'Tux Cloud Referrals', website: 'https://tux.example', isActive: false }),
+  ];
   const server = installServer({
     user,
     handler: (req) => {
@@ -84,9 +90,13 @@ function adminServer(extra?: Handler, user = makeUser({ isAdmin: true })) {
       if (req.method === 'PATCH' && req.path.startsWith('/api/programs/')) {
         const id = req.path.split('/').pop();
         programs = programs.map((p) => (p.id === id ? { ...p, ...(req.body as Partial<Program>) } : p));
-        return json(200, programs.find((p) => p.id === id));
+        return json(
+          200,
+          programs.find((p) => p.id === id),
+        );
       }
-      if (req.method === 'POST' && req.path === '/api/programs') return json(201, program({ id: 'prog-3', ...(req.body as Partial<Program>) }));
+      if (req.method === 'POST' && req.path === '/api/programs')
+        return json(201, program({ id: 'prog-3', ...(req.body as Partial<Program>) }));
       return undefined;
     },
   });
@@ -204,7 +214,9 @@ describe('Referral Program Management (spec 2, 4, 5, 8; issue 4)', () => {
     const user = userEvent.setup();
     renderApp('/admin');
     await chooseAndAnalyze(user);
-    latestXhr().respond(415, { message: 'Unsupported file type. Please upload a PDF, DOC, DOCX, TXT, PNG or JPG file.' });
+    latestXhr().respond(415, {
+      message: 'Unsupported file type. Please upload a PDF, DOC, DOCX, TXT, PNG or JPG file.',
+    });
     expect(await screen.findByText('Error analyzing document')).toBeInTheDocument();
     const toastRegion = await screen.findByRole('region', { name: /Notifications/ });
     expect(within(toastRegion).getByText('Error')).toBeInTheDocument();
@@ -238,7 +250,11 @@ describe('Referral Program Management (spec 2, 4, 5, 8; issue 4)', () => {
     const user = userEvent.setup();
     renderApp('/admin');
     const table = await screen.findByRole('table');
-    expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Program Name', 'Website', 'Status', 'Actions']);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent),
+    ).toEqual(['Program Name', 'Website', 'Status', 'Actions']);
     const link = within(table).getByRole('link', { name: 'https://acme.example/partners' });
     expect(link).toHaveAttribute('target', '_blank');
     expect(link).toHaveAttribute('rel', expect.stringContaining('noopener'));

@@ -21,7 +21,9 @@ describe('mutation error formatting (spec 7)', () => {
   });
 
   it("uses a JSON body's message and its emailVerificationSent", async () => {
-    const error = await mutationErrorFromResponse(json(403, { message: 'Email not verified. Check.', emailVerificationSent: true }));
+    const error = await mutationErrorFromResponse(
+      json(403, { message: 'Email not verified. Check.', emailVerificationSent: true }),
+    );
     expect(error.message).toBe('Email not verified. Check.');
     expect(error.emailVerificationSent).toBe(true);
   });
@@ -70,7 +72,10 @@ describe('requests', () => {
   });
 
   it('throws the formatted mutation error on a failure', async () => {
-    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(json(409, { message: 'An account with this email already exists' })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn().mockResolvedValue(json(409, { message: 'An account with this email already exists' })),
+    );
     await expect(apiRequest('POST', '/api/register', {})).rejects.toThrow('An account with this email already exists');
   });
 

@@ -3,8 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { currentPath, installServer, json, makeUser, renderApp } from './utils';
 
-const submit = (name: 'Login' | 'Register') =>
-  within(screen.getByRole('form', { name })).getByRole('button', { name });
+const submit = (name: 'Login' | 'Register') => within(screen.getByRole('form', { name })).getByRole('button', { name });
 
 describe('login / register screen', () => {
   it('opens login mode on /login with the spec texts', async () => {
@@ -14,7 +13,10 @@ describe('login / register screen', () => {
     expect(screen.getByRole('heading', { name: 'Turn non-fit prospects into warm referrals' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Get a demo' })).toHaveAttribute('href', '/demo-request');
     expect(screen.getByRole('link', { name: 'Sign up' })).toHaveAttribute('href', '/signup');
-    expect(screen.getByRole('link', { name: 'Need to verify your email?' })).toHaveAttribute('href', '/resend-verification');
+    expect(screen.getByRole('link', { name: 'Need to verify your email?' })).toHaveAttribute(
+      'href',
+      '/resend-verification',
+    );
     expect(screen.queryByLabelText('First Name')).not.toBeInTheDocument();
   });
 
@@ -111,7 +113,9 @@ describe('login / register screen', () => {
     expect(await screen.findByRole('heading', { name: 'Resend Verification Email' })).toBeInTheDocument();
     expect(currentPath()).toBe('/resend-verification');
     expect(await screen.findByText('Email Not Verified')).toBeInTheDocument();
-    expect(screen.getByText('Please check your inbox for a verification link or request a new one.')).toBeInTheDocument();
+    expect(
+      screen.getByText('Please check your inbox for a verification link or request a new one.'),
+    ).toBeInTheDocument();
     // The address typed at login is carried over.
     expect(screen.getByLabelText('Email')).toHaveValue('ada@example.com');
   });

@@ -13,7 +13,8 @@ import { formVariantFor, previewAddress, websiteHost } from '@/features/referral
 // 5 + 6 + 9 + 0 = 20 characters: typing takes 1 s, so 'Form complete' comes on the 4.8 s beat.
 const values = { firstName: 'Grace', lastName: 'Hopper', email: 'g@navy.io', message: '' };
 
-const currentStep = () => screen.getByRole('list', { name: 'Automation steps' }).querySelector('[aria-current="step"]')?.textContent ?? null;
+const currentStep = () =>
+  screen.getByRole('list', { name: 'Automation steps' }).querySelector('[aria-current="step"]')?.textContent ?? null;
 const advance = (ms: number) => act(() => vi.advanceTimersByTime(ms));
 /** Radix dismisses on an outside pointer-down completed by its click. */
 const clickOutside = () => {
@@ -26,7 +27,14 @@ function renderModal(props: Partial<Parameters<typeof AutomationModal>[0]> = {})
   const onClose = vi.fn();
   const onComplete = vi.fn();
   render(
-    <AutomationModal website="https://www.hubspot.com" company="HubSpot, Inc." values={values} onClose={onClose} onComplete={onComplete} {...props} />,
+    <AutomationModal
+      website="https://www.hubspot.com"
+      company="HubSpot, Inc."
+      values={values}
+      onClose={onClose}
+      onComplete={onComplete}
+      {...props}
+    />,
   );
   return { onClose, onComplete };
 }
@@ -42,9 +50,11 @@ describe("the 'Automating Referral Form' preview (spec 2, 4, 9)", () => {
   it('advances through the five steps every 1.2 s and ends with the success text and Close', () => {
     const { onComplete } = renderModal();
     expect(screen.getByRole('dialog', { name: 'Automating Referral Form' })).toBeInTheDocument();
-    expect(within(screen.getByRole('list', { name: 'Automation steps' })).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
-      ...PREVIEW_STEPS,
-    ]);
+    expect(
+      within(screen.getByRole('list', { name: 'Automation steps' }))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([...PREVIEW_STEPS]);
     expect(currentStep()).toBe('Initializing');
     expect(screen.getByRole('button', { name: 'Cancel' })).toBeInTheDocument();
 
@@ -134,12 +144,13 @@ describe('vendor variants', () => {
 
   it('renders the variant it picked', () => {
     vi.useFakeTimers();
-    render(<AutomationModal website="https://salesforce.com" company="Salesforce" values={values} onClose={() => {}} />);
-    act(() => vi.advanceTimersByTime(STEP_MS));
-    expect(screen.getByRole('figure', { name: 'Mock browser preview of the Salesforce referral form' })).toHaveAttribute(
-      'data-variant',
-      'salesforce.com',
+    render(
+      <AutomationModal website="https://salesforce.com" company="Salesforce" values={values} onClose={() => {}} />,
     );
+    act(() => vi.advanceTimersByTime(STEP_MS));
+    expect(
+      screen.getByRole('figure', { name: 'Mock browser preview of the Salesforce referral form' }),
+    ).toHaveAttribute('data-variant', 'salesforce.com');
     expect(screen.getByText('Work Email')).toBeInTheDocument();
     vi.useRealTimers();
   });

@@ -20,8 +20,11 @@ function bountiesServer(saved: Bounties | null, extra?: Handler, user = makeUser
       const answer = extra?.(req);
       if (answer) return answer;
       if (req.method === 'GET' && req.path === '/api/bounties')
-        return saved ? json(200, { bounties: saved, updatedAt: '2026-01-01T00:00:00.000Z' }) : json(404, { message: 'No bounties saved' });
-      if (req.method === 'POST' && req.path === '/api/bounties') return json(200, { bounties: req.body, updatedAt: '2026-01-01T00:00:00.000Z' });
+        return saved
+          ? json(200, { bounties: saved, updatedAt: '2026-01-01T00:00:00.000Z' })
+          : json(404, { message: 'No bounties saved' });
+      if (req.method === 'POST' && req.path === '/api/bounties')
+        return json(200, { bounties: req.body, updatedAt: '2026-01-01T00:00:00.000Z' });
       return undefined;
     },
   });
@@ -39,9 +42,17 @@ describe('Set Your Bounties (spec 2, 5, 8)', () => {
         closedWon: { enabled: true, type: 'percentage_arr', amount: 20 },
         retentionBonus: { enabled: true, type: 'percentage_mrr', amount: 5, months: 6 },
       }),
-    ).toBe("You'll pay $1,500 at Qualified Lead, 20% of first-year ARR at Closed-Won and 5% of MRR for 6 months at Retention Bonus.");
-    expect(bountyProblem(none)).toEqual({ title: 'No bounties set', description: 'Please enable at least one milestone to continue.' });
-    expect(bountyProblem(DEFAULT_BOUNTIES)).toEqual({ title: 'Incomplete bounties', description: 'Please enter a payout amount for every active milestone.' });
+    ).toBe(
+      "You'll pay $1,500 at Qualified Lead, 20% of first-year ARR at Closed-Won and 5% of MRR for 6 months at Retention Bonus.",
+    );
+    expect(bountyProblem(none)).toEqual({
+      title: 'No bounties set',
+      description: 'Please enable at least one milestone to continue.',
+    });
+    expect(bountyProblem(DEFAULT_BOUNTIES)).toEqual({
+      title: 'Incomplete bounties',
+      description: 'Please enter a payout amount for every active milestone.',
+    });
     expect(bountyProblem({ ...none, closedWon: { enabled: true, type: 'flat', amount: 10 } })).toBeNull();
   });
 
@@ -71,7 +82,9 @@ describe('Set Your Bounties (spec 2, 5, 8)', () => {
     await user.type(screen.getByLabelText('Percentage (%)'), '10');
     await user.clear(months);
     await user.type(months, '6');
-    expect(screen.getByText("You'll pay 10% of MRR for 6 months at Meeting Held and $2,000 at Closed-Won.")).toBeInTheDocument();
+    expect(
+      screen.getByText("You'll pay 10% of MRR for 6 months at Meeting Held and $2,000 at Closed-Won."),
+    ).toBeInTheDocument();
 
     await user.click(saveButton());
     await waitFor(() => expect(currentPath()).toBe('/'));
@@ -103,9 +116,14 @@ describe('Set Your Bounties (spec 2, 5, 8)', () => {
 
   it('loads saved bounties, toasts a failed save and tells unverified users to verify', async () => {
     const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
-    bountiesServer({ ...none, opportunityCreated: { enabled: true, type: 'flat', amount: 300 } }, (req) =>
-      req.method === 'POST' && req.path === '/api/bounties' ? json(403, { message: 'Please verify your email' }) : undefined,
-    makeUser({ emailVerified: false }));
+    bountiesServer(
+      { ...none, opportunityCreated: { enabled: true, type: 'flat', amount: 300 } },
+      (req) =>
+        req.method === 'POST' && req.path === '/api/bounties'
+          ? json(403, { message: 'Please verify your email' })
+          : undefined,
+      makeUser({ emailVerified: false }),
+    );
     const user = userEvent.setup();
     renderApp('/onboarding/bounties');
     expect(await screen.findByText('Email Verification Required')).toBeInTheDocument();

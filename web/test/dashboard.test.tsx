@@ -28,13 +28,17 @@ const linus = makeReferral({
 const listCalls = (server: { requests: RecordedRequest[] }) =>
   server.requests.filter((r) => r.method === 'GET' && r.path === '/api/referrals').map(queryOf);
 
-function dashboardServer(list: ReferralList | ((req: RecordedRequest) => Response) = makeList([grace, linus]), extra?: Handler) {
+function dashboardServer(
+  list: ReferralList | ((req: RecordedRequest) => Response) = makeList([grace, linus]),
+  extra?: Handler,
+) {
   return installServer({
     user: makeUser(),
     handler: (req) => {
       const answer = extra?.(req);
       if (answer) return answer;
-      if (req.method === 'GET' && req.path === '/api/referrals') return typeof list === 'function' ? list(req) : json(200, list);
+      if (req.method === 'GET' && req.path === '/api/referrals')
+        return typeof list === 'function' ? list(req) : json(200, list);
       return undefined;
     },
   });
@@ -49,7 +53,10 @@ describe('Tee ups dashboard (spec 2, 4, 9)', () => {
     expect(greetingName({ firstName: null, email: '' })).toBe('User');
     expect(greetingName({})).toBe('User');
 
-    installServer({ user: makeUser({ firstName: '' }), handler: (req) => (req.path === '/api/referrals' ? json(200, makeList([])) : undefined) });
+    installServer({
+      user: makeUser({ firstName: '' }),
+      handler: (req) => (req.path === '/api/referrals' ? json(200, makeList([])) : undefined),
+    });
     renderApp('/dashboard');
     expect(await screen.findByText('Welcome, ada')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Tee ups' })).toBeInTheDocument();
@@ -82,7 +89,10 @@ describe('Tee ups dashboard (spec 2, 4, 9)', () => {
     expect(graceCells[5]).toHaveTextContent('Initial submission');
     expect(within(rowFor('Linus Torvalds')).getAllByRole('cell')[5]).toHaveTextContent('Intro call booked for Tuesday');
     expect(within(rowFor('Linus Torvalds')).getAllByRole('cell')[2]).toHaveTextContent('Warm Intro');
-    expect(within(graceCells[6]!).getByRole('link', { name: 'Intro email for Grace Hopper' })).toHaveAttribute('href', '/referral/7/email-draft');
+    expect(within(graceCells[6]!).getByRole('link', { name: 'Intro email for Grace Hopper' })).toHaveAttribute(
+      'href',
+      '/referral/7/email-draft',
+    );
   });
 
   it('asks for the last 90 days of the first page by default', async () => {
@@ -98,7 +108,10 @@ describe('Tee ups dashboard (spec 2, 4, 9)', () => {
     dashboardServer(makeList([grace, linus], { companies: ['Acme Inc', 'Tux Ltd', 'Zed GmbH'] }));
     renderApp('/dashboard');
     await screen.findByRole('row', { name: /Grace Hopper/ });
-    const options = (label: string) => within(screen.getByLabelText(label)).getAllByRole('option').map((o) => o.textContent);
+    const options = (label: string) =>
+      within(screen.getByLabelText(label))
+        .getAllByRole('option')
+        .map((o) => o.textContent);
     expect(options('Stage')).toEqual(['All stages', 'Tee-up', 'Warm Intro', 'Demo', 'Closed-Won', 'Declined']);
     expect(options('Company')).toEqual(['All companies', 'Acme Inc', 'Tux Ltd', 'Zed GmbH']);
     expect(options('Date range')).toEqual(['Last 90 days', 'Last 30 days', 'Last 7 days', 'All time']);
@@ -112,17 +125,28 @@ describe('Tee ups dashboard (spec 2, 4, 9)', () => {
 
     await user.type(screen.getByLabelText('Search'), 'grace');
     expect(listCalls(server).filter((q) => q.search !== undefined)).toEqual([]);
-    await waitFor(() => expect(listCalls(server).at(-1)).toEqual({ search: 'grace', days: '90', page: '1', pageSize: '10' }));
+    await waitFor(() =>
+      expect(listCalls(server).at(-1)).toEqual({ search: 'grace', days: '90', page: '1', pageSize: '10' }),
+    );
     // One request for the whole word, none for each keystroke.
     expect(listCalls(server).filter((q) => q.search !== undefined)).toHaveLength(1);
 
     await user.selectOptions(screen.getByLabelText('Stage'), 'Demo');
     await waitFor(() => expect(listCalls(server).at(-1)).toMatchObject({ search: 'grace', status: 'intro_accepted' }));
     await user.selectOptions(screen.getByLabelText('Company'), 'Tux Ltd');
-    await waitFor(() => expect(listCalls(server).at(-1)).toMatchObject({ status: 'intro_accepted', company: 'Tux Ltd' }));
+    await waitFor(() =>
+      expect(listCalls(server).at(-1)).toMatchObject({ status: 'intro_accepted', company: 'Tux Ltd' }),
+    );
     await user.selectOptions(screen.getByLabelText('Date range'), 'All time');
     await waitFor(() =>
-      expect(listCalls(server).at(-1)).toEqual({ search: 'grace', status: 'intro_accepted', company: 'Tux Ltd', days: 'all', page: '1', pageSize: '10' }),
+      expect(listCalls(server).at(-1)).toEqual({
+        search: 'grace',
+        status: 'intro_accepted',
+        company: 'Tux Ltd',
+        days: 'all',
+        page: '1',
+        pageSize: '10',
+      }),
     );
   });
 
@@ -148,7 +172,16 @@ describe('Tee ups dashboard (spec 2, 4, 9)', () => {
     await user.selectOptions(screen.getByLabelText('Stage'), 'Declined');
     await user.selectOptions(screen.getByLabelText('Company'), 'Acme Inc');
     await user.selectOptions(screen.getByLabelText('Date range'), 'Last 30 days');
-    await waitFor(() => expect(listCalls(server).at(-1)).toEqual({ search: 'x', status: 'declined', company: 'Acme Inc', days: '30', page: '1', pageSize: '10' }));
+    await waitFor(() =>
+      expect(listCalls(server).at(-1)).toEqual({
+        search: 'x',
+        status: 'declined',
+        company: 'Acme Inc',
+        days: '30',
+        page: '1',
+        pageSize: '10',
+      }),
+    );
     expect(await screen.findByRole('heading', { name: 'No referrals match your filters' })).toBeInTheDocument();
     const readsBeforeClear = listCalls(server).length;
 
@@ -160,7 +193,11 @@ describe('Tee ups dashboard (spec 2, 4, 9)', () => {
     expect(screen.queryByRole('button', { name: 'Clear' })).not.toBeInTheDocument();
     // The default view is back at once (the cleared search is not debounced), from the cache.
     expect(await screen.findByRole('row', { name: /Grace Hopper/ })).toBeInTheDocument();
-    expect(listCalls(server).slice(readsBeforeClear).filter((q) => q.search !== undefined)).toEqual([]);
+    expect(
+      listCalls(server)
+        .slice(readsBeforeClear)
+        .filter((q) => q.search !== undefined),
+    ).toEqual([]);
   });
 
   it('pages through the results', async () => {
@@ -179,7 +216,9 @@ describe('Tee ups dashboard (spec 2, 4, 9)', () => {
     expect(await screen.findByRole('row', { name: /Linus Torvalds/ })).toBeInTheDocument();
     expect(listCalls(server).at(-1)).toMatchObject({ page: '2' });
     expect(screen.getByRole('navigation', { name: 'Pagination' })).toHaveTextContent('Showing 11–11 of 11');
-    expect(within(screen.getByRole('navigation', { name: 'Pagination' })).getByRole('button', { name: 'Next' })).toBeDisabled();
+    expect(
+      within(screen.getByRole('navigation', { name: 'Pagination' })).getByRole('button', { name: 'Next' }),
+    ).toBeDisabled();
   });
 
   it("shows 'No referrals yet' to a user without referrals; its button starts a referral at /", async () => {
@@ -194,7 +233,9 @@ describe('Tee ups dashboard (spec 2, 4, 9)', () => {
   });
 
   it('shows the filtered empty state when referrals exist but none match', async () => {
-    dashboardServer(makeList([], { summary: { total: 4, inFlight: 4, closedWon: 0, declined: 0 }, companies: ['Acme Inc'] }));
+    dashboardServer(
+      makeList([], { summary: { total: 4, inFlight: 4, closedWon: 0, declined: 0 }, companies: ['Acme Inc'] }),
+    );
     renderApp('/dashboard');
     expect(await screen.findByRole('heading', { name: 'No referrals match your filters' })).toBeInTheDocument();
     expect(screen.getByText('Try adjusting your search criteria or date range.')).toBeInTheDocument();
@@ -246,14 +287,23 @@ describe('detail sheet', () => {
     await user.click(await screen.findByRole('row', { name: /Linus Torvalds/ }));
     const sheet = await screen.findByRole('dialog', { name: 'Linus Torvalds' });
     const panel = within(within(sheet).getByRole('heading', { name: 'Mark Milestone' }).parentElement!);
-    expect(panel.getAllByRole('button').map((b) => b.textContent)).toEqual(['Warm Intro', 'Demo Scheduled', 'Intro Occurred', 'Closed-Won']);
+    expect(panel.getAllByRole('button').map((b) => b.textContent)).toEqual([
+      'Warm Intro',
+      'Demo Scheduled',
+      'Intro Occurred',
+      'Closed-Won',
+    ]);
     expect(panel.getByRole('button', { name: 'Warm Intro' })).toBeDisabled();
     expect(panel.getByRole('button', { name: 'Closed-Won' })).toBeEnabled();
     const listReadsBefore = listCalls(server).length;
 
     await user.click(panel.getByRole('button', { name: 'Closed-Won' }));
     // Closed-Won asks for the deal value first (optional: left blank here).
-    await user.click(within(await screen.findByRole('dialog', { name: 'Mark as Closed-Won' })).getByRole('button', { name: 'Mark Closed-Won' }));
+    await user.click(
+      within(await screen.findByRole('dialog', { name: 'Mark as Closed-Won' })).getByRole('button', {
+        name: 'Mark Closed-Won',
+      }),
+    );
     expect(await screen.findByText('Status Updated')).toBeInTheDocument();
     expect(screen.getByText('Referral status has been updated successfully')).toBeInTheDocument();
     expect(server.callsTo('PUT', '/api/referrals/8/status')[0]?.body).toEqual({ status: 'became_customer' });
@@ -304,7 +354,10 @@ describe('detail sheet', () => {
     const reciprocity = within(within(sheet).getByRole('heading', { name: 'Reciprocity' }).parentElement!);
     expect(reciprocity.getByText('Sent').nextSibling).toHaveTextContent('14');
     expect(reciprocity.getByText('Received').nextSibling).toHaveTextContent('3');
-    expect(within(sheet).getByRole('link', { name: 'Review intro email' })).toHaveAttribute('href', '/referral/8/email-draft');
+    expect(within(sheet).getByRole('link', { name: 'Review intro email' })).toHaveAttribute(
+      'href',
+      '/referral/8/email-draft',
+    );
   });
 
   it('builds the timeline oldest first, with the creation entry even without history, and the sent email', () => {
@@ -320,6 +373,10 @@ describe('detail sheet', () => {
         { from: 'pending', to: 'intro_made', at: '2026-03-05T10:00:00.000Z' },
       ],
     });
-    expect(buildTimeline(moved).map((e) => e.title)).toEqual(['Referral submitted', 'Moved to Warm Intro', 'Moved to Declined']);
+    expect(buildTimeline(moved).map((e) => e.title)).toEqual([
+      'Referral submitted',
+      'Moved to Warm Intro',
+      'Moved to Declined',
+    ]);
   });
 });

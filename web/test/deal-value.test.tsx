@@ -14,7 +14,12 @@ function server() {
       if (req.method === 'GET' && req.path === '/api/referrals') return json(200, makeList([current]));
       if (req.method === 'PUT' && req.path === `/api/referrals/${current.id}/status`) {
         const { status } = req.body as { status: Referral['status'] };
-        current = { ...current, status, updatedAt: '2026-03-05T08:00:00.000Z', history: [...current.history, { from: current.status, to: status, at: '2026-03-05T08:00:00.000Z' }] };
+        current = {
+          ...current,
+          status,
+          updatedAt: '2026-03-05T08:00:00.000Z',
+          history: [...current.history, { from: current.status, to: status, at: '2026-03-05T08:00:00.000Z' }],
+        };
         return json(200, current);
       }
       return undefined;
@@ -45,7 +50,12 @@ describe('Closed-Won deal value', () => {
     expect(api.callsTo('PUT', `/api/referrals/${makeReferral().id}/status`)).toHaveLength(0);
     await user.type(input, '24,000');
     await user.click(within(dialog).getByRole('button', { name: 'Mark Closed-Won' }));
-    await waitFor(() => expect(api.callsTo('PUT', `/api/referrals/${makeReferral().id}/status`)[0]?.body).toEqual({ status: 'became_customer', dealValue: 24000 }));
+    await waitFor(() =>
+      expect(api.callsTo('PUT', `/api/referrals/${makeReferral().id}/status`)[0]?.body).toEqual({
+        status: 'became_customer',
+        dealValue: 24000,
+      }),
+    );
     expect(await screen.findByText('Status Updated')).toBeInTheDocument();
     expect(screen.queryByRole('dialog', { name: 'Mark as Closed-Won' })).not.toBeInTheDocument();
   });
@@ -65,7 +75,13 @@ describe('Closed-Won deal value', () => {
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Mark as Closed-Won' })).not.toBeInTheDocument());
     expect(api.callsTo('PUT', `/api/referrals/${makeReferral().id}/status`)).toHaveLength(0);
     // Other milestones are unchanged: saved at once.
-    await user.click(within(screen.getByRole('dialog', { name: 'Grace Hopper' })).getByRole('button', { name: 'Warm Intro' }));
-    await waitFor(() => expect(api.callsTo('PUT', `/api/referrals/${makeReferral().id}/status`)[0]?.body).toEqual({ status: 'intro_made' }));
+    await user.click(
+      within(screen.getByRole('dialog', { name: 'Grace Hopper' })).getByRole('button', { name: 'Warm Intro' }),
+    );
+    await waitFor(() =>
+      expect(api.callsTo('PUT', `/api/referrals/${makeReferral().id}/status`)[0]?.body).toEqual({
+        status: 'intro_made',
+      }),
+    );
   });
 });

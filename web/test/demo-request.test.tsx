@@ -21,10 +21,11 @@ describe('Demo request', () => {
     const nav = screen.getByRole('navigation', { name: 'Account' });
     expect(within(nav).getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login');
     expect(within(nav).getByRole('link', { name: 'Sign up' })).toHaveAttribute('href', '/signup');
-    expect(within(screen.getByLabelText('How did you hear about us? (optional)')).getAllByRole('option').map((o) => o.textContent)).toEqual([
-      'Select an option',
-      ...REFERRAL_SOURCES,
-    ]);
+    expect(
+      within(screen.getByLabelText('How did you hear about us? (optional)'))
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Select an option', ...REFERRAL_SOURCES]);
 
     await user.type(screen.getByLabelText('Work Email'), 'nope');
     await user.type(screen.getByLabelText('Phone Number'), '123');
@@ -40,7 +41,10 @@ describe('Demo request', () => {
 
   it('submits, shows the thanks state and the success toast', async () => {
     const server = installServer({
-      handler: (req) => (req.method === 'POST' && req.path === '/api/demo-request' ? json(201, { message: 'Demo request received' }) : undefined),
+      handler: (req) =>
+        req.method === 'POST' && req.path === '/api/demo-request'
+          ? json(201, { message: 'Demo request received' })
+          : undefined,
     });
     const user = userEvent.setup();
     renderApp('/demo-request');
@@ -65,7 +69,10 @@ describe('Demo request', () => {
 
   it('leaves out an unchosen source and toasts a failure', async () => {
     const server = installServer({
-      handler: (req) => (req.method === 'POST' && req.path === '/api/demo-request' ? json(500, { message: 'down' }, 'Internal Server Error') : undefined),
+      handler: (req) =>
+        req.method === 'POST' && req.path === '/api/demo-request'
+          ? json(500, { message: 'down' }, 'Internal Server Error')
+          : undefined,
     });
     const user = userEvent.setup();
     renderApp('/demo-request');

@@ -15,7 +15,16 @@ const match = (overrides: Partial<ProgramMatch> = {}): ProgramMatch => ({
   reasons: ['Mentions CRM for a sales team', 'Company size 11-50 is in the ICP'],
   reward: {
     rewardDetails: '20% of first-year revenue, paid quarterly.',
-    bounties: [{ milestone: 'closedWon', label: 'Closed-Won', type: 'flat', amount: 500, months: null, text: '$500 at Closed-Won' }],
+    bounties: [
+      {
+        milestone: 'closedWon',
+        label: 'Closed-Won',
+        type: 'flat',
+        amount: 500,
+        months: null,
+        text: '$500 at Closed-Won',
+      },
+    ],
     referrerShare: 0.7,
   },
   ...overrides,
@@ -24,9 +33,18 @@ const match = (overrides: Partial<ProgramMatch> = {}): ProgramMatch => ({
 const answer: MatchResponse = {
   matches: [
     match(),
-    match({ programId: 'prog-2', programName: 'Pipeline Pro', companyName: null, fit: 91, description: 'Pipeline\nanalytics.', reasons: ['Strong need fit'] }),
+    match({
+      programId: 'prog-2',
+      programName: 'Pipeline Pro',
+      companyName: null,
+      fit: 91,
+      description: 'Pipeline\nanalytics.',
+      reasons: ['Strong need fit'],
+    }),
   ],
-  excluded: [{ programId: 'prog-3', programName: 'Enterprise Suite', reasons: ['Company size 11-50 is below the ICP (1,001+)'] }],
+  excluded: [
+    { programId: 'prog-3', programName: 'Enterprise Suite', reasons: ['Company size 11-50 is below the ICP (1,001+)'] },
+  ],
   rankedBy: 'local',
 };
 
@@ -34,7 +52,8 @@ function matchServer(response: MatchResponse | (() => Response) = answer) {
   return installServer({
     user: makeUser(),
     handler: (req) => {
-      if (req.method === 'POST' && req.path === '/api/match') return typeof response === 'function' ? response() : json(200, response);
+      if (req.method === 'POST' && req.path === '/api/match')
+        return typeof response === 'function' ? response() : json(200, response);
       return undefined;
     },
   });
@@ -73,7 +92,10 @@ describe('Discover: Smart Match (issue 4)', () => {
       urgency: 'high',
     });
     const cards = within(list).getAllByRole('article');
-    expect(cards.map((c) => within(c).getByRole('heading', { level: 2 }).textContent)).toEqual(['#1 Pipeline Pro', '#2 Acme CRM Partners']);
+    expect(cards.map((c) => within(c).getByRole('heading', { level: 2 }).textContent)).toEqual([
+      '#1 Pipeline Pro',
+      '#2 Acme CRM Partners',
+    ]);
     const acme = cards[1]!;
     expect(within(acme).getByRole('meter', { name: 'Fit' })).toHaveAttribute('aria-valuenow', '62');
     expect(within(acme).getByText('62% fit')).toBeInTheDocument();
@@ -120,7 +142,11 @@ describe('Discover: Smart Match (issue 4)', () => {
 
   it('shows the empty state when nothing matches, and a toast when the call fails', async () => {
     let fail = false;
-    matchServer(() => (fail ? json(400, { message: 'At most 20 integrations' }) : json(200, { matches: [], excluded: [], rankedBy: 'llm' })));
+    matchServer(() =>
+      fail
+        ? json(400, { message: 'At most 20 integrations' })
+        : json(200, { matches: [], excluded: [], rankedBy: 'llm' }),
+    );
     const user = userEvent.setup();
     renderApp('/discover');
     await user.type(await screen.findByLabelText('What does your client need?'), 'Something rare');

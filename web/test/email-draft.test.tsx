@@ -11,12 +11,18 @@ const draftAnswer = (recipients: Record<string, unknown> = { to: ['grace@navy.ex
   fromClay: false,
 });
 
-function draftServer({ referral = makeReferral(), draft, send }: { referral?: Referral | Response; draft?: () => Response; send?: Handler } = {}) {
+function draftServer({
+  referral = makeReferral(),
+  draft,
+  send,
+}: { referral?: Referral | Response; draft?: () => Response; send?: Handler } = {}) {
   return installServer({
     user: makeUser(),
     handler: (req) => {
-      if (req.method === 'GET' && req.path === '/api/referrals/7') return referral instanceof Response ? referral : json(200, referral);
-      if (req.method === 'GET' && req.path === '/api/referrals/7/email-draft') return draft ? draft() : json(200, draftAnswer());
+      if (req.method === 'GET' && req.path === '/api/referrals/7')
+        return referral instanceof Response ? referral : json(200, referral);
+      if (req.method === 'GET' && req.path === '/api/referrals/7/email-draft')
+        return draft ? draft() : json(200, draftAnswer());
       if (req.method === 'POST' && req.path === '/api/referrals/7/send-email') {
         return send ? send(req) : json(200, { success: true, message: 'Email sent successfully!' });
       }
@@ -125,7 +131,9 @@ describe('email draft screen states (spec 2, 4, 6, 8)', () => {
     draftServer({ draft: () => json(200, { emailDraft: { subject: 'Hi' }, fromClay: false }) });
     renderApp('/referral/7/email-draft');
     expect(await screen.findByRole('heading', { name: 'Failed to load email draft' })).toBeInTheDocument();
-    expect(screen.getAllByText('Email draft data is missing or in an unexpected format').length).toBeGreaterThanOrEqual(1);
+    expect(screen.getAllByText('Email draft data is missing or in an unexpected format').length).toBeGreaterThanOrEqual(
+      1,
+    );
   });
 });
 
@@ -133,7 +141,15 @@ describe('email draft editor', () => {
   it('shows the referred person and the company, with recipients normalized to comma-separated text', async () => {
     draftServer({
       referral: makeReferral({ project: { ...makeReferral().project, companyName: '' }, company: 'Fallback Co' }),
-      draft: () => json(200, draftAnswer({ to: '["grace@navy.example", " ", "ops@navy.example "]', cc: ' boss@navy.example ,, ', bcc: [] })),
+      draft: () =>
+        json(
+          200,
+          draftAnswer({
+            to: '["grace@navy.example", " ", "ops@navy.example "]',
+            cc: ' boss@navy.example ,, ',
+            bcc: [],
+          }),
+        ),
     });
     renderApp('/referral/7/email-draft');
     expect(await screen.findByRole('heading', { name: 'Review Your Intro Email' })).toBeInTheDocument();
@@ -246,6 +262,10 @@ describe('email draft editor', () => {
     expect(validateDraft({ ...base, to: 'not-an-email' }).errors.to).toBe('Invalid recipient email address');
     expect(validateDraft({ ...base, to: 'a@b.co', cc: 'x' }).errors).toEqual({ cc: 'Invalid recipient email address' });
     expect(validateDraft({ ...base, subject: ' ', to: 'a@b.co' }).errors).toEqual({ subject: 'Subject is required' });
-    expect(validateDraft({ ...base, to: ' a@b.co , c@d.co ' }).request?.recipients).toEqual({ to: ['a@b.co', 'c@d.co'], cc: [], bcc: [] });
+    expect(validateDraft({ ...base, to: ' a@b.co , c@d.co ' }).request?.recipients).toEqual({
+      to: ['a@b.co', 'c@d.co'],
+      cc: [],
+      bcc: [],
+    });
   });
 });

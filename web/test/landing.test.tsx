@@ -26,7 +26,14 @@ describe('landing page', () => {
     expect(screen.getByRole('link', { name: 'Start Your Free Trial' })).toHaveAttribute('href', '/signup');
     expect(screen.getByRole('link', { name: 'Schedule Demo' })).toHaveAttribute('href', '/demo-request');
     expect(screen.getByRole('link', { name: 'Book a Call' })).toHaveAttribute('href', '/demo-request');
-    for (const title of ['AI-Powered Matching', '24/7 Automation', 'Smart Communication', 'Quality Partnerships', 'Relationship Management', 'Success Tracking']) {
+    for (const title of [
+      'AI-Powered Matching',
+      '24/7 Automation',
+      'Smart Communication',
+      'Quality Partnerships',
+      'Relationship Management',
+      'Success Tracking',
+    ]) {
       expect(screen.getByRole('heading', { name: title })).toBeInTheDocument();
     }
     for (const column of ['Product', 'Company', 'Support']) {
@@ -59,7 +66,11 @@ describe('landing page', () => {
     expect(details.open).toBe(false);
     await user.click(summary);
     expect(details.open).toBe(true);
-    expect(within(details).getByText(/a 20% vendor fee on a \$10,000 deal is \$2,000; on Growth you keep \$1,600 and the product gets \$400/)).toBeVisible();
+    expect(
+      within(details).getByText(
+        /a 20% vendor fee on a \$10,000 deal is \$2,000; on Growth you keep \$1,600 and the product gets \$400/,
+      ),
+    ).toBeVisible();
   });
 
   it('opens and closes the mobile menu (aria-expanded, link click, Escape)', async () => {

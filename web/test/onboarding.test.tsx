@@ -10,7 +10,8 @@ function icpServer(extra?: Handler, user = makeUser()) {
     handler: (req) => {
       const answer = extra?.(req);
       if (answer) return answer;
-      if (req.method === 'GET' && req.path === '/api/lead-criteria') return json(404, { message: 'No lead criteria saved' });
+      if (req.method === 'GET' && req.path === '/api/lead-criteria')
+        return json(404, { message: 'No lead criteria saved' });
       if (req.method === 'GET' && req.path === '/api/bounties') return json(404, { message: 'No bounties saved' });
       return undefined;
     },
@@ -62,7 +63,11 @@ describe('Ideal Customer Profile form (spec 2, 5, 8)', () => {
   });
 
   it('shows flags for countries and sends the saved profile, then goes home with the success toast', async () => {
-    const server = icpServer((req) => (req.method === 'POST' && req.path === '/api/lead-criteria' ? json(200, { ...(req.body as object), updatedAt: '2026-01-01T00:00:00.000Z' }) : undefined));
+    const server = icpServer((req) =>
+      req.method === 'POST' && req.path === '/api/lead-criteria'
+        ? json(200, { ...(req.body as object), updatedAt: '2026-01-01T00:00:00.000Z' })
+        : undefined,
+    );
     const user = userEvent.setup();
     renderApp('/onboarding');
     const revenue = await screen.findByLabelText('Minimum Annual Revenue (USD)');
@@ -106,8 +111,22 @@ describe('Ideal Customer Profile form (spec 2, 5, 8)', () => {
     vi.spyOn(console, 'error').mockImplementation(() => {});
     icpServer((req) => {
       if (req.method === 'GET' && req.path === '/api/lead-criteria')
-        return json(200, { employeeCount: [], industries: ['Accounting'], countries: [], minRevenue: '1000', fundingStage: [], techStack: [], companyNotes: [], jobTitles: [], seniority: ['VP'], departments: [], contactNotes: [], updatedAt: '2026-01-01T00:00:00.000Z' });
-      if (req.method === 'POST' && req.path === '/api/lead-criteria') return json(500, { message: 'boom' }, 'Internal Server Error');
+        return json(200, {
+          employeeCount: [],
+          industries: ['Accounting'],
+          countries: [],
+          minRevenue: '1000',
+          fundingStage: [],
+          techStack: [],
+          companyNotes: [],
+          jobTitles: [],
+          seniority: ['VP'],
+          departments: [],
+          contactNotes: [],
+          updatedAt: '2026-01-01T00:00:00.000Z',
+        });
+      if (req.method === 'POST' && req.path === '/api/lead-criteria')
+        return json(500, { message: 'boom' }, 'Internal Server Error');
       return undefined;
     });
     const user = userEvent.setup();
@@ -116,7 +135,9 @@ describe('Ideal Customer Profile form (spec 2, 5, 8)', () => {
     expect(screen.getByLabelText('Minimum Annual Revenue (USD)')).toHaveValue('1,000');
     expect(screen.getByRole('checkbox', { name: 'VP' })).toBeChecked();
     await user.click(saveButton());
-    expect(await screen.findByText('Failed to save your Ideal Customer Profile. Please try again.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Failed to save your Ideal Customer Profile. Please try again.'),
+    ).toBeInTheDocument();
     expect(currentPath()).toBe('/onboarding');
   });
 
@@ -133,7 +154,11 @@ describe('Ideal Customer Profile form (spec 2, 5, 8)', () => {
   it('lets the registration toast finish before the verification toast', async () => {
     const { toast } = await import('@/hooks/use-toast');
     icpServer(undefined, makeUser({ emailVerified: false }));
-    const registration = toast({ title: 'Set Up Your Profile', description: "Let's set up your lead criteria to complete your profile", duration: 60_000 });
+    const registration = toast({
+      title: 'Set Up Your Profile',
+      description: "Let's set up your lead criteria to complete your profile",
+      duration: 60_000,
+    });
     renderApp('/onboarding');
     await screen.findByRole('heading', { name: 'Ideal Customer Profile' });
     expect(await screen.findByText('Set Up Your Profile')).toBeInTheDocument();

@@ -119,7 +119,12 @@ describe('Referral Impact Dashboard', () => {
     expect(csvField('=SUM(A1)')).toBe("'=SUM(A1)");
     expect(csvField(-5)).toBe('-5');
     expect(csvField(null)).toBe('');
-    expect(toCsv([['a', 1], ['b', 2]])).toBe('a,1\r\nb,2\r\n');
+    expect(
+      toCsv([
+        ['a', 1],
+        ['b', 2],
+      ]),
+    ).toBe('a,1\r\nb,2\r\n');
   });
 
   it('shows four skeleton cards while loading, then the cards, funnel, leaderboard and payouts', async () => {
@@ -137,7 +142,9 @@ describe('Referral Impact Dashboard', () => {
     expect(await screen.findByTestId('impact-total')).toHaveTextContent('Total Referrals Sent24');
     expect(screen.queryByTestId('impact-skeleton')).not.toBeInTheDocument();
     expect(screen.getByTestId('impact-total')).toHaveTextContent('Pipeline value $48,000');
-    expect(screen.getByTestId('impact-acceptance')).toHaveTextContent('Acceptance Rate62.5%25% pending · 12.5% declined');
+    expect(screen.getByTestId('impact-acceptance')).toHaveTextContent(
+      'Acceptance Rate62.5%25% pending · 12.5% declined',
+    );
     expect(screen.getByTestId('impact-commission')).toHaveTextContent('Commission Earned$12,345.53 Closed-Won');
     expect(screen.getByTestId('impact-giveget')).toHaveTextContent('Give-Get Score24:7');
 
@@ -175,7 +182,12 @@ describe('Referral Impact Dashboard', () => {
   it('sends the filters as query parameters and Clear removes them', async () => {
     // Narrowed to a partner, the leaderboard has only that partner: the others stay in the select.
     const server = impactServer((req) =>
-      json(200, paramsOf(req).partner ? { ...summary, totalReferrals: 2, partnerLeaderboard: [summary.partnerLeaderboard[0]] } : summary),
+      json(
+        200,
+        paramsOf(req).partner
+          ? { ...summary, totalReferrals: 2, partnerLeaderboard: [summary.partnerLeaderboard[0]] }
+          : summary,
+      ),
     );
     renderApp('/referral-impact');
     await screen.findByTestId('impact-total');
@@ -186,11 +198,19 @@ describe('Referral Impact Dashboard', () => {
     fireEvent.change(within(panel).getByLabelText('To'), { target: { value: '2026-03-31' } });
     await user.selectOptions(within(panel).getByLabelText('Partner'), 'Acme Inc');
     await waitFor(() =>
-      expect(server.callsTo('GET', '/api/referral-impact').map(paramsOf).at(-1)).toEqual({ from: '2026-01-01', to: '2026-03-31', partner: 'Acme Inc' }),
+      expect(server.callsTo('GET', '/api/referral-impact').map(paramsOf).at(-1)).toEqual({
+        from: '2026-01-01',
+        to: '2026-03-31',
+        partner: 'Acme Inc',
+      }),
     );
     expect(await screen.findByText(/From January 1, 2026 · to March 31, 2026 · partner Acme Inc/)).toBeInTheDocument();
     await waitFor(() => expect(screen.getByTestId('impact-total')).toHaveTextContent('Total Referrals Sent2'));
-    expect(within(screen.getByLabelText('Partner')).getAllByRole('option').map((o) => o.textContent)).toEqual(['All partners', 'Acme Inc', 'Tux, "the" Ltd']);
+    expect(
+      within(screen.getByLabelText('Partner'))
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['All partners', 'Acme Inc', 'Tux, "the" Ltd']);
     expect(screen.getByTestId('impact-total')).toHaveTextContent('Total Referrals Sent2');
     await user.click(within(panel).getByRole('button', { name: 'Clear' }));
     // The unfiltered figures are already cached (read on arrival): shown again without a new request.
@@ -229,7 +249,9 @@ describe('Referral Impact Dashboard', () => {
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: /Filters/ }));
     fireEvent.change(screen.getByLabelText('From'), { target: { value: '2026-01-01' } });
-    await waitFor(() => expect(server.callsTo('GET', '/api/referral-impact').map(paramsOf).at(-1)).toEqual({ from: '2026-01-01' }));
+    await waitFor(() =>
+      expect(server.callsTo('GET', '/api/referral-impact').map(paramsOf).at(-1)).toEqual({ from: '2026-01-01' }),
+    );
     await screen.findByTestId('impact-total');
     await user.click(screen.getByRole('button', { name: 'Download CSV' }));
     await waitFor(() => expect(downloads.names).toEqual(['commissions-2026-01-01-to-today.csv']));

@@ -8,11 +8,16 @@ import { makeReferral } from './fixtures';
 import { currentPath, installServer, json, makeUser, renderApp, type RecordedRequest } from './utils';
 
 const draft = {
-  emailDraft: { subject: 'Intro: Grace meets Acme', body: 'Hello both', recipients: { to: ['grace@navy.example'], cc: [], bcc: [] } },
+  emailDraft: {
+    subject: 'Intro: Grace meets Acme',
+    body: 'Hello both',
+    recipients: { to: ['grace@navy.example'], cc: [], bcc: [] },
+  },
   fromClay: false,
 };
 
-const isCheck = (req: RecordedRequest) => req.path === '/api/referrals/7/email-draft' && req.url.includes('checkOnly=true');
+const isCheck = (req: RecordedRequest) =>
+  req.path === '/api/referrals/7/email-draft' && req.url.includes('checkOnly=true');
 
 /** Moves the fake clock to `target` (ms since the epoch), letting promises settle on the way. */
 const advanceTo = async (target: number) => {
@@ -80,7 +85,8 @@ describe('referral submitted screen (spec 2, 7, 9)', () => {
         if (isCheck(req)) return json(200, { ready: true, fromClay: false });
         if (req.path === '/api/referrals/7/email-draft') return json(200, draft);
         if (req.path === '/api/referrals/7') return json(200, makeReferral());
-        if (req.path === '/api/products/p-acme/referral-program') return json(200, { referralProgram: 'Acme pays 20%' });
+        if (req.path === '/api/products/p-acme/referral-program')
+          return json(200, { referralProgram: 'Acme pays 20%' });
         if (req.path === '/api/referrals/7/automate') return json(200, { success: true, message: 'ok' });
       },
     });
@@ -122,7 +128,8 @@ describe('referral screen failures', () => {
       user: makeUser(),
       handler: (req) => {
         if (req.path === '/api/referrals/9') return json(403, { message: 'Not authorized to access this referral' });
-        if (req.path === '/api/referrals/9/email-draft') return json(403, { message: 'Not authorized to access this referral' });
+        if (req.path === '/api/referrals/9/email-draft')
+          return json(403, { message: 'Not authorized to access this referral' });
       },
     });
     renderApp('/referral/9');

@@ -37,7 +37,8 @@ describe('search screen (spec 2 and 4)', () => {
   it('hides the product when it was not found and uses the defaults', async () => {
     installServer({
       user: makeUser(),
-      handler: (req) => (req.path === '/api/search' ? chatCompletion('Company: Initech\nLearn more at initech.example') : undefined),
+      handler: (req) =>
+        req.path === '/api/search' ? chatCompletion('Company: Initech\nLearn more at initech.example') : undefined,
     });
     const user = userEvent.setup();
     renderApp('/');
@@ -82,7 +83,11 @@ describe('search screen (spec 2 and 4)', () => {
     installServer({
       user: makeUser(),
       handler: (req) =>
-        req.path === '/api/search' ? (fail ? json(429, { message: 'Too many searches, slow down' }) : chatCompletion(ACME)) : undefined,
+        req.path === '/api/search'
+          ? fail
+            ? json(429, { message: 'Too many searches, slow down' })
+            : chatCompletion(ACME)
+          : undefined,
     });
     const user = userEvent.setup();
     const { store } = renderApp('/');
@@ -102,7 +107,8 @@ describe('search screen (spec 2 and 4)', () => {
   it('falls back to the generic text for a server error', async () => {
     installServer({
       user: makeUser(),
-      handler: (req) => (req.path === '/api/search' ? json(500, { message: 'stack trace here' }, 'Internal Server Error') : undefined),
+      handler: (req) =>
+        req.path === '/api/search' ? json(500, { message: 'stack trace here' }, 'Internal Server Error') : undefined,
     });
     const user = userEvent.setup();
     renderApp('/');
@@ -112,7 +118,10 @@ describe('search screen (spec 2 and 4)', () => {
   });
 
   it("'No' goes back to idle with an empty query", async () => {
-    installServer({ user: makeUser(), handler: (req) => (req.path === '/api/search' ? chatCompletion(ACME) : undefined) });
+    installServer({
+      user: makeUser(),
+      handler: (req) => (req.path === '/api/search' ? chatCompletion(ACME) : undefined),
+    });
     const user = userEvent.setup();
     const { store } = renderApp('/');
     await user.type(await screen.findByPlaceholderText('Refer Anything..'), 'acme{Enter}');
@@ -124,7 +133,10 @@ describe('search screen (spec 2 and 4)', () => {
   });
 
   it("'Yes' opens the referral form with the product carried in the navigation state", async () => {
-    installServer({ user: makeUser(), handler: (req) => (req.path === '/api/search' ? chatCompletion(ACME) : undefined) });
+    installServer({
+      user: makeUser(),
+      handler: (req) => (req.path === '/api/search' ? chatCompletion(ACME) : undefined),
+    });
     const user = userEvent.setup();
     renderApp('/');
     await user.type(await screen.findByPlaceholderText('Refer Anything..'), 'acme{Enter}');
@@ -141,7 +153,8 @@ describe('search screen (spec 2 and 4)', () => {
     let answer: (res: Response) => void = () => {};
     installServer({
       user: makeUser(),
-      handler: (req) => (req.path === '/api/search' ? new Promise<Response>((resolve) => (answer = resolve)) : undefined),
+      handler: (req) =>
+        req.path === '/api/search' ? new Promise<Response>((resolve) => (answer = resolve)) : undefined,
     });
     const user = userEvent.setup();
     const { store } = renderApp('/');

@@ -12,7 +12,9 @@ const openAccountMenu = async (user: ReturnType<typeof userEvent.setup>) => {
 describe('route table', () => {
   it('shows a centred spinner while the session loads', async () => {
     let answer: (res: Response) => void = () => {};
-    installServer({ handler: (req) => (req.path === '/api/user' ? new Promise<Response>((r) => (answer = r)) : undefined) });
+    installServer({
+      handler: (req) => (req.path === '/api/user' ? new Promise<Response>((r) => (answer = r)) : undefined),
+    });
     renderApp('/');
     expect(screen.getByRole('status')).toHaveTextContent('Loading your session');
     expect(screen.queryByRole('heading')).not.toBeInTheDocument();
@@ -86,10 +88,17 @@ describe('top bar and account menu', () => {
     expect(menu).toHaveTextContent('User');
     expect(menu).not.toHaveTextContent('Administrator');
     const items = screen.getAllByRole('menuitem').map((item) => item.textContent);
-    expect(items).toEqual(['My Account', 'Email Settings', 'Change Password', 'Lead Criteria', 'Manage Bounties', 'Log out']);
+    expect(items).toEqual([
+      'My Account',
+      'Email Settings',
+      'Change Password',
+      'Lead Criteria',
+      'Manage Bounties',
+      'Log out',
+    ]);
   });
 
-  it("labels an administrator and offers Admin, which navigates", async () => {
+  it('labels an administrator and offers Admin, which navigates', async () => {
     installServer({ user: makeUser({ isAdmin: true }) });
     const user = userEvent.setup();
     renderApp('/');
@@ -135,7 +144,10 @@ describe('top bar and account menu', () => {
 
   it('stays signed in when logout fails, only logging it', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
-    installServer({ user: makeUser(), handler: (req) => (req.path === '/api/logout' ? json(500, {}, 'Internal Server Error') : undefined) });
+    installServer({
+      user: makeUser(),
+      handler: (req) => (req.path === '/api/logout' ? json(500, {}, 'Internal Server Error') : undefined),
+    });
     const user = userEvent.setup();
     renderApp('/dashboard');
     await openAccountMenu(user);

@@ -23,7 +23,8 @@ function referralServer(routes: Routes = {}) {
       if (route) return route(req);
       if (req.method === 'POST' && req.path === '/api/referrals') return json(201, referral);
       if (req.method === 'GET' && req.path === '/api/referrals/7') return json(200, referral);
-      if (req.method === 'GET' && req.path === '/api/referrals/7/email-draft') return json(200, { ready: false, fromClay: false });
+      if (req.method === 'GET' && req.path === '/api/referrals/7/email-draft')
+        return json(200, { ready: false, fromClay: false });
       return undefined;
     },
   });
@@ -85,7 +86,8 @@ describe('Submit New Referral (spec 2, 3, 5)', () => {
 
   it('posts the form fields plus product, company and description', async () => {
     const server = referralServer({
-      'GET /api/products/p-acme/referral-program': () => json(200, { referralProgram: 'NO: this vendor has no referral program we know of.' }),
+      'GET /api/products/p-acme/referral-program': () =>
+        json(200, { referralProgram: 'NO: this vendor has no referral program we know of.' }),
     });
     const user = userEvent.setup();
     renderApp(formEntry);
@@ -118,9 +120,10 @@ describe('Submit New Referral (spec 2, 3, 5)', () => {
 });
 
 describe('after the referral is created (spec 4)', () => {
-  it("program exists: runs the dry run and opens the preview over the submitted screen; Cancel goes to /", async () => {
+  it('program exists: runs the dry run and opens the preview over the submitted screen; Cancel goes to /', async () => {
     const server = referralServer({
-      'GET /api/products/p-acme/referral-program': () => json(200, { referralProgram: 'Acme pays 20% of first-year revenue.' }),
+      'GET /api/products/p-acme/referral-program': () =>
+        json(200, { referralProgram: 'Acme pays 20% of first-year revenue.' }),
       'POST /api/referrals/7/automate': () => json(200, { success: true, message: 'Dry run ready' }),
     });
     const user = userEvent.setup();
@@ -142,7 +145,8 @@ describe('after the referral is created (spec 4)', () => {
 
   it("no program: the 'Thanks for Your Referral!' modal; Close goes to /", async () => {
     const server = referralServer({
-      'GET /api/products/p-acme/referral-program': () => json(200, { referralProgram: 'Sorry, there is No Referral Program for this vendor.' }),
+      'GET /api/products/p-acme/referral-program': () =>
+        json(200, { referralProgram: 'Sorry, there is No Referral Program for this vendor.' }),
     });
     const user = userEvent.setup();
     renderApp(formEntry);
@@ -157,7 +161,9 @@ describe('after the referral is created (spec 4)', () => {
   });
 
   it("an answer starting with 'NO' means no program", async () => {
-    referralServer({ 'GET /api/products/p-acme/referral-program': () => json(200, { referralProgram: 'NO. Not that we know of.' }) });
+    referralServer({
+      'GET /api/products/p-acme/referral-program': () => json(200, { referralProgram: 'NO. Not that we know of.' }),
+    });
     const user = userEvent.setup();
     renderApp(formEntry);
     await fillAndSubmit(user);
@@ -165,7 +171,9 @@ describe('after the referral is created (spec 4)', () => {
   });
 
   it('program check fails: a success toast and back to /', async () => {
-    const server = referralServer({ 'GET /api/products/p-acme/referral-program': () => json(404, { message: 'Product not found' }) });
+    const server = referralServer({
+      'GET /api/products/p-acme/referral-program': () => json(404, { message: 'Product not found' }),
+    });
     const user = userEvent.setup();
     renderApp(formEntry);
     await fillAndSubmit(user);
@@ -194,7 +202,8 @@ describe('after the referral is created (spec 4)', () => {
   it("automation answers success false: a destructive 'Error' toast and back to /", async () => {
     referralServer({
       'GET /api/products/p-acme/referral-program': () => json(200, { referralProgram: 'Yes: 10% bounty' }),
-      'POST /api/referrals/7/automate': () => json(200, { success: false, message: 'The vendor form could not be read' }),
+      'POST /api/referrals/7/automate': () =>
+        json(200, { success: false, message: 'The vendor form could not be read' }),
     });
     const user = userEvent.setup();
     renderApp(formEntry);

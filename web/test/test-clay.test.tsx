@@ -7,7 +7,10 @@ describe('/test-clay (spec 2)', () => {
   it('runs the webhook test and shows the returned message and result', async () => {
     const server = installServer({
       user: makeUser(),
-      handler: (req) => (req.path === '/api/test-clay-webhook' ? json(200, { message: 'Test Successful', result: { received: true } }) : undefined),
+      handler: (req) =>
+        req.path === '/api/test-clay-webhook'
+          ? json(200, { message: 'Test Successful', result: { received: true } })
+          : undefined,
     });
     const user = userEvent.setup();
     renderApp('/test-clay');
@@ -21,7 +24,10 @@ describe('/test-clay (spec 2)', () => {
   it("shows 'Test Failed' with the error", async () => {
     installServer({
       user: makeUser(),
-      handler: (req) => (req.path === '/api/test-clay-webhook' ? json(502, { message: 'Service temporarily unavailable. Please try again.' }) : undefined),
+      handler: (req) =>
+        req.path === '/api/test-clay-webhook'
+          ? json(502, { message: 'Service temporarily unavailable. Please try again.' })
+          : undefined,
     });
     const user = userEvent.setup();
     renderApp('/test-clay');

@@ -61,7 +61,9 @@ describe('email verification screen', () => {
 
   it('never leaves the site for an outside redirectUrl', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
-    installServer({ handler: verifyHandler(() => json(200, { message: 'ok', redirectUrl: 'https://evil.example/x' })) });
+    installServer({
+      handler: verifyHandler(() => json(200, { message: 'ok', redirectUrl: 'https://evil.example/x' })),
+    });
     renderApp('/verify-email?token=t&userId=u1');
     expect(await screen.findByRole('heading', { name: 'Email Verified' })).toBeInTheDocument();
     await act(() => vi.advanceTimersByTimeAsync(2000));
@@ -76,9 +78,14 @@ describe('email verification screen', () => {
     });
     renderApp('/verify-email?token=t&userId=u1');
     expect(await screen.findByRole('heading', { name: 'Verification Failed' })).toBeInTheDocument();
-    expect(screen.getByText('This verification link is invalid or has expired. Please request a new one.')).toBeInTheDocument();
+    expect(
+      screen.getByText('This verification link is invalid or has expired. Please request a new one.'),
+    ).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Go to Login' })).toHaveAttribute('href', '/login');
-    expect(screen.getByRole('link', { name: 'Resend Verification Email' })).toHaveAttribute('href', '/resend-verification');
+    expect(screen.getByRole('link', { name: 'Resend Verification Email' })).toHaveAttribute(
+      'href',
+      '/resend-verification',
+    );
   });
 
   it('falls back to the generic texts', async () => {
@@ -104,7 +111,8 @@ describe('email verification screen', () => {
 describe('resend verification screen', () => {
   it('validates the email, sends it and confirms without telling whether it exists', async () => {
     const server = installServer({
-      handler: (req) => (req.path === '/api/resend-verification' ? json(200, { message: 'If an account exists…' }) : undefined),
+      handler: (req) =>
+        req.path === '/api/resend-verification' ? json(200, { message: 'If an account exists…' }) : undefined,
     });
     const user = userEvent.setup();
     renderApp('/resend-verification');
@@ -127,7 +135,8 @@ describe('resend verification screen', () => {
 
   it("shows the server's text on failure", async () => {
     installServer({
-      handler: (req) => (req.path === '/api/resend-verification' ? json(429, { message: 'Too many attempts' }) : undefined),
+      handler: (req) =>
+        req.path === '/api/resend-verification' ? json(429, { message: 'Too many attempts' }) : undefined,
     });
     const user = userEvent.setup();
     renderApp('/resend-verification');

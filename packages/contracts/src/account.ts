@@ -5,11 +5,17 @@ import { Password } from './auth.ts';
 /** POST /api/account/password: the current password is checked; other sessions end. */
 export const ChangePasswordRequest = z
   .strictObject({
-    currentPassword: z.string({ error: 'Current password is required' }).min(1, 'Current password is required').max(1000),
+    currentPassword: z
+      .string({ error: 'Current password is required' })
+      .min(1, 'Current password is required')
+      .max(1000),
     newPassword: Password,
     confirmPassword: z.string({ error: 'Please confirm the new password' }),
   })
-  .refine((value) => value.newPassword === value.confirmPassword, { message: 'Passwords do not match', path: ['confirmPassword'] });
+  .refine((value) => value.newPassword === value.confirmPassword, {
+    message: 'Passwords do not match',
+    path: ['confirmPassword'],
+  });
 export type ChangePasswordRequest = z.input<typeof ChangePasswordRequest>;
 
 /** POST /api/account/email: the password is checked; the new address takes effect once verified. */

@@ -10,34 +10,28 @@ export const Password = z
 export const LoginRequest = z.strictObject({ email: Email, password: Password });
 export type LoginRequest = z.input<typeof LoginRequest>;
 
-export const RegisterRequest = z
-  .strictObject({
-    firstName: requiredText('First name is required', 100),
-    lastName: requiredText('Last name is required', 100),
-    companyName: requiredText('Company name is required', 200),
-    email: Email,
-    password: Password,
-  })
-  ;
+export const RegisterRequest = z.strictObject({
+  firstName: requiredText('First name is required', 100),
+  lastName: requiredText('Last name is required', 100),
+  companyName: requiredText('Company name is required', 200),
+  email: Email,
+  password: Password,
+});
 export type RegisterRequest = z.input<typeof RegisterRequest>;
 
-export const AuthResponse = z
-  .object({ message: z.string(), emailVerificationSent: z.boolean() })
-  ;
+export const AuthResponse = z.object({ message: z.string(), emailVerificationSent: z.boolean() });
 export type AuthResponse = z.infer<typeof AuthResponse>;
 
-export const User = z
-  .object({
-    id: z.string(),
-    email: z.string(),
-    firstName: z.string(),
-    lastName: z.string(),
-    companyName: z.string(),
-    isAdmin: z.boolean(),
-    emailVerified: z.boolean(),
-    createdAt: z.iso.datetime(),
-  })
-  ;
+export const User = z.object({
+  id: z.string(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  companyName: z.string(),
+  isAdmin: z.boolean(),
+  emailVerified: z.boolean(),
+  createdAt: z.iso.datetime(),
+});
 export type User = z.infer<typeof User>;
 
 export const ResendVerificationRequest = z.strictObject({ email: Email });
@@ -51,9 +45,7 @@ export const VerifyEmailQuery = z.strictObject({
 });
 export type VerifyEmailQuery = z.infer<typeof VerifyEmailQuery>;
 
-export const VerifyEmailResponse = z
-  .object({ message: z.string(), redirectUrl: z.string().optional() })
-  ;
+export const VerifyEmailResponse = z.object({ message: z.string(), redirectUrl: z.string().optional() });
 export type VerifyEmailResponse = z.infer<typeof VerifyEmailResponse>;
 
 /** Messages the web matches on or shows as they are. */

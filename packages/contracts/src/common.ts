@@ -22,8 +22,4 @@ export const emailField = (message: string) =>
 export const Email = emailField(EMAIL_MESSAGE);
 
 export const requiredText = (message: string, max = 200) =>
-  z
-    .string({ error: message })
-    .trim()
-    .min(1, message)
-    .max(max, `Must be at most ${max} characters`);
+  z.string({ error: message }).trim().min(1, message).max(max, `Must be at most ${max} characters`);

@@ -32,12 +32,24 @@ export const events = {
   /** A referrer submitted a referral (referrals): the AI service drafts the intro email for it. */
   'referral.created': z.object({
     referralId: z.number().int(),
-    referrer: z.object({ userId: z.string(), email: z.string(), firstName: z.string(), lastName: z.string(), companyName: z.string() }),
+    referrer: z.object({
+      userId: z.string(),
+      email: z.string(),
+      firstName: z.string(),
+      lastName: z.string(),
+      companyName: z.string(),
+    }),
     referred: z.object({ firstName: z.string(), lastName: z.string(), email: z.string() }),
     reason: z.string(),
     isReferralAware: z.boolean(),
     canUseReferrerName: z.boolean(),
-    project: z.object({ id: z.string(), productName: z.string(), companyName: z.string(), description: z.string(), website: z.string().nullable() }),
+    project: z.object({
+      id: z.string(),
+      productName: z.string(),
+      companyName: z.string(),
+      description: z.string(),
+      website: z.string().nullable(),
+    }),
   }),
   /** An intro email draft is ready for a referral (ai, or the enrichment callback). */
   'referral.draft_generated': z.object({
@@ -79,9 +91,17 @@ export const events = {
     isActive: z.boolean(),
   }),
   /** A vendor saved its Ideal Customer Profile (profiles). */
-  'lead_criteria.saved': z.object({ userId: z.string(), companyName: z.string(), criteria: z.record(z.string(), z.unknown()) }),
+  'lead_criteria.saved': z.object({
+    userId: z.string(),
+    companyName: z.string(),
+    criteria: z.record(z.string(), z.unknown()),
+  }),
   /** A vendor saved its bounties (profiles). */
-  'bounties.saved': z.object({ userId: z.string(), companyName: z.string(), bounties: z.record(z.string(), z.unknown()) }),
+  'bounties.saved': z.object({
+    userId: z.string(),
+    companyName: z.string(),
+    bounties: z.record(z.string(), z.unknown()),
+  }),
 
   /** Someone asked for a demo (profiles): the mail service tells the sales team (SALES_EMAIL). */
   'demo_request.submitted': z.object({
@@ -94,7 +114,13 @@ export const events = {
     referralSource: z.string().nullable(),
   }),
   /** A user asked to change their email (auth): the link goes to the NEW address; sealed like verification. */
-  'email_change.requested': z.object({ userId: z.string(), newEmail: z.string(), firstName: z.string(), sealedToken: z.string(), expiresAt: z.iso.datetime() }),
+  'email_change.requested': z.object({
+    userId: z.string(),
+    newEmail: z.string(),
+    firstName: z.string(),
+    sealedToken: z.string(),
+    expiresAt: z.iso.datetime(),
+  }),
   /** A user's password changed (auth): a notice goes to their address. */
   'password.changed': z.object({ userId: z.string(), email: z.string(), firstName: z.string() }),
 } as const;

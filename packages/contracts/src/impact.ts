@@ -23,14 +23,34 @@ export const ImpactSummary = z.object({
   /** The referrer's share of commissions, by payout state. */
   payoutSummary: z.object({ earned: z.number(), paidOut: z.number(), inEscrow: z.number() }),
   recentActivity: z.array(
-    z.object({ id: z.string(), type: z.enum(ACTIVITY_TYPES), partner: z.string(), contact: z.string(), amount: z.number().nullable(), timestamp: z.iso.datetime() }),
+    z.object({
+      id: z.string(),
+      type: z.enum(ACTIVITY_TYPES),
+      partner: z.string(),
+      contact: z.string(),
+      amount: z.number().nullable(),
+      timestamp: z.iso.datetime(),
+    }),
   ),
-  conversionFunnel: z.object({ teeUps: z.number().int(), warmIntros: z.number().int(), demos: z.number().int(), closedWon: z.number().int() }),
+  conversionFunnel: z.object({
+    teeUps: z.number().int(),
+    warmIntros: z.number().int(),
+    demos: z.number().int(),
+    closedWon: z.number().int(),
+  }),
   partnerLeaderboard: z.array(
-    z.object({ partner: z.string(), leadsSent: z.number().int(), leadsReceived: z.number().int(), revenueWon: z.number(), reciprocityRatio: z.number() }),
+    z.object({
+      partner: z.string(),
+      leadsSent: z.number().int(),
+      leadsReceived: z.number().int(),
+      revenueWon: z.number(),
+      reciprocityRatio: z.number(),
+    }),
   ),
   /** Per month (YYYY-MM), for the trend chart. */
-  trends: z.array(z.object({ month: z.string(), sent: z.number().int(), closedWon: z.number().int(), earned: z.number() })),
+  trends: z.array(
+    z.object({ month: z.string(), sent: z.number().int(), closedWon: z.number().int(), earned: z.number() }),
+  ),
 });
 export type ImpactSummary = z.infer<typeof ImpactSummary>;
 

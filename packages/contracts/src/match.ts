@@ -5,7 +5,11 @@ const optionalText = (max: number) => z.string().trim().max(max, `Must be at mos
 
 /** POST /api/match (Smart Match): the client's need and what the referrer knows of the client. */
 export const MatchRequest = z.strictObject({
-  need: z.string({ error: "Please describe your client's need" }).trim().min(1, "Please describe your client's need").max(2000, 'Must be at most 2000 characters'),
+  need: z
+    .string({ error: "Please describe your client's need" })
+    .trim()
+    .min(1, "Please describe your client's need")
+    .max(2000, 'Must be at most 2000 characters'),
   company: optionalText(200),
   website: optionalText(300),
   industry: optionalText(120),

@@ -10,7 +10,11 @@ const tagList = (maxItems = 200, maxLength = 120) =>
     .default([]);
 
 const choiceList = <T extends readonly [string, ...string[]]>(options: T, what: string) =>
-  z.array(z.enum(options, { error: `Unknown ${what}` })).max(options.length).transform((items) => [...new Set(items)]).default([]);
+  z
+    .array(z.enum(options, { error: `Unknown ${what}` }))
+    .max(options.length)
+    .transform((items) => [...new Set(items)])
+    .default([]);
 
 /** The Ideal Customer Profile: the eleven fields of spec 3. */
 export const LeadCriteria = z.strictObject({
@@ -38,11 +42,19 @@ export type LeadCriteria = z.output<typeof LeadCriteria>;
 /** Save & Continue needs at least one field with a value; minRevenue counts only above 0 (spec 5). */
 export function hasAnyCriteria(criteria: LeadCriteriaInput): boolean {
   return Object.entries(criteria).some(([key, value]) =>
-    key === 'minRevenue' ? Number(value ?? 0) > 0 : Array.isArray(value) && value.some((item) => String(item).trim() !== ''),
+    key === 'minRevenue'
+      ? Number(value ?? 0) > 0
+      : Array.isArray(value) && value.some((item) => String(item).trim() !== ''),
   );
 }
 
-export const MILESTONES = ['qualifiedLead', 'meetingHeld', 'opportunityCreated', 'closedWon', 'retentionBonus'] as const;
+export const MILESTONES = [
+  'qualifiedLead',
+  'meetingHeld',
+  'opportunityCreated',
+  'closedWon',
+  'retentionBonus',
+] as const;
 export type Milestone = (typeof MILESTONES)[number];
 export const PAYOUT_TYPES = ['flat', 'percentage_arr', 'percentage_mrr'] as const;
 export type PayoutType = (typeof PAYOUT_TYPES)[number];
@@ -57,8 +69,17 @@ export const BOUNTY_MESSAGES = {
 export const Bounty = z.strictObject({
   enabled: z.boolean({ error: 'enabled must be true or false' }),
   type: z.enum(PAYOUT_TYPES, { error: 'Unknown payout type' }).optional(),
-  amount: z.number({ error: 'Payout amount must be a number' }).min(0, 'Payout amount must be positive').max(10_000_000, 'Payout amount is too large').optional(),
-  months: z.number({ error: 'Months must be a number' }).int(BOUNTY_MESSAGES.months).min(1, BOUNTY_MESSAGES.months).max(60, BOUNTY_MESSAGES.months).optional(),
+  amount: z
+    .number({ error: 'Payout amount must be a number' })
+    .min(0, 'Payout amount must be positive')
+    .max(10_000_000, 'Payout amount is too large')
+    .optional(),
+  months: z
+    .number({ error: 'Months must be a number' })
+    .int(BOUNTY_MESSAGES.months)
+    .min(1, BOUNTY_MESSAGES.months)
+    .max(60, BOUNTY_MESSAGES.months)
+    .optional(),
 });
 export type Bounty = z.infer<typeof Bounty>;
 
@@ -70,9 +91,12 @@ export const Bounties = z
     if (enabled.length === 0) ctx.addIssue({ code: 'custom', message: BOUNTY_MESSAGES.noneEnabled });
     for (const m of enabled) {
       const bounty = bounties[m];
-      if (!(bounty.amount !== undefined && bounty.amount > 0)) ctx.addIssue({ code: 'custom', path: [m, 'amount'], message: BOUNTY_MESSAGES.missingAmount });
-      if (bounty.type?.startsWith('percentage') && bounty.amount !== undefined && bounty.amount > 100) ctx.addIssue({ code: 'custom', path: [m, 'amount'], message: BOUNTY_MESSAGES.percentage });
-      if (bounty.type === 'percentage_mrr' && bounty.months === undefined) ctx.addIssue({ code: 'custom', path: [m, 'months'], message: BOUNTY_MESSAGES.months });
+      if (!(bounty.amount !== undefined && bounty.amount > 0))
+        ctx.addIssue({ code: 'custom', path: [m, 'amount'], message: BOUNTY_MESSAGES.missingAmount });
+      if (bounty.type?.startsWith('percentage') && bounty.amount !== undefined && bounty.amount > 100)
+        ctx.addIssue({ code: 'custom', path: [m, 'amount'], message: BOUNTY_MESSAGES.percentage });
+      if (bounty.type === 'percentage_mrr' && bounty.months === undefined)
+        ctx.addIssue({ code: 'custom', path: [m, 'months'], message: BOUNTY_MESSAGES.months });
     }
   });
 export type Bounties = z.infer<typeof Bounties>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-const required = (message: string, max: number) => z.string({ error: message }).trim().min(1, message).max(max, `Must be at most ${max} characters`);
+const required = (message: string, max: number) =>
+  z.string({ error: message }).trim().min(1, message).max(max, `Must be at most ${max} characters`);
 
 export const ProgramWebsite = z
   .string({ error: 'Must be a valid URL' })
@@ -72,5 +73,6 @@ export const PROGRAM_MESSAGES = {
   fileRequired: 'Please choose a document to analyze',
   unsupportedType: 'Unsupported file type. Please upload a PDF, DOC, DOCX, TXT, PNG or JPG file.',
   tooLarge: 'The document is larger than 10 MB',
-  imageNeedsVision: 'Images can only be analyzed when a vision-capable AI model is configured. Please upload a PDF, DOCX or TXT file, or use Manual Entry.',
+  imageNeedsVision:
+    'Images can only be analyzed when a vision-capable AI model is configured. Please upload a PDF, DOCX or TXT file, or use Manual Entry.',
 } as const;

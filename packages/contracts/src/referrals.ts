@@ -2,7 +2,14 @@ import { z } from 'zod';
 import { emailField } from './common.ts';
 
 /** Referral stages (spec 4): stored value and the label screens show. */
-export const REFERRAL_STATUSES = ['pending', 'intro_made', 'intro_accepted', 'intro_occurred', 'became_customer', 'declined'] as const;
+export const REFERRAL_STATUSES = [
+  'pending',
+  'intro_made',
+  'intro_accepted',
+  'intro_occurred',
+  'became_customer',
+  'declined',
+] as const;
 export const ReferralStatus = z.enum(REFERRAL_STATUSES, { error: 'Unknown referral status' });
 export type ReferralStatus = z.infer<typeof ReferralStatus>;
 
@@ -16,12 +23,30 @@ export const STATUS_LABELS: Record<ReferralStatus, string> = {
 };
 
 /** Company-name legal suffixes stripped for display (spec 9). */
-const LEGAL_SUFFIXES = ['Ltd', 'LLC', 'Inc', 'Corp', 'Co', 'Company', 'Limited', 'GmbH', 'S.A.', 'Pty', 'Pvt', 'B.V.', 'AG', 'Technologies', 'Technology', 'Software', 'Solutions'];
+const LEGAL_SUFFIXES = [
+  'Ltd',
+  'LLC',
+  'Inc',
+  'Corp',
+  'Co',
+  'Company',
+  'Limited',
+  'GmbH',
+  'S.A.',
+  'Pty',
+  'Pvt',
+  'B.V.',
+  'AG',
+  'Technologies',
+  'Technology',
+  'Software',
+  'Solutions',
+];
 const suffixPattern = new RegExp(`[\\s,]+(${LEGAL_SUFFIXES.map((s) => s.replace(/\./g, '\\.')).join('|')})\\.?$`, 'i');
 
 export function stripLegalSuffixes(company: string): string {
   let name = company.trim();
-  for (let previous = ''; previous !== name && suffixPattern.test(name); ) {
+  for (let previous = ''; previous !== name && suffixPattern.test(name);) {
     previous = name;
     name = name.replace(suffixPattern, '').trim();
   }
@@ -32,8 +57,16 @@ const text = (max: number) => z.string().trim().max(max, `Must be at most ${max}
 
 /** POST /api/referrals: the referral form (spec 3 and 5) plus the product found by the search. */
 export const CreateReferralRequest = z.strictObject({
-  referredFirstName: z.string({ error: 'First name is required' }).trim().min(1, 'First name is required').max(100, 'Must be at most 100 characters'),
-  referredLastName: z.string({ error: 'Last name is required' }).trim().min(1, 'Last name is required').max(100, 'Must be at most 100 characters'),
+  referredFirstName: z
+    .string({ error: 'First name is required' })
+    .trim()
+    .min(1, 'First name is required')
+    .max(100, 'Must be at most 100 characters'),
+  referredLastName: z
+    .string({ error: 'Last name is required' })
+    .trim()
+    .min(1, 'Last name is required')
+    .max(100, 'Must be at most 100 characters'),
   referredEmail: emailField('Invalid email address'),
   referralReason: z
     .string({ error: 'Please explain why this referral is a good fit' })
@@ -42,7 +75,12 @@ export const CreateReferralRequest = z.strictObject({
     .max(5000, 'Must be at most 5000 characters'),
   isReferralAware: z.boolean().default(false),
   canUseReferrerName: z.boolean().default(false),
-  productId: z.string({ error: 'Product selection is required' }).trim().min(1, 'Product selection is required').max(200, 'Must be at most 200 characters').default('auto-generated'),
+  productId: z
+    .string({ error: 'Product selection is required' })
+    .trim()
+    .min(1, 'Product selection is required')
+    .max(200, 'Must be at most 200 characters')
+    .default('auto-generated'),
   product: text(200).min(1, 'Product selection is required'),
   company: text(200).default(''),
   description: text(2000).default(''),
@@ -67,9 +105,16 @@ export function normalizeRecipients(value: unknown): string[] {
     .filter(Boolean);
 }
 
-const recipientList = z.preprocess(normalizeRecipients, z.array(emailField('Invalid recipient email address')).max(50, 'At most 50 recipients per field'));
+const recipientList = z.preprocess(
+  normalizeRecipients,
+  z.array(emailField('Invalid recipient email address')).max(50, 'At most 50 recipients per field'),
+);
 
-export const Recipients = z.object({ to: recipientList, cc: recipientList.default([]), bcc: recipientList.default([]) });
+export const Recipients = z.object({
+  to: recipientList,
+  cc: recipientList.default([]),
+  bcc: recipientList.default([]),
+});
 
 export const EmailDraft = z.object({
   subject: z.string().trim().min(1, 'Subject is required').max(300, 'Subject must be at most 300 characters'),
@@ -96,7 +141,11 @@ export type SendEmailRequest = z.input<typeof SendEmailRequest>;
  */
 export const UpdateStatusRequest = z.strictObject({
   status: ReferralStatus,
-  dealValue: z.number({ error: 'Deal value must be a number' }).positive('Deal value must be positive').max(1_000_000_000, 'Deal value is too large').optional(),
+  dealValue: z
+    .number({ error: 'Deal value must be a number' })
+    .positive('Deal value must be positive')
+    .max(1_000_000_000, 'Deal value is too large')
+    .optional(),
 });
 export const AutomateRequest = z.strictObject({ dryRun: z.boolean().default(true) });
 
@@ -158,7 +207,12 @@ export const ReferralList = z.object({
   /** Distinct company names of all the user's referrals, for the company filter. */
   companies: z.array(z.string()),
   /** Figures of the four summary cards, over all the user's referrals. */
-  summary: z.object({ total: z.number().int(), inFlight: z.number().int(), closedWon: z.number().int(), declined: z.number().int() }),
+  summary: z.object({
+    total: z.number().int(),
+    inFlight: z.number().int(),
+    closedWon: z.number().int(),
+    declined: z.number().int(),
+  }),
   /** Referrals the user sent and received (the reciprocity panel). */
   reciprocity: z.object({ sent: z.number().int(), received: z.number().int() }),
 });

@@ -1,19 +1,39 @@
 import { describe, expect, it } from 'vitest';
-import { CreateReferralRequest, normalizeRecipients, parseSearchContent, SendEmailRequest, stripLegalSuffixes } from '../src/index.ts';
+import {
+  CreateReferralRequest,
+  normalizeRecipients,
+  parseSearchContent,
+  SendEmailRequest,
+  stripLegalSuffixes,
+} from '../src/index.ts';
 
 describe('parseSearchContent (spec 3)', () => {
   it('reads labelled lines, bold markers removed, case-insensitive', () => {
-    expect(parseSearchContent('**Product:** Slack\nCOMPANY: Slack Technologies, LLC\nProduct Description: Team chat.')).toEqual({
+    expect(
+      parseSearchContent('**Product:** Slack\nCOMPANY: Slack Technologies, LLC\nProduct Description: Team chat.'),
+    ).toEqual({
       product: 'Slack',
       company: 'Slack Technologies, LLC',
       description: 'Team chat.',
     });
-    expect(parseSearchContent('Product: Notion\nDescription: Docs and wikis')).toEqual({ product: 'Notion', company: 'Not found', description: 'Docs and wikis' });
+    expect(parseSearchContent('Product: Notion\nDescription: Docs and wikis')).toEqual({
+      product: 'Notion',
+      company: 'Not found',
+      description: 'Docs and wikis',
+    });
   });
 
   it('falls back to the first non-empty line without "learn more", else the defaults', () => {
-    expect(parseSearchContent('\nLearn more at example.com\nAcme Rockets\n')).toEqual({ product: 'Acme Rockets', company: 'Not found', description: 'No description available' });
-    expect(parseSearchContent('')).toEqual({ product: 'Not found', company: 'Not found', description: 'No description available' });
+    expect(parseSearchContent('\nLearn more at example.com\nAcme Rockets\n')).toEqual({
+      product: 'Acme Rockets',
+      company: 'Not found',
+      description: 'No description available',
+    });
+    expect(parseSearchContent('')).toEqual({
+      product: 'Not found',
+      company: 'Not found',
+      description: 'No description available',
+    });
   });
 });
 
@@ -48,14 +68,32 @@ describe('recipients', () => {
 
 describe('referral form (spec 5)', () => {
   it('has the spec messages and defaults', () => {
-    const result = CreateReferralRequest.safeParse({ referredFirstName: '', referredLastName: ' ', referredEmail: 'x', referralReason: '', product: 'Slack' });
+    const result = CreateReferralRequest.safeParse({
+      referredFirstName: '',
+      referredLastName: ' ',
+      referredEmail: 'x',
+      referralReason: '',
+      product: 'Slack',
+    });
     expect(result.error?.issues.map((i) => i.message)).toEqual([
       'First name is required',
       'Last name is required',
       'Invalid email address',
       'Please explain why this referral is a good fit',
     ]);
-    const ok = CreateReferralRequest.parse({ referredFirstName: 'A', referredLastName: 'B', referredEmail: 'A@B.co', referralReason: 'fit', product: 'Slack' });
-    expect(ok).toMatchObject({ isReferralAware: false, canUseReferrerName: false, productId: 'auto-generated', referredEmail: 'a@b.co', company: '' });
+    const ok = CreateReferralRequest.parse({
+      referredFirstName: 'A',
+      referredLastName: 'B',
+      referredEmail: 'A@B.co',
+      referralReason: 'fit',
+      product: 'Slack',
+    });
+    expect(ok).toMatchObject({
+      isReferralAware: false,
+      canUseReferrerName: false,
+      productId: 'auto-generated',
+      referredEmail: 'a@b.co',
+      company: '',
+    });
   });
 });

@@ -1,7 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { HttpError, unauthorized, forbidden } from './errors.ts';
-import { IDENTITY_HEADER, INTERNAL_AUTH_HEADER, internalAuthToken, identitySigner, safeEqual, type Identity } from './identity.ts';
+import {
+  IDENTITY_HEADER,
+  INTERNAL_AUTH_HEADER,
+  internalAuthToken,
+  identitySigner,
+  safeEqual,
+  type Identity,
+} from './identity.ts';
 import { loggerOptions } from './logger.ts';
 
 declare module 'fastify' {
@@ -90,7 +97,8 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
       FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is too large',
       FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported content type',
     };
-    const message = (error.code && messages[error.code]) ?? (error.name === 'SyntaxError' ? 'Malformed JSON body' : error.message);
+    const message =
+      (error.code && messages[error.code]) ?? (error.name === 'SyntaxError' ? 'Malformed JSON body' : error.message);
     return reply.status(status).send({ message });
   });
 

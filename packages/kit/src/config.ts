@@ -3,7 +3,10 @@ import { z } from 'zod';
 export class ConfigError extends Error {}
 
 /** Reads and validates configuration once at boot; a bad environment stops with every problem named. */
-export function readConfig<S extends z.ZodType>(schema: S, env: Record<string, string | undefined> = process.env): z.output<S> {
+export function readConfig<S extends z.ZodType>(
+  schema: S,
+  env: Record<string, string | undefined> = process.env,
+): z.output<S> {
   // An empty variable (`FOO=` in a compose file) means "not set", so defaults apply.
   const given = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
   const result = schema.safeParse(given);
@@ -21,7 +24,10 @@ export const baseConfig = {
   INTERNAL_SECRET: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -hex 32`)'),
   NATS_URL: z.string().min(1).optional(),
   /** JetStream subject prefix and stream name; lets several environments share one NATS server. */
-  NATS_NAMESPACE: z.string().regex(/^[a-z0-9_-]+$/i).default('events'),
+  NATS_NAMESPACE: z
+    .string()
+    .regex(/^[a-z0-9_-]+$/i)
+    .default('events'),
 };
 
 export const databaseConfig = {

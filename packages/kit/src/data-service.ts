@@ -37,7 +37,9 @@ export interface DataService<P> {
  * pool in its schema, the app (ready when the database answers), and the outbox relay, started once the
  * app is ready. `close` stops taking requests first, then the relay, then the connections.
  */
-export async function createDataService<P extends { $disconnect(): Promise<void> }>(options: DataServiceOptions<P>): Promise<DataService<P>> {
+export async function createDataService<P extends { $disconnect(): Promise<void> }>(
+  options: DataServiceOptions<P>,
+): Promise<DataService<P>> {
   await migrate(options.databaseUrl, options.schema, options.migrationsDir);
   const prisma = options.prisma(prismaAdapter(options.databaseUrl, options.schema, options.poolSize ?? 5));
   const pool = createPool(options.databaseUrl, options.schema, options.pgPoolSize ?? 2);

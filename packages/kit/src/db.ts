@@ -40,12 +40,17 @@ export async function migrate(databaseUrl: string, schema: string, migrationsDir
       "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
       "applied_steps_count" INTEGER NOT NULL DEFAULT 0
     )`);
-    const { rows } = await client.query<{ migration_name: string; checksum: string; finished_at: Date | null; rolled_back_at: Date | null }>(
-      `SELECT migration_name, checksum, finished_at, rolled_back_at FROM ${s}."_prisma_migrations"`,
-    );
+    const { rows } = await client.query<{
+      migration_name: string;
+      checksum: string;
+      finished_at: Date | null;
+      rolled_back_at: Date | null;
+    }>(`SELECT migration_name, checksum, finished_at, rolled_back_at FROM ${s}."_prisma_migrations"`);
     const failed = rows.find((row) => !row.finished_at && !row.rolled_back_at);
     if (failed) {
-      throw new Error(`Migration ${failed.migration_name} in schema ${schema} failed earlier; resolve it (prisma migrate resolve) before starting.`);
+      throw new Error(
+        `Migration ${failed.migration_name} in schema ${schema} failed earlier; resolve it (prisma migrate resolve) before starting.`,
+      );
     }
     const done = new Set(rows.filter((row) => row.finished_at).map((row) => row.migration_name));
     const names = (await readdir(migrationsDir, { withFileTypes: true }))
@@ -57,16 +62,26 @@ export async function migrate(databaseUrl: string, schema: string, migrationsDir
       const sql = await readFile(join(migrationsDir, name, 'migration.sql'), 'utf8');
       const checksum = createHash('sha256').update(sql).digest('hex');
       const id = crypto.randomUUID();
-      await client.query(`INSERT INTO ${s}."_prisma_migrations" (id, checksum, migration_name) VALUES ($1, $2, $3)`, [id, checksum, name]);
+      await client.query(`INSERT INTO ${s}."_prisma_migrations" (id, checksum, migration_name) VALUES ($1, $2, $3)`, [
+        id,
+        checksum,
+        name,
+      ]);
       try {
         await client.query('BEGIN');
         await client.query(`SET LOCAL search_path TO ${s}`);
         await client.query(sql);
-        await client.query(`UPDATE ${s}."_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`, [id]);
+        await client.query(
+          `UPDATE ${s}."_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`,
+          [id],
+        );
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK');
-        await client.query(`UPDATE ${s}."_prisma_migrations" SET logs = $2, rolled_back_at = now() WHERE id = $1`, [id, String(error)]);
+        await client.query(`UPDATE ${s}."_prisma_migrations" SET logs = $2, rolled_back_at = now() WHERE id = $1`, [
+          id,
+          String(error),
+        ]);
         throw new Error(`Migration ${name} in schema ${schema} failed: ${(error as Error).message}`, { cause: error });
       }
       applied.push(name);

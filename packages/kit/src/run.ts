@@ -6,7 +6,10 @@ import { ConfigError } from './config.ts';
  * in-flight work, disconnect) within `graceMs`, else exits anyway. A bad configuration exits with its
  * message and no stack.
  */
-export async function runProcess(start: () => Promise<{ close: () => Promise<void>; logger: Logger }>, graceMs = 10_000) {
+export async function runProcess(
+  start: () => Promise<{ close: () => Promise<void>; logger: Logger }>,
+  graceMs = 10_000,
+) {
   let running: Awaited<ReturnType<typeof start>>;
   try {
     running = await start();

@@ -14,7 +14,9 @@ describe('identity header', () => {
   it('rejects a tampered, forged, expired or malformed value', () => {
     const value = signer.sign(identity, 60);
     const [data, mac] = value.split('.');
-    const elevated = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(data!, 'base64url').toString()), isAdmin: true })).toString('base64url');
+    const elevated = Buffer.from(
+      JSON.stringify({ ...JSON.parse(Buffer.from(data!, 'base64url').toString()), isAdmin: true }),
+    ).toString('base64url');
     expect(signer.verify(`${elevated}.${mac}`)).toBeNull();
     expect(identitySigner('another-secret-that-is-long-enough-00002').verify(value)).toBeNull();
     expect(signer.verify(signer.sign(identity, 60, Date.now() - 120_000))).toBeNull();

@@ -18,7 +18,10 @@ describe('logging', () => {
   it('redacts passwords, tokens and secrets wherever they ride', () => {
     const { lines, stream } = capture();
     const log = pino(loggerOptions('test', 'info'), stream);
-    log.info({ body: { email: 'a@b.co', password: 'hunter2' }, token: 'tok-1', payload: { sealedToken: 'sealed-1' } }, 'hello');
+    log.info(
+      { body: { email: 'a@b.co', password: 'hunter2' }, token: 'tok-1', payload: { sealedToken: 'sealed-1' } },
+      'hello',
+    );
     const line = lines.join('');
     expect(line).toContain('a@b.co');
     for (const secret of ['hunter2', 'tok-1', 'sealed-1']) expect(line).not.toContain(secret);
@@ -27,9 +30,17 @@ describe('logging', () => {
 
   it('never writes cookies or identity headers from request logs', async () => {
     const { lines, stream } = capture();
-    const app = createServiceApp({ name: 'test', internalSecret: 'x'.repeat(32), logger: { ...loggerOptions('test', 'info'), stream } });
+    const app = createServiceApp({
+      name: 'test',
+      internalSecret: 'x'.repeat(32),
+      logger: { ...loggerOptions('test', 'info'), stream },
+    });
     app.get('/ping', async () => ({ ok: true }));
-    await app.inject({ method: 'GET', url: '/ping', headers: { cookie: 'sid=secret-session', 'x-identity': 'secret-identity', 'x-request-id': 'rid-7' } });
+    await app.inject({
+      method: 'GET',
+      url: '/ping',
+      headers: { cookie: 'sid=secret-session', 'x-identity': 'secret-identity', 'x-request-id': 'rid-7' },
+    });
     await app.close();
     const logs = lines.join('');
     expect(logs).toContain('rid-7');

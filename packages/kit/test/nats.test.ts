@@ -41,7 +41,11 @@ describe('NATS JetStream bus', () => {
     const subscriber = uniqueId('dedup');
     const marker = uniqueId('s');
     const seen: string[] = [];
-    await bus.subscribe({ event: 'session.ended', subscriber, handle: async (e) => void (e.payload.sessionId === marker && seen.push(e.id)) });
+    await bus.subscribe({
+      event: 'session.ended',
+      subscriber,
+      handle: async (e) => void (e.payload.sessionId === marker && seen.push(e.id)),
+    });
     const event = envelope(marker);
     await bus.publish(event);
     await bus.publish(event); // the relay re-publishing after a crash
@@ -84,7 +88,11 @@ describe('NATS JetStream bus', () => {
 
     const seen: string[] = [];
     const second = await connect();
-    await second.subscribe({ event: 'session.ended', subscriber, handle: async (e) => void (e.payload.sessionId === marker && seen.push(e.id)) });
+    await second.subscribe({
+      event: 'session.ended',
+      subscriber,
+      handle: async (e) => void (e.payload.sessionId === marker && seen.push(e.id)),
+    });
     await until(() => seen.length === 1);
     expect(seen).toEqual([event.id]);
   });
@@ -92,7 +100,12 @@ describe('NATS JetStream bus', () => {
   it('redelivers an event whose consumer process was killed mid-handler, before its ack', async () => {
     const subscriber = uniqueId('crash');
     const marker = uniqueId('s');
-    const child = spawn(process.execPath, [fileURLToPath(new URL('./fixtures/hanging-consumer.ts', import.meta.url)), await natsUrl(), subscriber, marker]);
+    const child = spawn(process.execPath, [
+      fileURLToPath(new URL('./fixtures/hanging-consumer.ts', import.meta.url)),
+      await natsUrl(),
+      subscriber,
+      marker,
+    ]);
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     try {
@@ -105,7 +118,11 @@ describe('NATS JetStream bus', () => {
 
       const seen: string[] = [];
       const survivor = await connect();
-      await survivor.subscribe({ event: 'session.ended', subscriber, handle: async (e) => void (e.payload.sessionId === marker && seen.push(e.id)) });
+      await survivor.subscribe({
+        event: 'session.ended',
+        subscriber,
+        handle: async (e) => void (e.payload.sessionId === marker && seen.push(e.id)),
+      });
       await until(() => seen.length === 1, 8000);
       expect(seen).toEqual([event.id]);
     } finally {

@@ -13,9 +13,10 @@ async function insert(count: number) {
   for (let i = 0; i < count; i++) {
     const row = outboxEvent('session.ended', { sessionId: `s${i}` }, 'req-1');
     ids.push(row.id);
-    await pool.query('INSERT INTO outbox_events (id, name, payload, request_id, occurred_at) VALUES ($1, $2, $3, $4, $5)', [
-      row.id, row.name, JSON.stringify(row.payload), row.requestId, new Date(row.occurredAt.getTime() + i),
-    ]);
+    await pool.query(
+      'INSERT INTO outbox_events (id, name, payload, request_id, occurred_at) VALUES ($1, $2, $3, $4, $5)',
+      [row.id, row.name, JSON.stringify(row.payload), row.requestId, new Date(row.occurredAt.getTime() + i)],
+    );
   }
   return ids;
 }
@@ -59,14 +60,17 @@ describe('OutboxRelay', () => {
     const flaky: EventBus = {
       ...inProcessBus(),
       publish: async (event) => {
-        if (fail && event.payload && (event.payload as { sessionId: string }).sessionId === 's1') throw new Error('broker down');
+        if (fail && event.payload && (event.payload as { sessionId: string }).sessionId === 's1')
+          throw new Error('broker down');
         seen.push(event.id);
       },
     };
     const ids = await insert(3);
     const relay = new OutboxRelay({ pool, bus: flaky, logger });
     expect(await relay.relayOnce()).toBe(1);
-    const { rows } = await pool.query('SELECT id FROM outbox_events WHERE published_at IS NULL ORDER BY occurred_at, id');
+    const { rows } = await pool.query(
+      'SELECT id FROM outbox_events WHERE published_at IS NULL ORDER BY occurred_at, id',
+    );
     expect(rows.map((r) => r.id).sort()).toEqual([ids[1], ids[2]].sort());
     fail = false;
     expect(await relay.relayOnce()).toBe(2);

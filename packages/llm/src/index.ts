@@ -58,7 +58,10 @@ export function languageModel(config: LanguageModelConfig, log: FastifyBaseLogge
       const content: string | ChatCompletionContentPart[] = question.image
         ? [
             { type: 'text', text: data },
-            { type: 'image_url', image_url: { url: `data:${question.image.mimeType};base64,${question.image.bytes.toString('base64')}` } },
+            {
+              type: 'image_url',
+              image_url: { url: `data:${question.image.mimeType};base64,${question.image.bytes.toString('base64')}` },
+            },
           ]
         : data;
       const response = await client.chat.completions.create({
@@ -115,7 +118,10 @@ export async function askValidated<T>(
 
 /** The JSON object in a model's answer (some servers wrap it in a ``` fence despite json_object). */
 export function jsonObject(text: string): unknown {
-  const unfenced = text.trim().replace(/^```(?:json)?\s*/i, '').replace(/\s*```$/, '');
+  const unfenced = text
+    .trim()
+    .replace(/^```(?:json)?\s*/i, '')
+    .replace(/\s*```$/, '');
   try {
     return JSON.parse(unfenced);
   } catch {

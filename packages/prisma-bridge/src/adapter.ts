@@ -7,7 +7,14 @@ import { DriverAdapterError } from '@prisma/driver-adapter-utils';
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 
 /** Query parameters Prisma understands in a PostgreSQL URL that pg does not. */
-const PRISMA_ONLY_PARAMS = ['schema', 'connection_limit', 'pool_timeout', 'pgbouncer', 'statement_cache_size', 'socket_timeout'];
+const PRISMA_ONLY_PARAMS = [
+  'schema',
+  'connection_limit',
+  'pool_timeout',
+  'pgbouncer',
+  'statement_cache_size',
+  'socket_timeout',
+];
 
 export interface PgTarget {
   /** Connection string for pg, without Prisma-only parameters. */
@@ -81,7 +88,8 @@ export function toDriverAdapterError(error: unknown): unknown {
     return new DriverAdapterError({ kind: 'DatabaseNotReachable', host: e.address, port: e.port });
   }
   if (typeof e.severity !== 'string') return error;
-  if (e.code === '3D000') return new DriverAdapterError({ kind: 'DatabaseDoesNotExist', db: /"([^"]+)"/.exec(e.message)?.[1] });
+  if (e.code === '3D000')
+    return new DriverAdapterError({ kind: 'DatabaseDoesNotExist', db: /"([^"]+)"/.exec(e.message)?.[1] });
   return new DriverAdapterError({
     kind: 'postgres',
     code: e.code,

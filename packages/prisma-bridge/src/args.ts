@@ -69,7 +69,8 @@ export function parseArgs(argv: readonly string[]): Invocation {
         break;
       case 'cli': {
         const command = argv[i + 1];
-        if (command === undefined || argv.length > i + 2) throw new Error('usage: schema-engine --datasource <JSON> cli <COMMAND>');
+        if (command === undefined || argv.length > i + 2)
+          throw new Error('usage: schema-engine --datasource <JSON> cli <COMMAND>');
         return { kind: 'cli', command, datasource };
       }
       default:

@@ -38,10 +38,16 @@ export function connectionError(error: unknown, target: PgTarget): Error {
         `Can't reach database server at \`${location(target)}\`\n\nPlease make sure your database server is running at \`${location(target)}\`.`,
       );
     case '3D000':
-      return new UserFacingError('P1003', `Database \`${target.database}\` does not exist on the database server at \`${location(target)}\`.`);
+      return new UserFacingError(
+        'P1003',
+        `Database \`${target.database}\` does not exist on the database server at \`${location(target)}\`.`,
+      );
     case '28P01':
     case '28000':
-      return new UserFacingError('P1000', `Authentication failed against database server at \`${location(target)}\`: ${e.message}`);
+      return new UserFacingError(
+        'P1000',
+        `Authentication failed against database server at \`${location(target)}\`: ${e.message}`,
+      );
     default:
       return e instanceof Error ? e : new Error(String(error));
   }
@@ -89,7 +95,8 @@ function logLine(level: 'INFO' | 'ERROR', fields: Record<string, unknown>): stri
 export async function runCliCommand(command: string, datasource: Datasource): Promise<number> {
   process.stderr.write(`${logLine('INFO', { message: `prisma-bridge schema engine: cli ${command}` })}\n`);
   try {
-    if (datasource.url === undefined) throw new UserFacingError('P1012', 'No datasource URL was given (--datasource {"url": ...}).');
+    if (datasource.url === undefined)
+      throw new UserFacingError('P1012', 'No datasource URL was given (--datasource {"url": ...}).');
     const target = parsePostgresUrl(datasource.url);
     switch (command) {
       case 'can-connect-to-database':

@@ -30,7 +30,9 @@ function engineHost(datamodelPaths: string[], datasource: Datasource): EngineHos
   let engine: Promise<SchemaEngine> | undefined;
   const target = datasource.url === undefined ? undefined : parsePostgresUrl(datasource.url);
   const factory = bindMigrationAwareSqlAdapterFactory(
-    target === undefined ? new NoDatabaseAdapterFactory() : new BridgeAdapterFactory(target, datasource.shadowDatabaseUrl),
+    target === undefined
+      ? new NoDatabaseAdapterFactory()
+      : new BridgeAdapterFactory(target, datasource.shadowDatabaseUrl),
   );
   const log = (line: string): void => {
     process.stderr.write(`${line}\n`);
@@ -50,7 +52,9 @@ function engineHost(datamodelPaths: string[], datasource: Datasource): EngineHos
         return (...args: unknown[]) => {
           try {
             const result: unknown = Reflect.apply(value, targetEngine, args);
-            return result instanceof Promise ? result.catch((error: unknown) => Promise.reject(withAdapterErrors(error, factory))) : result;
+            return result instanceof Promise
+              ? result.catch((error: unknown) => Promise.reject(withAdapterErrors(error, factory)))
+              : result;
           } catch (error) {
             throw withAdapterErrors(error, factory);
           }
@@ -103,6 +107,8 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 try {
   process.exit(await main(process.argv.slice(2)));
 } catch (error) {
-  process.stderr.write(`prisma-bridge schema-engine: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `prisma-bridge schema-engine: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   process.exit(1);
 }

@@ -45,14 +45,19 @@ const METHOD_NOT_FOUND = -32601;
 export function toRpcError(error: unknown): RpcErrorObject {
   if (isWasmPanic(error) || error instanceof EnginePanic) {
     const reason = panicRegistry.message || error.message;
-    const message = error instanceof EnginePanic ? `${error.message} (${reason})` : `The WASM schema engine panicked: ${reason}`;
+    const message =
+      error instanceof EnginePanic ? `${error.message} (${reason})` : `The WASM schema engine panicked: ${reason}`;
     return { code: ENGINE_ERROR_CODE, message, data: { is_panic: false, message } };
   }
   if (error instanceof MethodNotFound) {
     return { code: METHOD_NOT_FOUND, message: `Method not found`, data: { is_panic: false, message: error.message } };
   }
   if (error instanceof UserFacingError) {
-    return { code: ENGINE_ERROR_CODE, message: error.message, data: { is_panic: false, message: error.message, error_code: error.errorCode } };
+    return {
+      code: ENGINE_ERROR_CODE,
+      message: error.message,
+      data: { is_panic: false, message: error.message, error_code: error.errorCode },
+    };
   }
   if (error instanceof Error) {
     // Errors from the WASM engine carry the Prisma error code (e.g. P3018) in `code` and details in `meta`.
@@ -103,7 +108,14 @@ export class RpcServer {
     try {
       message = JSON.parse(line) as RpcMessage;
     } catch {
-      this.#send({ id: null, error: { code: -32700, message: 'Parse error', data: { is_panic: false, message: `Invalid JSON: ${line.slice(0, 200)}` } } });
+      this.#send({
+        id: null,
+        error: {
+          code: -32700,
+          message: 'Parse error',
+          data: { is_panic: false, message: `Invalid JSON: ${line.slice(0, 200)}` },
+        },
+      });
       return;
     }
     if (message.method === undefined) {
@@ -176,7 +188,8 @@ export class RpcServer {
     devDiagnostic: async (engine, params) => {
       const result = await engine.devDiagnostic(params as Input<'devDiagnostic'>);
       // devDiagnostic diagnosed with the shadow database; a cheap look (no shadow) tells whether that covered the whole list.
-      if (isFullyApplied(await diagnose(engine, params, false))) this.#cachedMigrationLists.add(JSON.stringify(params['migrationsList']));
+      if (isFullyApplied(await diagnose(engine, params, false)))
+        this.#cachedMigrationLists.add(JSON.stringify(params['migrationsList']));
       return result;
     },
     diagnoseMigrationHistory: async (engine, params) => {
@@ -194,12 +207,16 @@ export class RpcServer {
       if (stdout) await this.#print(stdout.replace(/\n$/, ''));
       return rest;
     },
-    ensureConnectionValidity: (engine, params) => engine.ensureConnectionValidity(params as Input<'ensureConnectionValidity'>),
-    getDatabaseVersion: (engine, params) => engine.version(Object.keys(params).length > 0 ? (params as Input<'version'>) : null),
-    introspect: (engine, params) => engine.introspect({ ...params, namespaces: params['namespaces'] ?? null } as Input<'introspect'>),
+    ensureConnectionValidity: (engine, params) =>
+      engine.ensureConnectionValidity(params as Input<'ensureConnectionValidity'>),
+    getDatabaseVersion: (engine, params) =>
+      engine.version(Object.keys(params).length > 0 ? (params as Input<'version'>) : null),
+    introspect: (engine, params) =>
+      engine.introspect({ ...params, namespaces: params['namespaces'] ?? null } as Input<'introspect'>),
     introspectSql: (engine, params) => engine.introspectSql(params as Input<'introspectSql'>),
     markMigrationApplied: (engine, params) => engine.markMigrationApplied(params as Input<'markMigrationApplied'>),
-    markMigrationRolledBack: (engine, params) => engine.markMigrationRolledBack(params as Input<'markMigrationRolledBack'>),
+    markMigrationRolledBack: (engine, params) =>
+      engine.markMigrationRolledBack(params as Input<'markMigrationRolledBack'>),
     reset: async (engine, params) => {
       await engine.reset(params as Input<'reset'>);
       return null;
@@ -215,7 +232,8 @@ export class RpcServer {
     // Not part of the WASM engine: done with pg directly.
     if (method === 'createDatabase') return this.#host.createDatabase(params);
     const handler = Object.hasOwn(this.#handlers, method) ? this.#handlers[method] : undefined;
-    if (handler === undefined) throw new MethodNotFound(`prisma-bridge: the schema engine method "${method}" is not supported.`);
+    if (handler === undefined)
+      throw new MethodNotFound(`prisma-bridge: the schema engine method "${method}" is not supported.`);
     return handler(await this.#host.engine(), params);
   }
 }

@@ -30,7 +30,10 @@ interface WasmModule {
 }
 interface WasmApi {
   compile(bytes: Uint8Array): Promise<WasmModule>;
-  instantiate(module: WasmModule, imports: Record<string, Record<string, unknown>>): Promise<{ exports: Record<string, unknown> }>;
+  instantiate(
+    module: WasmModule,
+    imports: Record<string, Record<string, unknown>>,
+  ): Promise<{ exports: Record<string, unknown> }>;
   Module: { imports(module: WasmModule): { module: string; name: string; kind: string }[] };
   RuntimeError: new (message?: string) => Error;
 }
@@ -62,7 +65,9 @@ async function instantiate(): Promise<void> {
   const module = await wasmApi.compile(bytes);
   const missing = wasmApi.Module.imports(module).filter((imp) => typeof imports[imp.name] !== 'function');
   if (missing.length > 0) {
-    throw new Error(`prisma-bridge: wasm glue does not match ${bundledWasmPath()}: missing ${missing.map((m) => m.name).join(', ')}`);
+    throw new Error(
+      `prisma-bridge: wasm glue does not match ${bundledWasmPath()}: missing ${missing.map((m) => m.name).join(', ')}`,
+    );
   }
   const instance = await wasmApi.instantiate(module, { './schema_engine_bg.js': imports });
   glue.__wbg_set_wasm(instance.exports);

@@ -2,7 +2,16 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, createProject, databaseUrl, dropDatabase, prisma, ROOT, USER_MODEL, withClient } from './helpers.ts';
+import {
+  createDatabase,
+  createProject,
+  databaseUrl,
+  dropDatabase,
+  prisma,
+  ROOT,
+  USER_MODEL,
+  withClient,
+} from './helpers.ts';
 import type { Project } from './helpers.ts';
 
 let db: string;
@@ -63,7 +72,15 @@ $$;
       ['migrate', 'deploy'],
       ['migrate', 'status'],
       ['db', 'push'],
-      ['migrate', 'diff', '--from-migrations', 'prisma/migrations', '--to-schema', 'prisma/schema.prisma', '--exit-code'],
+      [
+        'migrate',
+        'diff',
+        '--from-migrations',
+        'prisma/migrations',
+        '--to-schema',
+        'prisma/schema.prisma',
+        '--exit-code',
+      ],
     ];
     const results = await Promise.all(commands.map((args) => prisma(project.dir, args, url)));
     for (const [i, result] of results.entries()) {
@@ -81,15 +98,22 @@ interface RawRun {
 /** Talks JSON-RPC to bin/schema-engine directly, like the CLI does. */
 function rawEngine(args: string[], requests: { method: string; params?: unknown }[]): Promise<RawRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(path.join(ROOT, 'packages/prisma-bridge/bin/schema-engine'), args, { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(path.join(ROOT, 'packages/prisma-bridge/bin/schema-engine'), args, {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.on('error', reject);
     child.on('exit', (code) => {
-      const lines = stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as RawRun['lines'][number]);
+      const lines = stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as RawRun['lines'][number]);
       resolve({ code, lines });
     });
-    requests.forEach((request, i) => child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: i + 1, ...request })}\n`));
+    requests.forEach((request, i) =>
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: i + 1, ...request })}\n`),
+    );
     child.stdin.end();
   });
 }
@@ -104,7 +128,10 @@ describe('bin/schema-engine JSON-RPC', { timeout: 60_000 }, () => {
 
   it('turns a WASM panic into an error reply and a non-zero exit', async () => {
     const datasource = JSON.stringify({ url: databaseUrl(db, 'public') });
-    const run = await rawEngine(['--datasource', datasource], [{ method: 'debugPanic' }, { method: 'getDatabaseVersion' }]);
+    const run = await rawEngine(
+      ['--datasource', datasource],
+      [{ method: 'debugPanic' }, { method: 'getDatabaseVersion' }],
+    );
     expect(run.code).not.toBe(0);
     expect(run.lines[0]?.error?.data?.message).toContain('This is the debugPanic artificial panic');
     // The engine is unusable after a panic: later requests fail too, never a fake success.

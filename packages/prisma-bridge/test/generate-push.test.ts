@@ -1,7 +1,16 @@
 import { access, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, createProject, databasesLike, databaseUrl, dropDatabase, prisma, USER_MODEL, withClient } from './helpers.ts';
+import {
+  createDatabase,
+  createProject,
+  databasesLike,
+  databaseUrl,
+  dropDatabase,
+  prisma,
+  USER_MODEL,
+  withClient,
+} from './helpers.ts';
 import type { Project } from './helpers.ts';
 
 let db: string;
@@ -30,14 +39,18 @@ describe('generate and db push', { timeout: 60_000 }, () => {
     const url = databaseUrl(db, 'pushed');
     const push = await prisma(project.dir, ['db', 'push'], url);
     expect(push.code, push.output).toBe(0);
-    await withClient(db, (client) => client.query(`INSERT INTO pushed.users (id, email) VALUES ('1', 'a@example.com')`));
+    await withClient(db, (client) =>
+      client.query(`INSERT INTO pushed.users (id, email) VALUES ('1', 'a@example.com')`),
+    );
 
     await project.writeSchema(USER_MODEL.replace('  email String @unique\n', ''));
     const lossy = await prisma(project.dir, ['db', 'push'], url);
     expect(lossy.code, lossy.output).not.toBe(0);
     expect(lossy.output).toContain('--accept-data-loss');
     const columns = await withClient(db, (client) =>
-      client.query(`SELECT column_name FROM information_schema.columns WHERE table_schema = 'pushed' AND table_name = 'users' ORDER BY 1`),
+      client.query(
+        `SELECT column_name FROM information_schema.columns WHERE table_schema = 'pushed' AND table_name = 'users' ORDER BY 1`,
+      ),
     );
     expect(columns.rows).toEqual([{ column_name: 'email' }, { column_name: 'id' }]);
     expect(await databasesLike(`${db}_prisma_shadow_`)).toEqual([]);

@@ -117,7 +117,11 @@ export function prisma(cwd: string, args: string[], databaseUrlValue: string): P
     execFile(
       NODE,
       [WRAPPER, ...args],
-      { cwd, env: { ...process.env, DATABASE_URL: databaseUrlValue, NO_COLOR: '1', FORCE_COLOR: '0' }, timeout: 60_000 },
+      {
+        cwd,
+        env: { ...process.env, DATABASE_URL: databaseUrlValue, NO_COLOR: '1', FORCE_COLOR: '0' },
+        timeout: 60_000,
+      },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
         resolve({ code, stdout, stderr, output: `${stdout}\n${stderr}` });

@@ -21,7 +21,10 @@ let project: Project;
 
 async function migrationNames(): Promise<string[]> {
   const entries = await readdir(path.join(project.dir, 'prisma/migrations'), { withFileTypes: true });
-  return entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  return entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
 }
 
 function migrationSql(name: string): Promise<string> {
@@ -83,11 +86,21 @@ describe('real prisma CLI through the WASM schema engine bridge', { timeout: 60_
     expect(await columns('users')).toEqual(['id', 'email']);
     const [name] = await migrationNames();
     const sql = await readFile(path.join(project.dir, 'prisma/migrations', name ?? '', 'migration.sql'));
-    const rows = await query<{ migration_name: string; checksum: string; finished: boolean; applied_steps_count: number }>(
+    const rows = await query<{
+      migration_name: string;
+      checksum: string;
+      finished: boolean;
+      applied_steps_count: number;
+    }>(
       `SELECT migration_name, checksum, finished_at IS NOT NULL AS finished, applied_steps_count FROM ${SCHEMA}._prisma_migrations`,
     );
     expect(rows).toEqual([
-      { migration_name: name, checksum: createHash('sha256').update(sql).digest('hex'), finished: true, applied_steps_count: 1 },
+      {
+        migration_name: name,
+        checksum: createHash('sha256').update(sql).digest('hex'),
+        finished: true,
+        applied_steps_count: 1,
+      },
     ]);
   });
 
@@ -98,7 +111,15 @@ describe('real prisma CLI through the WASM schema engine bridge', { timeout: 60_
   });
 
   it('migrate diff --from-migrations --to-schema --exit-code: no difference when in sync', async () => {
-    const args = ['migrate', 'diff', '--from-migrations', 'prisma/migrations', '--to-schema', 'prisma/schema.prisma', '--exit-code'];
+    const args = [
+      'migrate',
+      'diff',
+      '--from-migrations',
+      'prisma/migrations',
+      '--to-schema',
+      'prisma/schema.prisma',
+      '--exit-code',
+    ];
     const result = await prisma(project.dir, args, url);
     expect(result.code, result.output).toBe(0);
     expect(result.stdout).toContain('No difference detected.');
@@ -107,7 +128,15 @@ describe('real prisma CLI through the WASM schema engine bridge', { timeout: 60_
 
   it('migrate diff --exit-code: exit 2 and the change when the schema has a new field', async () => {
     await project.writeSchema(USER_MODEL.replace('email String @unique', 'email String @unique\n  name  String?'));
-    const args = ['migrate', 'diff', '--from-migrations', 'prisma/migrations', '--to-schema', 'prisma/schema.prisma', '--exit-code'];
+    const args = [
+      'migrate',
+      'diff',
+      '--from-migrations',
+      'prisma/migrations',
+      '--to-schema',
+      'prisma/schema.prisma',
+      '--exit-code',
+    ];
     const result = await prisma(project.dir, args, url);
     expect(result.code, result.output).toBe(2);
     expect(result.stdout).toContain('Added column `name`');
@@ -133,7 +162,9 @@ describe('real prisma CLI through the WASM schema engine bridge', { timeout: 60_
 
   it('migrate dev applies the pending migration, then creates and applies the next one', async () => {
     // The database is behind here: the engine's shadow-schema cache must be refilled after applying.
-    await project.writeSchema(USER_MODEL.replace('email String @unique', 'email String @unique\n  name  String?\n  age   Int?'));
+    await project.writeSchema(
+      USER_MODEL.replace('email String @unique', 'email String @unique\n  name  String?\n  age   Int?'),
+    );
     const result = await prisma(project.dir, ['migrate', 'dev', '--name', 'add_age'], url);
     expect(result.code, result.output).toBe(0);
     expect(await columns('users')).toEqual(['id', 'email', 'name', 'age']);
@@ -157,7 +188,9 @@ describe('real prisma CLI through the WASM schema engine bridge', { timeout: 60_
     expect(result.code, result.output).toBe(0);
     expect(await query(`SELECT count(*)::int AS n FROM ${SCHEMA}.users`)).toEqual([{ n: 0 }]);
     expect(await query('SELECT count(*)::int AS n FROM other.kept')).toEqual([{ n: 1 }]);
-    expect(await query(`SELECT count(*)::int AS n FROM ${SCHEMA}._prisma_migrations WHERE finished_at IS NOT NULL`)).toEqual([{ n: 3 }]);
+    expect(
+      await query(`SELECT count(*)::int AS n FROM ${SCHEMA}._prisma_migrations WHERE finished_at IS NOT NULL`),
+    ).toEqual([{ n: 3 }]);
   });
 
   it('migrate resolve --applied records a migration without running it, and refuses twice', async () => {
@@ -165,9 +198,12 @@ describe('real prisma CLI through the WASM schema engine bridge', { timeout: 60_
     await project.addMigration(name, 'CREATE TABLE hotfix (id int);\n');
     const first = await prisma(project.dir, ['migrate', 'resolve', '--applied', name], url);
     expect(first.code, first.output).toBe(0);
-    expect(await query(`SELECT finished_at IS NOT NULL AS done FROM ${SCHEMA}._prisma_migrations WHERE migration_name = $1`, [name])).toEqual([
-      { done: true },
-    ]);
+    expect(
+      await query(
+        `SELECT finished_at IS NOT NULL AS done FROM ${SCHEMA}._prisma_migrations WHERE migration_name = $1`,
+        [name],
+      ),
+    ).toEqual([{ done: true }]);
     expect(await query(`SELECT to_regclass('${SCHEMA}.hotfix') AS t`)).toEqual([{ t: null }]);
 
     const second = await prisma(project.dir, ['migrate', 'resolve', '--applied', name], url);

@@ -67,7 +67,9 @@ export function messageText(message: ChatMessage | undefined): string {
   return message.content.map((part) => part.text ?? '').join('');
 }
 
-const defaultResponder: FakeResponder = () => ({ content: 'Product: Not found\nCompany: Not found\nDescription: No description available' });
+const defaultResponder: FakeResponder = () => ({
+  content: 'Product: Not found\nCompany: Not found\nDescription: No description available',
+});
 
 /** OpenAI counts tokens with tiktoken; about four characters a token is what its docs give as a rule of thumb. */
 const tokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
@@ -78,10 +80,13 @@ function errorBody(message: string, type: string, code: string | null, param: st
 
 /** Why a chat request is malformed, in OpenAI's words where they are known; null when it is fine. */
 function invalid(body: unknown): { message: string; param: string } | null {
-  if (!body || typeof body !== 'object') return { message: 'We could not parse the JSON body of your request.', param: 'body' };
+  if (!body || typeof body !== 'object')
+    return { message: 'We could not parse the JSON body of your request.', param: 'body' };
   const request = body as Partial<ChatCompletionRequest>;
-  if (typeof request.model !== 'string' || !request.model) return { message: "you must provide a model parameter", param: 'model' };
-  if (!Array.isArray(request.messages) || request.messages.length === 0) return { message: "'messages' must contain at least one message", param: 'messages' };
+  if (typeof request.model !== 'string' || !request.model)
+    return { message: 'you must provide a model parameter', param: 'model' };
+  if (!Array.isArray(request.messages) || request.messages.length === 0)
+    return { message: "'messages' must contain at least one message", param: 'messages' };
   for (const [index, message] of request.messages.entries()) {
     if (!message || !['system', 'developer', 'user', 'assistant', 'tool'].includes(message.role)) {
       return { message: `Invalid value for 'messages[${index}].role'`, param: `messages[${index}].role` };
@@ -114,7 +119,10 @@ export async function startFakeOpenAi(options: { apiKey?: string; models?: strin
     res.end(JSON.stringify(body));
   }
 
-  function completion(request: ChatCompletionRequest, reply: { content: string; finishReason?: string; model?: string }) {
+  function completion(
+    request: ChatCompletionRequest,
+    reply: { content: string; finishReason?: string; model?: string },
+  ) {
     const prompt = request.messages.map((message) => messageText(message)).join('\n');
     const promptTokens = tokens(prompt);
     const completionTokens = tokens(reply.content);
@@ -137,7 +145,12 @@ export async function startFakeOpenAi(options: { apiKey?: string; models?: strin
         completion_tokens: completionTokens,
         total_tokens: promptTokens + completionTokens,
         prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
-        completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
+        completion_tokens_details: {
+          reasoning_tokens: 0,
+          audio_tokens: 0,
+          accepted_prediction_tokens: 0,
+          rejected_prediction_tokens: 0,
+        },
       },
       service_tier: 'default',
     };
@@ -163,7 +176,9 @@ export async function startFakeOpenAi(options: { apiKey?: string; models?: strin
         res,
         401,
         errorBody(
-          shown ? `Incorrect API key provided: ${shown.slice(0, 3)}****${shown.slice(-4)}. You can find your API key at https://platform.openai.com/account/api-keys.` : "You didn't provide an API key.",
+          shown
+            ? `Incorrect API key provided: ${shown.slice(0, 3)}****${shown.slice(-4)}. You can find your API key at https://platform.openai.com/account/api-keys.`
+            : "You didn't provide an API key.",
           'invalid_request_error',
           'invalid_api_key',
         ),
@@ -171,14 +186,21 @@ export async function startFakeOpenAi(options: { apiKey?: string; models?: strin
     }
 
     if (req.method === 'GET' && path === '/v1/models') {
-      return send(res, 200, { object: 'list', data: models.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'system' })) });
+      return send(res, 200, {
+        object: 'list',
+        data: models.map((id) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'system' })),
+      });
     }
     if (req.method !== 'POST' || path !== '/v1/chat/completions') {
       return send(res, 404, errorBody(`Invalid URL (${req.method} ${path})`, 'invalid_request_error', null));
     }
     const problem = invalid(raw ? body : undefined);
     if (problem || !body) {
-      return send(res, 400, errorBody(problem?.message ?? 'Invalid request', 'invalid_request_error', null, problem?.param ?? null));
+      return send(
+        res,
+        400,
+        errorBody(problem?.message ?? 'Invalid request', 'invalid_request_error', null, problem?.param ?? null),
+      );
     }
     accepted.push(body);
 
@@ -190,8 +212,14 @@ export async function startFakeOpenAi(options: { apiKey?: string; models?: strin
       return;
     }
     if ('status' in reply) {
-      const type = reply.type ?? (reply.status === 429 ? 'requests' : reply.status >= 500 ? 'server_error' : 'invalid_request_error');
-      const message = reply.message ?? (reply.status === 429 ? 'Rate limit reached' : 'The server had an error while processing your request. Sorry about that!');
+      const type =
+        reply.type ??
+        (reply.status === 429 ? 'requests' : reply.status >= 500 ? 'server_error' : 'invalid_request_error');
+      const message =
+        reply.message ??
+        (reply.status === 429
+          ? 'Rate limit reached'
+          : 'The server had an error while processing your request. Sorry about that!');
       return send(res, reply.status, errorBody(message, type, reply.code ?? null), reply.headers);
     }
     return send(res, 200, completion(body, reply));

@@ -49,7 +49,9 @@ function canConnectTcp(host: string, port: number): Promise<boolean> {
 }
 
 async function dockerRuns(): Promise<boolean> {
-  return canConnectTcp('127.0.0.1', 2375).then(async (tcp) => tcp || (await import('node:fs')).existsSync('/var/run/docker.sock'));
+  return canConnectTcp('127.0.0.1', 2375).then(
+    async (tcp) => tcp || (await import('node:fs')).existsSync('/var/run/docker.sock'),
+  );
 }
 
 async function findPostgres(): Promise<string> {
@@ -101,10 +103,15 @@ export function natsUrl(): Promise<string> {
     if (await canConnectTcp(hostname, Number(port || 4222))) return url;
     if (await dockerRuns()) {
       const { GenericContainer } = await import('testcontainers');
-      const container = await new GenericContainer('nats:2.10-alpine').withCommand(['-js']).withExposedPorts(4222).start();
+      const container = await new GenericContainer('nats:2.10-alpine')
+        .withCommand(['-js'])
+        .withExposedPorts(4222)
+        .start();
       return `nats://${container.getHost()}:${container.getMappedPort(4222)}`;
     }
-    throw new Error(`NATS is not reachable at ${url} and no Docker engine runs for testcontainers. Start nats-server -js or set NATS_URL.`);
+    throw new Error(
+      `NATS is not reachable at ${url} and no Docker engine runs for testcontainers. Start nats-server -js or set NATS_URL.`,
+    );
   })();
   return natsUrlPromise;
 }
@@ -113,7 +120,11 @@ export function natsUrl(): Promise<string> {
 export const uniqueId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
 
 /** Polls until `check` returns a value other than undefined/false, or fails after timeoutMs. */
-export async function eventually<T>(check: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 10_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -145,7 +156,16 @@ async function withJetStream<T>(work: (jsm: JetStreamManager) => Promise<T>): Pr
   }
 }
 
-export { messageText, startFakeOpenAi, type ChatCompletionRequest, type ChatMessage, type FakeOpenAi, type FakeReply, type FakeResponder, type RecordedRequest } from './fake-openai.ts';
+export {
+  messageText,
+  startFakeOpenAi,
+  type ChatCompletionRequest,
+  type ChatMessage,
+  type FakeOpenAi,
+  type FakeReply,
+  type FakeResponder,
+  type RecordedRequest,
+} from './fake-openai.ts';
 
 export interface ServiceUnderTest<S> {
   service: S;
@@ -169,7 +189,11 @@ export async function startTestService<S extends { app: { ready(): PromiseLike<u
   const bus = inProcessBus();
   const published: EventEnvelope[] = [];
   for (const name of record) {
-    await bus.subscribe({ event: name, subscriber: `test-${name}`, handle: async (event) => void published.push(event) });
+    await bus.subscribe({
+      event: name,
+      subscriber: `test-${name}`,
+      handle: async (event) => void published.push(event),
+    });
   }
   const service = await create({ databaseUrl: db.url, bus });
   await service.app.ready();

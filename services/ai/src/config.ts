@@ -30,7 +30,11 @@ export const aiConfigSchema = z
   })
   .superRefine((config, context) => {
     if (config.ENRICHMENT_WEBHOOK_URL && !config.ENRICHMENT_WEBHOOK_SECRET) {
-      context.addIssue({ code: 'custom', path: ['ENRICHMENT_WEBHOOK_SECRET'], message: 'is required when ENRICHMENT_WEBHOOK_URL is set' });
+      context.addIssue({
+        code: 'custom',
+        path: ['ENRICHMENT_WEBHOOK_SECRET'],
+        message: 'is required when ENRICHMENT_WEBHOOK_URL is set',
+      });
     }
   });
 

@@ -6,7 +6,12 @@ import { createAiService } from './service.ts';
 await runProcess(async () => {
   const config = readAiConfig();
   if (!config.NATS_URL) throw new Error('NATS_URL is required when the ai service runs as its own process');
-  const bus = await natsBus({ url: config.NATS_URL, name: 'ai', namespace: config.NATS_NAMESPACE, logger: createLogger('ai', config.LOG_LEVEL) });
+  const bus = await natsBus({
+    url: config.NATS_URL,
+    name: 'ai',
+    namespace: config.NATS_NAMESPACE,
+    logger: createLogger('ai', config.LOG_LEVEL),
+  });
   const service = await createAiService({ config, bus });
   await service.app.listen({ host: config.HOST, port: config.AI_PORT });
   return {

@@ -30,7 +30,11 @@ export type AiService = DataService<PrismaClient>;
  * Builds the ai service: product search, Smart Match (read model of programs and vendor profiles), intro drafts for new referrals (through its outbox), optional
  * enrichment, the referral-program question. Migrations applied, subscriptions made; not listening yet.
  */
-export async function createAiService(options: { config: AiConfig; bus: EventBus; logger?: FastifyServerOptions['logger'] | false }): Promise<AiService> {
+export async function createAiService(options: {
+  config: AiConfig;
+  bus: EventBus;
+  logger?: FastifyServerOptions['logger'] | false;
+}): Promise<AiService> {
   const { config, bus } = options;
   const service = await createDataService({
     name: 'ai',
@@ -58,9 +62,16 @@ export async function createAiService(options: { config: AiConfig; bus: EventBus
 
   const webhook =
     config.ENRICHMENT_WEBHOOK_URL && config.ENRICHMENT_WEBHOOK_SECRET
-      ? enrichmentWebhook({ url: config.ENRICHMENT_WEBHOOK_URL, secret: config.ENRICHMENT_WEBHOOK_SECRET, timeoutMs: config.ENRICHMENT_TIMEOUT_MS, maxRetries: config.ENRICHMENT_MAX_RETRIES })
+      ? enrichmentWebhook({
+          url: config.ENRICHMENT_WEBHOOK_URL,
+          secret: config.ENRICHMENT_WEBHOOK_SECRET,
+          timeoutMs: config.ENRICHMENT_TIMEOUT_MS,
+          maxRetries: config.ENRICHMENT_MAX_RETRIES,
+        })
       : null;
-  const requests = webhook ? enrichmentRequests({ prisma, webhook, callbackUrl: new URL('/api/enrichment/callback', config.PUBLIC_URL).href }) : null;
+  const requests = webhook
+    ? enrichmentRequests({ prisma, webhook, callbackUrl: new URL('/api/enrichment/callback', config.PUBLIC_URL).href })
+    : null;
 
   searchRoutes(app, search);
   enrichmentRoutes(app, { prisma, relay, secret: config.ENRICHMENT_WEBHOOK_SECRET, webhook, requests });
@@ -77,8 +88,20 @@ export async function createAiService(options: { config: AiConfig; bus: EventBus
     subscriber: 'ai-known-products',
     handle: async (event) => known.remember(event.payload.project),
   });
-  await bus.subscribe({ event: 'program.saved', subscriber: MATCH_SUBSCRIBERS.programs, handle: readModel.programSaved });
-  await bus.subscribe({ event: 'lead_criteria.saved', subscriber: MATCH_SUBSCRIBERS.leadCriteria, handle: readModel.leadCriteriaSaved });
-  await bus.subscribe({ event: 'bounties.saved', subscriber: MATCH_SUBSCRIBERS.bounties, handle: readModel.bountiesSaved });
+  await bus.subscribe({
+    event: 'program.saved',
+    subscriber: MATCH_SUBSCRIBERS.programs,
+    handle: readModel.programSaved,
+  });
+  await bus.subscribe({
+    event: 'lead_criteria.saved',
+    subscriber: MATCH_SUBSCRIBERS.leadCriteria,
+    handle: readModel.leadCriteriaSaved,
+  });
+  await bus.subscribe({
+    event: 'bounties.saved',
+    subscriber: MATCH_SUBSCRIBERS.bounties,
+    handle: readModel.bountiesSaved,
+  });
   return service;
 }

@@ -99,9 +99,12 @@ describe('matching', () => {
     expect(find('slak')?.exact).toBe(false);
   });
 
-  it.each(['qwertyuiop', 'zz', 'my cousin vinny', 'https://unknown-vendor.example'])('finds nothing for "%s"', (query) => {
-    expect(find(query)).toBeNull();
-  });
+  it.each(['qwertyuiop', 'zz', 'my cousin vinny', 'https://unknown-vendor.example'])(
+    'finds nothing for "%s"',
+    (query) => {
+      expect(find(query)).toBeNull();
+    },
+  );
 
   it('answers the same every time (ties go to the earlier product)', () => {
     const first = find('atlassian');

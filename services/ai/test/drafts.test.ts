@@ -43,12 +43,17 @@ describe('intro draft for referral.created, without a language model', () => {
       ].join('\n\n'),
     );
     // The relay marks the row published once the bus accepted it (just after the subscriber above ran).
-    await eventually(async () => {
-      const { rows } = await sql.query("SELECT published_at IS NOT NULL AS published FROM ai.outbox_events WHERE name = 'referral.draft_generated' AND payload->>'referralId' = $1", [
-        String(event.payload.referralId),
-      ]);
-      return rows.length === 1 && rows[0].published === true;
-    }, 5000, 'the outbox row marked published');
+    await eventually(
+      async () => {
+        const { rows } = await sql.query(
+          "SELECT published_at IS NOT NULL AS published FROM ai.outbox_events WHERE name = 'referral.draft_generated' AND payload->>'referralId' = $1",
+          [String(event.payload.referralId)],
+        );
+        return rows.length === 1 && rows[0].published === true;
+      },
+      5000,
+      'the outbox row marked published',
+    );
   });
 
   it('publishes one draft when referral.created is delivered twice, in turn or at once', async () => {
@@ -62,7 +67,10 @@ describe('intro draft for referral.created, without a language model', () => {
     await settle();
     expect(ai.drafts.filter((d) => d.payload.referralId === event.payload.referralId)).toHaveLength(1);
     expect(ai.drafts.filter((d) => d.payload.referralId === concurrent.payload.referralId)).toHaveLength(1);
-    const { rows } = await sql.query('SELECT count(*)::int AS n FROM ai.processed_events WHERE event_id = ANY($1::uuid[])', [[event.id, concurrent.id]]);
+    const { rows } = await sql.query(
+      'SELECT count(*)::int AS n FROM ai.processed_events WHERE event_id = ANY($1::uuid[])',
+      [[event.id, concurrent.id]],
+    );
     expect(rows[0].n).toBe(2);
   });
 
@@ -98,13 +106,25 @@ describe('the intro template', () => {
   });
 
   it("names the vendor when it is not in the product's name, and skips unknown facts", () => {
-    const draft = templateDraft({ ...base, project: { ...base.project, productName: 'Sales Hub', companyName: 'HubSpot, Inc.', description: 'No description available' } });
+    const draft = templateDraft({
+      ...base,
+      project: {
+        ...base.project,
+        productName: 'Sales Hub',
+        companyName: 'HubSpot, Inc.',
+        description: 'No description available',
+      },
+    });
     expect(draft.body).toContain('introduce you to Sales Hub from HubSpot.');
     expect(draft.body).not.toContain('In short');
   });
 
   it('keeps within the subject and body limits whatever the input', () => {
-    const draft = templateDraft({ ...base, reason: 'r'.repeat(30_000), project: { ...base.project, productName: 'P'.repeat(400) } });
+    const draft = templateDraft({
+      ...base,
+      reason: 'r'.repeat(30_000),
+      project: { ...base.project, productName: 'P'.repeat(400) },
+    });
     expect(draft.subject.length).toBeLessThanOrEqual(300);
     expect(draft.body.length).toBeLessThanOrEqual(20_000);
   });

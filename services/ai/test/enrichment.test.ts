@@ -40,7 +40,12 @@ beforeAll(async () => {
   const address = webhook.address();
   webhookUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hooks/clay`;
   db = await freshDatabase();
-  ai = await startAi(db.url, { ENRICHMENT_WEBHOOK_URL: webhookUrl, ENRICHMENT_WEBHOOK_SECRET: SECRET, ENRICHMENT_TIMEOUT_MS: '500', ENRICHMENT_MAX_RETRIES: '1' });
+  ai = await startAi(db.url, {
+    ENRICHMENT_WEBHOOK_URL: webhookUrl,
+    ENRICHMENT_WEBHOOK_SECRET: SECRET,
+    ENRICHMENT_TIMEOUT_MS: '500',
+    ENRICHMENT_MAX_RETRIES: '1',
+  });
   sql = new pg.Pool({ connectionString: db.url, max: 2 });
 });
 beforeEach(() => {
@@ -60,7 +65,10 @@ function callback(body: unknown, signature?: string) {
   return ai.service.app.inject({
     method: 'POST',
     url: '/api/enrichment/callback',
-    headers: { ...json, ...(signature === undefined ? { 'x-signature': sign(raw) } : signature ? { 'x-signature': signature } : {}) },
+    headers: {
+      ...json,
+      ...(signature === undefined ? { 'x-signature': sign(raw) } : signature ? { 'x-signature': signature } : {}),
+    },
     payload: raw,
   });
 }
@@ -73,7 +81,10 @@ const enrichedDraft = (referralId: number) => ({
 });
 
 async function requestStatus(referralId: number) {
-  const { rows } = await sql.query('SELECT status, attempts, last_error FROM ai.enrichment_requests WHERE referral_id = $1', [referralId]);
+  const { rows } = await sql.query(
+    'SELECT status, attempts, last_error FROM ai.enrichment_requests WHERE referral_id = $1',
+    [referralId],
+  );
   return rows[0] as { status: string; attempts: number; last_error: string | null } | undefined;
 }
 
@@ -88,7 +99,12 @@ describe('enrichment webhook', () => {
     const [post] = received;
     expect(post!.headers['x-signature']).toBe(sign(post!.raw));
     expect(post!.headers['idempotency-key']).toBe(event.id);
-    expect(post!.body).toMatchObject({ event: 'referral.created', eventId: event.id, callbackUrl: 'https://app.example.com/api/enrichment/callback', referral: event.payload });
+    expect(post!.body).toMatchObject({
+      event: 'referral.created',
+      eventId: event.id,
+      callbackUrl: 'https://app.example.com/api/enrichment/callback',
+      referral: event.payload,
+    });
     expect(await requestStatus(event.payload.referralId)).toMatchObject({ status: 'posted', attempts: 1 });
 
     const response = await callback(enrichedDraft(event.payload.referralId));
@@ -113,7 +129,11 @@ describe('enrichment webhook', () => {
     await ai.bus.publish(event);
     expect((await ai.draftsFor(event.payload.referralId))[0]!.source).toBe('template');
     expect(received).toHaveLength(2); // first attempt + ENRICHMENT_MAX_RETRIES=1
-    expect(await requestStatus(event.payload.referralId)).toMatchObject({ status: 'failed', attempts: 1, last_error: 'HTTP 500' });
+    expect(await requestStatus(event.payload.referralId)).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      last_error: 'HTTP 500',
+    });
   });
 
   it('does not wait on a webhook that hangs beyond ENRICHMENT_TIMEOUT_MS', async () => {
@@ -147,7 +167,13 @@ describe('POST /api/enrichment/callback refuses', () => {
     await ai.bus.publish(event);
     await ai.draftsFor(event.payload.referralId);
     const body = JSON.stringify(enrichedDraft(event.payload.referralId));
-    for (const signature of ['', 'sha256=abc', sign(body, 'another-secret-0123456789'), sign(`${body} `), sign(body).replace('sha256=', 'sha1=')]) {
+    for (const signature of [
+      '',
+      'sha256=abc',
+      sign(body, 'another-secret-0123456789'),
+      sign(`${body} `),
+      sign(body).replace('sha256=', 'sha1='),
+    ]) {
       const response = await callback(body, signature);
       expect(response.statusCode).toBe(401);
       expect(response.json()).toEqual({ message: 'Invalid signature' });
@@ -160,10 +186,26 @@ describe('POST /api/enrichment/callback refuses', () => {
     ['malformed JSON', '{"referralId":', 'Malformed JSON body'],
     ['a missing subject', { referralId: 1, body: 'b', recipients: { to: ['a@b.co'] } }, 'subject'],
     ['a wrong type', { referralId: '1', subject: 's', body: 'b', recipients: { to: ['a@b.co'] } }, 'referralId'],
-    ['no recipient', { referralId: 1, subject: 's', body: 'b', recipients: { to: [] } }, 'At least one recipient is required'],
-    ['a bad email', { referralId: 1, subject: 's', body: 'b', recipients: { to: ['nope'] } }, 'Invalid recipient email address'],
-    ['an overlong subject', { referralId: 1, subject: 's'.repeat(301), body: 'b', recipients: { to: ['a@b.co'] } }, 'Subject must be at most 300 characters'],
-    ['an unknown field', { referralId: 1, subject: 's', body: 'b', recipients: { to: ['a@b.co'] }, source: 'llm' }, 'Unrecognized key: "source"'],
+    [
+      'no recipient',
+      { referralId: 1, subject: 's', body: 'b', recipients: { to: [] } },
+      'At least one recipient is required',
+    ],
+    [
+      'a bad email',
+      { referralId: 1, subject: 's', body: 'b', recipients: { to: ['nope'] } },
+      'Invalid recipient email address',
+    ],
+    [
+      'an overlong subject',
+      { referralId: 1, subject: 's'.repeat(301), body: 'b', recipients: { to: ['a@b.co'] } },
+      'Subject must be at most 300 characters',
+    ],
+    [
+      'an unknown field',
+      { referralId: 1, subject: 's', body: 'b', recipients: { to: ['a@b.co'] }, source: 'llm' },
+      'Unrecognized key: "source"',
+    ],
   ])('a correctly signed body with %s (400)', async (_case, body, message) => {
     const response = await callback(body);
     expect(response.statusCode).toBe(400);
@@ -174,7 +216,12 @@ describe('POST /api/enrichment/callback refuses', () => {
     const unknown = await callback(enrichedDraft(987_654_321));
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toEqual({ message: 'Referral not found' });
-    const text = await ai.service.app.inject({ method: 'POST', url: '/api/enrichment/callback', headers: { 'content-type': 'text/plain', 'x-signature': sign('hi') }, payload: 'hi' });
+    const text = await ai.service.app.inject({
+      method: 'POST',
+      url: '/api/enrichment/callback',
+      headers: { 'content-type': 'text/plain', 'x-signature': sign('hi') },
+      payload: 'hi',
+    });
     expect(text.statusCode).toBe(415);
     const huge = await callback({ ...enrichedDraft(1), body: 'x'.repeat(70 * 1024) });
     expect(huge.statusCode).toBe(413);
@@ -184,7 +231,12 @@ describe('POST /api/enrichment/callback refuses', () => {
     const plain = await startAi(db.url);
     try {
       const raw = JSON.stringify(enrichedDraft(1));
-      const response = await plain.service.app.inject({ method: 'POST', url: '/api/enrichment/callback', headers: { ...json, 'x-signature': sign(raw) }, payload: raw });
+      const response = await plain.service.app.inject({
+        method: 'POST',
+        url: '/api/enrichment/callback',
+        headers: { ...json, 'x-signature': sign(raw) },
+        payload: raw,
+      });
       expect(response.statusCode).toBe(404);
     } finally {
       await plain.service.close();
@@ -193,7 +245,8 @@ describe('POST /api/enrichment/callback refuses', () => {
 });
 
 describe('GET /api/test-clay-webhook', () => {
-  const test = (service = ai, headers: Record<string, string> = signedIn()) => service.service.app.inject({ method: 'GET', url: '/api/test-clay-webhook', headers });
+  const test = (service = ai, headers: Record<string, string> = signedIn()) =>
+    service.service.app.inject({ method: 'GET', url: '/api/test-clay-webhook', headers });
 
   it('posts a signed test payload and shows what the webhook answered', async () => {
     answer = () => ({ status: 200, body: { received: true, rows: 1 } });
@@ -217,7 +270,10 @@ describe('GET /api/test-clay-webhook', () => {
     const address = closed.address();
     await new Promise((resolve) => closed.close(resolve));
     const port = typeof address === 'object' && address ? address.port : 0;
-    const down = await startAi(db.url, { ENRICHMENT_WEBHOOK_URL: `http://127.0.0.1:${port}/hook`, ENRICHMENT_WEBHOOK_SECRET: SECRET });
+    const down = await startAi(db.url, {
+      ENRICHMENT_WEBHOOK_URL: `http://127.0.0.1:${port}/hook`,
+      ENRICHMENT_WEBHOOK_SECRET: SECRET,
+    });
     try {
       const response = await test(down);
       expect(response.json()).toMatchObject({ message: 'Test Failed', result: expect.stringMatching(/ECONNREFUSED/) });

@@ -27,27 +27,51 @@ afterAll(async () => {
 });
 
 async function search(query: string) {
-  const response = await ai.service.app.inject({ method: 'POST', url: '/api/search', headers: { ...json, ...signedIn() }, payload: { query } });
+  const response = await ai.service.app.inject({
+    method: 'POST',
+    url: '/api/search',
+    headers: { ...json, ...signedIn() },
+    payload: { query },
+  });
   expect(response.statusCode).toBe(200);
   const body = SearchResponse.parse(response.json());
-  return { body, raw: response.json(), content: body.choices[0]!.message.content, product: parseSearchContent(body.choices[0]!.message.content) };
+  return {
+    body,
+    raw: response.json(),
+    content: body.choices[0]!.message.content,
+    product: parseSearchContent(body.choices[0]!.message.content),
+  };
 }
 
 const system = (request: ChatCompletionRequest) => messageText(request.messages.find((m) => m.role === 'system'));
 const user = (request: ChatCompletionRequest) => messageText(request.messages.find((m) => m.role === 'user'));
 
-const ROCKET = 'Product: Rocket CRM\nCompany: Acme Rockets Inc.\nDescription: CRM for rocket sellers.\nWebsite: https://rocketcrm.example';
+const ROCKET =
+  'Product: Rocket CRM\nCompany: Acme Rockets Inc.\nDescription: CRM for rocket sellers.\nWebsite: https://rocketcrm.example';
 
 describe('the fake OpenAI-compatible server', () => {
   it('speaks the wire format the real SDK reads: models, completions with usage, errors', async () => {
     const client = new OpenAI({ apiKey: fake.apiKey, baseURL: fake.url, maxRetries: 0 });
     expect((await client.models.list()).data.map((m) => m.id)).toEqual(['gpt-4o-mini']);
     fake.reply({ content: '{"ok":true}' });
-    const completion = await client.chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], response_format: { type: 'json_object' } });
-    expect(completion).toMatchObject({ object: 'chat.completion', model: 'gpt-4o-mini', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: '{"ok":true}' } }] });
+    const completion = await client.chat.completions.create({
+      model: 'gpt-4o-mini',
+      messages: [{ role: 'user', content: 'hi' }],
+      response_format: { type: 'json_object' },
+    });
+    expect(completion).toMatchObject({
+      object: 'chat.completion',
+      model: 'gpt-4o-mini',
+      choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: '{"ok":true}' } }],
+    });
     expect(completion.usage!.total_tokens).toBe(completion.usage!.prompt_tokens + completion.usage!.completion_tokens);
-    await expect(new OpenAI({ apiKey: 'sk-nope', baseURL: fake.url, maxRetries: 0 }).models.list()).rejects.toMatchObject({ status: 401, code: 'invalid_api_key' });
-    await expect(client.chat.completions.create({ model: 'gpt-4o-mini', messages: [] })).rejects.toMatchObject({ status: 400, type: 'invalid_request_error' });
+    await expect(
+      new OpenAI({ apiKey: 'sk-nope', baseURL: fake.url, maxRetries: 0 }).models.list(),
+    ).rejects.toMatchObject({ status: 401, code: 'invalid_api_key' });
+    await expect(client.chat.completions.create({ model: 'gpt-4o-mini', messages: [] })).rejects.toMatchObject({
+      status: 400,
+      type: 'invalid_request_error',
+    });
   });
 });
 
@@ -59,8 +83,10 @@ describe('search with a language model', () => {
     expect(fake.requests).toHaveLength(0);
   });
 
-  it("asks the model about anything else and answers with its validated lines, dropping anything else it wrote", async () => {
-    fake.reply({ content: `Sure! Here is what I found:\n**Product:** Rocket CRM\nCompany: Acme Rockets Inc.\nDescription: CRM for rocket sellers.\nWebsite: https://rocketcrm.example\nLet me know if you need more.` });
+  it('asks the model about anything else and answers with its validated lines, dropping anything else it wrote', async () => {
+    fake.reply({
+      content: `Sure! Here is what I found:\n**Product:** Rocket CRM\nCompany: Acme Rockets Inc.\nDescription: CRM for rocket sellers.\nWebsite: https://rocketcrm.example\nLet me know if you need more.`,
+    });
     const { body, content, raw } = await search('rocket crm for acme');
     expect(content).toBe(ROCKET);
     expect(body.model).toBe('gpt-4o-mini');
@@ -141,9 +167,18 @@ describe('search with a language model', () => {
   });
 
   it('does not retry a refused key', async () => {
-    const wrong = await startAi(db.url, { OPENAI_API_KEY: 'sk-wrong', OPENAI_BASE_URL: fake.url, OPENAI_MAX_RETRIES: '2' });
+    const wrong = await startAi(db.url, {
+      OPENAI_API_KEY: 'sk-wrong',
+      OPENAI_BASE_URL: fake.url,
+      OPENAI_MAX_RETRIES: '2',
+    });
     try {
-      const response = await wrong.service.app.inject({ method: 'POST', url: '/api/search', headers: { ...json, ...signedIn() }, payload: { query: 'salesfroce' } });
+      const response = await wrong.service.app.inject({
+        method: 'POST',
+        url: '/api/search',
+        headers: { ...json, ...signedIn() },
+        payload: { query: 'salesfroce' },
+      });
       expect(parseSearchContent(response.json().choices[0].message.content).product).toBe('Salesforce');
       expect(fake.requests).toHaveLength(1);
       expect(fake.chats()).toHaveLength(0);
@@ -155,7 +190,12 @@ describe('search with a language model', () => {
 
 describe('intro draft with a language model', () => {
   it('uses the validated JSON the model wrote, with recipients set by the service', async () => {
-    fake.reply({ content: JSON.stringify({ subject: 'Grace, meet Slack', body: 'Hi Grace,\n\nAs we discussed, Slack fits your team.\n\nAda' }) });
+    fake.reply({
+      content: JSON.stringify({
+        subject: 'Grace, meet Slack',
+        body: 'Hi Grace,\n\nAs we discussed, Slack fits your team.\n\nAda',
+      }),
+    });
     const event = referralCreated();
     await ai.bus.publish(event);
     const [draft] = await ai.draftsFor(event.payload.referralId);
@@ -170,11 +210,19 @@ describe('intro draft with a language model', () => {
     expect(request!.response_format).toEqual({ type: 'json_object' });
     // The referral's own text is data in the user message, not part of the instructions.
     expect(system(request!)).not.toContain(event.payload.reason);
-    expect(JSON.parse(user(request!))).toMatchObject({ reason: event.payload.reason, referrer: { firstName: 'Ada', lastName: 'Lovelace' } });
+    expect(JSON.parse(user(request!))).toMatchObject({
+      reason: event.payload.reason,
+      referrer: { firstName: 'Ada', lastName: 'Lovelace' },
+    });
   });
 
   it("never tells the model the referrer's name when it may not be used", async () => {
-    fake.reply({ content: JSON.stringify({ subject: 'An introduction to Slack', body: 'Hi Grace,\n\nSomeone in your network suggested Slack.\n\nThe Slack team' }) });
+    fake.reply({
+      content: JSON.stringify({
+        subject: 'An introduction to Slack',
+        body: 'Hi Grace,\n\nSomeone in your network suggested Slack.\n\nThe Slack team',
+      }),
+    });
     const event = referralCreated({ canUseReferrerName: false });
     await ai.bus.publish(event);
     const [draft] = await ai.draftsFor(event.payload.referralId);
@@ -185,7 +233,10 @@ describe('intro draft with a language model', () => {
   });
 
   it('refuses invalid drafts twice (bad JSON, placeholders) and falls back to the template', async () => {
-    fake.reply({ content: 'Dear Grace, here is your email' }, { content: JSON.stringify({ subject: 'Hi [First Name]', body: 'Regards, [Your Name]' }) });
+    fake.reply(
+      { content: 'Dear Grace, here is your email' },
+      { content: JSON.stringify({ subject: 'Hi [First Name]', body: 'Regards, [Your Name]' }) },
+    );
     const event = referralCreated();
     await ai.bus.publish(event);
     const [draft] = await ai.draftsFor(event.payload.referralId);
@@ -204,21 +255,40 @@ describe('intro draft with a language model', () => {
 
 describe('POST /internal/referral-program with a language model', () => {
   const ask = (payload: unknown, headers: Record<string, string> = internal()) =>
-    ai.service.app.inject({ method: 'POST', url: '/internal/referral-program', headers: { ...json, ...headers }, payload: JSON.stringify(payload) });
+    ai.service.app.inject({
+      method: 'POST',
+      url: '/internal/referral-program',
+      headers: { ...json, ...headers },
+      payload: JSON.stringify(payload),
+    });
 
   it("answers the model's summary of a known program", async () => {
-    fake.reply({ content: JSON.stringify({ hasProgram: true, summary: 'HubSpot pays 30% recurring commission to partners.' }) });
-    const response = await ask({ productName: 'HubSpot', companyName: 'HubSpot, Inc.', website: 'https://www.hubspot.com' });
+    fake.reply({
+      content: JSON.stringify({ hasProgram: true, summary: 'HubSpot pays 30% recurring commission to partners.' }),
+    });
+    const response = await ask({
+      productName: 'HubSpot',
+      companyName: 'HubSpot, Inc.',
+      website: 'https://www.hubspot.com',
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ referralProgram: 'HubSpot pays 30% recurring commission to partners.' });
-    expect(JSON.parse(user(fake.chats()[0]!))).toEqual({ productName: 'HubSpot', companyName: 'HubSpot, Inc.', website: 'https://www.hubspot.com' });
+    expect(JSON.parse(user(fake.chats()[0]!))).toEqual({
+      productName: 'HubSpot',
+      companyName: 'HubSpot, Inc.',
+      website: 'https://www.hubspot.com',
+    });
   });
 
   it('answers null when the model does not know, and when its output is refused', async () => {
     fake.reply({ content: JSON.stringify({ hasProgram: null, summary: null }) });
-    expect((await ask({ productName: 'Obscure Tool', companyName: '', website: null })).json()).toEqual({ referralProgram: null });
+    expect((await ask({ productName: 'Obscure Tool', companyName: '', website: null })).json()).toEqual({
+      referralProgram: null,
+    });
     fake.reply({ content: 'yes probably' }, { content: '{"hasProgram": true}' });
-    expect((await ask({ productName: 'Obscure Tool', companyName: '', website: null })).json()).toEqual({ referralProgram: null });
+    expect((await ask({ productName: 'Obscure Tool', companyName: '', website: null })).json()).toEqual({
+      referralProgram: null,
+    });
   });
 
   it('is for other services only, and validates its input', async () => {

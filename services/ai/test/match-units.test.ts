@@ -29,7 +29,11 @@ describe('Smart Match building blocks', () => {
         closedWon: { enabled: true, type: 'percentage_arr', amount: 12.5 },
         retentionBonus: 'nonsense',
       }).map((b) => b.text),
-    ).toEqual(['$1,500 at Qualified Lead', '10% of MRR for 1 month at Meeting Held', '12.5% of first-year ARR at Closed-Won']);
+    ).toEqual([
+      '$1,500 at Qualified Lead',
+      '10% of MRR for 1 month at Meeting Held',
+      '12.5% of first-year ARR at Closed-Won',
+    ]);
     expect(bountySummaries(null)).toEqual([]);
   });
 
@@ -38,7 +42,10 @@ describe('Smart Match building blocks', () => {
     index.upsert({ id: 'a', fields: [{ text: 'crm pipeline deals', weight: 1 }] });
     index.upsert({ id: 'b', fields: [{ text: 'crm', weight: 1 }] });
     index.upsert({ id: 'c', fields: [{ text: 'payroll benefits', weight: 1 }] });
-    const query = new Map([['crm', 1], ['pipeline', 1]]);
+    const query = new Map([
+      ['crm', 1],
+      ['pipeline', 1],
+    ]);
     expect(index.search(query, 5).map((hit) => [hit.id, hit.matched])).toEqual([
       ['a', ['crm', 'pipeline']],
       ['b', ['crm']],

@@ -27,10 +27,20 @@ const euCrm = programSaved({
   rewardDetails: '15% of first-year ARR.',
   companyName: 'Teamleader GmbH',
 });
-const inactive = programSaved({ name: 'Retired CRM Program', description: 'CRM for sales teams with pipeline management.', companyName: 'Oldco', isActive: false });
+const inactive = programSaved({
+  name: 'Retired CRM Program',
+  description: 'CRM for sales teams with pipeline management.',
+  companyName: 'Oldco',
+  isActive: false,
+});
 
 async function match(payload: unknown, headers: Record<string, string> = signedIn()) {
-  return ai.service.app.inject({ method: 'POST', url: '/api/match', headers: { ...json, ...headers }, payload: payload as object });
+  return ai.service.app.inject({
+    method: 'POST',
+    url: '/api/match',
+    headers: { ...json, ...headers },
+    payload: payload as object,
+  });
 }
 async function matched(payload: Record<string, unknown>) {
   const response = await match(payload);
@@ -44,8 +54,20 @@ beforeAll(async () => {
   sql = new pg.Pool({ connectionString: db.url, max: 2 });
   for (const event of [crm, payroll, euCrm, inactive]) await ai.bus.publish(event);
   // Vendors name themselves as they like: "Teamleader" is the vendor of "Teamleader GmbH".
-  await ai.bus.publish(leadCriteriaSaved('Teamleader', { countries: ['Belgium', 'Netherlands', 'Germany'], employeeCount: ['11-50', '51-200'], industries: ['Marketing and Advertising'] }));
-  await ai.bus.publish(leadCriteriaSaved('pipedrive', { countries: ['United States', 'Germany'], seniority: ['Manager', 'Director', 'VP'], techStack: ['Gmail'] }));
+  await ai.bus.publish(
+    leadCriteriaSaved('Teamleader', {
+      countries: ['Belgium', 'Netherlands', 'Germany'],
+      employeeCount: ['11-50', '51-200'],
+      industries: ['Marketing and Advertising'],
+    }),
+  );
+  await ai.bus.publish(
+    leadCriteriaSaved('pipedrive', {
+      countries: ['United States', 'Germany'],
+      seniority: ['Manager', 'Director', 'VP'],
+      techStack: ['Gmail'],
+    }),
+  );
   await ai.bus.publish(
     bountiesSaved('Pipedrive Inc.', {
       qualifiedLead: { enabled: true, type: 'flat', amount: 50 },
@@ -54,7 +76,9 @@ beforeAll(async () => {
       retentionBonus: { enabled: false, type: 'flat', amount: 999 },
     }),
   );
-  await ai.bus.publish(bountiesSaved('Teamleader', { closedWon: { enabled: true, type: 'percentage_arr', amount: 20 } }));
+  await ai.bus.publish(
+    bountiesSaved('Teamleader', { closedWon: { enabled: true, type: 'percentage_arr', amount: 20 } }),
+  );
 });
 afterAll(async () => {
   await ai?.service.close();
@@ -87,23 +111,44 @@ describe('POST /api/match, local ranking', () => {
       'Does not serve France (serves Belgium, Netherlands, Germany)',
       'Company size 1,001-5,000 is outside 11-50, 51-200',
     ]);
-    expect(body.excluded.find((e) => e.programId === crm.payload.programId)?.reasons).toEqual(['Does not serve France (serves United States, Germany)']);
+    expect(body.excluded.find((e) => e.programId === crm.payload.programId)?.reasons).toEqual([
+      'Does not serve France (serves United States, Germany)',
+    ]);
   });
 
   it('excludes on industry and a clearly stated seniority', async () => {
-    const body = await matched({ need: 'CRM for the sales team', industry: 'Hospital & Health Care', role: 'Sales Intern' });
-    expect(body.excluded.find((e) => e.programId === euCrm.payload.programId)?.reasons).toEqual(['Industry Hospital & Health Care is not targeted (Marketing and Advertising)']);
-    expect(body.excluded.find((e) => e.programId === crm.payload.programId)?.reasons).toEqual(['Role Sales Intern is outside the seniority Manager, Director, VP']);
+    const body = await matched({
+      need: 'CRM for the sales team',
+      industry: 'Hospital & Health Care',
+      role: 'Sales Intern',
+    });
+    expect(body.excluded.find((e) => e.programId === euCrm.payload.programId)?.reasons).toEqual([
+      'Industry Hospital & Health Care is not targeted (Marketing and Advertising)',
+    ]);
+    expect(body.excluded.find((e) => e.programId === crm.payload.programId)?.reasons).toEqual([
+      'Role Sales Intern is outside the seniority Manager, Director, VP',
+    ]);
   });
 
   it('never excludes on unknown facts, and raises the fit on matching ones', async () => {
     const unknown = await matched({ need: 'CRM for the sales team', role: 'Growth person' });
     expect(unknown.excluded).toEqual([]);
-    const fitting = await matched({ need: 'CRM for the sales team', country: 'Germany', companySize: '51-200', industry: 'Marketing', role: 'Sales Director', integrations: ['Gmail'] });
+    const fitting = await matched({
+      need: 'CRM for the sales team',
+      country: 'Germany',
+      companySize: '51-200',
+      industry: 'Marketing',
+      role: 'Sales Director',
+      integrations: ['Gmail'],
+    });
     expect(fitting.excluded).toEqual([]);
     const teamleader = fitting.matches.find((m) => m.programId === euCrm.payload.programId)!;
-    expect(teamleader.reasons).toEqual(expect.arrayContaining(['Serves Germany', 'Fits company size 51-200', 'Targets Marketing and Advertising']));
-    expect(fitting.matches.find((m) => m.programId === crm.payload.programId)!.reasons).toEqual(expect.arrayContaining(['Serves Germany', 'Works with Gmail']));
+    expect(teamleader.reasons).toEqual(
+      expect.arrayContaining(['Serves Germany', 'Fits company size 51-200', 'Targets Marketing and Advertising']),
+    );
+    expect(fitting.matches.find((m) => m.programId === crm.payload.programId)!.reasons).toEqual(
+      expect.arrayContaining(['Serves Germany', 'Works with Gmail']),
+    );
     const plain = unknown.matches.find((m) => m.programId === euCrm.payload.programId)!;
     expect(teamleader.fit).toBeGreaterThan(plain.fit);
   });
@@ -116,9 +161,30 @@ describe('POST /api/match, local ranking', () => {
       rewardDetails: '20% recurring commission for 12 months.',
       referrerShare: 0.7,
       bounties: [
-        { milestone: 'qualifiedLead', label: 'Qualified Lead', type: 'flat', amount: 50, months: null, text: '$50 at Qualified Lead' },
-        { milestone: 'meetingHeld', label: 'Meeting Held', type: 'percentage_mrr', amount: 10, months: 12, text: '10% of MRR for 12 months at Meeting Held' },
-        { milestone: 'closedWon', label: 'Closed-Won', type: 'flat', amount: 500, months: null, text: '$500 at Closed-Won' },
+        {
+          milestone: 'qualifiedLead',
+          label: 'Qualified Lead',
+          type: 'flat',
+          amount: 50,
+          months: null,
+          text: '$50 at Qualified Lead',
+        },
+        {
+          milestone: 'meetingHeld',
+          label: 'Meeting Held',
+          type: 'percentage_mrr',
+          amount: 10,
+          months: 12,
+          text: '10% of MRR for 12 months at Meeting Held',
+        },
+        {
+          milestone: 'closedWon',
+          label: 'Closed-Won',
+          type: 'flat',
+          amount: 500,
+          months: null,
+          text: '$500 at Closed-Won',
+        },
       ],
     });
     const teamleader = body.matches.find((m) => m.programId === euCrm.payload.programId)!;
@@ -131,20 +197,31 @@ describe('POST /api/match, local ranking', () => {
     const urgent = await matched({ need: 'CRM', urgency: 'high' });
     const fitOf = (body: MatchResponse) => body.matches.find((m) => m.programId === crm.payload.programId)!.fit;
     expect(fitOf(urgent)).toBe(fitOf(calm) + 5);
-    expect(urgent.matches.find((m) => m.programId === crm.payload.programId)!.reasons).toContain('Pays early in the deal, suited to an urgent need');
+    expect(urgent.matches.find((m) => m.programId === crm.payload.programId)!.reasons).toContain(
+      'Pays early in the deal, suited to an urgent need',
+    );
   });
 
   it('follows program changes: deactivated, renamed, reactivated; a late older event changes nothing', async () => {
-    const program = programSaved({ name: 'Zebra Helpdesk Partners', description: 'Helpdesk ticketing for support teams.' });
+    const program = programSaved({
+      name: 'Zebra Helpdesk Partners',
+      description: 'Helpdesk ticketing for support teams.',
+    });
     await ai.bus.publish(program);
-    expect((await matched({ need: 'helpdesk ticketing' })).matches.map((m) => m.programName)).toEqual(['Zebra Helpdesk Partners']);
+    expect((await matched({ need: 'helpdesk ticketing' })).matches.map((m) => m.programName)).toEqual([
+      'Zebra Helpdesk Partners',
+    ]);
     const later = new Date(Date.now() + 1000);
     await ai.bus.publish(programSaved({ ...program.payload, isActive: false }, later));
     expect((await matched({ need: 'helpdesk ticketing' })).matches).toEqual([]);
     await ai.bus.publish(programSaved({ ...program.payload, isActive: true }, new Date(Date.now() - 60_000)));
     expect((await matched({ need: 'helpdesk ticketing' })).matches).toEqual([]);
-    await ai.bus.publish(programSaved({ ...program.payload, name: 'Zebra Support Partners', isActive: true }, new Date(Date.now() + 2000)));
-    expect((await matched({ need: 'helpdesk ticketing' })).matches.map((m) => m.programName)).toEqual(['Zebra Support Partners']);
+    await ai.bus.publish(
+      programSaved({ ...program.payload, name: 'Zebra Support Partners', isActive: true }, new Date(Date.now() + 2000)),
+    );
+    expect((await matched({ need: 'helpdesk ticketing' })).matches.map((m) => m.programName)).toEqual([
+      'Zebra Support Partners',
+    ]);
   });
 
   it('handles each event once, however often it is delivered', async () => {
@@ -154,12 +231,17 @@ describe('POST /api/match, local ranking', () => {
     const criteria = leadCriteriaSaved('Once Co', { countries: ['Germany'] });
     await ai.bus.publish(criteria);
     await ai.bus.publish(criteria);
-    const { rows } = await sql.query('SELECT subscriber, count(*)::int AS n FROM ai.processed_events WHERE event_id = ANY($1::uuid[]) GROUP BY subscriber ORDER BY subscriber', [[event.id, criteria.id]]);
+    const { rows } = await sql.query(
+      'SELECT subscriber, count(*)::int AS n FROM ai.processed_events WHERE event_id = ANY($1::uuid[]) GROUP BY subscriber ORDER BY subscriber',
+      [[event.id, criteria.id]],
+    );
     expect(rows).toEqual([
       { subscriber: 'ai-match-lead-criteria', n: 1 },
       { subscriber: 'ai-match-programs', n: 1 },
     ]);
-    const programs = await sql.query('SELECT name, company_key FROM ai.match_programs WHERE id = $1', [event.payload.programId]);
+    const programs = await sql.query('SELECT name, company_key FROM ai.match_programs WHERE id = $1', [
+      event.payload.programId,
+    ]);
     expect(programs.rows).toEqual([{ name: 'Once Program', company_key: null }]);
     const vendors = await sql.query("SELECT criteria FROM ai.vendor_profiles WHERE company_key = 'once'");
     expect(vendors.rows).toEqual([{ criteria: { countries: ['Germany'] } }]);
@@ -169,7 +251,14 @@ describe('POST /api/match, local ranking', () => {
     const other = await startAi(db.url);
     try {
       const body = MatchResponse.parse(
-        (await other.service.app.inject({ method: 'POST', url: '/api/match', headers: { ...json, ...signedIn() }, payload: { need: 'payroll benefits' } })).json(),
+        (
+          await other.service.app.inject({
+            method: 'POST',
+            url: '/api/match',
+            headers: { ...json, ...signedIn() },
+            payload: { need: 'payroll benefits' },
+          })
+        ).json(),
       );
       expect(body.matches.map((m) => m.programName)).toEqual(['Gusto Referral Program']);
     } finally {
@@ -203,10 +292,22 @@ describe('POST /api/match, refused requests', () => {
 
 describe('POST /api/search with programs', () => {
   it('answers an active program by its name, and no longer once it is inactive', async () => {
-    const program = programSaved({ name: 'Quasarly Referral Program', description: 'Quasar observation tooling.', companyName: 'Quasarly Ltd', website: 'https://quasarly.example' });
+    const program = programSaved({
+      name: 'Quasarly Referral Program',
+      description: 'Quasar observation tooling.',
+      companyName: 'Quasarly Ltd',
+      website: 'https://quasarly.example',
+    });
     await ai.bus.publish(program);
     const ask = async () =>
-      (await ai.service.app.inject({ method: 'POST', url: '/api/search', headers: { ...json, ...signedIn() }, payload: { query: 'Quasarly Referral Program' } })).json().choices[0].message.content as string;
+      (
+        await ai.service.app.inject({
+          method: 'POST',
+          url: '/api/search',
+          headers: { ...json, ...signedIn() },
+          payload: { query: 'Quasarly Referral Program' },
+        })
+      ).json().choices[0].message.content as string;
     expect(await ask()).toContain('Product: Quasarly Referral Program');
     expect(await ask()).toContain('Company: Quasarly Ltd');
     await ai.bus.publish(programSaved({ ...program.payload, isActive: false }, new Date(Date.now() + 1000)));

@@ -20,7 +20,12 @@ afterAll(async () => {
 });
 
 async function search(query: unknown, headers: Record<string, string> = signedIn()) {
-  return ai.service.app.inject({ method: 'POST', url: '/api/search', headers: { ...json, ...headers }, payload: typeof query === 'string' ? JSON.stringify({ query }) : JSON.stringify(query) });
+  return ai.service.app.inject({
+    method: 'POST',
+    url: '/api/search',
+    headers: { ...json, ...headers },
+    payload: typeof query === 'string' ? JSON.stringify({ query }) : JSON.stringify(query),
+  });
 }
 
 async function found(query: string) {
@@ -35,7 +40,11 @@ describe('POST /api/search without a language model', () => {
   it('answers in the chat-completion shape with labelled lines the web parses', async () => {
     const { body, extras } = await found('Slack');
     expect(extras).toMatchObject({ website: 'https://slack.com', matchedBy: 'name' });
-    expect(body).toMatchObject({ object: 'chat.completion', model: 'local-catalogue', choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant' } }] });
+    expect(body).toMatchObject({
+      object: 'chat.completion',
+      model: 'local-catalogue',
+      choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant' } }],
+    });
     expect(body.id).toMatch(/^search-/);
     expect(Math.abs(body.created - Date.now() / 1000)).toBeLessThan(60);
     expect(body.choices[0]!.message.content).toBe(
@@ -52,7 +61,12 @@ describe('POST /api/search without a language model', () => {
     ['by domain', 'pipedrive.com', 'Pipedrive', 'Pipedrive Inc.'],
     ['by www domain', 'www.shopify.com', 'Shopify', 'Shopify Inc.'],
     ['by full URL', 'https://www.hubspot.com/pricing', 'HubSpot', 'HubSpot, Inc.'],
-    ['by URL with a path naming another product of the host', 'https://www.atlassian.com/software/confluence/templates', 'Confluence', 'Atlassian Corporation'],
+    [
+      'by URL with a path naming another product of the host',
+      'https://www.atlassian.com/software/confluence/templates',
+      'Confluence',
+      'Atlassian Corporation',
+    ],
     ['by URL of a subdomain', 'https://app.asana.com/0/home', 'Asana', 'Asana, Inc.'],
     ['with a transposition', 'salesfroce', 'Salesforce', 'Salesforce, Inc.'],
     ['with swapped letters', 'hubsopt', 'HubSpot', 'HubSpot, Inc.'],
@@ -67,30 +81,60 @@ describe('POST /api/search without a language model', () => {
     const { body, product, extras } = await found('qwertyuiop asdfgh');
     expect(extras).toMatchObject({ website: null, matchedBy: 'none' });
     expect(product).toEqual({ product: 'Not found', company: 'Not found', description: 'No description available' });
-    expect(body.choices[0]!.message.content).toBe('Product: Not found\nCompany: Not found\nDescription: No description available');
+    expect(body.choices[0]!.message.content).toBe(
+      'Product: Not found\nCompany: Not found\nDescription: No description available',
+    );
   });
 
   it('answers the same for the same text every time', async () => {
-    const answers = await Promise.all([1, 2, 3].map(async () => (await found('atlassian')).body.choices[0]!.message.content));
+    const answers = await Promise.all(
+      [1, 2, 3].map(async () => (await found('atlassian')).body.choices[0]!.message.content),
+    );
     expect(new Set(answers).size).toBe(1);
   });
 
   it('also finds products the system learnt from referrals', async () => {
     expect((await found('Quokka Ledger')).product.product).toBe('Not found');
     await ai.bus.publish(
-      referralCreated({ project: { productName: 'Quokka Ledger', companyName: 'Quokka Labs Pty Ltd', description: 'Bookkeeping for marsupials.', website: 'https://quokkaledger.example' } }),
+      referralCreated({
+        project: {
+          productName: 'Quokka Ledger',
+          companyName: 'Quokka Labs Pty Ltd',
+          description: 'Bookkeeping for marsupials.',
+          website: 'https://quokkaledger.example',
+        },
+      }),
     );
-    expect((await found('Quokka Ledger')).product).toEqual({ product: 'Quokka Ledger', company: 'Quokka Labs Pty Ltd', description: 'Bookkeeping for marsupials.' });
+    expect((await found('Quokka Ledger')).product).toEqual({
+      product: 'Quokka Ledger',
+      company: 'Quokka Labs Pty Ltd',
+      description: 'Bookkeeping for marsupials.',
+    });
     expect((await found('quokaledger')).product.product).toBe('Quokka Ledger');
     expect((await found('https://quokkaledger.example/pricing')).product.product).toBe('Quokka Ledger');
     // The same product typed again updates its one row.
-    await ai.bus.publish(referralCreated({ project: { productName: 'quokka ledger', companyName: 'Quokka Labs', description: 'Cloud bookkeeping.', website: null } }));
-    const { rows } = await sql.query("SELECT product_name, description FROM ai.known_products WHERE key LIKE 'quokkaledger|%'");
+    await ai.bus.publish(
+      referralCreated({
+        project: {
+          productName: 'quokka ledger',
+          companyName: 'Quokka Labs',
+          description: 'Cloud bookkeeping.',
+          website: null,
+        },
+      }),
+    );
+    const { rows } = await sql.query(
+      "SELECT product_name, description FROM ai.known_products WHERE key LIKE 'quokkaledger|%'",
+    );
     expect(rows).toEqual([{ product_name: 'quokka ledger', description: 'Cloud bookkeeping.' }]);
   });
 
   it('keeps the catalogue first when a referral names a catalogue product differently', async () => {
-    await ai.bus.publish(referralCreated({ project: { productName: 'Slack', companyName: 'Someone Else', description: 'Typed by a user.', website: null } }));
+    await ai.bus.publish(
+      referralCreated({
+        project: { productName: 'Slack', companyName: 'Someone Else', description: 'Typed by a user.', website: null },
+      }),
+    );
     expect((await found('Slack')).product.company).toBe('Slack Technologies, LLC');
   });
 });
@@ -119,7 +163,12 @@ describe('POST /api/search refuses', () => {
   });
 
   it('malformed JSON (400) and a body over the size limit (413)', async () => {
-    const malformed = await ai.service.app.inject({ method: 'POST', url: '/api/search', headers: { ...json, ...signedIn() }, payload: '{"query":' });
+    const malformed = await ai.service.app.inject({
+      method: 'POST',
+      url: '/api/search',
+      headers: { ...json, ...signedIn() },
+      payload: '{"query":',
+    });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json()).toEqual({ message: 'Malformed JSON body' });
     const huge = await search({ query: 'x'.repeat(70 * 1024) });

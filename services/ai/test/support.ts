@@ -10,7 +10,13 @@ export const json = { 'content-type': 'application/json' };
 /** The x-identity header the gateway would add for a signed-in user. */
 export const signedIn = () => ({
   'x-identity': identitySigner(TEST_SECRET).sign(
-    { userId: crypto.randomUUID(), sessionId: crypto.randomUUID(), email: 'ada@example.com', isAdmin: false, emailVerified: true },
+    {
+      userId: crypto.randomUUID(),
+      sessionId: crypto.randomUUID(),
+      email: 'ada@example.com',
+      isAdmin: false,
+      emailVerified: true,
+    },
     60,
   ),
 });
@@ -29,17 +35,32 @@ export interface RunningAi {
 /** An ai service on the in-process bus against `databaseUrl`, ready (relay running), with its drafts collected. */
 export async function startAi(databaseUrl: string, env: Record<string, string> = {}): Promise<RunningAi> {
   const bus = inProcessBus();
-  const config = readAiConfig({ DATABASE_URL: databaseUrl, INTERNAL_SECRET: TEST_SECRET, PUBLIC_URL: 'https://app.example.com', ...env });
+  const config = readAiConfig({
+    DATABASE_URL: databaseUrl,
+    INTERNAL_SECRET: TEST_SECRET,
+    PUBLIC_URL: 'https://app.example.com',
+    ...env,
+  });
   const service = await createAiService({ config, bus, logger: false });
   const drafts: RunningAi['drafts'] = [];
-  await bus.subscribe({ event: 'referral.draft_generated', subscriber: 'test-drafts', handle: async (event) => void drafts.push(event) });
+  await bus.subscribe({
+    event: 'referral.draft_generated',
+    subscriber: 'test-drafts',
+    handle: async (event) => void drafts.push(event),
+  });
   await service.app.ready();
-  const payloadsFor = (referralId: number) => drafts.filter((event) => event.payload.referralId === referralId).map((event) => event.payload);
+  const payloadsFor = (referralId: number) =>
+    drafts.filter((event) => event.payload.referralId === referralId).map((event) => event.payload);
   return {
     service,
     bus,
     drafts,
-    draftsFor: (referralId, count = 1) => eventually(() => payloadsFor(referralId).length >= count && payloadsFor(referralId), 10_000, `draft for referral ${referralId}`),
+    draftsFor: (referralId, count = 1) =>
+      eventually(
+        () => payloadsFor(referralId).length >= count && payloadsFor(referralId),
+        10_000,
+        `draft for referral ${referralId}`,
+      ),
   };
 }
 
@@ -48,11 +69,19 @@ let nextReferralId = Math.floor(Math.random() * 1_000_000);
 type NewReferral = EventPayload<'referral.created'>;
 
 /** A `referral.created` envelope as the referrals service's outbox would publish it. */
-export function referralCreated(overrides: Partial<Omit<NewReferral, 'project'>> & { project?: Partial<NewReferral['project']> } = {}): EventEnvelope<'referral.created'> {
+export function referralCreated(
+  overrides: Partial<Omit<NewReferral, 'project'>> & { project?: Partial<NewReferral['project']> } = {},
+): EventEnvelope<'referral.created'> {
   const { project, ...rest } = overrides;
   const payload: NewReferral = {
     referralId: ++nextReferralId,
-    referrer: { userId: crypto.randomUUID(), email: 'ada@engines.example', firstName: 'Ada', lastName: 'Lovelace', companyName: 'Engines Ltd' },
+    referrer: {
+      userId: crypto.randomUUID(),
+      email: 'ada@engines.example',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      companyName: 'Engines Ltd',
+    },
     referred: { firstName: 'Grace', lastName: 'Hopper', email: 'grace@navy.example' },
     reason: 'Her team is drowning in email threads and needs channels.',
     isReferralAware: true,
@@ -68,7 +97,13 @@ export function referralCreated(overrides: Partial<Omit<NewReferral, 'project'>>
     },
   };
   const row = outboxEvent('referral.created', payload, 'req-test');
-  return { id: row.id, name: row.name, payload: row.payload, occurredAt: row.occurredAt.toISOString(), requestId: 'req-test' };
+  return {
+    id: row.id,
+    name: row.name,
+    payload: row.payload,
+    occurredAt: row.occurredAt.toISOString(),
+    requestId: 'req-test',
+  };
 }
 
 /**
@@ -83,10 +118,17 @@ export async function dropDatabase(db: Awaited<ReturnType<typeof freshDatabase>>
   const client = new pg.Client({ connectionString: admin.href });
   await client.connect();
   try {
-    await eventually(async () => {
-      const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [db.name]);
-      return rows[0]!.n === 0;
-    }, 5000, `connections to ${db.name} to close`).catch(() => undefined);
+    await eventually(
+      async () => {
+        const { rows } = await client.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1',
+          [db.name],
+        );
+        return rows[0]!.n === 0;
+      },
+      5000,
+      `connections to ${db.name} to close`,
+    ).catch(() => undefined);
   } finally {
     await client.end();
   }

@@ -9,7 +9,8 @@ import { hashToken, newToken } from './tokens.ts';
 /** Answers of the email-change link (GET /api/verify-email with a token that carries new_email). */
 export const ACCOUNT_LINK_MESSAGES = {
   emailChanged: 'Your email address has been changed',
-  emailTakenSince: 'This email address is now used by another account, so your email was not changed. Please request the change again with another address.',
+  emailTakenSince:
+    'This email address is now used by another account, so your email was not changed. Please request the change again with another address.',
 } as const;
 
 export interface AccountDeps {
@@ -44,12 +45,21 @@ export function accountRoutes(app: FastifyInstance, deps: AccountDeps) {
     const passwordHash = await hashPassword(input.newPassword);
     await prisma.$transaction(async (tx) => {
       await tx.user.update({ where: { id: row.id }, data: { passwordHash } });
-      const others = await tx.session.findMany({ where: { userId: row.id, id: { not: identity.sessionId } }, select: { id: true } });
+      const others = await tx.session.findMany({
+        where: { userId: row.id, id: { not: identity.sessionId } },
+        select: { id: true },
+      });
       await tx.session.deleteMany({ where: { id: { in: others.map((s) => s.id) } } });
       for (const session of others) {
         await tx.outboxEvent.create({ data: outboxEvent('session.ended', { sessionId: session.id }, request.id) });
       }
-      await tx.outboxEvent.create({ data: outboxEvent('password.changed', { userId: row.id, email: row.email, firstName: row.firstName }, request.id) });
+      await tx.outboxEvent.create({
+        data: outboxEvent(
+          'password.changed',
+          { userId: row.id, email: row.email, firstName: row.firstName },
+          request.id,
+        ),
+      });
     });
     relay.kick();
     return { message: ACCOUNT_MESSAGES.passwordChanged };
@@ -63,16 +73,25 @@ export function accountRoutes(app: FastifyInstance, deps: AccountDeps) {
     const input = parse(ChangeEmailRequest, request.body);
     const { row } = await userWithPassword(request, input.password);
     if (input.newEmail === row.email) throw new HttpError(400, ACCOUNT_MESSAGES.sameEmail);
-    if (await prisma.user.findUnique({ where: { email: input.newEmail }, select: { id: true } })) throw new HttpError(409, ACCOUNT_MESSAGES.emailTaken);
+    if (await prisma.user.findUnique({ where: { email: input.newEmail }, select: { id: true } }))
+      throw new HttpError(409, ACCOUNT_MESSAGES.emailTaken);
     const token = newToken();
     const expiresAt = new Date(Date.now() + config.VERIFICATION_TTL_HOURS * 3600_000);
     await prisma.$transaction(async (tx) => {
       await tx.emailVerificationToken.deleteMany({ where: { userId: row.id, usedAt: null, newEmail: { not: null } } });
-      await tx.emailVerificationToken.create({ data: { userId: row.id, tokenHash: hashToken(token), expiresAt, newEmail: input.newEmail } });
+      await tx.emailVerificationToken.create({
+        data: { userId: row.id, tokenHash: hashToken(token), expiresAt, newEmail: input.newEmail },
+      });
       await tx.outboxEvent.create({
         data: outboxEvent(
           'email_change.requested',
-          { userId: row.id, newEmail: input.newEmail, firstName: row.firstName, sealedToken: tokenSealer.seal(token), expiresAt: expiresAt.toISOString() },
+          {
+            userId: row.id,
+            newEmail: input.newEmail,
+            firstName: row.firstName,
+            sealedToken: tokenSealer.seal(token),
+            expiresAt: expiresAt.toISOString(),
+          },
           request.id,
         ),
       });

@@ -11,8 +11,20 @@ export const authConfigSchema = z.object({
   ADMIN_EMAILS: z
     .string()
     .default('')
-    .transform((list) => new Set(list.split(',').map((email) => email.trim().toLowerCase()).filter(Boolean))),
-  SESSION_IDLE_MINUTES: z.coerce.number().int().positive().default(7 * 24 * 60),
+    .transform(
+      (list) =>
+        new Set(
+          list
+            .split(',')
+            .map((email) => email.trim().toLowerCase())
+            .filter(Boolean),
+        ),
+    ),
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(7 * 24 * 60),
   SESSION_MAX_DAYS: z.coerce.number().int().positive().default(30),
   /** A resend within this window of the last link is accepted but sends nothing: no inbox flooding. */
   RESEND_COOLDOWN_SECONDS: z.coerce.number().int().min(0).default(60),

@@ -6,7 +6,12 @@ import { createAuthService } from './service.ts';
 await runProcess(async () => {
   const config = readAuthConfig();
   if (!config.NATS_URL) throw new Error('NATS_URL is required when the auth service runs as its own process');
-  const bus = await natsBus({ url: config.NATS_URL, name: 'auth', namespace: config.NATS_NAMESPACE, logger: createLogger('auth', config.LOG_LEVEL) });
+  const bus = await natsBus({
+    url: config.NATS_URL,
+    name: 'auth',
+    namespace: config.NATS_NAMESPACE,
+    logger: createLogger('auth', config.LOG_LEVEL),
+  });
   const service = await createAuthService({ config, bus });
   await service.app.listen({ host: config.HOST, port: config.AUTH_PORT });
   return {

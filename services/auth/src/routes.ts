@@ -39,7 +39,11 @@ export function authRoutes(app: FastifyInstance, deps: AuthDeps) {
    * Replaces the user's pending verification tokens with a new one and queues the email. A pending
    * email-change link (new_email set) is another link to another address and stays valid.
    */
-  async function requestVerification(tx: Tx, user: { id: string; email: string; firstName: string }, requestId: string) {
+  async function requestVerification(
+    tx: Tx,
+    user: { id: string; email: string; firstName: string },
+    requestId: string,
+  ) {
     const token = newToken();
     const expiresAt = new Date(Date.now() + config.VERIFICATION_TTL_HOURS * 3600_000);
     await tx.emailVerificationToken.deleteMany({ where: { userId: user.id, usedAt: null, newEmail: null } });
@@ -47,7 +51,13 @@ export function authRoutes(app: FastifyInstance, deps: AuthDeps) {
     await tx.outboxEvent.create({
       data: outboxEvent(
         'email_verification.requested',
-        { userId: user.id, email: user.email, firstName: user.firstName, sealedToken: tokenSealer.seal(token), expiresAt: expiresAt.toISOString() },
+        {
+          userId: user.id,
+          email: user.email,
+          firstName: user.firstName,
+          sealedToken: tokenSealer.seal(token),
+          expiresAt: expiresAt.toISOString(),
+        },
         requestId,
       ),
     });
@@ -71,12 +81,24 @@ export function authRoutes(app: FastifyInstance, deps: AuthDeps) {
       token = await prisma.$transaction(async (tx) => {
         await endCurrentSession(tx, request);
         const user = await tx.user.create({
-          data: { email: input.email, passwordHash, firstName: input.firstName, lastName: input.lastName, companyName: input.companyName },
+          data: {
+            email: input.email,
+            passwordHash,
+            firstName: input.firstName,
+            lastName: input.lastName,
+            companyName: input.companyName,
+          },
         });
         await tx.outboxEvent.create({
           data: outboxEvent(
             'user.registered',
-            { userId: user.id, email: user.email, firstName: user.firstName, lastName: user.lastName, companyName: user.companyName },
+            {
+              userId: user.id,
+              email: user.email,
+              firstName: user.firstName,
+              lastName: user.lastName,
+              companyName: user.companyName,
+            },
             request.id,
           ),
         });
@@ -147,39 +169,56 @@ export function authRoutes(app: FastifyInstance, deps: AuthDeps) {
     let outcome: 'failed' | 'verified' | 'email-changed';
     try {
       outcome = await prisma.$transaction(async (tx) => {
-        const record = await tx.emailVerificationToken.findUnique({ where: { tokenHash: hashToken(token) }, include: { user: true } });
-        if (!record || record.userId !== userId || record.usedAt || record.expiresAt.getTime() <= Date.now()) return 'failed';
+        const record = await tx.emailVerificationToken.findUnique({
+          where: { tokenHash: hashToken(token) },
+          include: { user: true },
+        });
+        if (!record || record.userId !== userId || record.usedAt || record.expiresAt.getTime() <= Date.now())
+          return 'failed';
         // Conditional update: of two concurrent uses of one link, exactly one wins.
-        const used = await tx.emailVerificationToken.updateMany({ where: { id: record.id, usedAt: null }, data: { usedAt: new Date() } });
+        const used = await tx.emailVerificationToken.updateMany({
+          where: { id: record.id, usedAt: null },
+          data: { usedAt: new Date() },
+        });
         if (used.count !== 1) return 'failed';
         if (record.newEmail !== null) {
           // An email change: the address moves only now, once the link sent to it was opened.
           // Another account may have taken it since the request: refused (the transaction rolls back).
           const holder = await tx.user.findUnique({ where: { email: record.newEmail }, select: { id: true } });
           if (holder && holder.id !== record.userId) throw new HttpError(400, ACCOUNT_LINK_MESSAGES.emailTakenSince);
-          await tx.user.update({ where: { id: record.userId }, data: { email: record.newEmail, emailVerifiedAt: record.user.emailVerifiedAt ?? new Date() } });
+          await tx.user.update({
+            where: { id: record.userId },
+            data: { email: record.newEmail, emailVerifiedAt: record.user.emailVerifiedAt ?? new Date() },
+          });
           // Links sent to the old address (verification or an earlier change) no longer apply.
           await tx.emailVerificationToken.deleteMany({ where: { userId: record.userId, usedAt: null } });
           if (!record.user.emailVerifiedAt) {
-            await tx.outboxEvent.create({ data: outboxEvent('user.email_verified', { userId: record.userId, email: record.newEmail }, request.id) });
+            await tx.outboxEvent.create({
+              data: outboxEvent('user.email_verified', { userId: record.userId, email: record.newEmail }, request.id),
+            });
           }
           return 'email-changed';
         }
         if (!record.user.emailVerifiedAt) {
           await tx.user.update({ where: { id: record.userId }, data: { emailVerifiedAt: new Date() } });
-          await tx.outboxEvent.create({ data: outboxEvent('user.email_verified', { userId: record.userId, email: record.user.email }, request.id) });
+          await tx.outboxEvent.create({
+            data: outboxEvent('user.email_verified', { userId: record.userId, email: record.user.email }, request.id),
+          });
         }
         return 'verified';
       });
     } catch (error) {
       // The unique index on users.email settles a race with a registration taking the address.
-      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') throw new HttpError(400, ACCOUNT_LINK_MESSAGES.emailTakenSince);
+      if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002')
+        throw new HttpError(400, ACCOUNT_LINK_MESSAGES.emailTakenSince);
       throw error;
     }
     if (outcome === 'failed') throw new HttpError(400, AUTH_MESSAGES.verifyFailed);
     relay.kick();
     const body: VerifyEmailResponse =
-      outcome === 'email-changed' ? { message: ACCOUNT_LINK_MESSAGES.emailChanged, redirectUrl: '/account' } : { message: AUTH_MESSAGES.verified };
+      outcome === 'email-changed'
+        ? { message: ACCOUNT_LINK_MESSAGES.emailChanged, redirectUrl: '/account' }
+        : { message: AUTH_MESSAGES.verified };
     return body;
   });
 
@@ -188,7 +227,10 @@ export function authRoutes(app: FastifyInstance, deps: AuthDeps) {
     const sent = await prisma.$transaction(async (tx) => {
       const user = await tx.user.findUnique({ where: { email } });
       if (!user || user.emailVerifiedAt) return false;
-      const latest = await tx.emailVerificationToken.findFirst({ where: { userId: user.id, newEmail: null }, orderBy: { createdAt: 'desc' } });
+      const latest = await tx.emailVerificationToken.findFirst({
+        where: { userId: user.id, newEmail: null },
+        orderBy: { createdAt: 'desc' },
+      });
       if (latest && Date.now() - latest.createdAt.getTime() < config.RESEND_COOLDOWN_SECONDS * 1000) return false;
       await requestVerification(tx, user, request.id);
       return true;

@@ -13,7 +13,11 @@ const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.
 export type AuthService = DataService<PrismaClient>;
 
 /** Builds the auth service: migrations applied, routes registered, outbox relay running. Not listening yet. */
-export async function createAuthService(options: { config: AuthConfig; bus: EventBus; logger?: FastifyServerOptions['logger'] | false }): Promise<AuthService> {
+export async function createAuthService(options: {
+  config: AuthConfig;
+  bus: EventBus;
+  logger?: FastifyServerOptions['logger'] | false;
+}): Promise<AuthService> {
   const { config } = options;
   const service = await createDataService({
     name: 'auth',

@@ -25,13 +25,18 @@ export function sessionStore(prisma: PrismaClient, config: AuthConfig) {
     /** Starts a session and returns the cookie token (the only copy of it). */
     async create(userId: string, tx: Pick<PrismaClient, 'session'> = prisma): Promise<string> {
       const token = newToken();
-      await tx.session.create({ data: { userId, tokenHash: hashToken(token), expiresAt: new Date(Date.now() + maxMs) } });
+      await tx.session.create({
+        data: { userId, tokenHash: hashToken(token), expiresAt: new Date(Date.now() + maxMs) },
+      });
       return token;
     },
 
     /** The live session for a cookie token, sliding its idle expiry; null if none, idle or expired. */
     async resolve(token: string): Promise<ResolvedSession | null> {
-      const session = await prisma.session.findUnique({ where: { tokenHash: hashToken(token) }, include: { user: true } });
+      const session = await prisma.session.findUnique({
+        where: { tokenHash: hashToken(token) },
+        include: { user: true },
+      });
       const now = Date.now();
       if (!session || session.expiresAt.getTime() <= now || session.lastSeenAt.getTime() + idleMs <= now) {
         if (session) await prisma.session.delete({ where: { id: session.id } }).catch(() => {});

@@ -24,13 +24,21 @@ const register = (overrides: Record<string, unknown> = {}, headers: Record<strin
     method: 'POST',
     url: '/api/register',
     headers: { ...json, ...headers },
-    payload: { firstName: 'Ada', lastName: 'Lovelace', companyName: 'Analytical Ltd', email: `ada-${Math.random().toString(36).slice(2)}@example.com`, password: 'correct horse', ...overrides },
+    payload: {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      companyName: 'Analytical Ltd',
+      email: `ada-${Math.random().toString(36).slice(2)}@example.com`,
+      password: 'correct horse',
+      ...overrides,
+    },
   });
 
 const login = (email: string, password: string, headers: Record<string, string> = {}) =>
   app().inject({ method: 'POST', url: '/api/login', headers: { ...json, ...headers }, payload: { email, password } });
 
-const sessionCookie = (response: { cookies: Array<{ name: string; value: string }> }) => response.cookies.find((c) => c.name === 'sid')?.value;
+const sessionCookie = (response: { cookies: Array<{ name: string; value: string }> }) =>
+  response.cookies.find((c) => c.name === 'sid')?.value;
 
 async function counts() {
   const { rows } = await sql.query<{ users: string; sessions: string; tokens: string; outbox: string }>(
@@ -43,7 +51,10 @@ async function counts() {
 /** The raw verification token the mail service would put in the link, from the relayed event. */
 async function verificationFor(email: string) {
   const event = await eventually(
-    () => published.findLast((e) => e.name === 'email_verification.requested' && (e.payload as { email: string }).email === email),
+    () =>
+      published.findLast(
+        (e) => e.name === 'email_verification.requested' && (e.payload as { email: string }).email === email,
+      ),
     5000,
     `verification event for ${email}`,
   );
@@ -52,16 +63,38 @@ async function verificationFor(email: string) {
 }
 
 async function resolve(token: string) {
-  return app().inject({ method: 'POST', url: '/internal/sessions/resolve', headers: { ...json, 'x-internal-auth': (await import('@app/kit')).internalAuthToken(TEST_SECRET) }, payload: { token } });
+  return app().inject({
+    method: 'POST',
+    url: '/internal/sessions/resolve',
+    headers: { ...json, 'x-internal-auth': (await import('@app/kit')).internalAuthToken(TEST_SECRET) },
+    payload: { token },
+  });
 }
 
 beforeAll(async () => {
   db = await freshDatabase();
   bus = inProcessBus();
-  for (const name of ['user.registered', 'email_verification.requested', 'user.email_verified', 'session.ended', 'password.changed', 'email_change.requested'] as const) {
-    await bus.subscribe({ event: name, subscriber: `test-${name}`, handle: async (event) => void published.push(event) });
+  for (const name of [
+    'user.registered',
+    'email_verification.requested',
+    'user.email_verified',
+    'session.ended',
+    'password.changed',
+    'email_change.requested',
+  ] as const) {
+    await bus.subscribe({
+      event: name,
+      subscriber: `test-${name}`,
+      handle: async (event) => void published.push(event),
+    });
   }
-  const config = readAuthConfig({ DATABASE_URL: db.url, INTERNAL_SECRET: TEST_SECRET, ADMIN_EMAILS: 'Boss@Example.com', PUBLIC_URL: 'http://localhost:3000', RESEND_COOLDOWN_SECONDS: '0' });
+  const config = readAuthConfig({
+    DATABASE_URL: db.url,
+    INTERNAL_SECRET: TEST_SECRET,
+    ADMIN_EMAILS: 'Boss@Example.com',
+    PUBLIC_URL: 'http://localhost:3000',
+    RESEND_COOLDOWN_SECONDS: '0',
+  });
   service = await createAuthService({ config, bus, logger: false });
   await service.app.ready();
   sql = new pg.Pool({ connectionString: db.url, max: 2 });
@@ -88,18 +121,27 @@ describe('POST /api/register', () => {
     expect(cookie?.secure).toBeFalsy();
     expect(cookie!.value.length).toBeGreaterThanOrEqual(43);
 
-    const { rows: users } = await sql.query('SELECT email, password_hash FROM auth.users WHERE email = $1', ['new.user@example.com']);
+    const { rows: users } = await sql.query('SELECT email, password_hash FROM auth.users WHERE email = $1', [
+      'new.user@example.com',
+    ]);
     expect(users).toHaveLength(1);
     expect(users[0].password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
-    const { rows: sessions } = await sql.query('SELECT token_hash FROM auth.sessions WHERE token_hash = $1', [sha256(cookie!.value)]);
+    const { rows: sessions } = await sql.query('SELECT token_hash FROM auth.sessions WHERE token_hash = $1', [
+      sha256(cookie!.value),
+    ]);
     expect(sessions).toHaveLength(1);
 
     const { token, userId } = await verificationFor('new.user@example.com');
     expect(token.length).toBeGreaterThanOrEqual(22); // >= 128 bits in base64url
-    const { rows: stored } = await sql.query('SELECT token_hash FROM auth.email_verification_tokens WHERE user_id = $1', [userId]);
+    const { rows: stored } = await sql.query(
+      'SELECT token_hash FROM auth.email_verification_tokens WHERE user_id = $1',
+      [userId],
+    );
     expect(stored).toEqual([{ token_hash: sha256(token) }]);
     // The raw token is in no table: only sealed in the event, hashed in the token table.
-    const { rows: outbox } = await sql.query("SELECT payload::text AS p FROM auth.outbox_events WHERE name = 'email_verification.requested'");
+    const { rows: outbox } = await sql.query(
+      "SELECT payload::text AS p FROM auth.outbox_events WHERE name = 'email_verification.requested'",
+    );
     expect(outbox.some((row: { p: string }) => row.p.includes(token))).toBe(false);
     expect(published.map((e) => e.name)).toContain('user.registered');
   });
@@ -128,7 +170,14 @@ describe('POST /api/register', () => {
     const payload =
       typeof input === 'string'
         ? input
-        : JSON.stringify({ firstName: 'A', lastName: 'B', companyName: 'C', email: 'bad-input@example.com', password: 'pw', ...input });
+        : JSON.stringify({
+            firstName: 'A',
+            lastName: 'B',
+            companyName: 'C',
+            email: 'bad-input@example.com',
+            password: 'pw',
+            ...input,
+          });
     const response = await app().inject({ method: 'POST', url: '/api/register', headers: json, payload });
     expect(response.statusCode).toBe(status);
     expect(response.json().message).toContain(message);
@@ -136,7 +185,12 @@ describe('POST /api/register', () => {
   });
 
   it('refuses a body that is not JSON', async () => {
-    const response = await app().inject({ method: 'POST', url: '/api/register', headers: { 'content-type': 'text/plain' }, payload: 'hello' });
+    const response = await app().inject({
+      method: 'POST',
+      url: '/api/register',
+      headers: { 'content-type': 'text/plain' },
+      payload: 'hello',
+    });
     expect(response.statusCode).toBe(415);
     expect(response.json().message).toBe('Unsupported content type');
   });
@@ -176,12 +230,22 @@ describe('POST /api/login', () => {
     const newToken = sessionCookie(response)!;
     expect(newToken).not.toBe(oldToken);
     expect((await resolve(oldToken)).statusCode).toBe(404);
-    expect((await resolve(newToken)).json().identity).toMatchObject({ userId, email: 'verified@example.com', emailVerified: true, isAdmin: false });
+    expect((await resolve(newToken)).json().identity).toMatchObject({
+      userId,
+      email: 'verified@example.com',
+      emailVerified: true,
+      isAdmin: false,
+    });
     await eventually(() => published.some((e) => e.name === 'session.ended'), 5000, 'session.ended');
   });
 
   it('validates input', async () => {
-    const response = await app().inject({ method: 'POST', url: '/api/login', headers: json, payload: { email: 'a@b.co' } });
+    const response = await app().inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: json,
+      payload: { email: 'a@b.co' },
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toBe('Password is required');
   });
@@ -202,24 +266,38 @@ describe('sessions', () => {
 
   it('expires after the idle timeout and at the absolute expiry', async () => {
     const idle = sessionCookie(await register())!;
-    await sql.query("UPDATE auth.sessions SET last_seen_at = now() - interval '8 days' WHERE token_hash = $1", [sha256(idle)]);
+    await sql.query("UPDATE auth.sessions SET last_seen_at = now() - interval '8 days' WHERE token_hash = $1", [
+      sha256(idle),
+    ]);
     expect((await resolve(idle)).statusCode).toBe(404);
 
     const old = sessionCookie(await register())!;
-    await sql.query("UPDATE auth.sessions SET expires_at = now() - interval '1 second' WHERE token_hash = $1", [sha256(old)]);
+    await sql.query("UPDATE auth.sessions SET expires_at = now() - interval '1 second' WHERE token_hash = $1", [
+      sha256(old),
+    ]);
     expect((await resolve(old)).statusCode).toBe(404);
   });
 
   it('slides the idle expiry when the session is used', async () => {
     const token = sessionCookie(await register())!;
-    await sql.query("UPDATE auth.sessions SET last_seen_at = now() - interval '2 days' WHERE token_hash = $1", [sha256(token)]);
+    await sql.query("UPDATE auth.sessions SET last_seen_at = now() - interval '2 days' WHERE token_hash = $1", [
+      sha256(token),
+    ]);
     expect((await resolve(token)).statusCode).toBe(200);
-    const { rows } = await sql.query("SELECT last_seen_at > now() - interval '1 minute' AS fresh FROM auth.sessions WHERE token_hash = $1", [sha256(token)]);
+    const { rows } = await sql.query(
+      "SELECT last_seen_at > now() - interval '1 minute' AS fresh FROM auth.sessions WHERE token_hash = $1",
+      [sha256(token)],
+    );
     expect(rows[0].fresh).toBe(true);
   });
 
   it('keeps the session resolver to internal callers', async () => {
-    const response = await app().inject({ method: 'POST', url: '/internal/sessions/resolve', headers: json, payload: { token: 'x' } });
+    const response = await app().inject({
+      method: 'POST',
+      url: '/internal/sessions/resolve',
+      headers: json,
+      payload: { token: 'x' },
+    });
     expect(response.statusCode).toBe(403);
   });
 });
@@ -239,14 +317,27 @@ describe('GET /api/user', () => {
   it('reads the user the gateway vouches for; administrators come from ADMIN_EMAILS once verified', async () => {
     const token = sessionCookie(await register({ email: 'boss@example.com', password: 'pw' }))!;
     const before = (await resolve(token)).json().identity;
-    const user = await app().inject({ method: 'GET', url: '/api/user', headers: { 'x-identity': signer.sign(before, 60) } });
-    expect(user.json()).toMatchObject({ email: 'boss@example.com', isAdmin: false, emailVerified: false, firstName: 'Ada' });
+    const user = await app().inject({
+      method: 'GET',
+      url: '/api/user',
+      headers: { 'x-identity': signer.sign(before, 60) },
+    });
+    expect(user.json()).toMatchObject({
+      email: 'boss@example.com',
+      isAdmin: false,
+      emailVerified: false,
+      firstName: 'Ada',
+    });
     expect(Date.parse(user.json().createdAt)).toBeGreaterThan(Date.now() - 60_000);
 
     const { token: link, userId } = await verificationFor('boss@example.com');
     await app().inject({ method: 'GET', url: `/api/verify-email?token=${link}&userId=${userId}` });
     const after = (await resolve(token)).json().identity;
-    const verified = await app().inject({ method: 'GET', url: '/api/user', headers: { 'x-identity': signer.sign(after, 60) } });
+    const verified = await app().inject({
+      method: 'GET',
+      url: '/api/user',
+      headers: { 'x-identity': signer.sign(after, 60) },
+    });
     expect(verified.json()).toMatchObject({ isAdmin: true, emailVerified: true });
   });
 });
@@ -267,9 +358,15 @@ describe('GET /api/verify-email', () => {
   it('refuses a token for another user, an expired token and missing parameters', async () => {
     await register({ email: 'exp@example.com' });
     const { token, userId } = await verificationFor('exp@example.com');
-    const other = await app().inject({ method: 'GET', url: `/api/verify-email?token=${token}&userId=${crypto.randomUUID()}` });
+    const other = await app().inject({
+      method: 'GET',
+      url: `/api/verify-email?token=${token}&userId=${crypto.randomUUID()}`,
+    });
     expect(other.statusCode).toBe(400);
-    await sql.query("UPDATE auth.email_verification_tokens SET expires_at = now() - interval '1 second' WHERE user_id = $1", [userId]);
+    await sql.query(
+      "UPDATE auth.email_verification_tokens SET expires_at = now() - interval '1 second' WHERE user_id = $1",
+      [userId],
+    );
     const expired = await app().inject({ method: 'GET', url: `/api/verify-email?token=${token}&userId=${userId}` });
     expect(expired.statusCode).toBe(400);
     const { rows } = await sql.query('SELECT email_verified_at FROM auth.users WHERE id = $1', [userId]);
@@ -288,7 +385,12 @@ describe('POST /api/resend-verification', () => {
     published.length = 0;
     const answers = [];
     for (const email of ['resend@example.com', 'stranger@example.com', 'verified@example.com']) {
-      const response = await app().inject({ method: 'POST', url: '/api/resend-verification', headers: json, payload: { email } });
+      const response = await app().inject({
+        method: 'POST',
+        url: '/api/resend-verification',
+        headers: json,
+        payload: { email },
+      });
       answers.push([response.statusCode, response.json()]);
     }
     expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
@@ -302,17 +404,33 @@ describe('POST /api/resend-verification', () => {
     await register({ email: 'replace@example.com' });
     const first = await verificationFor('replace@example.com');
     published.length = 0;
-    await app().inject({ method: 'POST', url: '/api/resend-verification', headers: json, payload: { email: 'replace@example.com' } });
+    await app().inject({
+      method: 'POST',
+      url: '/api/resend-verification',
+      headers: json,
+      payload: { email: 'replace@example.com' },
+    });
     const second = await verificationFor('replace@example.com');
     expect(second.token).not.toBe(first.token);
-    const old = await app().inject({ method: 'GET', url: `/api/verify-email?token=${first.token}&userId=${first.userId}` });
+    const old = await app().inject({
+      method: 'GET',
+      url: `/api/verify-email?token=${first.token}&userId=${first.userId}`,
+    });
     expect(old.statusCode).toBe(400);
-    const current = await app().inject({ method: 'GET', url: `/api/verify-email?token=${second.token}&userId=${second.userId}` });
+    const current = await app().inject({
+      method: 'GET',
+      url: `/api/verify-email?token=${second.token}&userId=${second.userId}`,
+    });
     expect(current.statusCode).toBe(200);
   });
 
   it('validates the email', async () => {
-    const response = await app().inject({ method: 'POST', url: '/api/resend-verification', headers: json, payload: { email: 'nope' } });
+    const response = await app().inject({
+      method: 'POST',
+      url: '/api/resend-verification',
+      headers: json,
+      payload: { email: 'nope' },
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ message: 'Please enter a valid email address' });
   });
@@ -322,7 +440,10 @@ describe('bad input on every endpoint', () => {
   const endpoints = [
     { url: '/api/login', valid: { email: 'someone@example.com', password: 'pw' } },
     { url: '/api/resend-verification', valid: { email: 'someone@example.com' } },
-    { url: '/api/register', valid: { firstName: 'A', lastName: 'B', companyName: 'C', email: 'someone@example.com', password: 'pw' } },
+    {
+      url: '/api/register',
+      valid: { firstName: 'A', lastName: 'B', companyName: 'C', email: 'someone@example.com', password: 'pw' },
+    },
   ];
   const cases: Array<[string, (valid: Record<string, unknown>) => string, number, RegExp]> = [
     ['malformed JSON', () => '{"email": "a@b.co",', 400, /^Malformed JSON body$/],
@@ -330,7 +451,12 @@ describe('bad input on every endpoint', () => {
     ['a wrong type', (v) => JSON.stringify({ ...v, email: ['a@b.co'] }), 400, /valid email/],
     ['a missing field', (v) => JSON.stringify({ ...v, email: undefined }), 400, /valid email/],
     ['an unknown field', (v) => JSON.stringify({ ...v, role: 'admin' }), 400, /Unrecognized key: "role"/],
-    ['an overlong string', (v) => JSON.stringify({ ...v, email: `${'a'.repeat(300)}@example.com` }), 400, /at most 254/],
+    [
+      'an overlong string',
+      (v) => JSON.stringify({ ...v, email: `${'a'.repeat(300)}@example.com` }),
+      400,
+      /at most 254/,
+    ],
     ['an oversized body', (v) => JSON.stringify({ ...v, pad: 'x'.repeat(1024 * 1024) }), 413, /too large/],
     ['an empty body', () => '', 400, /empty/i],
   ];
@@ -338,7 +464,12 @@ describe('bad input on every endpoint', () => {
   for (const endpoint of endpoints) {
     it.each(cases)(`${endpoint.url}: %s gets a clear 4xx and changes nothing`, async (_name, body, status, message) => {
       const before = await counts();
-      const response = await app().inject({ method: 'POST', url: endpoint.url, headers: json, payload: body(endpoint.valid) });
+      const response = await app().inject({
+        method: 'POST',
+        url: endpoint.url,
+        headers: json,
+        payload: body(endpoint.valid),
+      });
       expect(response.statusCode).toBe(status);
       expect(response.json().message).toMatch(message);
       expect(await counts()).toEqual(before);
@@ -368,31 +499,50 @@ describe('account', () => {
     const email = `acct-${Math.random().toString(36).slice(2)}@example.com`;
     const first = sessionCookie(await register({ email, password }))!;
     const { token, userId } = await verificationFor(email);
-    expect((await app().inject({ method: 'GET', url: `/api/verify-email?token=${token}&userId=${userId}` })).statusCode).toBe(200);
+    expect(
+      (await app().inject({ method: 'GET', url: `/api/verify-email?token=${token}&userId=${userId}` })).statusCode,
+    ).toBe(200);
     const cookies = [first];
     for (let i = 1; i < sessionCount; i++) cookies.push(sessionCookie(await login(email, password))!);
-    const headersFor = async (cookie: string) => ({ ...json, 'x-identity': signer.sign((await resolve(cookie)).json().identity, 60) });
+    const headersFor = async (cookie: string) => ({
+      ...json,
+      'x-identity': signer.sign((await resolve(cookie)).json().identity, 60),
+    });
     return { email, userId, password, cookies, headers: await headersFor(first) };
   }
 
-  const post = (url: string, headers: Record<string, string>, payload: unknown) => app().inject({ method: 'POST', url, headers, payload: JSON.stringify(payload) });
-  const passwordHash = async (userId: string) => (await sql.query('SELECT password_hash FROM auth.users WHERE id = $1', [userId])).rows[0].password_hash as string;
-  const emailOf = async (userId: string) => (await sql.query('SELECT email, email_verified_at FROM auth.users WHERE id = $1', [userId])).rows[0] as { email: string; email_verified_at: Date | null };
+  const post = (url: string, headers: Record<string, string>, payload: unknown) =>
+    app().inject({ method: 'POST', url, headers, payload: JSON.stringify(payload) });
+  const passwordHash = async (userId: string) =>
+    (await sql.query('SELECT password_hash FROM auth.users WHERE id = $1', [userId])).rows[0].password_hash as string;
+  const emailOf = async (userId: string) =>
+    (await sql.query('SELECT email, email_verified_at FROM auth.users WHERE id = $1', [userId])).rows[0] as {
+      email: string;
+      email_verified_at: Date | null;
+    };
 
   async function changeLink(newEmail: string) {
     const event = await eventually(
-      () => published.findLast((e) => e.name === 'email_change.requested' && (e.payload as { newEmail: string }).newEmail === newEmail),
+      () =>
+        published.findLast(
+          (e) => e.name === 'email_change.requested' && (e.payload as { newEmail: string }).newEmail === newEmail,
+        ),
       5000,
       `email change event for ${newEmail}`,
     );
     const payload = event.payload as { userId: string; sealedToken: string };
     return { userId: payload.userId, token: tokens.open(payload.sealedToken) };
   }
-  const open = (link: { token: string; userId: string }) => app().inject({ method: 'GET', url: `/api/verify-email?token=${link.token}&userId=${link.userId}` });
+  const open = (link: { token: string; userId: string }) =>
+    app().inject({ method: 'GET', url: `/api/verify-email?token=${link.token}&userId=${link.userId}` });
 
   describe('POST /api/account/password', () => {
     it('needs a user', async () => {
-      const response = await post('/api/account/password', json, { currentPassword: 'a', newPassword: 'b', confirmPassword: 'b' });
+      const response = await post('/api/account/password', json, {
+        currentPassword: 'a',
+        newPassword: 'b',
+        confirmPassword: 'b',
+      });
       expect(response.statusCode).toBe(401);
     });
 
@@ -400,10 +550,18 @@ describe('account', () => {
       const user = await verifiedUser(2);
       const hash = await passwordHash(user.userId);
       const before = await counts();
-      const wrong = await post('/api/account/password', user.headers, { currentPassword: 'nope', newPassword: 'new password', confirmPassword: 'new password' });
+      const wrong = await post('/api/account/password', user.headers, {
+        currentPassword: 'nope',
+        newPassword: 'new password',
+        confirmPassword: 'new password',
+      });
       expect(wrong.statusCode).toBe(403);
       expect(wrong.json()).toEqual({ message: ACCOUNT_MESSAGES.wrongPassword });
-      const mismatch = await post('/api/account/password', user.headers, { currentPassword: user.password, newPassword: 'new password', confirmPassword: 'other' });
+      const mismatch = await post('/api/account/password', user.headers, {
+        currentPassword: user.password,
+        newPassword: 'new password',
+        confirmPassword: 'other',
+      });
       expect(mismatch.statusCode).toBe(400);
       expect(mismatch.json()).toEqual({ message: 'Passwords do not match' });
       const missing = await post('/api/account/password', user.headers, { newPassword: 'x', confirmPassword: 'x' });
@@ -416,10 +574,16 @@ describe('account', () => {
 
     it('changes the password, ends the other sessions (announced), keeps this one and queues the notice', async () => {
       const user = await verifiedUser(3);
-      const { rows: others } = await sql.query('SELECT id FROM auth.sessions WHERE token_hash = ANY($1)', [user.cookies.slice(1).map(sha256)]);
+      const { rows: others } = await sql.query('SELECT id FROM auth.sessions WHERE token_hash = ANY($1)', [
+        user.cookies.slice(1).map(sha256),
+      ]);
       expect(others).toHaveLength(2);
       published.length = 0;
-      const response = await post('/api/account/password', user.headers, { currentPassword: user.password, newPassword: 'new password', confirmPassword: 'new password' });
+      const response = await post('/api/account/password', user.headers, {
+        currentPassword: user.password,
+        newPassword: 'new password',
+        confirmPassword: 'new password',
+      });
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({ message: ACCOUNT_MESSAGES.passwordChanged });
       expect(await passwordHash(user.userId)).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
@@ -428,9 +592,15 @@ describe('account', () => {
       expect((await resolve(user.cookies[1]!)).statusCode).toBe(404);
       expect((await resolve(user.cookies[2]!)).statusCode).toBe(404);
       await eventually(() => published.some((e) => e.name === 'password.changed'), 5000, 'password.changed');
-      const ended = published.filter((e) => e.name === 'session.ended').map((e) => (e.payload as { sessionId: string }).sessionId);
+      const ended = published
+        .filter((e) => e.name === 'session.ended')
+        .map((e) => (e.payload as { sessionId: string }).sessionId);
       expect(ended.sort()).toEqual(others.map((r: { id: string }) => r.id).sort());
-      expect(published.find((e) => e.name === 'password.changed')!.payload).toEqual({ userId: user.userId, email: user.email, firstName: 'Ada' });
+      expect(published.find((e) => e.name === 'password.changed')!.payload).toEqual({
+        userId: user.userId,
+        email: user.email,
+        firstName: 'Ada',
+      });
 
       expect((await login(user.email, user.password)).statusCode).toBe(401);
       expect((await login(user.email, 'new password')).statusCode).toBe(200);
@@ -439,20 +609,31 @@ describe('account', () => {
 
   describe('POST /api/account/email', () => {
     it('needs a user, the right password, another address and a free one', async () => {
-      expect((await post('/api/account/email', json, { newEmail: 'x@example.com', password: 'pw' })).statusCode).toBe(401);
+      expect((await post('/api/account/email', json, { newEmail: 'x@example.com', password: 'pw' })).statusCode).toBe(
+        401,
+      );
       const user = await verifiedUser();
       const taken = await verifiedUser();
       const before = await counts();
       const wrong = await post('/api/account/email', user.headers, { newEmail: 'fresh@example.com', password: 'nope' });
       expect(wrong.statusCode).toBe(403);
       expect(wrong.json()).toEqual({ message: ACCOUNT_MESSAGES.wrongPassword });
-      const same = await post('/api/account/email', user.headers, { newEmail: user.email.toUpperCase(), password: user.password });
+      const same = await post('/api/account/email', user.headers, {
+        newEmail: user.email.toUpperCase(),
+        password: user.password,
+      });
       expect(same.statusCode).toBe(400);
       expect(same.json()).toEqual({ message: ACCOUNT_MESSAGES.sameEmail });
-      const conflict = await post('/api/account/email', user.headers, { newEmail: taken.email, password: user.password });
+      const conflict = await post('/api/account/email', user.headers, {
+        newEmail: taken.email,
+        password: user.password,
+      });
       expect(conflict.statusCode).toBe(409);
       expect(conflict.json()).toEqual({ message: ACCOUNT_MESSAGES.emailTaken });
-      const invalid = await post('/api/account/email', user.headers, { newEmail: 'not an email', password: user.password });
+      const invalid = await post('/api/account/email', user.headers, {
+        newEmail: 'not an email',
+        password: user.password,
+      });
       expect(invalid.statusCode).toBe(400);
       expect(invalid.json()).toEqual({ message: 'Please enter a valid email address' });
       expect(await counts()).toEqual(before);
@@ -461,12 +642,18 @@ describe('account', () => {
     it('changes the email only when the link sent to the new address is opened, once', async () => {
       const user = await verifiedUser();
       const newEmail = `moved-${Math.random().toString(36).slice(2)}@example.com`;
-      const response = await post('/api/account/email', user.headers, { newEmail: newEmail.toUpperCase(), password: user.password });
+      const response = await post('/api/account/email', user.headers, {
+        newEmail: newEmail.toUpperCase(),
+        password: user.password,
+      });
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({ message: ACCOUNT_MESSAGES.emailChangeSent });
       const link = await changeLink(newEmail);
       expect(link.userId).toBe(user.userId);
-      const { rows } = await sql.query('SELECT new_email, token_hash FROM auth.email_verification_tokens WHERE user_id = $1 AND used_at IS NULL', [user.userId]);
+      const { rows } = await sql.query(
+        'SELECT new_email, token_hash FROM auth.email_verification_tokens WHERE user_id = $1 AND used_at IS NULL',
+        [user.userId],
+      );
       expect(rows).toEqual([{ new_email: newEmail, token_hash: sha256(link.token) }]);
 
       // Until the link is opened, the old address is the account's.
@@ -499,7 +686,10 @@ describe('account', () => {
       expect((await post('/api/account/email', headers, { newEmail, password: 'pw' })).statusCode).toBe(200);
       const change = await changeLink(newEmail);
       // The change request left the ordinary verification link alone.
-      const { rows: pending } = await sql.query('SELECT token_hash FROM auth.email_verification_tokens WHERE user_id = $1 AND new_email IS NULL AND used_at IS NULL', [first.userId]);
+      const { rows: pending } = await sql.query(
+        'SELECT token_hash FROM auth.email_verification_tokens WHERE user_id = $1 AND new_email IS NULL AND used_at IS NULL',
+        [first.userId],
+      );
       expect(pending).toEqual([{ token_hash: sha256(first.token) }]);
       published.length = 0;
       expect((await post('/api/resend-verification', json, { email })).statusCode).toBe(200);
@@ -514,7 +704,14 @@ describe('account', () => {
       const after = await emailOf(first.userId);
       expect(after).toMatchObject({ email: newEmail });
       expect(after.email_verified_at).not.toBeNull();
-      await eventually(() => published.some((e) => e.name === 'user.email_verified' && (e.payload as { email: string }).email === newEmail), 5000, 'user.email_verified');
+      await eventually(
+        () =>
+          published.some(
+            (e) => e.name === 'user.email_verified' && (e.payload as { email: string }).email === newEmail,
+          ),
+        5000,
+        'user.email_verified',
+      );
       expect((await login(newEmail, 'pw')).statusCode).toBe(200);
     });
 

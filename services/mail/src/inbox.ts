@@ -2,13 +2,18 @@ import type { FastifyInstance } from 'fastify';
 import type { MailCatcher } from './catcher.ts';
 
 const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
+  value.replace(
+    /[&<>"']/g,
+    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char,
+  );
 
 /** Text with its http(s) links made clickable, everything else escaped. */
 const linkify = (text: string) =>
   text
     .split(/(https?:\/\/[^\s<>"]+)/g)
-    .map((part, index) => (index % 2 === 1 ? `<a href="${escapeHtml(part)}">${escapeHtml(part)}</a>` : escapeHtml(part)))
+    .map((part, index) =>
+      index % 2 === 1 ? `<a href="${escapeHtml(part)}">${escapeHtml(part)}</a>` : escapeHtml(part),
+    )
     .join('');
 
 /** The development inbox: what the built-in catcher received, newest first (only when no SMTP_URL is set). */

@@ -6,7 +6,12 @@ import { createMailService } from './service.ts';
 await runProcess(async () => {
   const config = readMailConfig();
   if (!config.NATS_URL) throw new Error('NATS_URL is required when the mail service runs as its own process');
-  const bus = await natsBus({ url: config.NATS_URL, name: 'mail', namespace: config.NATS_NAMESPACE, logger: createLogger('mail', config.LOG_LEVEL) });
+  const bus = await natsBus({
+    url: config.NATS_URL,
+    name: 'mail',
+    namespace: config.NATS_NAMESPACE,
+    logger: createLogger('mail', config.LOG_LEVEL),
+  });
   const service = await createMailService({ config, bus });
   await service.app.listen({ host: config.HOST, port: config.MAIL_PORT });
   return {

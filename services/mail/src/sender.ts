@@ -29,7 +29,12 @@ export function emailSender(options: { prisma: PrismaClient; transport: Transpor
   const address = /<([^>]+)>/.exec(from)?.[1] ?? from;
   const fromFor = (name?: string) => (name ? { name: name.replace(/["\r\n]/g, ''), address } : from);
 
-  return async function sendOnce(eventId: string, kind: string, envelope: Envelope, email: RenderedEmail): Promise<'sent' | 'already-sent'> {
+  return async function sendOnce(
+    eventId: string,
+    kind: string,
+    envelope: Envelope,
+    email: RenderedEmail,
+  ): Promise<'sent' | 'already-sent'> {
     const to = envelope.to.join(', ');
     const claimed = await prisma.$queryRaw<Array<{ id: string }>>`
       INSERT INTO sent_emails (id, event_id, kind, recipient, subject, status)
@@ -57,7 +62,10 @@ export function emailSender(options: { prisma: PrismaClient; transport: Transpor
         messageId: `<${eventId}@${domain}>`,
       });
     } catch (error) {
-      await prisma.sentEmail.update({ where: { id: row.id }, data: { status: 'failed', lastError: String(error).slice(0, 1000) } });
+      await prisma.sentEmail.update({
+        where: { id: row.id },
+        data: { status: 'failed', lastError: String(error).slice(0, 1000) },
+      });
       throw error;
     }
     await prisma.sentEmail.update({ where: { id: row.id }, data: { status: 'sent', sentAt: new Date() } });

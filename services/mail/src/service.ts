@@ -7,7 +7,13 @@ import type { MailConfig } from './config.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 import { inboxRoutes } from './inbox.ts';
 import { emailSender } from './sender.ts';
-import { demoRequestEmail, emailChangeEmail, introEmail, passwordChangedEmail, verificationEmail } from './templates.ts';
+import {
+  demoRequestEmail,
+  emailChangeEmail,
+  introEmail,
+  passwordChangedEmail,
+  verificationEmail,
+} from './templates.ts';
 
 export const SCHEMA = 'mail';
 const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
@@ -47,7 +53,14 @@ export async function createMailService(options: {
     handle: async (event) => {
       const { userId, email, firstName, sealedToken, expiresAt } = event.payload;
       const token = tokens.open(sealedToken);
-      const rendered = verificationEmail({ appName: config.APP_NAME, publicUrl: config.PUBLIC_URL, firstName, userId, token, expiresAt: new Date(expiresAt) });
+      const rendered = verificationEmail({
+        appName: config.APP_NAME,
+        publicUrl: config.PUBLIC_URL,
+        firstName,
+        userId,
+        token,
+        expiresAt: new Date(expiresAt),
+      });
       const outcome = await sendOnce(event.id, 'email-verification', { to: [email] }, rendered);
       app.log.info({ eventId: event.id, requestId: event.requestId, outcome }, 'verification email');
       if (options.catcher && outcome === 'sent') {
@@ -62,7 +75,12 @@ export async function createMailService(options: {
     subscriber: 'mail-referral-intro',
     handle: async (event) => {
       const { referralId, fromName, replyTo, to, cc, bcc, subject, body } = event.payload;
-      const outcome = await sendOnce(event.id, 'referral-intro', { to, cc, bcc, replyTo, fromName }, introEmail(subject, body));
+      const outcome = await sendOnce(
+        event.id,
+        'referral-intro',
+        { to, cc, bcc, replyTo, fromName },
+        introEmail(subject, body),
+      );
       app.log.info({ eventId: event.id, requestId: event.requestId, referralId, outcome }, 'referral intro email');
     },
   });
@@ -72,8 +90,16 @@ export async function createMailService(options: {
     subscriber: 'mail-demo-request',
     handle: async (event) => {
       const rendered = demoRequestEmail({ ...event.payload, appName: config.APP_NAME });
-      const outcome = await sendOnce(event.id, 'demo-request', { to: [config.SALES_EMAIL], replyTo: event.payload.email }, rendered);
-      app.log.info({ eventId: event.id, requestId: event.requestId, demoRequestId: event.payload.requestId, outcome }, 'demo request email');
+      const outcome = await sendOnce(
+        event.id,
+        'demo-request',
+        { to: [config.SALES_EMAIL], replyTo: event.payload.email },
+        rendered,
+      );
+      app.log.info(
+        { eventId: event.id, requestId: event.requestId, demoRequestId: event.payload.requestId, outcome },
+        'demo request email',
+      );
     },
   });
 
@@ -83,7 +109,15 @@ export async function createMailService(options: {
     handle: async (event) => {
       const { userId, newEmail, firstName, sealedToken, expiresAt } = event.payload;
       const token = tokens.open(sealedToken);
-      const rendered = emailChangeEmail({ appName: config.APP_NAME, publicUrl: config.PUBLIC_URL, firstName, userId, newEmail, token, expiresAt: new Date(expiresAt) });
+      const rendered = emailChangeEmail({
+        appName: config.APP_NAME,
+        publicUrl: config.PUBLIC_URL,
+        firstName,
+        userId,
+        newEmail,
+        token,
+        expiresAt: new Date(expiresAt),
+      });
       const outcome = await sendOnce(event.id, 'email-change', { to: [newEmail] }, rendered);
       app.log.info({ eventId: event.id, requestId: event.requestId, outcome }, 'email change link');
       if (options.catcher && outcome === 'sent') {
@@ -98,7 +132,12 @@ export async function createMailService(options: {
     subscriber: 'mail-password-changed',
     handle: async (event) => {
       const { email, firstName } = event.payload;
-      const rendered = passwordChangedEmail({ appName: config.APP_NAME, publicUrl: config.PUBLIC_URL, supportEmail: config.SUPPORT_EMAIL, firstName });
+      const rendered = passwordChangedEmail({
+        appName: config.APP_NAME,
+        publicUrl: config.PUBLIC_URL,
+        supportEmail: config.SUPPORT_EMAIL,
+        firstName,
+      });
       const outcome = await sendOnce(event.id, 'password-changed', { to: [email] }, rendered);
       app.log.info({ eventId: event.id, requestId: event.requestId, outcome }, 'password changed notice');
     },

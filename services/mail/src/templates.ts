@@ -5,10 +5,20 @@ export interface RenderedEmail {
 }
 
 const escapeHtml = (value: string) =>
-  value.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char);
+  value.replace(
+    /[&<>"']/g,
+    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char,
+  );
 
 /** The link is built from PUBLIC_URL only; nothing from the request that caused it. */
-export function verificationEmail(input: { appName: string; publicUrl: string; firstName: string; userId: string; token: string; expiresAt: Date }): RenderedEmail {
+export function verificationEmail(input: {
+  appName: string;
+  publicUrl: string;
+  firstName: string;
+  userId: string;
+  token: string;
+  expiresAt: Date;
+}): RenderedEmail {
   const link = new URL('/verify-email', input.publicUrl);
   link.searchParams.set('token', input.token);
   link.searchParams.set('userId', input.userId);
@@ -68,7 +78,15 @@ ${action}
 }
 
 /** The email-change link: the same /verify-email link, sent to the NEW address; built from PUBLIC_URL only. */
-export function emailChangeEmail(input: { appName: string; publicUrl: string; firstName: string; userId: string; newEmail: string; token: string; expiresAt: Date }): RenderedEmail {
+export function emailChangeEmail(input: {
+  appName: string;
+  publicUrl: string;
+  firstName: string;
+  userId: string;
+  newEmail: string;
+  token: string;
+  expiresAt: Date;
+}): RenderedEmail {
   const link = new URL('/verify-email', input.publicUrl);
   link.searchParams.set('token', input.token);
   link.searchParams.set('userId', input.userId);
@@ -78,15 +96,20 @@ export function emailChangeEmail(input: { appName: string; publicUrl: string; fi
   const intro = `You asked to use ${input.newEmail} for your ${input.appName} account. Open this link to confirm it; your email changes only then:`;
   const note = `This link works once and expires in ${hours} hours. If you did not ask for this, ignore this email: nothing changes.`;
   const text = [`Hi ${name},`, '', intro, '', link.href, '', note].join('\n');
-  const html = accountHtml('Confirm your new email address', [`Hi ${escapeHtml(name)},`, escapeHtml(intro)], { label: 'Confirm new email', href: link.href }).replace(
-    '</td></tr>',
-    `<p style="font-size:13px;color:#475569">${escapeHtml(note)}</p>\n</td></tr>`,
-  );
+  const html = accountHtml('Confirm your new email address', [`Hi ${escapeHtml(name)},`, escapeHtml(intro)], {
+    label: 'Confirm new email',
+    href: link.href,
+  }).replace('</td></tr>', `<p style="font-size:13px;color:#475569">${escapeHtml(note)}</p>\n</td></tr>`);
   return { subject, text, html };
 }
 
 /** The notice after a password change, to the account's address. */
-export function passwordChangedEmail(input: { appName: string; publicUrl: string; supportEmail: string; firstName: string }): RenderedEmail {
+export function passwordChangedEmail(input: {
+  appName: string;
+  publicUrl: string;
+  supportEmail: string;
+  firstName: string;
+}): RenderedEmail {
   const name = input.firstName.trim() || 'there';
   const login = new URL('/login', input.publicUrl).href;
   const subject = `Your ${input.appName} password was changed`;
@@ -95,7 +118,11 @@ export function passwordChangedEmail(input: { appName: string; publicUrl: string
     `If it was not you, contact support at ${input.supportEmail} right away; if you can still sign in (${login}), change your password again from the Account page.`,
   ];
   const text = [`Hi ${name},`, '', ...lines, '', `If it was you, there is nothing to do.`].join('\n');
-  const html = accountHtml('Your password was changed', [`Hi ${escapeHtml(name)},`, ...lines.map(escapeHtml), 'If it was you, there is nothing to do.']);
+  const html = accountHtml('Your password was changed', [
+    `Hi ${escapeHtml(name)},`,
+    ...lines.map(escapeHtml),
+    'If it was you, there is nothing to do.',
+  ]);
   return { subject, text, html };
 }
 
@@ -122,7 +149,13 @@ export function demoRequestEmail(input: DemoRequestDetails & { appName: string }
     ['Heard about us', input.referralSource ?? 'Not given'],
     ['Request id', input.requestId],
   ];
-  const text = [`New demo request on ${input.appName}:`, '', ...rows.map(([label, value]) => `${label}: ${value}`), '', 'Reply to this email to answer the requester.'].join('\n');
+  const text = [
+    `New demo request on ${input.appName}:`,
+    '',
+    ...rows.map(([label, value]) => `${label}: ${value}`),
+    '',
+    'Reply to this email to answer the requester.',
+  ].join('\n');
   const html = `<!doctype html>
 <html><body style="font-family:system-ui,-apple-system,Segoe UI,sans-serif;color:#0f172a;line-height:1.5">
 <h1 style="font-size:18px">New demo request</h1>

@@ -14,7 +14,13 @@ const tokens = sealer(TEST_SECRET, 'email-verification');
 
 async function start(smtpUrl: string): Promise<EventBus> {
   const bus = inProcessBus();
-  const config = readMailConfig({ DATABASE_URL: db.url, INTERNAL_SECRET: TEST_SECRET, SMTP_URL: smtpUrl, PUBLIC_URL: 'https://app.example.com', MAIL_FROM: 'Referral Hub <hello@example.com>' });
+  const config = readMailConfig({
+    DATABASE_URL: db.url,
+    INTERNAL_SECRET: TEST_SECRET,
+    SMTP_URL: smtpUrl,
+    PUBLIC_URL: 'https://app.example.com',
+    MAIL_FROM: 'Referral Hub <hello@example.com>',
+  });
   services.push(await createMailService({ config, bus, logger: false }));
   return bus;
 }
@@ -68,7 +74,11 @@ describe('verification email', () => {
     expect(inbox('twice@example.com')).toHaveLength(1);
 
     const concurrent = verificationEvent('concurrent@example.com');
-    const results = await Promise.allSettled([bus.publish(concurrent), bus.publish(concurrent), bus.publish(concurrent)]);
+    const results = await Promise.allSettled([
+      bus.publish(concurrent),
+      bus.publish(concurrent),
+      bus.publish(concurrent),
+    ]);
     // Deliveries that found another one mid-send fail and are retried later; that retry finds it sent.
     await bus.publish(concurrent);
     expect(results.some((r) => r.status === 'fulfilled')).toBe(true);
@@ -138,7 +148,9 @@ describe('referral intro email', () => {
   });
 });
 
-const envelope = <N extends 'demo_request.submitted' | 'email_change.requested' | 'password.changed'>(row: ReturnType<typeof outboxEvent<N>>): EventEnvelope<N> => ({
+const envelope = <N extends 'demo_request.submitted' | 'email_change.requested' | 'password.changed'>(
+  row: ReturnType<typeof outboxEvent<N>>,
+): EventEnvelope<N> => ({
   id: row.id,
   name: row.name,
   payload: row.payload,
@@ -148,7 +160,13 @@ const envelope = <N extends 'demo_request.submitted' | 'email_change.requested' 
 describe('demo request email', () => {
   it('goes once to SALES_EMAIL with every detail, text and escaped HTML, replying to the requester', async () => {
     const bus = inProcessBus();
-    const config = readMailConfig({ DATABASE_URL: db.url, INTERNAL_SECRET: TEST_SECRET, SMTP_URL: catcher.url, SALES_EMAIL: 'deals@example.com', MAIL_FROM: 'Referral Hub <hello@example.com>' });
+    const config = readMailConfig({
+      DATABASE_URL: db.url,
+      INTERNAL_SECRET: TEST_SECRET,
+      SMTP_URL: catcher.url,
+      SALES_EMAIL: 'deals@example.com',
+      MAIL_FROM: 'Referral Hub <hello@example.com>',
+    });
     services.push(await createMailService({ config, bus, logger: false }));
     const event = envelope(
       outboxEvent('demo_request.submitted', {
@@ -169,7 +187,14 @@ describe('demo request email', () => {
     expect(message!.subject).toBe('Demo request: Grace Hopper <script> (navy.example)');
     expect(message!.replyTo).toBe('grace@navy.example');
     expect(message!.from).toContain('hello@example.com');
-    for (const detail of ['Grace Hopper <script>', 'grace@navy.example', '+1 555 0100', 'navy.example', 'Industry Event']) expect(message!.text).toContain(detail);
+    for (const detail of [
+      'Grace Hopper <script>',
+      'grace@navy.example',
+      '+1 555 0100',
+      'navy.example',
+      'Industry Event',
+    ])
+      expect(message!.text).toContain(detail);
     expect(message!.html).toContain('Grace Hopper &lt;script&gt;');
     expect(message!.html).not.toContain('<script>');
     const { rows } = await sql.query('SELECT kind, status FROM mail.sent_emails WHERE event_id = $1', [event.id]);
@@ -177,7 +202,9 @@ describe('demo request email', () => {
   });
 
   it('defaults SALES_EMAIL to sales@referralhub.local', () => {
-    expect(readMailConfig({ DATABASE_URL: db.url, INTERNAL_SECRET: TEST_SECRET, SMTP_URL: catcher.url }).SALES_EMAIL).toBe('sales@referralhub.local');
+    expect(
+      readMailConfig({ DATABASE_URL: db.url, INTERNAL_SECRET: TEST_SECRET, SMTP_URL: catcher.url }).SALES_EMAIL,
+    ).toBe('sales@referralhub.local');
   });
 });
 
@@ -208,7 +235,13 @@ describe('account emails', () => {
 
   it('sends a password-change notice to the account address, once', async () => {
     const bus = await start(catcher.url);
-    const event = envelope(outboxEvent('password.changed', { userId: '11111111-2222-3333-4444-555555555555', email: 'changed@example.com', firstName: 'Linus' }));
+    const event = envelope(
+      outboxEvent('password.changed', {
+        userId: '11111111-2222-3333-4444-555555555555',
+        email: 'changed@example.com',
+        firstName: 'Linus',
+      }),
+    );
     await bus.publish(event);
     await bus.publish(event);
     const messages = inbox('changed@example.com');

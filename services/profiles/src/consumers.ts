@@ -8,7 +8,12 @@ export type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
  * same transaction as the handler's writes, so a redelivery (at-least-once bus) finds it and is skipped,
  * and a crash before commit leaves neither. Answers whether the handler ran.
  */
-export async function handleOnce(prisma: PrismaClient, subscriber: string, eventId: string, handle: (tx: Tx) => Promise<void>): Promise<boolean> {
+export async function handleOnce(
+  prisma: PrismaClient,
+  subscriber: string,
+  eventId: string,
+  handle: (tx: Tx) => Promise<void>,
+): Promise<boolean> {
   return prisma.$transaction(async (tx) => {
     const claimed = await tx.processedEvent.createMany({ data: [{ subscriber, eventId }], skipDuplicates: true });
     if (claimed.count === 0) return false;
@@ -27,7 +32,11 @@ export async function subscribeConsumers(bus: EventBus, prisma: PrismaClient): P
     handle: async (event) => {
       const { userId, email, companyName } = event.payload;
       await handleOnce(prisma, SUBSCRIBERS.userProfile, event.id, async (tx) => {
-        await tx.user.upsert({ where: { userId }, create: { userId, email, companyName }, update: { email, companyName } });
+        await tx.user.upsert({
+          where: { userId },
+          create: { userId, email, companyName },
+          update: { email, companyName },
+        });
       });
     },
   });

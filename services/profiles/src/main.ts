@@ -6,7 +6,12 @@ import { createProfilesService } from './service.ts';
 await runProcess(async () => {
   const config = readProfilesConfig();
   if (!config.NATS_URL) throw new Error('NATS_URL is required when the profiles service runs as its own process');
-  const bus = await natsBus({ url: config.NATS_URL, name: 'profiles', namespace: config.NATS_NAMESPACE, logger: createLogger('profiles', config.LOG_LEVEL) });
+  const bus = await natsBus({
+    url: config.NATS_URL,
+    name: 'profiles',
+    namespace: config.NATS_NAMESPACE,
+    logger: createLogger('profiles', config.LOG_LEVEL),
+  });
   const service = await createProfilesService({ config, bus });
   await service.app.listen({ host: config.HOST, port: config.PROFILES_PORT });
   return {

@@ -18,7 +18,10 @@ export interface ProfilesDeps {
 }
 
 /** An outbox row: the event payloads of contracts type their records as `unknown`, Prisma wants JSON. */
-const outboxRow = (event: ReturnType<typeof outboxEvent>) => ({ ...event, payload: event.payload as Prisma.InputJsonValue });
+const outboxRow = (event: ReturnType<typeof outboxEvent>) => ({
+  ...event,
+  payload: event.payload as Prisma.InputJsonValue,
+});
 
 /** The saved profile as the API answers it: the eleven fields (in contract order) and when it was saved. */
 function savedLeadCriteria(row: LeadCriteriaRow): z.output<typeof SavedLeadCriteria> {
@@ -69,9 +72,19 @@ export function profileRoutes(app: FastifyInstance, deps: ProfilesDeps) {
     const criteria = parse(LeadCriteria, request.body);
     if (!hasAnyCriteria(criteria)) throw new HttpError(400, PROFILE_MESSAGES.emptyCriteria);
     const row = await prisma.$transaction(async (tx) => {
-      const saved = await tx.leadCriteria.upsert({ where: { userId }, create: { userId, ...criteria }, update: criteria });
+      const saved = await tx.leadCriteria.upsert({
+        where: { userId },
+        create: { userId, ...criteria },
+        update: criteria,
+      });
       await tx.outboxEvent.create({
-        data: outboxRow(outboxEvent('lead_criteria.saved', { userId, companyName: await companyNameOf(tx, userId), criteria }, request.id)),
+        data: outboxRow(
+          outboxEvent(
+            'lead_criteria.saved',
+            { userId, companyName: await companyNameOf(tx, userId), criteria },
+            request.id,
+          ),
+        ),
       });
       return saved;
     });
@@ -92,7 +105,9 @@ export function profileRoutes(app: FastifyInstance, deps: ProfilesDeps) {
     const row = await prisma.$transaction(async (tx) => {
       const saved = await tx.bounties.upsert({ where: { userId }, create: { userId, bounties }, update: { bounties } });
       await tx.outboxEvent.create({
-        data: outboxRow(outboxEvent('bounties.saved', { userId, companyName: await companyNameOf(tx, userId), bounties }, request.id)),
+        data: outboxRow(
+          outboxEvent('bounties.saved', { userId, companyName: await companyNameOf(tx, userId), bounties }, request.id),
+        ),
       });
       return saved;
     });

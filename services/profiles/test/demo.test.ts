@@ -18,17 +18,28 @@ const valid = {
 };
 
 const submit = (payload: unknown, headers: Record<string, string> = json) =>
-  app().inject({ method: 'POST', url: '/api/demo-request', headers, payload: typeof payload === 'string' ? payload : JSON.stringify(payload) });
+  app().inject({
+    method: 'POST',
+    url: '/api/demo-request',
+    headers,
+    payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+  });
 
 async function stored() {
   const requests = (await ctx.sql.query('SELECT * FROM profiles.demo_requests ORDER BY created_at')).rows;
-  const outbox = (await ctx.sql.query("SELECT payload FROM profiles.outbox_events WHERE name = 'demo_request.submitted'")).rows;
+  const outbox = (
+    await ctx.sql.query("SELECT payload FROM profiles.outbox_events WHERE name = 'demo_request.submitted'")
+  ).rows;
   return { requests, outbox };
 }
 
 beforeAll(async () => {
   ctx = await startProfiles();
-  await ctx.bus.subscribe({ event: 'demo_request.submitted', subscriber: 'test-demo', handle: async (event) => void submitted.push(event) });
+  await ctx.bus.subscribe({
+    event: 'demo_request.submitted',
+    subscriber: 'test-demo',
+    handle: async (event) => void submitted.push(event),
+  });
 });
 afterAll(async () => ctx?.close());
 beforeEach(async () => {
@@ -44,8 +55,23 @@ describe('POST /api/demo-request', () => {
     expect(response.json()).toEqual({ message: 'Demo request received' });
     const { requests, outbox } = await stored();
     expect(requests).toHaveLength(1);
-    expect(requests[0]).toMatchObject({ first_name: 'Grace', last_name: 'Hopper', email: 'grace@navy.example', phone: '+1 555 0100', website: 'navy.example', referral_source: 'Industry Event' });
-    const expected = { requestId: requests[0].id, firstName: 'Grace', lastName: 'Hopper', email: 'grace@navy.example', phone: '+1 555 0100', website: 'navy.example', referralSource: 'Industry Event' };
+    expect(requests[0]).toMatchObject({
+      first_name: 'Grace',
+      last_name: 'Hopper',
+      email: 'grace@navy.example',
+      phone: '+1 555 0100',
+      website: 'navy.example',
+      referral_source: 'Industry Event',
+    });
+    const expected = {
+      requestId: requests[0].id,
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      email: 'grace@navy.example',
+      phone: '+1 555 0100',
+      website: 'navy.example',
+      referralSource: 'Industry Event',
+    };
     expect(outbox).toEqual([{ payload: expected }]);
     const event = await eventually(() => submitted[0], 5000, 'demo_request.submitted');
     expect(event.payload).toEqual(expected);

@@ -18,12 +18,26 @@ export interface TestUser {
 export function testUser(name = 'user', options: { emailVerified?: boolean; isAdmin?: boolean } = {}): TestUser {
   const userId = randomUUID();
   const email = `${name}-${userId.slice(0, 8)}@example.com`;
-  const identity = signer.sign({ userId, sessionId: randomUUID(), email, isAdmin: options.isAdmin ?? false, emailVerified: options.emailVerified ?? true }, 600);
+  const identity = signer.sign(
+    {
+      userId,
+      sessionId: randomUUID(),
+      email,
+      isAdmin: options.isAdmin ?? false,
+      emailVerified: options.emailVerified ?? true,
+    },
+    600,
+  );
   return { userId, email, headers: { 'x-identity': identity, 'content-type': 'application/json' } };
 }
 
 /** Hands an event to the service's consumers as the bus would. */
-export async function deliver<N extends EventName>(bus: EventBus, name: N, payload: EventPayload<N>, id: string = randomUUID()): Promise<string> {
+export async function deliver<N extends EventName>(
+  bus: EventBus,
+  name: N,
+  payload: EventPayload<N>,
+  id: string = randomUUID(),
+): Promise<string> {
   const event: EventEnvelope<N> = { id, name, payload, occurredAt: new Date().toISOString() };
   await bus.publish(event as EventEnvelope);
   return id;
@@ -43,7 +57,8 @@ export async function snapshot(sql: pg.Pool) {
     demo_requests: '*',
   };
   const result: Record<string, unknown[]> = {};
-  for (const [table, columns] of Object.entries(tables)) result[table] = (await sql.query(`SELECT ${columns} FROM profiles.${table} ORDER BY 1, 2`)).rows;
+  for (const [table, columns] of Object.entries(tables))
+    result[table] = (await sql.query(`SELECT ${columns} FROM profiles.${table} ORDER BY 1, 2`)).rows;
   return result;
 }
 
@@ -52,5 +67,9 @@ export type TestContext = ServiceUnderTest<ProfilesService>;
 /** The service on a fresh database with an in-process bus that records what it publishes. */
 export const startProfiles = (env: Record<string, string> = {}): Promise<TestContext> =>
   startTestService(['lead_criteria.saved', 'bounties.saved'], ({ databaseUrl, bus }) =>
-    createProfilesService({ config: readProfilesConfig({ DATABASE_URL: databaseUrl, INTERNAL_SECRET: TEST_SECRET, ...env }), bus, logger: false }),
+    createProfilesService({
+      config: readProfilesConfig({ DATABASE_URL: databaseUrl, INTERNAL_SECRET: TEST_SECRET, ...env }),
+      bus,
+      logger: false,
+    }),
   );

@@ -1,12 +1,22 @@
-import { COMPANY_SIZES, COUNTRIES, DEPARTMENTS, FUNDING_STAGES, INDUSTRIES, JOB_TITLES, SENIORITY_LEVELS } from '@app/contracts';
+import {
+  COMPANY_SIZES,
+  COUNTRIES,
+  DEPARTMENTS,
+  FUNDING_STAGES,
+  INDUSTRIES,
+  JOB_TITLES,
+  SENIORITY_LEVELS,
+} from '@app/contracts';
 import { describe, expect, it } from 'vitest';
 
 const alphabetical = (items: readonly string[]) => [...items].sort((a, b) => a.localeCompare(b, 'en'));
 const unique = (items: readonly string[]) => new Set(items.map((item) => item.toLowerCase())).size === items.length;
-const clean = (items: readonly string[]) => items.every((item) => item.length > 0 && item === item.trim() && !/\s{2}/.test(item) && item.length <= 120);
+const clean = (items: readonly string[]) =>
+  items.every((item) => item.length > 0 && item === item.trim() && !/\s{2}/.test(item) && item.length <= 120);
 
 /** The flag emoji of an ISO 3166-1 alpha-2 code: its letters as regional indicator symbols. */
-const flagOf = (code: string) => String.fromCodePoint(...[...code].map((letter) => 0x1f1e6 + letter.charCodeAt(0) - 65));
+const flagOf = (code: string) =>
+  String.fromCodePoint(...[...code].map((letter) => 0x1f1e6 + letter.charCodeAt(0) - 65));
 const regionNames = new Intl.DisplayNames('en', { type: 'region', fallback: 'code' });
 
 describe('option lists (spec 3)', () => {
@@ -34,7 +44,13 @@ describe('option lists (spec 3)', () => {
       expect(regionNames.of(code), `${name} ${code}`).not.toBe(code);
       expect(flag, name).toBe(flagOf(code));
     }
-    for (const [code, name] of [['US', 'United States'], ['GB', 'United Kingdom'], ['DE', 'Germany'], ['IN', 'India'], ['BR', 'Brazil']]) {
+    for (const [code, name] of [
+      ['US', 'United States'],
+      ['GB', 'United Kingdom'],
+      ['DE', 'Germany'],
+      ['IN', 'India'],
+      ['BR', 'Brazil'],
+    ]) {
       expect(COUNTRIES.find((country) => country.code === code)?.name).toBe(name);
     }
   });
@@ -44,7 +60,14 @@ describe('option lists (spec 3)', () => {
     expect(JOB_TITLES).toEqual(alphabetical(JOB_TITLES));
     expect(unique(JOB_TITLES)).toBe(true);
     expect(clean(JOB_TITLES)).toBe(true);
-    for (const title of ['Chief Executive Officer', 'Chief Technology Officer', 'VP of Sales', 'Software Engineer', 'Marketing Manager']) expect(JOB_TITLES).toContain(title);
+    for (const title of [
+      'Chief Executive Officer',
+      'Chief Technology Officer',
+      'VP of Sales',
+      'Software Engineer',
+      'Marketing Manager',
+    ])
+      expect(JOB_TITLES).toContain(title);
   });
 
   it('keeps the 26 departments, Administrative to Unemployed, and the fixed lists', () => {

@@ -1,4 +1,10 @@
-import { BOUNTY_MESSAGES, DEFAULT_BOUNTIES, SavedBounties, SavedLeadCriteria, type EventEnvelope } from '@app/contracts';
+import {
+  BOUNTY_MESSAGES,
+  DEFAULT_BOUNTIES,
+  SavedBounties,
+  SavedLeadCriteria,
+  type EventEnvelope,
+} from '@app/contracts';
 import { identitySigner } from '@app/kit';
 import { eventually, TEST_SECRET } from '@app/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +17,12 @@ const app = () => ctx.service.app;
 
 type Method = 'GET' | 'POST';
 const call = (user: TestUser, method: Method, url: string, payload?: unknown) =>
-  app().inject({ method, url, headers: user.headers, payload: payload === undefined ? undefined : typeof payload === 'string' ? payload : JSON.stringify(payload) });
+  app().inject({
+    method,
+    url,
+    headers: user.headers,
+    payload: payload === undefined ? undefined : typeof payload === 'string' ? payload : JSON.stringify(payload),
+  });
 
 const saveCriteria = (user: TestUser, payload: unknown) => call(user, 'POST', '/api/lead-criteria', payload);
 const saveBounties = (user: TestUser, payload: unknown) => call(user, 'POST', '/api/bounties', payload);
@@ -41,10 +52,14 @@ const bounties = (overrides: Record<string, unknown> = {}) => ({
 
 /** Waits for the relay, then answers the events published for a user. */
 async function eventsOf(userId: string, name: string, count = 1): Promise<EventEnvelope[]> {
-  return eventually(() => {
-    const found = ctx.published.filter((e) => e.name === name && (e.payload as { userId: string }).userId === userId);
-    return found.length >= count ? found : undefined;
-  }, 5000, `${count} ${name} event(s)`);
+  return eventually(
+    () => {
+      const found = ctx.published.filter((e) => e.name === name && (e.payload as { userId: string }).userId === userId);
+      return found.length >= count ? found : undefined;
+    },
+    5000,
+    `${count} ${name} event(s)`,
+  );
 }
 
 /** Bad input: the status and message, and every table exactly as before. */
@@ -75,18 +90,26 @@ describe('authentication and verification', () => {
   ] as const;
   const identity = { userId: 'u', sessionId: 's', email: 'a@b.co', isAdmin: false, emailVerified: true };
 
-  it.each(routes)('%s %s answers 401 without an identity, and with a forged or expired one, changing nothing', async (method, url) => {
-    const forged = identitySigner('another-secret-that-is-long-enough-000000').sign(identity, 60);
-    const expired = identitySigner(TEST_SECRET).sign(identity, 60, Date.now() - 3600_000);
-    for (const headers of [{}, { 'x-identity': forged }, { 'x-identity': expired }]) {
-      const before = await snapshot(ctx.sql);
-      const payload = url === '/api/bounties' ? JSON.stringify(bounties()) : JSON.stringify(fullCriteria);
-      const response = await app().inject({ method, url, headers: { ...headers, 'content-type': 'application/json' }, payload: method === 'GET' ? undefined : payload });
-      expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual({ message: 'Authentication required' });
-      expect(await snapshot(ctx.sql)).toEqual(before);
-    }
-  });
+  it.each(routes)(
+    '%s %s answers 401 without an identity, and with a forged or expired one, changing nothing',
+    async (method, url) => {
+      const forged = identitySigner('another-secret-that-is-long-enough-000000').sign(identity, 60);
+      const expired = identitySigner(TEST_SECRET).sign(identity, 60, Date.now() - 3600_000);
+      for (const headers of [{}, { 'x-identity': forged }, { 'x-identity': expired }]) {
+        const before = await snapshot(ctx.sql);
+        const payload = url === '/api/bounties' ? JSON.stringify(bounties()) : JSON.stringify(fullCriteria);
+        const response = await app().inject({
+          method,
+          url,
+          headers: { ...headers, 'content-type': 'application/json' },
+          payload: method === 'GET' ? undefined : payload,
+        });
+        expect(response.statusCode).toBe(401);
+        expect(response.json()).toEqual({ message: 'Authentication required' });
+        expect(await snapshot(ctx.sql)).toEqual(before);
+      }
+    },
+  );
 
   it('refuses saving for an unverified email with 403, even with a bad body, and still lets it read', async () => {
     const unverified = testUser('unverified', { emailVerified: false });
@@ -122,13 +145,27 @@ describe('lead criteria', () => {
     const second = await saveCriteria(vendor, { industries: ['Banking'] });
     expect(second.statusCode, second.body).toBe(200);
     expect(second.json()).toEqual({
-      employeeCount: [], industries: ['Banking'], countries: [], minRevenue: '', fundingStage: [], techStack: [], companyNotes: [],
-      jobTitles: [], seniority: [], departments: [], contactNotes: [], updatedAt: expect.any(String),
+      employeeCount: [],
+      industries: ['Banking'],
+      countries: [],
+      minRevenue: '',
+      fundingStage: [],
+      techStack: [],
+      companyNotes: [],
+      jobTitles: [],
+      seniority: [],
+      departments: [],
+      contactNotes: [],
+      updatedAt: expect.any(String),
     });
-    expect(Date.parse(second.json<{ updatedAt: string }>().updatedAt)).toBeGreaterThanOrEqual(Date.parse(saved.updatedAt));
+    expect(Date.parse(second.json<{ updatedAt: string }>().updatedAt)).toBeGreaterThanOrEqual(
+      Date.parse(saved.updatedAt),
+    );
     expect((await call(vendor, 'GET', '/api/lead-criteria')).json()).toEqual(second.json());
     expect((await call(other, 'GET', '/api/lead-criteria')).statusCode).toBe(404);
-    const { rows } = await ctx.sql.query('SELECT count(*)::int n FROM profiles.lead_criteria WHERE user_id = $1', [vendor.userId]);
+    const { rows } = await ctx.sql.query('SELECT count(*)::int n FROM profiles.lead_criteria WHERE user_id = $1', [
+      vendor.userId,
+    ]);
     expect(rows[0].n).toBe(1);
   });
 
@@ -143,13 +180,23 @@ describe('lead criteria', () => {
     });
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json()).toMatchObject({
-      industries: ['Space Mining', 'Banking'], countries: ['Atlantis'], jobTitles: ['Head of Growth'], seniority: ['VP'], minRevenue: '5000',
+      industries: ['Space Mining', 'Banking'],
+      countries: ['Atlantis'],
+      jobTitles: ['Head of Growth'],
+      seniority: ['VP'],
+      minRevenue: '5000',
     });
   });
 
   it('needs at least one field: empty body, blanks only, or a revenue of 0 answer 400', async () => {
     const vendor = testUser();
-    for (const payload of [{}, { industries: ['  ', ''] }, { minRevenue: '0' }, { minRevenue: '' }, { companyNotes: [] }]) {
+    for (const payload of [
+      {},
+      { industries: ['  ', ''] },
+      { minRevenue: '0' },
+      { minRevenue: '' },
+      { companyNotes: [] },
+    ]) {
       await expectRejected(() => saveCriteria(vendor, payload), 400, PROFILE_MESSAGES.emptyCriteria);
     }
     const ok = await saveCriteria(vendor, { minRevenue: '1' });
@@ -160,31 +207,85 @@ describe('lead criteria', () => {
     const vendor = testUser();
     await saveCriteria(vendor, fullCriteria);
     for (const minRevenue of ['-5', '1.5', '1,000', 'abc', '1e6']) {
-      await expectRejected(() => saveCriteria(vendor, { ...fullCriteria, minRevenue }), 400, 'Revenue must be a positive number');
+      await expectRejected(
+        () => saveCriteria(vendor, { ...fullCriteria, minRevenue }),
+        400,
+        'Revenue must be a positive number',
+      );
     }
-    await expectRejected(() => saveCriteria(vendor, { ...fullCriteria, minRevenue: 1000 }), 400, 'Revenue must be a positive number');
-    await expectRejected(() => saveCriteria(vendor, { ...fullCriteria, minRevenue: '1234567890123456' }), 400, 'Revenue is too large');
+    await expectRejected(
+      () => saveCriteria(vendor, { ...fullCriteria, minRevenue: 1000 }),
+      400,
+      'Revenue must be a positive number',
+    );
+    await expectRejected(
+      () => saveCriteria(vendor, { ...fullCriteria, minRevenue: '1234567890123456' }),
+      400,
+      'Revenue is too large',
+    );
   });
 
   it('refuses bad input with a clear 4xx and changes nothing', async () => {
     const vendor = testUser();
     await saveCriteria(vendor, fullCriteria);
     await expectRejected(() => saveCriteria(vendor, '{"industries": ['), 400, 'Malformed JSON body');
-    await expectRejected(() => saveCriteria(vendor, { ...fullCriteria, favouriteColour: 'blue' }), 400, /favouriteColour/);
+    await expectRejected(
+      () => saveCriteria(vendor, { ...fullCriteria, favouriteColour: 'blue' }),
+      400,
+      /favouriteColour/,
+    );
     await expectRejected(() => saveCriteria(vendor, { ...fullCriteria, industries: 'Banking' }), 400, 'Must be a list');
     await expectRejected(() => saveCriteria(vendor, { ...fullCriteria, industries: [42] }), 400, /industries/);
-    await expectRejected(() => saveCriteria(vendor, { ...fullCriteria, employeeCount: ['a million'] }), 400, 'Unknown company size');
-    await expectRejected(() => saveCriteria(vendor, { ...fullCriteria, fundingStage: ['Series Z'] }), 400, 'Unknown funding stage');
-    await expectRejected(() => saveCriteria(vendor, { ...fullCriteria, seniority: ['Overlord'] }), 400, 'Unknown seniority');
-    await expectRejected(() => saveCriteria(vendor, { ...fullCriteria, departments: ['Alchemy'] }), 400, 'Unknown department');
-    await expectRejected(() => saveCriteria(vendor, { ...fullCriteria, jobTitles: ['x'.repeat(121)] }), 400, 'Entries must be at most 120 characters');
-    await expectRejected(() => saveCriteria(vendor, { ...fullCriteria, companyNotes: ['x'.repeat(2001)] }), 400, 'Entries must be at most 2000 characters');
-    await expectRejected(() => saveCriteria(vendor, { ...fullCriteria, techStack: Array.from({ length: 201 }, (_, i) => `Tool ${i}`) }), 400, 'At most 200 entries');
+    await expectRejected(
+      () => saveCriteria(vendor, { ...fullCriteria, employeeCount: ['a million'] }),
+      400,
+      'Unknown company size',
+    );
+    await expectRejected(
+      () => saveCriteria(vendor, { ...fullCriteria, fundingStage: ['Series Z'] }),
+      400,
+      'Unknown funding stage',
+    );
+    await expectRejected(
+      () => saveCriteria(vendor, { ...fullCriteria, seniority: ['Overlord'] }),
+      400,
+      'Unknown seniority',
+    );
+    await expectRejected(
+      () => saveCriteria(vendor, { ...fullCriteria, departments: ['Alchemy'] }),
+      400,
+      'Unknown department',
+    );
+    await expectRejected(
+      () => saveCriteria(vendor, { ...fullCriteria, jobTitles: ['x'.repeat(121)] }),
+      400,
+      'Entries must be at most 120 characters',
+    );
+    await expectRejected(
+      () => saveCriteria(vendor, { ...fullCriteria, companyNotes: ['x'.repeat(2001)] }),
+      400,
+      'Entries must be at most 2000 characters',
+    );
+    await expectRejected(
+      () => saveCriteria(vendor, { ...fullCriteria, techStack: Array.from({ length: 201 }, (_, i) => `Tool ${i}`) }),
+      400,
+      'At most 200 entries',
+    );
     await expectRejected(() => saveCriteria(vendor, [fullCriteria]), 400, /./);
     await expectRejected(() => saveCriteria(vendor, 'null'), 400, PROFILE_MESSAGES.emptyCriteria);
-    await expectRejected(() => saveCriteria(vendor, { ...fullCriteria, companyNotes: ['x'.repeat(1024 * 1024)] }), 413, 'Request body is too large');
     await expectRejected(
-      () => app().inject({ method: 'POST', url: '/api/lead-criteria', headers: { ...vendor.headers, 'content-type': 'text/plain' }, payload: 'industries=Banking' }),
+      () => saveCriteria(vendor, { ...fullCriteria, companyNotes: ['x'.repeat(1024 * 1024)] }),
+      413,
+      'Request body is too large',
+    );
+    await expectRejected(
+      () =>
+        app().inject({
+          method: 'POST',
+          url: '/api/lead-criteria',
+          headers: { ...vendor.headers, 'content-type': 'text/plain' },
+          payload: 'industries=Banking',
+        }),
       415,
       'Unsupported content type',
     );
@@ -208,9 +309,14 @@ describe('bounties', () => {
     expect((await call(vendor, 'GET', '/api/bounties')).json()).toEqual(response.json());
 
     // The form sends the stored values back with the switch turned on.
-    const again = await saveBounties(vendor, bounties({ opportunityCreated: { ...saved.bounties.opportunityCreated, enabled: true } }));
+    const again = await saveBounties(
+      vendor,
+      bounties({ opportunityCreated: { ...saved.bounties.opportunityCreated, enabled: true } }),
+    );
     expect(again.statusCode, again.body).toBe(200);
-    expect(again.json<{ bounties: unknown }>().bounties).toMatchObject({ opportunityCreated: { enabled: true, type: 'flat', amount: 250 } });
+    expect(again.json<{ bounties: unknown }>().bounties).toMatchObject({
+      opportunityCreated: { enabled: true, type: 'flat', amount: 250 },
+    });
   });
 
   it('accepts the defaults once closedWon has an amount, and a percentage of exactly 100 and months 1 and 60', async () => {
@@ -233,16 +339,31 @@ describe('bounties', () => {
     await saveBounties(vendor, bounties());
     const off = { enabled: false };
     const cases: Array<[unknown, string | RegExp]> = [
-      [{ qualifiedLead: off, meetingHeld: off, opportunityCreated: off, closedWon: off, retentionBonus: off }, BOUNTY_MESSAGES.noneEnabled],
+      [
+        { qualifiedLead: off, meetingHeld: off, opportunityCreated: off, closedWon: off, retentionBonus: off },
+        BOUNTY_MESSAGES.noneEnabled,
+      ],
       [DEFAULT_BOUNTIES, BOUNTY_MESSAGES.missingAmount],
       [bounties({ closedWon: { enabled: true, type: 'flat', amount: 0 } }), BOUNTY_MESSAGES.missingAmount],
       [bounties({ closedWon: { enabled: true, type: 'flat' } }), BOUNTY_MESSAGES.missingAmount],
       [bounties({ closedWon: { enabled: true, type: 'percentage_arr', amount: 100.5 } }), BOUNTY_MESSAGES.percentage],
-      [bounties({ retentionBonus: { enabled: true, type: 'percentage_mrr', amount: 101, months: 12 } }), BOUNTY_MESSAGES.percentage],
+      [
+        bounties({ retentionBonus: { enabled: true, type: 'percentage_mrr', amount: 101, months: 12 } }),
+        BOUNTY_MESSAGES.percentage,
+      ],
       [bounties({ retentionBonus: { enabled: true, type: 'percentage_mrr', amount: 5 } }), BOUNTY_MESSAGES.months],
-      [bounties({ retentionBonus: { enabled: true, type: 'percentage_mrr', amount: 5, months: 0 } }), BOUNTY_MESSAGES.months],
-      [bounties({ retentionBonus: { enabled: true, type: 'percentage_mrr', amount: 5, months: 61 } }), BOUNTY_MESSAGES.months],
-      [bounties({ retentionBonus: { enabled: true, type: 'percentage_mrr', amount: 5, months: 6.5 } }), BOUNTY_MESSAGES.months],
+      [
+        bounties({ retentionBonus: { enabled: true, type: 'percentage_mrr', amount: 5, months: 0 } }),
+        BOUNTY_MESSAGES.months,
+      ],
+      [
+        bounties({ retentionBonus: { enabled: true, type: 'percentage_mrr', amount: 5, months: 61 } }),
+        BOUNTY_MESSAGES.months,
+      ],
+      [
+        bounties({ retentionBonus: { enabled: true, type: 'percentage_mrr', amount: 5, months: 6.5 } }),
+        BOUNTY_MESSAGES.months,
+      ],
       [bounties({ closedWon: { enabled: true, type: 'flat', amount: -1 } }), 'Payout amount must be positive'],
       [bounties({ closedWon: { enabled: true, type: 'flat', amount: 10_000_001 } }), 'Payout amount is too large'],
       [bounties({ closedWon: { enabled: true, type: 'flat', amount: '100' } }), 'Payout amount must be a number'],
@@ -254,7 +375,11 @@ describe('bounties', () => {
     ];
     for (const [payload, message] of cases) await expectRejected(() => saveBounties(vendor, payload), 400, message);
     await expectRejected(() => saveBounties(vendor, '{"closedWon":'), 400, 'Malformed JSON body');
-    await expectRejected(() => saveBounties(vendor, { ...bounties(), note: 'x'.repeat(1024 * 1024) }), 413, 'Request body is too large');
+    await expectRejected(
+      () => saveBounties(vendor, { ...bounties(), note: 'x'.repeat(1024 * 1024) }),
+      413,
+      'Request body is too large',
+    );
     expect((await call(vendor, 'GET', '/api/bounties')).json<{ bounties: unknown }>().bounties).toEqual(bounties());
   });
 });
@@ -264,7 +389,9 @@ describe('concurrency', () => {
     const vendor = testUser();
     const responses = await Promise.all([
       ...Array.from({ length: 5 }, (_, i) => saveCriteria(vendor, { industries: [`Industry ${i}`] })),
-      ...Array.from({ length: 5 }, (_, i) => saveBounties(vendor, bounties({ meetingHeld: { enabled: true, type: 'flat', amount: 100 + i } }))),
+      ...Array.from({ length: 5 }, (_, i) =>
+        saveBounties(vendor, bounties({ meetingHeld: { enabled: true, type: 'flat', amount: 100 + i } })),
+      ),
     ]);
     for (const response of responses) expect(response.statusCode, response.body).toBe(200);
     const { rows } = await ctx.sql.query(
@@ -280,20 +407,37 @@ describe('concurrency', () => {
 });
 
 describe('events', () => {
-  it("publishes lead_criteria.saved and bounties.saved once per save, with the company name from user.registered", async () => {
+  it('publishes lead_criteria.saved and bounties.saved once per save, with the company name from user.registered', async () => {
     const vendor = testUser('acme');
-    await deliver(ctx.bus, 'user.registered', { userId: vendor.userId, email: vendor.email, firstName: 'Ada', lastName: 'Lovelace', companyName: 'Acme Analytics' });
+    await deliver(ctx.bus, 'user.registered', {
+      userId: vendor.userId,
+      email: vendor.email,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      companyName: 'Acme Analytics',
+    });
     expect((await saveCriteria(vendor, fullCriteria)).statusCode).toBe(200);
     expect((await saveBounties(vendor, bounties())).statusCode).toBe(200);
 
     const [criteriaEvent] = await eventsOf(vendor.userId, 'lead_criteria.saved');
-    expect(criteriaEvent!.payload).toEqual({ userId: vendor.userId, companyName: 'Acme Analytics', criteria: fullCriteria });
+    expect(criteriaEvent!.payload).toEqual({
+      userId: vendor.userId,
+      companyName: 'Acme Analytics',
+      criteria: fullCriteria,
+    });
     const [bountiesEvent] = await eventsOf(vendor.userId, 'bounties.saved');
-    expect(bountiesEvent!.payload).toEqual({ userId: vendor.userId, companyName: 'Acme Analytics', bounties: bounties() });
+    expect(bountiesEvent!.payload).toEqual({
+      userId: vendor.userId,
+      companyName: 'Acme Analytics',
+      bounties: bounties(),
+    });
 
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(ctx.published.filter((e) => (e.payload as { userId: string }).userId === vendor.userId)).toHaveLength(2);
-    const { rows } = await ctx.sql.query("SELECT count(*)::int n FROM profiles.outbox_events WHERE payload->>'userId' = $1 AND published_at IS NULL", [vendor.userId]);
+    const { rows } = await ctx.sql.query(
+      "SELECT count(*)::int n FROM profiles.outbox_events WHERE payload->>'userId' = $1 AND published_at IS NULL",
+      [vendor.userId],
+    );
     expect(rows[0].n).toBe(0);
   });
 
@@ -306,12 +450,22 @@ describe('events', () => {
 
   it('handles a redelivered user.registered once, and a later registration event updates the copy', async () => {
     const vendor = testUser();
-    const payload = { userId: vendor.userId, email: vendor.email, firstName: 'A', lastName: 'B', companyName: 'First Co' };
+    const payload = {
+      userId: vendor.userId,
+      email: vendor.email,
+      firstName: 'A',
+      lastName: 'B',
+      companyName: 'First Co',
+    };
     const id = await deliver(ctx.bus, 'user.registered', payload);
     await deliver(ctx.bus, 'user.registered', { ...payload, companyName: 'Replayed Co' }, id);
-    const user = async () => (await ctx.sql.query('SELECT email, company_name FROM profiles.users WHERE user_id = $1', [vendor.userId])).rows;
+    const user = async () =>
+      (await ctx.sql.query('SELECT email, company_name FROM profiles.users WHERE user_id = $1', [vendor.userId])).rows;
     expect(await user()).toEqual([{ email: vendor.email, company_name: 'First Co' }]);
-    const processed = await ctx.sql.query('SELECT count(*)::int n FROM profiles.processed_events WHERE subscriber = $1 AND event_id = $2', [SUBSCRIBERS.userProfile, id]);
+    const processed = await ctx.sql.query(
+      'SELECT count(*)::int n FROM profiles.processed_events WHERE subscriber = $1 AND event_id = $2',
+      [SUBSCRIBERS.userProfile, id],
+    );
     expect(processed.rows[0].n).toBe(1);
 
     await deliver(ctx.bus, 'user.registered', { ...payload, companyName: 'Second Co' });

@@ -21,7 +21,13 @@ Answer with one JSON object and nothing else, with exactly these string keys:
 - "rewardDetails": every passage of the document about rewards, commissions, bounties, payouts or referral fees, copied VERBATIM: the exact words, every step, requirement, condition, amount, percentage and time limit, in the document's order, with its line breaks. Do not summarize, reword, translate or add anything. "" when the document says nothing about rewards.`;
 
 /** Whitespace-insensitive form used to check that text occurs in the document. */
-const squash = (text: string) => text.replace(/[\s\u00a0]+/g, ' ').replace(/[‘’]/g, "'").replace(/[“”]/g, '"').trim().toLowerCase();
+const squash = (text: string) =>
+  text
+    .replace(/[\s\u00a0]+/g, ' ')
+    .replace(/[‘’]/g, "'")
+    .replace(/[“”]/g, '"')
+    .trim()
+    .toLowerCase();
 
 /** Whether every sentence / line of `passage` occurs in the document text (list markers aside). */
 export function isVerbatim(passage: string, documentText: string): boolean {
@@ -43,7 +49,12 @@ const validWebsite = (value: string) => ProgramWebsite.safeParse(value).success;
  * Reads a document's text: the model when there is one (validated, reward details checked to be verbatim,
  * else the extractor's), the deterministic extractor otherwise or when the model fails.
  */
-export async function analyzeText(text: string, fileName: string, model: LanguageModel | null, log: FastifyBaseLogger): Promise<Analysis> {
+export async function analyzeText(
+  text: string,
+  fileName: string,
+  model: LanguageModel | null,
+  log: FastifyBaseLogger,
+): Promise<Analysis> {
   const extracted = extractProgram(text);
   if (!model) return { ...extracted, analyzedBy: 'extractor' };
   const answer = await askValidated(
@@ -60,7 +71,7 @@ export async function analyzeText(text: string, fileName: string, model: Languag
   if (!answer) return { ...extracted, analyzedBy: 'extractor' };
   const rewardDetails = answer.rewardDetails.trim();
   const verbatim = rewardDetails !== '' && isVerbatim(rewardDetails, text);
-  if (rewardDetails && !verbatim) log.warn('model reward details are not verbatim; using the extractor\'s');
+  if (rewardDetails && !verbatim) log.warn("model reward details are not verbatim; using the extractor's");
   return {
     programName: answer.programName.trim().slice(0, 200) || extracted.programName,
     description: answer.description.trim().slice(0, 5000) || extracted.description,
@@ -71,10 +82,22 @@ export async function analyzeText(text: string, fileName: string, model: Languag
 }
 
 /** Reads an image with a vision model; null when the model failed (there is no text to fall back on). */
-export async function analyzeImage(bytes: Buffer, mimeType: string, fileName: string, model: LanguageModel, log: FastifyBaseLogger): Promise<Analysis | null> {
+export async function analyzeImage(
+  bytes: Buffer,
+  mimeType: string,
+  fileName: string,
+  model: LanguageModel,
+  log: FastifyBaseLogger,
+): Promise<Analysis | null> {
   const answer = await askValidated(
     model,
-    { system: SYSTEM, data: { fileName, documentText: '(the document is the attached image)' }, image: { mimeType, bytes }, json: true, maxTokens: 4000 },
+    {
+      system: SYSTEM,
+      data: { fileName, documentText: '(the document is the attached image)' },
+      image: { mimeType, bytes },
+      json: true,
+      maxTokens: 4000,
+    },
     (output) => {
       const parsed = ModelAnswer.safeParse(jsonObject(output));
       if (!parsed.success) throw new InvalidOutput(parsed.error.issues[0]?.message ?? 'wrong shape');

@@ -9,12 +9,14 @@ export interface ExtractedProgram {
   rewardDetails: string;
 }
 
-const REWARD_WORDS = /\b(rewards?|commissions?|bount(y|ies)|pay-?outs?|referral fees?|earn(s|ings|ed)?|incentives?|compensation|bonus(es)?|payments?|paid|pays?)\b/i;
+const REWARD_WORDS =
+  /\b(rewards?|commissions?|bount(y|ies)|pay-?outs?|referral fees?|earn(s|ings|ed)?|incentives?|compensation|bonus(es)?|payments?|paid|pays?)\b/i;
 const AMOUNT = /([$€£¥]\s?\d|\d[\d,.]*\s?(%|percent|USD|EUR|GBP|dollars))/i;
 const LABEL = /^\s*([A-Za-z][A-Za-z ]{1,30}):\s*(.*)$/;
 const LIST_ITEM = /^\s*([-*•·◦▪–]|\d+[.)]|[a-z][.)]|\(\w+\))\s+/;
 const URL = /\bhttps?:\/\/[^\s<>"'()]+/i;
-const DOMAIN = /(?<![@\w.-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:com|io|co|net|org|ai|app|dev|biz|us|uk|de|fr|eu|ca|au|in|xyz|tech|cloud|so|me)(?:\/[^\s<>"'()]*)?)(?![\w@-])/i;
+const DOMAIN =
+  /(?<![@\w.-])((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:com|io|co|net|org|ai|app|dev|biz|us|uk|de|fr|eu|ca|au|in|xyz|tech|cloud|so|me)(?:\/[^\s<>"'()]*)?)(?![\w@-])/i;
 
 interface Line {
   text: string;
@@ -52,13 +54,19 @@ function isHeading(lines: Line[], index: number): boolean {
   const letters = text.replace(/[^A-Za-z]/g, '');
   if (letters.length >= 3 && letters === letters.toUpperCase()) return true;
   const significant = list.filter((word) => word.replace(/[^A-Za-z]/g, '').length > 3);
-  if (significant.length > 0 && significant.every((word) => /^[^A-Za-z]*[A-Z]/.test(word)) && !AMOUNT.test(text)) return true;
+  if (significant.length > 0 && significant.every((word) => /^[^A-Za-z]*[A-Z]/.test(word)) && !AMOUNT.test(text))
+    return true;
   // A short line standing alone between blank lines (or at the start) in a text with paragraphs.
   const alone = (index === 0 || lines[index - 1]?.blank) && (index === lines.length - 1 || lines[index + 1]?.blank);
   return Boolean(alone) && list.length <= 6 && !AMOUNT.test(text);
 }
 
-const headingText = (text: string) => text.trim().replace(/^#{1,6}\s+/, '').replace(/:$/, '').trim();
+const headingText = (text: string) =>
+  text
+    .trim()
+    .replace(/^#{1,6}\s+/, '')
+    .replace(/:$/, '')
+    .trim();
 
 function labelled(lines: Line[], names: RegExp): string | null {
   for (const line of lines) {
@@ -77,10 +85,15 @@ export function findWebsite(text: string): string {
 }
 
 /** The text from line `from` to line `to` (inclusive), exactly as in the document. */
-const slice = (text: string, lines: Line[], from: number, to: number) => text.slice(lines[from]!.start, lines[to]!.end).trim();
+const slice = (text: string, lines: Line[], from: number, to: number) =>
+  text.slice(lines[from]!.start, lines[to]!.end).trim();
 
 /** The reward section(s), verbatim: under headings about rewards, else the paragraphs that mention them. */
-export function findRewardDetails(text: string, lines: Line[] = linesOf(text), headings: Set<number> = headingIndexes(lines)): string {
+export function findRewardDetails(
+  text: string,
+  lines: Line[] = linesOf(text),
+  headings: Set<number> = headingIndexes(lines),
+): string {
   const sections: string[] = [];
   const sorted = [...headings].sort((a, b) => a - b);
   const nextHeading = (after: number) => sorted.find((h) => h > after) ?? lines.length;
@@ -112,7 +125,11 @@ export function findRewardDetails(text: string, lines: Line[] = linesOf(text), h
     let j = i;
     while (j + 1 < lines.length && !lines[j + 1]!.blank && !headings.has(j + 1)) j++;
     const paragraph = slice(text, lines, i, j);
-    if (REWARD_WORDS.test(paragraph) && (AMOUNT.test(paragraph) || /\b(commission|bounty|payout|referral fee|reward)/i.test(paragraph))) paragraphs.push(paragraph);
+    if (
+      REWARD_WORDS.test(paragraph) &&
+      (AMOUNT.test(paragraph) || /\b(commission|bounty|payout|referral fee|reward)/i.test(paragraph))
+    )
+      paragraphs.push(paragraph);
     i = j + 1;
   }
   return paragraphs.join('\n\n');
@@ -172,7 +189,15 @@ export function extractProgram(text: string): ExtractedProgram {
   }
   if (!description) {
     // Text without paragraphs (PDF lines): the first plain line that is neither the title nor about rewards.
-    const line = lines.find((l, index) => !l.blank && index !== titleIndex && !headings.has(index) && !REWARD_WORDS.test(l.text) && !LABEL.test(l.text) && l.text.replace(URL, '').trim() !== '');
+    const line = lines.find(
+      (l, index) =>
+        !l.blank &&
+        index !== titleIndex &&
+        !headings.has(index) &&
+        !REWARD_WORDS.test(l.text) &&
+        !LABEL.test(l.text) &&
+        l.text.replace(URL, '').trim() !== '',
+    );
     description = line?.text.trim() ?? '';
   }
   if (description.length > 5000) description = `${description.slice(0, 4999).replace(/\s+\S*$/, '')}…`;

@@ -1,5 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { CreateProgramRequest, PROGRAM_DOCUMENT_MAX_BYTES, PROGRAM_MESSAGES, UpdateProgramRequest, type Program, type ProgramAnalysis } from '@app/contracts';
+import {
+  CreateProgramRequest,
+  PROGRAM_DOCUMENT_MAX_BYTES,
+  PROGRAM_MESSAGES,
+  UpdateProgramRequest,
+  type Program,
+  type ProgramAnalysis,
+} from '@app/contracts';
 import { HttpError, outboxEvent, parse, type Identity, type OutboxRelay } from '@app/kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -13,7 +20,8 @@ import type { DocumentStorage } from './storage.ts';
 export const MESSAGES = {
   invalidId: 'Invalid program id',
   emptyFile: 'The document is empty',
-  unreadable: 'The document could not be read. It may be damaged or protected; please try another file or use Manual Entry.',
+  unreadable:
+    'The document could not be read. It may be damaged or protected; please try another file or use Manual Entry.',
   noText: 'No text was found in the document. Please upload a document with text, or use Manual Entry.',
   imageFailed: 'The image could not be analyzed right now. Please try again later or use Manual Entry.',
 } as const;
@@ -41,7 +49,15 @@ const toProgram = (row: ProgramRow): Program => ({
 const savedEvent = (row: ProgramRow, requestId: string) =>
   outboxEvent(
     'program.saved',
-    { programId: row.id, name: row.name, description: row.description, website: row.website, rewardDetails: row.rewardDetails, companyName: row.companyName, isActive: row.isActive },
+    {
+      programId: row.id,
+      name: row.name,
+      description: row.description,
+      website: row.website,
+      rewardDetails: row.rewardDetails,
+      companyName: row.companyName,
+      isActive: row.isActive,
+    },
     requestId,
   );
 
@@ -62,7 +78,10 @@ export function programRoutes(app: FastifyInstance, deps: ProgramRoutesDeps) {
   /** Administrators see every program; everyone else only the active ones (inactive ones are drafts). */
   app.get('/api/programs/all', user, async (request) => {
     const identity = app.userOf(request);
-    const rows = await prisma.program.findMany({ where: identity.isAdmin ? {} : { isActive: true }, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }] });
+    const rows = await prisma.program.findMany({
+      where: identity.isAdmin ? {} : { isActive: true },
+      orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+    });
     return rows.map(toProgram);
   });
 
@@ -125,7 +144,8 @@ export function programRoutes(app: FastifyInstance, deps: ProgramRoutesDeps) {
     try {
       bytes = await part.toBuffer();
     } catch (error) {
-      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new HttpError(413, PROGRAM_MESSAGES.tooLarge);
+      if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE')
+        throw new HttpError(413, PROGRAM_MESSAGES.tooLarge);
       throw error;
     }
     if (bytes.length === 0) throw new HttpError(400, MESSAGES.emptyFile);

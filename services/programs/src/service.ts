@@ -54,7 +54,14 @@ export async function createProgramsService(options: {
   });
   const { app, prisma, relay } = service;
   await app.register(multipart, {
-    limits: { fileSize: PROGRAM_DOCUMENT_MAX_BYTES, files: 1, fields: 10, fieldSize: 10_000, parts: 20, headerPairs: 100 },
+    limits: {
+      fileSize: PROGRAM_DOCUMENT_MAX_BYTES,
+      files: 1,
+      fields: 10,
+      fieldSize: 10_000,
+      parts: 20,
+      headerPairs: 100,
+    },
   });
   programRoutes(app, { prisma, relay, storage, model: languageModel(config, app.log), vision: visionEnabled(config) });
 

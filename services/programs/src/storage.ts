@@ -1,4 +1,11 @@
-import { CreateBucketCommand, GetObjectCommand, HeadBucketCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  CreateBucketCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import S3rver from 's3rver';
 
 /** Where uploaded program documents are kept: any S3-compatible object storage. */
@@ -21,7 +28,8 @@ export interface S3Settings {
 }
 
 const notFound = (error: unknown) =>
-  error instanceof S3ServiceException && (error.$metadata.httpStatusCode === 404 || ['NotFound', 'NoSuchKey', 'NoSuchBucket'].includes(error.name));
+  error instanceof S3ServiceException &&
+  (error.$metadata.httpStatusCode === 404 || ['NotFound', 'NoSuchKey', 'NoSuchBucket'].includes(error.name));
 
 /** The storage behind @aws-sdk/client-s3 (path-style addressing, so s3rver, MinIO & co. work too). */
 export function s3Storage(settings: S3Settings): DocumentStorage {
@@ -45,7 +53,9 @@ export function s3Storage(settings: S3Settings): DocumentStorage {
       }
     },
     async put(key, body, contentType) {
-      await client.send(new PutObjectCommand({ Bucket, Key: key, Body: body, ContentType: contentType, ContentLength: body.length }));
+      await client.send(
+        new PutObjectCommand({ Bucket, Key: key, Body: body, ContentType: contentType, ContentLength: body.length }),
+      );
     },
     async get(key) {
       try {
@@ -74,7 +84,13 @@ export interface EmbeddedS3 {
  * s3rver accepts the fixed credentials S3RVER/S3RVER.
  */
 export async function startEmbeddedS3(dir: string, bucket = 'program-documents'): Promise<EmbeddedS3> {
-  const server = new S3rver({ address: '127.0.0.1', port: 0, directory: dir, silent: true, configureBuckets: [{ name: bucket }] });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    directory: dir,
+    silent: true,
+    configureBuckets: [{ name: bucket }],
+  });
   const { port } = await server.run();
   return {
     endpoint: `http://127.0.0.1:${port}`,

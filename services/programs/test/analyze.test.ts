@@ -9,9 +9,19 @@ import { multipart, snapshot, startPrograms, testUser, type TestContext } from '
 const admin = testUser(true);
 const user = testUser(false);
 
-const upload = (ctx: TestContext, file: Parameters<typeof multipart>[0], headers = admin.headers, fields: Record<string, string> = {}) => {
+const upload = (
+  ctx: TestContext,
+  file: Parameters<typeof multipart>[0],
+  headers = admin.headers,
+  fields: Record<string, string> = {},
+) => {
   const body = multipart(file, fields);
-  return ctx.service.app.inject({ method: 'POST', url: '/api/analyze-referral-program', headers: { ...headers, ...body.headers }, payload: body.payload });
+  return ctx.service.app.inject({
+    method: 'POST',
+    url: '/api/analyze-referral-program',
+    headers: { ...headers, ...body.headers },
+    payload: body.payload,
+  });
 };
 
 async function documentRow(ctx: TestContext, id: string) {
@@ -65,11 +75,16 @@ describe('document analysis without a language model', () => {
   });
 
   it('reads a TXT with the reward section exactly as written', async () => {
-    const response = await upload(ctx, { name: 'northwind.txt', bytes: Buffer.from(PROGRAM_DOCUMENT.replaceAll('\n', '\r\n')), type: 'text/plain' });
+    const response = await upload(ctx, {
+      name: 'northwind.txt',
+      bytes: Buffer.from(PROGRAM_DOCUMENT.replaceAll('\n', '\r\n')),
+      type: 'text/plain',
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json<ProgramAnalysis>()).toMatchObject({
       programName: 'Northwind Analytics Partner Referral Program',
-      description: 'Northwind Analytics builds dashboards for retail chains. Partners who introduce retailers to us share in the revenue they bring.',
+      description:
+        'Northwind Analytics builds dashboards for retail chains. Partners who introduce retailers to us share in the revenue they bring.',
       website: 'https://northwind.example.com/partners',
       rewardDetails: REWARD_SECTION,
       analyzedBy: 'extractor',
@@ -77,7 +92,11 @@ describe('document analysis without a language model', () => {
   });
 
   it('detects the type from the content, not the name', async () => {
-    const text = await upload(ctx, { name: 'looks-like.pdf', bytes: Buffer.from(PROGRAM_DOCUMENT), type: 'application/pdf' });
+    const text = await upload(ctx, {
+      name: 'looks-like.pdf',
+      bytes: Buffer.from(PROGRAM_DOCUMENT),
+      type: 'application/pdf',
+    });
     expect(text.statusCode).toBe(200);
     const id = text.json<ProgramAnalysis>().documentId;
     expect((await documentRow(ctx, id))?.detected_type).toBe('txt');
@@ -89,7 +108,10 @@ describe('document analysis without a language model', () => {
     const image = await upload(ctx, { name: 'notes.txt', bytes: PNG, type: 'text/plain' });
     expect(image.statusCode).toBe(422);
     expect(image.json()).toEqual({ message: PROGRAM_MESSAGES.imageNeedsVision });
-    const jpeg = await upload(ctx, { name: 'scan.jpg', bytes: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(64, 1)]) });
+    const jpeg = await upload(ctx, {
+      name: 'scan.jpg',
+      bytes: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(64, 1)]),
+    });
     expect(jpeg.statusCode).toBe(422);
     expect(await snapshot(ctx.sql)).toEqual(before);
     expect(await ctx.objectKeys()).toEqual(keys);
@@ -144,7 +166,12 @@ describe('document analysis without a language model', () => {
     const wrongField = await upload(ctx, { name: 'a.txt', bytes: Buffer.from('hello'), field: 'document' });
     expect(wrongField.statusCode).toBe(400);
     expect(wrongField.json()).toEqual({ message: PROGRAM_MESSAGES.fileRequired });
-    const json = await ctx.service.app.inject({ method: 'POST', url: '/api/analyze-referral-program', headers: admin.headers, payload: { file: 'x' } });
+    const json = await ctx.service.app.inject({
+      method: 'POST',
+      url: '/api/analyze-referral-program',
+      headers: admin.headers,
+      payload: { file: 'x' },
+    });
     expect(json.statusCode).toBe(400);
     expect(json.json()).toEqual({ message: PROGRAM_MESSAGES.fileRequired });
     const empty = await upload(ctx, { name: 'empty.txt', bytes: Buffer.alloc(0) });
@@ -183,7 +210,12 @@ describe('document analysis with a language model', () => {
   let openai: FakeOpenAi;
   beforeAll(async () => {
     openai = await startFakeOpenAi({ models: ['gpt-4o-mini'] });
-    ctx = await startPrograms({ OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.url, OPENAI_MAX_RETRIES: '0', OPENAI_TIMEOUT_MS: '3000' });
+    ctx = await startPrograms({
+      OPENAI_API_KEY: openai.apiKey,
+      OPENAI_BASE_URL: openai.url,
+      OPENAI_MAX_RETRIES: '0',
+      OPENAI_TIMEOUT_MS: '3000',
+    });
   });
   afterAll(async () => {
     await ctx?.close();
@@ -224,7 +256,11 @@ describe('document analysis with a language model', () => {
     openai.reply({ content: 'Sure! The program is Northwind.' }, { content: '{"programName": 3}' });
     const response = await upload(ctx, { name: 'northwind.txt', bytes: Buffer.from(PROGRAM_DOCUMENT) });
     expect(response.statusCode).toBe(200);
-    expect(response.json<ProgramAnalysis>()).toMatchObject({ programName: 'Northwind Analytics Partner Referral Program', rewardDetails: REWARD_SECTION, analyzedBy: 'extractor' });
+    expect(response.json<ProgramAnalysis>()).toMatchObject({
+      programName: 'Northwind Analytics Partner Referral Program',
+      rewardDetails: REWARD_SECTION,
+      analyzedBy: 'extractor',
+    });
     expect(openai.chats()).toHaveLength(2);
     expect(messageText(openai.chats()[1]?.messages[0])).toMatch(/previous answer did not follow the required format/);
   });
@@ -232,11 +268,19 @@ describe('document analysis with a language model', () => {
   it('uses a valid second answer after an invalid first one', async () => {
     openai.reply({ content: 'not json' }, { content: modelAnswer() });
     const response = await upload(ctx, { name: 'northwind.txt', bytes: Buffer.from(PROGRAM_DOCUMENT) });
-    expect(response.json<ProgramAnalysis>()).toMatchObject({ programName: 'Northwind Partner Program', analyzedBy: 'llm' });
+    expect(response.json<ProgramAnalysis>()).toMatchObject({
+      programName: 'Northwind Partner Program',
+      analyzedBy: 'llm',
+    });
   });
 
   it("replaces reward details that are not verbatim with the extractor's, and a bad website too", async () => {
-    openai.reply({ content: modelAnswer({ rewardDetails: 'Partners earn between 15% and 20% of ACV, paid within 45 days.', website: 'northwind dot com' }) });
+    openai.reply({
+      content: modelAnswer({
+        rewardDetails: 'Partners earn between 15% and 20% of ACV, paid within 45 days.',
+        website: 'northwind dot com',
+      }),
+    });
     const response = await upload(ctx, { name: 'northwind.txt', bytes: Buffer.from(PROGRAM_DOCUMENT) });
     expect(response.json<ProgramAnalysis>()).toMatchObject({
       programName: 'Northwind Partner Program',
@@ -265,9 +309,15 @@ describe('document analysis with a language model', () => {
     openai.reply({ content: modelAnswer({ rewardDetails: '15% of first-year ACV.' }) });
     const response = await upload(ctx, { name: 'flyer.png', bytes: PNG });
     expect(response.statusCode).toBe(200);
-    expect(response.json<ProgramAnalysis>()).toMatchObject({ programName: 'Northwind Partner Program', rewardDetails: '15% of first-year ACV.', analyzedBy: 'llm' });
+    expect(response.json<ProgramAnalysis>()).toMatchObject({
+      programName: 'Northwind Partner Program',
+      rewardDetails: '15% of first-year ACV.',
+      analyzedBy: 'llm',
+    });
     const content = openai.chats()[0]?.messages[1]?.content as Array<{ type: string; image_url?: { url: string } }>;
-    expect(content.find((part) => part.type === 'image_url')?.image_url?.url).toBe(`data:image/png;base64,${PNG.toString('base64')}`);
+    expect(content.find((part) => part.type === 'image_url')?.image_url?.url).toBe(
+      `data:image/png;base64,${PNG.toString('base64')}`,
+    );
   });
 });
 
@@ -276,7 +326,11 @@ describe('images with a model that does not read them', () => {
   let openai: FakeOpenAi;
   beforeAll(async () => {
     openai = await startFakeOpenAi({ models: ['gpt-3.5-turbo'] });
-    ctx = await startPrograms({ OPENAI_API_KEY: openai.apiKey, OPENAI_BASE_URL: openai.url, OPENAI_MODEL: 'gpt-3.5-turbo' });
+    ctx = await startPrograms({
+      OPENAI_API_KEY: openai.apiKey,
+      OPENAI_BASE_URL: openai.url,
+      OPENAI_MODEL: 'gpt-3.5-turbo',
+    });
   });
   afterAll(async () => {
     await ctx?.close();

@@ -10,7 +10,8 @@ describe('deterministic extractor', () => {
     const program = extractProgram(PROGRAM_DOCUMENT);
     expect(program).toEqual({
       programName: 'Northwind Analytics Partner Referral Program',
-      description: 'Northwind Analytics builds dashboards for retail chains. Partners who introduce retailers to us share in the revenue they bring.',
+      description:
+        'Northwind Analytics builds dashboards for retail chains. Partners who introduce retailers to us share in the revenue they bring.',
       website: 'https://northwind.example.com/partners',
       rewardDetails: REWARD_SECTION,
     });
@@ -18,7 +19,9 @@ describe('deterministic extractor', () => {
   });
 
   it('uses labels when the document has them', () => {
-    const program = extractProgram('Partner Brief 2026\n\nProgram name: Contoso Referral Rewards\nDescription: Contoso sells payroll software.\nWebsite: contoso.example.io\n\nRewards\nEarn $250 per qualified demo.\n$2,000 when the deal closes.');
+    const program = extractProgram(
+      'Partner Brief 2026\n\nProgram name: Contoso Referral Rewards\nDescription: Contoso sells payroll software.\nWebsite: contoso.example.io\n\nRewards\nEarn $250 per qualified demo.\n$2,000 when the deal closes.',
+    );
     expect(program).toEqual({
       programName: 'Contoso Referral Rewards',
       description: 'Contoso sells payroll software.',
@@ -28,11 +31,14 @@ describe('deterministic extractor', () => {
   });
 
   it('takes the paragraphs about rewards when no heading names them', () => {
-    const text = 'Fabrikam Partners\n\nFabrikam makes warehouse robots for mid-size logistics companies.\n\nFor every referred customer that signs, we pay a referral fee of 10% of the first order, up to $5,000.\nThe fee is paid after the customer\'s 60-day acceptance period.\n\nQuestions? Write to us.';
+    const text =
+      "Fabrikam Partners\n\nFabrikam makes warehouse robots for mid-size logistics companies.\n\nFor every referred customer that signs, we pay a referral fee of 10% of the first order, up to $5,000.\nThe fee is paid after the customer's 60-day acceptance period.\n\nQuestions? Write to us.";
     const program = extractProgram(text);
     expect(program.programName).toBe('Fabrikam Partners');
     expect(program.description).toBe('Fabrikam makes warehouse robots for mid-size logistics companies.');
-    expect(program.rewardDetails).toBe("For every referred customer that signs, we pay a referral fee of 10% of the first order, up to $5,000.\nThe fee is paid after the customer's 60-day acceptance period.");
+    expect(program.rewardDetails).toBe(
+      "For every referred customer that signs, we pay a referral fee of 10% of the first order, up to $5,000.\nThe fee is paid after the customer's 60-day acceptance period.",
+    );
     expect(program.website).toBe('');
   });
 
@@ -44,7 +50,12 @@ describe('deterministic extractor', () => {
 
   it('checks reward details against the document, whitespace and list markers aside', () => {
     expect(isVerbatim(REWARD_SECTION, PROGRAM_DOCUMENT)).toBe(true);
-    expect(isVerbatim('Tier 1 (1-3 closed deals per year):   15% of first-year ACV.\n* Deals must close within 180 days of the referral being registered.', PROGRAM_DOCUMENT)).toBe(true);
+    expect(
+      isVerbatim(
+        'Tier 1 (1-3 closed deals per year):   15% of first-year ACV.\n* Deals must close within 180 days of the referral being registered.',
+        PROGRAM_DOCUMENT,
+      ),
+    ).toBe(true);
     expect(isVerbatim('Partners earn 15% of ACV.', PROGRAM_DOCUMENT)).toBe(false);
     expect(isVerbatim('', PROGRAM_DOCUMENT)).toBe(false);
   });

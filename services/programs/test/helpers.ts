@@ -20,7 +20,16 @@ export interface TestUser {
 /** A signed-in user as the gateway would vouch for it. */
 export function testUser(isAdmin: boolean, name = isAdmin ? 'admin' : 'user'): TestUser {
   const userId = randomUUID();
-  const identity = signer.sign({ userId, sessionId: randomUUID(), email: `${name}-${userId.slice(0, 8)}@example.com`, isAdmin, emailVerified: true }, 60);
+  const identity = signer.sign(
+    {
+      userId,
+      sessionId: randomUUID(),
+      email: `${name}-${userId.slice(0, 8)}@example.com`,
+      isAdmin,
+      emailVerified: true,
+    },
+    60,
+  );
   return { userId, headers: { 'x-identity': identity } };
 }
 
@@ -33,7 +42,10 @@ export const programInput = (overrides: Record<string, unknown> = {}) => ({
 });
 
 /** A multipart/form-data body with one file part (and optional text fields), as a browser sends it. */
-export function multipart(file: { name: string; bytes: Buffer; type?: string; field?: string } | null, fields: Record<string, string> = {}) {
+export function multipart(
+  file: { name: string; bytes: Buffer; type?: string; field?: string } | null,
+  fields: Record<string, string> = {},
+) {
   const boundary = `----test${randomUUID().replaceAll('-', '')}`;
   const parts: Buffer[] = [];
   for (const [name, value] of Object.entries(fields)) {
@@ -41,7 +53,9 @@ export function multipart(file: { name: string; bytes: Buffer; type?: string; fi
   }
   if (file) {
     parts.push(
-      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'file'}"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`),
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${file.field ?? 'file'}"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`,
+      ),
       file.bytes,
       Buffer.from('\r\n'),
     );
@@ -79,7 +93,12 @@ export async function startPrograms(env: Record<string, string> = {}): Promise<T
       logger: false,
     }),
   );
-  const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
+  const client = new S3Client({
+    endpoint: s3.endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+  });
   return {
     ...harness,
     s3,

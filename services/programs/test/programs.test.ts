@@ -13,9 +13,12 @@ beforeAll(async () => {
 });
 afterAll(async () => ctx?.close());
 
-const create = (body: unknown, headers = admin.headers) => ctx.service.app.inject({ method: 'POST', url: '/api/programs', headers, payload: body as object });
-const patch = (id: string, body: unknown, headers = admin.headers) => ctx.service.app.inject({ method: 'PATCH', url: `/api/programs/${id}`, headers, payload: body as object });
-const list = (headers: Record<string, string>) => ctx.service.app.inject({ method: 'GET', url: '/api/programs/all', headers });
+const create = (body: unknown, headers = admin.headers) =>
+  ctx.service.app.inject({ method: 'POST', url: '/api/programs', headers, payload: body as object });
+const patch = (id: string, body: unknown, headers = admin.headers) =>
+  ctx.service.app.inject({ method: 'PATCH', url: `/api/programs/${id}`, headers, payload: body as object });
+const list = (headers: Record<string, string>) =>
+  ctx.service.app.inject({ method: 'GET', url: '/api/programs/all', headers });
 
 describe('programs', () => {
   it('requires a signed-in user on every route', async () => {
@@ -26,7 +29,11 @@ describe('programs', () => {
       ['PATCH', `/api/programs/${randomUUID()}`],
       ['POST', '/api/analyze-referral-program'],
     ] as const) {
-      const response = await ctx.service.app.inject({ method, url, payload: method === 'GET' ? undefined : programInput() });
+      const response = await ctx.service.app.inject({
+        method,
+        url,
+        payload: method === 'GET' ? undefined : programInput(),
+      });
       expect(response.statusCode, `${method} ${url}`).toBe(401);
       expect(response.json()).toEqual({ message: 'Authentication required' });
     }
@@ -44,7 +51,14 @@ describe('programs', () => {
     expect(program.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(new Date(program.createdAt).getTime()).toBeGreaterThan(Date.now() - 60_000);
 
-    const event = await eventually(() => ctx.published.find((e) => e.name === 'program.saved' && (e.payload as { programId: string }).programId === program.id), 5000, 'program.saved');
+    const event = await eventually(
+      () =>
+        ctx.published.find(
+          (e) => e.name === 'program.saved' && (e.payload as { programId: string }).programId === program.id,
+        ),
+      5000,
+      'program.saved',
+    );
     expect(event?.payload).toEqual({
       programId: program.id,
       name: program.name,
@@ -54,7 +68,10 @@ describe('programs', () => {
       companyName: 'Acme Inc.',
       isActive: true,
     });
-    const { rows } = await ctx.sql.query('SELECT created_by, published_at FROM programs.programs p JOIN programs.outbox_events o ON o.payload->>\'programId\' = p.id::text WHERE p.id = $1', [program.id]);
+    const { rows } = await ctx.sql.query(
+      "SELECT created_by, published_at FROM programs.programs p JOIN programs.outbox_events o ON o.payload->>'programId' = p.id::text WHERE p.id = $1",
+      [program.id],
+    );
     expect(rows[0].created_by).toBe(admin.userId);
     expect(rows[0].published_at).not.toBeNull();
     expect(rows).toHaveLength(1);
@@ -96,10 +113,20 @@ describe('programs', () => {
 
   it('refuses malformed JSON and a body that is not JSON', async () => {
     const before = await snapshot(ctx.sql);
-    const malformed = await ctx.service.app.inject({ method: 'POST', url: '/api/programs', headers: { ...admin.headers, 'content-type': 'application/json' }, payload: '{"name": ' });
+    const malformed = await ctx.service.app.inject({
+      method: 'POST',
+      url: '/api/programs',
+      headers: { ...admin.headers, 'content-type': 'application/json' },
+      payload: '{"name": ',
+    });
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json()).toEqual({ message: 'Malformed JSON body' });
-    const text = await ctx.service.app.inject({ method: 'POST', url: '/api/programs', headers: { ...admin.headers, 'content-type': 'text/plain' }, payload: 'hello' });
+    const text = await ctx.service.app.inject({
+      method: 'POST',
+      url: '/api/programs',
+      headers: { ...admin.headers, 'content-type': 'text/plain' },
+      payload: 'hello',
+    });
     expect(text.statusCode).toBe(415);
     const array = await create([programInput()]);
     expect(array.statusCode).toBe(400);
@@ -114,7 +141,9 @@ describe('programs', () => {
     const off = await patch(program.id, { isActive: false });
     expect(off.statusCode).toBe(200);
     expect(off.json<Program>()).toMatchObject({ id: program.id, isActive: false, name: 'Toggle Program' });
-    expect(new Date(off.json<Program>().updatedAt).getTime()).toBeGreaterThanOrEqual(new Date(program.updatedAt).getTime());
+    expect(new Date(off.json<Program>().updatedAt).getTime()).toBeGreaterThanOrEqual(
+      new Date(program.updatedAt).getTime(),
+    );
     await eventually(() => events().length === 2, 5000, 'second event');
     expect(events().at(-1)?.payload).toMatchObject({ programId: program.id, isActive: false });
 
@@ -131,7 +160,12 @@ describe('programs', () => {
     expect(events().at(-1)?.payload).toMatchObject({ programId: program.id, isActive: true });
 
     const renamed = await patch(program.id, { name: '  Renamed  ', rewardDetails: 'Now 25%.' });
-    expect(renamed.json<Program>()).toMatchObject({ name: 'Renamed', rewardDetails: 'Now 25%.', website: program.website, isActive: true });
+    expect(renamed.json<Program>()).toMatchObject({
+      name: 'Renamed',
+      rewardDetails: 'Now 25%.',
+      website: program.website,
+      isActive: true,
+    });
 
     // A change that does not mention isActive leaves an inactive program inactive.
     await patch(program.id, { isActive: false });
@@ -148,7 +182,14 @@ describe('programs', () => {
     const badId = await patch('not-a-uuid', { isActive: false });
     expect(badId.statusCode).toBe(400);
     expect(badId.json()).toEqual({ message: 'Invalid program id' });
-    for (const body of [{}, { isActive: 'no' }, { website: 'nope' }, { name: '' }, { unknown: true }, { description: 'x'.repeat(5001) }]) {
+    for (const body of [
+      {},
+      { isActive: 'no' },
+      { website: 'nope' },
+      { name: '' },
+      { unknown: true },
+      { description: 'x'.repeat(5001) },
+    ]) {
       const response = await patch(program.id, body);
       expect(response.statusCode, JSON.stringify(body).slice(0, 50)).toBe(400);
     }

@@ -1,4 +1,11 @@
-import { Bounties, PLAN_SHARES, type Bounty, type Commission, type Milestone, type ReferralStatus } from '@app/contracts';
+import {
+  Bounties,
+  PLAN_SHARES,
+  type Bounty,
+  type Commission,
+  type Milestone,
+  type ReferralStatus,
+} from '@app/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
 import type { Tx } from './figures.ts';
@@ -33,7 +40,14 @@ export const STAGE_MILESTONES: Partial<Record<ReferralStatus, Milestone>> = {
 };
 
 /** How far along a stage is (furthest_stage): the funnel counts referrals that ever reached a stage. */
-export const STAGE_RANK: Record<ReferralStatus, number> = { pending: 0, declined: 0, intro_made: 1, intro_occurred: 2, intro_accepted: 3, became_customer: 4 };
+export const STAGE_RANK: Record<ReferralStatus, number> = {
+  pending: 0,
+  declined: 0,
+  intro_made: 1,
+  intro_occurred: 2,
+  intro_accepted: 3,
+  became_customer: 4,
+};
 
 /** When a retention bonus has no months, the customer must stay a year. */
 export const DEFAULT_RETENTION_MONTHS = 12;
@@ -87,7 +101,15 @@ export async function earnCommissions(tx: Tx, referralId: number): Promise<numbe
   return earned;
 }
 
-async function earn(tx: Tx, referralId: number, userId: string, milestone: Milestone, bounty: Bounty, dealValue: number | null, at = new Date()): Promise<number> {
+async function earn(
+  tx: Tx,
+  referralId: number,
+  userId: string,
+  milestone: Milestone,
+  bounty: Bounty,
+  dealValue: number | null,
+  at = new Date(),
+): Promise<number> {
   if (!bounty.enabled) return 0;
   const gross = grossCents(bounty, dealValue);
   if (gross === null || gross <= 0) return 0;
@@ -119,7 +141,15 @@ export async function checkRetention(prisma: PrismaClient, now: Date = new Date(
     let earned = 0;
     for (const { id } of due) {
       earned += await prisma.$transaction(async (tx) => {
-        const [row] = await tx.$queryRaw<Array<{ user_id: string; status: string; closed_won_at: Date | null; deal_value: number | null; bounties: unknown }>>`
+        const [row] = await tx.$queryRaw<
+          Array<{
+            user_id: string;
+            status: string;
+            closed_won_at: Date | null;
+            deal_value: number | null;
+            bounties: unknown;
+          }>
+        >`
           SELECT r.user_id, r.status::text AS status, r.closed_won_at, r.deal_value::float8 AS deal_value, vb.bounties
             FROM referrals r JOIN projects p ON p.id = r.project_id JOIN vendor_bounties vb ON vb.company_key = p.company_key
            WHERE r.id = ${id} FOR UPDATE OF r`;
@@ -156,7 +186,13 @@ export function scheduleRetention(prisma: PrismaClient, log: FastifyBaseLogger, 
 }
 
 /** Stores a vendor's bounties (`bounties.saved`); an older event than the stored one changes nothing. */
-export async function storeBounties(tx: Tx, key: string, companyName: string, bounties: unknown, savedAt: Date): Promise<void> {
+export async function storeBounties(
+  tx: Tx,
+  key: string,
+  companyName: string,
+  bounties: unknown,
+  savedAt: Date,
+): Promise<void> {
   await tx.$executeRaw`
     INSERT INTO vendor_bounties (company_key, company_name, bounties, saved_at)
     VALUES (${key}, ${companyName}, ${JSON.stringify(bounties)}::jsonb, ${savedAt})
@@ -206,7 +242,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Records a payout (administrators); null for an unknown commission. Paying twice keeps the first date. */
 export async function recordPayout(pool: pg.Pool, id: string): Promise<Commission | null> {
   if (!UUID.test(id)) return null;
-  const { rowCount } = await pool.query(`UPDATE commissions SET state = 'paid_out', paid_out_at = coalesce(paid_out_at, now()) WHERE id = $1`, [id]);
+  const { rowCount } = await pool.query(
+    `UPDATE commissions SET state = 'paid_out', paid_out_at = coalesce(paid_out_at, now()) WHERE id = $1`,
+    [id],
+  );
   if (!rowCount) return null;
   const { rows } = await pool.query<CommissionRow>(`${SELECT_COMMISSIONS} WHERE c.id = $1`, [id]);
   return rows[0] ? toCommission(rows[0]) : null;

@@ -12,7 +12,12 @@ import { companyKey } from './projects.ts';
  * same transaction as the handler's writes, so a redelivery (at-least-once bus) finds it and is skipped,
  * and a crash before commit leaves neither. Answers whether the handler ran.
  */
-export async function handleOnce(prisma: PrismaClient, subscriber: string, eventId: string, handle: (tx: Tx) => Promise<void>): Promise<boolean> {
+export async function handleOnce(
+  prisma: PrismaClient,
+  subscriber: string,
+  eventId: string,
+  handle: (tx: Tx) => Promise<void>,
+): Promise<boolean> {
   return prisma.$transaction(async (tx) => {
     const claimed = await tx.processedEvent.createMany({ data: [{ subscriber, eventId }], skipDuplicates: true });
     if (claimed.count === 0) return false;
@@ -51,7 +56,10 @@ export async function subscribeConsumers(bus: EventBus, prisma: PrismaClient, lo
       // Recipients are normalized (spec 3) and the whole draft checked: an invalid draft is never stored.
       const draft = EmailDraft.safeParse({ subject, body, recipients });
       if (!draft.success) {
-        log.warn({ eventId: event.id, referralId, issue: draft.error.issues[0]?.message }, 'invalid email draft dropped');
+        log.warn(
+          { eventId: event.id, referralId, issue: draft.error.issues[0]?.message },
+          'invalid email draft dropped',
+        );
         return;
       }
       const fromClay = source === 'enrichment';
@@ -62,7 +70,11 @@ export async function subscribeConsumers(bus: EventBus, prisma: PrismaClient, lo
           where: { id: referralId, emailSentAt: null, ...(fromClay ? {} : { fromClay: false }) },
           data: { emailDraft: draft.data, fromClay },
         });
-        if (stored.count === 0) log.info({ eventId: event.id, referralId, source }, 'email draft not stored (unknown referral, already sent, or an enrichment draft is kept)');
+        if (stored.count === 0)
+          log.info(
+            { eventId: event.id, referralId, source },
+            'email draft not stored (unknown referral, already sent, or an enrichment draft is kept)',
+          );
       });
     },
   });
@@ -85,10 +97,15 @@ export async function subscribeConsumers(bus: EventBus, prisma: PrismaClient, lo
       const key = companyKey(companyName);
       const parsed = Bounties.safeParse(bounties);
       if (!key || !parsed.success) {
-        log.warn({ eventId: event.id, companyName, issue: parsed.error?.issues[0]?.message }, 'bounties dropped (no company or invalid)');
+        log.warn(
+          { eventId: event.id, companyName, issue: parsed.error?.issues[0]?.message },
+          'bounties dropped (no company or invalid)',
+        );
         return;
       }
-      await handleOnce(prisma, SUBSCRIBERS.bounties, event.id, (tx) => storeBounties(tx, key, companyName, parsed.data, new Date(event.occurredAt)));
+      await handleOnce(prisma, SUBSCRIBERS.bounties, event.id, (tx) =>
+        storeBounties(tx, key, companyName, parsed.data, new Date(event.occurredAt)),
+      );
     },
   });
 }

@@ -17,7 +17,12 @@ export async function countNewReferral(tx: Tx, userId: string, company: string):
 }
 
 /** A referral moved from one stage to another. */
-export async function countStatusChange(tx: Tx, userId: string, from: ReferralStatus, to: ReferralStatus): Promise<void> {
+export async function countStatusChange(
+  tx: Tx,
+  userId: string,
+  from: ReferralStatus,
+  to: ReferralStatus,
+): Promise<void> {
   await addToStages(tx, userId, [
     [from, -1],
     [to, 1],

@@ -66,7 +66,12 @@ export function impactReads(pool: pg.Pool) {
       params.push(partnerKey);
       conditions.push(`p.company_key = $${params.length}`);
     }
-    return { params, where: conditions.join(' AND '), partnerKey, join: partnerKey === null ? '' : 'JOIN projects p ON p.id = r.project_id' };
+    return {
+      params,
+      where: conditions.join(' AND '),
+      partnerKey,
+      join: partnerKey === null ? '' : 'JOIN projects p ON p.id = r.project_id',
+    };
   }
 
   /** The range and partner conditions on another user's referral `rr` (its referrer `them`), each led by AND. */
@@ -81,7 +86,12 @@ export function impactReads(pool: pg.Pool) {
 
   /** Other users' referrals to the user's company ("received", as the dashboard's reciprocity), in range. */
   function receivedFrom(query: Query, params: unknown[], partnerKey: string | null) {
-    const conditions = ['me.user_id = $1', "me.company_key <> ''", 'rr.user_id <> $1', ...filtersOf(query, params, 'rr')];
+    const conditions = [
+      'me.user_id = $1',
+      "me.company_key <> ''",
+      'rr.user_id <> $1',
+      ...filtersOf(query, params, 'rr'),
+    ];
     if (partnerKey !== null) {
       params.push(partnerKey);
       conditions.push(`them.company_key = $${params.length}`);
@@ -163,7 +173,9 @@ export function impactReads(pool: pg.Pool) {
       // Trends: 12 UTC months ending with `to`'s month (else this one).
       const end = query.to ? new Date(`${query.to}T00:00:00Z`) : now;
       const firstMonth = new Date(Date.UTC(end.getUTCFullYear(), end.getUTCMonth() - 11, 1));
-      const months = Array.from({ length: 12 }, (_, i) => new Date(Date.UTC(firstMonth.getUTCFullYear(), firstMonth.getUTCMonth() + i, 1)).toISOString().slice(0, 7));
+      const months = Array.from({ length: 12 }, (_, i) =>
+        new Date(Date.UTC(firstMonth.getUTCFullYear(), firstMonth.getUTCMonth() + i, 1)).toISOString().slice(0, 7),
+      );
       const trendParams = [...params.slice(0, countOf(totalsSql)), firstMonth];
       const since = `$${trendParams.length}`;
       const monthOf = (column: string) => `date_trunc('month', ${column} AT TIME ZONE 'UTC')`;
@@ -180,12 +192,22 @@ export function impactReads(pool: pg.Pool) {
       const [totalsR, receivedR, payoutR, activityR, leaderboardR, trendsR] = await Promise.all([
         pool.query<Totals>(totalsSql, params.slice(0, countOf(totalsSql))),
         pool.query<{ received: number }>(receivedSql, receivedParams),
-        pool.query<{ earned: number; paid_out: number; in_escrow: number }>(payoutSql, params.slice(0, countOf(payoutSql))),
-        pool.query<{ id: string; type: ImpactSummary['recentActivity'][number]['type']; partner: string; contact: string; amount: number | null; at: Date }>(
-          activitySql,
-          activityParams,
+        pool.query<{ earned: number; paid_out: number; in_escrow: number }>(
+          payoutSql,
+          params.slice(0, countOf(payoutSql)),
         ),
-        pool.query<{ partner: string; sent: number; revenue: number; received: number }>(leaderboardSql, leaderboardParams),
+        pool.query<{
+          id: string;
+          type: ImpactSummary['recentActivity'][number]['type'];
+          partner: string;
+          contact: string;
+          amount: number | null;
+          at: Date;
+        }>(activitySql, activityParams),
+        pool.query<{ partner: string; sent: number; revenue: number; received: number }>(
+          leaderboardSql,
+          leaderboardParams,
+        ),
         pool.query<{ kind: 'sent' | 'closedWon' | 'earned'; month: string; value: number }>(trendsSql, trendParams),
       ]);
       const t = totalsR.rows[0]!;
@@ -203,7 +225,11 @@ export function impactReads(pool: pg.Pool) {
         pipelineValue: money(t.pipeline),
         closedWonCount: t.closed_won,
         giveGetScore: { sent: t.total, received: receivedR.rows[0]!.received },
-        payoutSummary: { earned: money(payout.earned), paidOut: money(payout.paid_out), inEscrow: money(payout.in_escrow) },
+        payoutSummary: {
+          earned: money(payout.earned),
+          paidOut: money(payout.paid_out),
+          inEscrow: money(payout.in_escrow),
+        },
         recentActivity: activityR.rows.map((row) => ({
           id: row.id,
           type: row.type,
@@ -233,7 +259,10 @@ export function impactReads(pool: pg.Pool) {
         conditions.push(`p.company_key = $${params.length}`);
       }
       params.push(MAX_COMMISSIONS);
-      const { rows } = await pool.query(`${SELECT_COMMISSIONS} WHERE ${conditions.join(' AND ')} ORDER BY c.earned_at DESC, c.id DESC LIMIT $${params.length}`, params);
+      const { rows } = await pool.query(
+        `${SELECT_COMMISSIONS} WHERE ${conditions.join(' AND ')} ORDER BY c.earned_at DESC, c.id DESC LIMIT $${params.length}`,
+        params,
+      );
       return rows.map(toCommission);
     },
   };

@@ -38,7 +38,9 @@ export const isProgramText = (text: string) => !text.startsWith('NO') && !/no re
 const AiAnswer = z.object({ referralProgram: z.string().trim().max(20_000).nullable() });
 
 /** The AI service's internal endpoint; any failure (down, slow, malformed) counts as "not known". */
-export function aiProgramSource(config: { AI_URL: string } & Pick<ReferralsConfig, 'AI_TIMEOUT_MS' | 'INTERNAL_SECRET'>): ProgramSource {
+export function aiProgramSource(
+  config: { AI_URL: string } & Pick<ReferralsConfig, 'AI_TIMEOUT_MS' | 'INTERNAL_SECRET'>,
+): ProgramSource {
   const url = `${config.AI_URL.replace(/\/+$/, '')}/internal/referral-program`;
   const token = internalAuthToken(config.INTERNAL_SECRET);
   return {
@@ -47,7 +49,11 @@ export function aiProgramSource(config: { AI_URL: string } & Pick<ReferralsConfi
       const response = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', [INTERNAL_AUTH_HEADER]: token },
-        body: JSON.stringify({ productName: project.productName, companyName: project.companyName, website: project.website }),
+        body: JSON.stringify({
+          productName: project.productName,
+          companyName: project.companyName,
+          website: project.website,
+        }),
         signal: AbortSignal.timeout(config.AI_TIMEOUT_MS),
       });
       if (!response.ok) throw new Error(`AI service answered ${response.status}`);
@@ -67,7 +73,15 @@ export async function storeProgram(tx: Tx, event: EventEnvelope<'program.saved'>
   const savedAt = new Date(event.occurredAt);
   const existing = await tx.program.findUnique({ where: { id: programId }, select: { savedAt: true } });
   if (existing && existing.savedAt > savedAt) return;
-  const data = { name, nameKey: nameKey(name), rewardDetails, companyName, companyKey: companyName ? companyKey(companyName) || null : null, isActive, savedAt };
+  const data = {
+    name,
+    nameKey: nameKey(name),
+    rewardDetails,
+    companyName,
+    companyKey: companyName ? companyKey(companyName) || null : null,
+    isActive,
+    savedAt,
+  };
   await tx.program.upsert({ where: { id: programId }, create: { id: programId, ...data }, update: data });
 }
 
@@ -76,7 +90,10 @@ export async function storeProgram(tx: Tx, event: EventEnvelope<'program.saved'>
  * company (normalized as companyKey) first, else one named like the product; the most recently saved
  * wins. Its text is "<name>: <reward details>". An inactive program never counts.
  */
-export async function activeProgramText(prisma: PrismaClient, project: Pick<ProjectForProgram, 'productName' | 'companyName'>): Promise<string | null> {
+export async function activeProgramText(
+  prisma: PrismaClient,
+  project: Pick<ProjectForProgram, 'productName' | 'companyName'>,
+): Promise<string | null> {
   const key = companyKey(project.companyName);
   const candidates = await prisma.program.findMany({
     where: { isActive: true, OR: [...(key ? [{ companyKey: key }] : []), { nameKey: nameKey(project.productName) }] },
@@ -89,7 +106,12 @@ export async function activeProgramText(prisma: PrismaClient, project: Pick<Proj
   return isProgramText(text) ? text : null;
 }
 
-export function referralProgramFinder(options: { prisma: PrismaClient; sources: ProgramSource[]; recheckHours: number; log: FastifyBaseLogger }): ReferralProgramFinder {
+export function referralProgramFinder(options: {
+  prisma: PrismaClient;
+  sources: ProgramSource[];
+  recheckHours: number;
+  log: FastifyBaseLogger;
+}): ReferralProgramFinder {
   const { prisma, sources, log } = options;
   const recheckMs = options.recheckHours * 3600_000;
   return async (project) => {
@@ -109,7 +131,10 @@ export function referralProgramFinder(options: { prisma: PrismaClient; sources: 
         return null;
       });
       if (found && isProgramText(found)) {
-        await prisma.project.update({ where: { id: project.id }, data: { referralProgram: found, programCheckedAt: new Date() } });
+        await prisma.project.update({
+          where: { id: project.id },
+          data: { referralProgram: found, programCheckedAt: new Date() },
+        });
         return found;
       }
     }

@@ -22,15 +22,35 @@ export function companyKey(companyName: string): string {
  */
 export function projectIdFor(productName: string, companyName: string): string {
   const key = `${companyKey(companyName)}|${collapse(productName)}`;
-  const slug = key.split(/[^\p{L}\p{N}]+/u).filter(Boolean).join('-').slice(0, 80).replace(/-+$/, '');
+  const slug = key
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)
+    .join('-')
+    .slice(0, 80)
+    .replace(/-+$/, '');
   const hash = createHash('sha256').update(key).digest('hex').slice(0, 8);
   return slug ? `${slug}-${hash}` : hash;
 }
 
 /** The lowercased text the dashboard search runs over (see Referral.searchText in the schema). */
-export function searchTextOf(fields: { firstName: string; lastName: string; email: string; company: string; projectCompanyName: string; reason: string }): string {
+export function searchTextOf(fields: {
+  firstName: string;
+  lastName: string;
+  email: string;
+  company: string;
+  projectCompanyName: string;
+  reason: string;
+}): string {
   // The unit separator keeps a search from matching across two fields.
-  return [`${fields.firstName} ${fields.lastName}`, fields.email, fields.company, fields.projectCompanyName, fields.reason].join('\u001f').toLowerCase();
+  return [
+    `${fields.firstName} ${fields.lastName}`,
+    fields.email,
+    fields.company,
+    fields.projectCompanyName,
+    fields.reason,
+  ]
+    .join('\u001f')
+    .toLowerCase();
 }
 
 /** A LIKE pattern that finds `term` anywhere, with LIKE's own wildcards taken literally. */

@@ -75,10 +75,16 @@ const DAY_MS = 24 * 3600_000;
  * made for the actual pattern walks the newest first and stops at the page (measured 12 ms vs 1.5 ms).
  */
 const prepared = (text: string, values: unknown[], reusePlan = true): pg.QueryConfig =>
-  reusePlan ? { name: `referrals-${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`, text, values } : { text, values };
+  reusePlan
+    ? { name: `referrals-${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`, text, values }
+    : { text, values };
 
 /** The WHERE clause of the dashboard's filters (spec 9), all on columns of the user's index range. */
-function filtersOf(userId: string, query: ListQuery, now: number): { where: string; params: unknown[]; filtered: boolean } {
+function filtersOf(
+  userId: string,
+  query: ListQuery,
+  now: number,
+): { where: string; params: unknown[]; filtered: boolean } {
   const params: unknown[] = [userId];
   const conditions = ['r.user_id = $1'];
   const add = (condition: (placeholder: string) => string, value: unknown) => {
@@ -139,7 +145,9 @@ export function referralReads(pool: pg.Pool) {
     async list(userId: string, query: ListQuery, now = Date.now()): Promise<ReferralList> {
       const { where, params, filtered } = filtersOf(userId, query, now);
       const pageSql = `${SELECT_REFERRALS} WHERE ${where} ORDER BY r.created_at DESC, r.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
-      const page = pool.query<ReferralRow>(prepared(pageSql, [...params, query.pageSize, (query.page - 1) * query.pageSize], !query.search));
+      const page = pool.query<ReferralRow>(
+        prepared(pageSql, [...params, query.pageSize, (query.page - 1) * query.pageSize], !query.search),
+      );
       // Every figure in one round trip: stage counts and companies are kept up to date (figures.ts);
       // unfiltered, the total is the sum of the stages. "Received" counts other users' referrals to
       // projects of the user's own company, names compared without case and legal suffixes (companyKey).
@@ -162,7 +170,12 @@ export function referralReads(pool: pg.Pool) {
         page: query.page,
         pageSize: query.pageSize,
         companies,
-        summary: { total: all, inFlight: all - count('became_customer') - count('declined'), closedWon: count('became_customer'), declined: count('declined') },
+        summary: {
+          total: all,
+          inFlight: all - count('became_customer') - count('declined'),
+          closedWon: count('became_customer'),
+          declined: count('declined'),
+        },
         reciprocity: { sent: all, received },
       };
     },

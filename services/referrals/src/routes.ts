@@ -32,7 +32,9 @@ export interface ReferralsDeps {
 /** The sender name of intro emails: they come from the product, replies go to the referrer. */
 export const introSenderName = (productName: string) => `${productName} via Referral Hub`;
 
-const EmailDraftQuery = z.strictObject({ checkOnly: z.enum(['true', 'false'], { error: 'checkOnly must be true or false' }).optional() });
+const EmailDraftQuery = z.strictObject({
+  checkOnly: z.enum(['true', 'false'], { error: 'checkOnly must be true or false' }).optional(),
+});
 const MAX_ID = 2 ** 31 - 1;
 
 export function referralRoutes(app: FastifyInstance, deps: ReferralsDeps) {
@@ -88,19 +90,37 @@ export function referralRoutes(app: FastifyInstance, deps: ReferralsDeps) {
           }),
         },
       });
-      await tx.referralStatusChange.create({ data: { referralId: referral.id, userId: identity.userId, from: null, to: 'pending', at: referral.createdAt } });
+      await tx.referralStatusChange.create({
+        data: { referralId: referral.id, userId: identity.userId, from: null, to: 'pending', at: referral.createdAt },
+      });
       await countNewReferral(tx, identity.userId, referral.company);
       await tx.outboxEvent.create({
         data: outboxEvent(
           'referral.created',
           {
             referralId: referral.id,
-            referrer: { userId: referrer.user_id, email: referrer.email, firstName: referrer.first_name, lastName: referrer.last_name, companyName: referrer.company_name },
-            referred: { firstName: referral.referredFirstName, lastName: referral.referredLastName, email: referral.referredEmail },
+            referrer: {
+              userId: referrer.user_id,
+              email: referrer.email,
+              firstName: referrer.first_name,
+              lastName: referrer.last_name,
+              companyName: referrer.company_name,
+            },
+            referred: {
+              firstName: referral.referredFirstName,
+              lastName: referral.referredLastName,
+              email: referral.referredEmail,
+            },
             reason: referral.referralReason,
             isReferralAware: referral.isReferralAware,
             canUseReferrerName: referral.canUseReferrerName,
-            project: { id: project.id, productName: project.product_name, companyName: project.company_name, description: project.description, website: project.website },
+            project: {
+              id: project.id,
+              productName: project.product_name,
+              companyName: project.company_name,
+              description: project.description,
+              website: project.website,
+            },
           },
           request.id,
         ),
@@ -176,7 +196,8 @@ export function referralRoutes(app: FastifyInstance, deps: ReferralsDeps) {
       const newDeal = dealValue !== undefined && dealValue !== current!.deal_value;
       if (from === status && !newDeal) return false;
       const at = new Date();
-      if (newDeal) await tx.$executeRaw`UPDATE referrals SET deal_value = ${dealValue}, updated_at = ${at} WHERE id = ${referral.id}`;
+      if (newDeal)
+        await tx.$executeRaw`UPDATE referrals SET deal_value = ${dealValue}, updated_at = ${at} WHERE id = ${referral.id}`;
       if (from !== status) {
         await tx.$executeRaw`
           UPDATE referrals SET status = ${status}::referral_status, updated_at = ${at},
@@ -188,7 +209,14 @@ export function referralRoutes(app: FastifyInstance, deps: ReferralsDeps) {
         await tx.outboxEvent.create({
           data: outboxEvent(
             'referral.status_changed',
-            { referralId: referral.id, userId, projectId: referral.projectId, from, to: status, changedAt: at.toISOString() },
+            {
+              referralId: referral.id,
+              userId,
+              projectId: referral.projectId,
+              from,
+              to: status,
+              changedAt: at.toISOString(),
+            },
             request.id,
           ),
         });
@@ -229,7 +257,10 @@ export function referralRoutes(app: FastifyInstance, deps: ReferralsDeps) {
     const { dryRun } = parse(AutomateRequest, request.body);
     // Nothing is ever submitted to a vendor: the screen shows a simulated form (spec 2, "mock dry run").
     if (!dryRun) throw new HttpError(400, 'Only dry runs are supported');
-    return { success: true, message: `Mock dry run: the referral form for ${referral.project.productName} was filled but not submitted.` };
+    return {
+      success: true,
+      message: `Mock dry run: the referral form for ${referral.project.productName} was filled but not submitted.`,
+    };
   });
 }
 
@@ -238,7 +269,9 @@ export function referralRoutes(app: FastifyInstance, deps: ReferralsDeps) {
  * email; names and company come from `user.registered`, which may not have arrived yet.
  */
 async function referrerFor(tx: Tx, identity: Identity) {
-  const [row] = await tx.$queryRaw<Array<{ user_id: string; email: string; first_name: string; last_name: string; company_name: string }>>`
+  const [row] = await tx.$queryRaw<
+    Array<{ user_id: string; email: string; first_name: string; last_name: string; company_name: string }>
+  >`
     INSERT INTO referrers (user_id, email) VALUES (${identity.userId}, ${identity.email})
     ON CONFLICT (user_id) DO UPDATE SET email = EXCLUDED.email
     RETURNING user_id, email, first_name, last_name, company_name`;
@@ -247,7 +280,9 @@ async function referrerFor(tx: Tx, identity: Identity) {
 
 /** The project for a product of a company, created on first use; a later referral may fill an empty description. */
 async function upsertProject(tx: Tx, productName: string, companyName: string, description: string) {
-  const [row] = await tx.$queryRaw<Array<{ id: string; product_name: string; company_name: string; description: string; website: string | null }>>`
+  const [row] = await tx.$queryRaw<
+    Array<{ id: string; product_name: string; company_name: string; description: string; website: string | null }>
+  >`
     INSERT INTO projects (id, product_name, company_name, company_key, description)
     VALUES (${projectIdFor(productName, companyName)}, ${productName}, ${companyName}, ${companyKey(companyName)}, ${description})
     ON CONFLICT (id) DO UPDATE SET description = CASE WHEN projects.description = '' THEN EXCLUDED.description ELSE projects.description END

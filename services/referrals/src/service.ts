@@ -45,7 +45,12 @@ export async function createReferralsService(options: {
     relay,
     pool,
     impact: impactReads(pool),
-    findReferralProgram: referralProgramFinder({ prisma, sources, recheckHours: config.PROGRAM_RECHECK_HOURS, log: app.log }),
+    findReferralProgram: referralProgramFinder({
+      prisma,
+      sources,
+      recheckHours: config.PROGRAM_RECHECK_HOURS,
+      log: app.log,
+    }),
   });
   await subscribeConsumers(bus, prisma, app.log);
   // Retention bonuses: checked at start and every RETENTION_CHECK_MS (see commissions.ts).

@@ -23,13 +23,23 @@ async function vendor(companyName: string, saved: Bounties) {
 }
 
 async function created(user: TestUser, company: string, product = 'Rocket'): Promise<Referral> {
-  const response = await app().inject({ method: 'POST', url: '/api/referrals', headers: user.headers, payload: referralInput({ company, product }) });
+  const response = await app().inject({
+    method: 'POST',
+    url: '/api/referrals',
+    headers: user.headers,
+    payload: referralInput({ company, product }),
+  });
   expect(response.statusCode, response.body).toBe(201);
   return response.json();
 }
 
 const setStatus = (user: TestUser, id: number, status: ReferralStatus, dealValue?: number) =>
-  app().inject({ method: 'PUT', url: `/api/referrals/${id}/status`, headers: user.headers, payload: { status, ...(dealValue === undefined ? {} : { dealValue }) } });
+  app().inject({
+    method: 'PUT',
+    url: `/api/referrals/${id}/status`,
+    headers: user.headers,
+    payload: { status, ...(dealValue === undefined ? {} : { dealValue }) },
+  });
 
 async function moved(user: TestUser, id: number, status: ReferralStatus, dealValue?: number): Promise<Referral> {
   const response = await setStatus(user, id, status, dealValue);
@@ -46,7 +56,11 @@ async function commissionsOf(user: TestUser, query = ''): Promise<Commission[]> 
 /** milestone → [gross, referrer, fee] of one referral, for exact assertions. */
 async function amountsOf(user: TestUser, referralId: number) {
   const all = await commissionsOf(user);
-  return Object.fromEntries(all.filter((c) => c.referralId === referralId).map((c) => [c.milestone, [c.grossAmount, c.referrerAmount, c.platformFee]]));
+  return Object.fromEntries(
+    all
+      .filter((c) => c.referralId === referralId)
+      .map((c) => [c.milestone, [c.grossAmount, c.referrerAmount, c.platformFee]]),
+  );
 }
 
 beforeAll(async () => {
@@ -59,12 +73,15 @@ afterAll(async () => {
 
 describe('commissions', () => {
   it('pays each reached milestone its enabled flat bounty, split 70/30, and waits for the deal value of a percentage', async () => {
-    await vendor('Acme Inc.', bounties({
-      qualifiedLead: { enabled: true, type: 'flat', amount: 100 },
-      meetingHeld: { enabled: false, type: 'flat', amount: 999 },
-      opportunityCreated: { enabled: true, type: 'flat', amount: 250.55 },
-      closedWon: { enabled: true, type: 'percentage_arr', amount: 20 },
-    }));
+    await vendor(
+      'Acme Inc.',
+      bounties({
+        qualifiedLead: { enabled: true, type: 'flat', amount: 100 },
+        meetingHeld: { enabled: false, type: 'flat', amount: 999 },
+        opportunityCreated: { enabled: true, type: 'flat', amount: 250.55 },
+        closedWon: { enabled: true, type: 'percentage_arr', amount: 20 },
+      }),
+    );
     const user = testUser();
     // The vendor's key: "ACME" matches "Acme Inc." (case and legal suffix).
     const { id } = await created(user, 'ACME');
@@ -74,7 +91,10 @@ describe('commissions', () => {
     expect(await amountsOf(user, id)).toEqual({ qualifiedLead: [100, 70, 30] });
     await moved(user, id, 'intro_occurred'); // disabled: nothing
     await moved(user, id, 'intro_accepted');
-    expect(await amountsOf(user, id)).toEqual({ qualifiedLead: [100, 70, 30], opportunityCreated: [250.55, 175.39, 75.16] });
+    expect(await amountsOf(user, id)).toEqual({
+      qualifiedLead: [100, 70, 30],
+      opportunityCreated: [250.55, 175.39, 75.16],
+    });
 
     // Closed-Won without a deal value: the percentage waits.
     const won = await moved(user, id, 'became_customer');
@@ -91,15 +111,30 @@ describe('commissions', () => {
     expect((await amountsOf(user, id)).closedWon).toEqual([2000, 1400, 600]);
     const final = await moved(user, id, 'became_customer', 20_000.004);
     expect(final.dealValue).toBe(20_000);
-    expect(final.history.map((h) => h.to)).toEqual(['pending', 'intro_made', 'intro_occurred', 'intro_accepted', 'became_customer']);
+    expect(final.history.map((h) => h.to)).toEqual([
+      'pending',
+      'intro_made',
+      'intro_occurred',
+      'intro_accepted',
+      'became_customer',
+    ]);
 
     const all = await commissionsOf(user);
     expect(all.map((c) => c.state)).toEqual(['in_escrow', 'in_escrow', 'in_escrow']);
-    expect(all[0]).toMatchObject({ milestone: 'closedWon', partner: 'ACME', contact: 'Grace Hopper', referralId: id, paidOutAt: null });
+    expect(all[0]).toMatchObject({
+      milestone: 'closedWon',
+      partner: 'ACME',
+      contact: 'Grace Hopper',
+      referralId: id,
+      paidOutAt: null,
+    });
   });
 
   it('pays percentage_arr on a deal value given with the status, and percentage_mrr for its months (total recorded)', async () => {
-    await vendor('Monthly Co', bounties({ closedWon: { enabled: true, type: 'percentage_mrr', amount: 10, months: 6 } }));
+    await vendor(
+      'Monthly Co',
+      bounties({ closedWon: { enabled: true, type: 'percentage_mrr', amount: 10, months: 6 } }),
+    );
     await vendor('Yearly Co', bounties({ closedWon: { enabled: true, type: 'percentage_arr', amount: 15 } }));
     const user = testUser();
     const monthly = await created(user, 'Monthly Co');
@@ -112,7 +147,13 @@ describe('commissions', () => {
   });
 
   it('pays once whatever the retries, concurrent requests and moves back and forth', async () => {
-    await vendor('Retry Co', bounties({ qualifiedLead: { enabled: true, type: 'flat', amount: 50 }, closedWon: { enabled: true, type: 'flat', amount: 1000 } }));
+    await vendor(
+      'Retry Co',
+      bounties({
+        qualifiedLead: { enabled: true, type: 'flat', amount: 50 },
+        closedWon: { enabled: true, type: 'flat', amount: 1000 },
+      }),
+    );
     const user = testUser();
     const { id } = await created(user, 'Retry Co');
     await moved(user, id, 'intro_made');
@@ -124,7 +165,10 @@ describe('commissions', () => {
     await moved(user, id, 'intro_accepted');
     await moved(user, id, 'became_customer');
     expect(await amountsOf(user, id)).toEqual({ qualifiedLead: [50, 35, 15], closedWon: [1000, 700, 300] });
-    const { rows } = await ctx.sql.query('SELECT count(*)::int AS n FROM referrals.commissions WHERE referral_id = $1', [id]);
+    const { rows } = await ctx.sql.query(
+      'SELECT count(*)::int AS n FROM referrals.commissions WHERE referral_id = $1',
+      [id],
+    );
     expect(rows[0].n).toBe(2);
 
     // Concurrent first moves of another referral.
@@ -135,7 +179,13 @@ describe('commissions', () => {
   });
 
   it('pays nothing without bounties, for a disabled milestone, or a jump past an unreached one', async () => {
-    await vendor('Picky Co', bounties({ qualifiedLead: { enabled: true, type: 'flat', amount: 10 }, closedWon: { enabled: false, type: 'flat', amount: 500 } }));
+    await vendor(
+      'Picky Co',
+      bounties({
+        qualifiedLead: { enabled: true, type: 'flat', amount: 10 },
+        closedWon: { enabled: false, type: 'flat', amount: 500 },
+      }),
+    );
     const user = testUser();
     const none = await created(user, 'Nobody Pays Ltd');
     await moved(user, none.id, 'intro_made');
@@ -149,9 +199,24 @@ describe('commissions', () => {
     const newer = bounties({ qualifiedLead: { enabled: true, type: 'flat', amount: 42 } });
     const id = randomUUID();
     await deliver(ctx.bus, 'bounties.saved', { userId: randomUUID(), companyName: 'Ordering', bounties: newer }, id);
-    await deliver(ctx.bus, 'bounties.saved', { userId: randomUUID(), companyName: 'Ordering', bounties: bounties({ qualifiedLead: { enabled: true, type: 'flat', amount: 1 } }) }, id);
-    await ctx.sql.query(`UPDATE referrals.vendor_bounties SET saved_at = now() + interval '1 hour' WHERE company_key = 'ordering'`);
-    await deliver(ctx.bus, 'bounties.saved', { userId: randomUUID(), companyName: 'Ordering', bounties: bounties({ qualifiedLead: { enabled: true, type: 'flat', amount: 7 } }) });
+    await deliver(
+      ctx.bus,
+      'bounties.saved',
+      {
+        userId: randomUUID(),
+        companyName: 'Ordering',
+        bounties: bounties({ qualifiedLead: { enabled: true, type: 'flat', amount: 1 } }),
+      },
+      id,
+    );
+    await ctx.sql.query(
+      `UPDATE referrals.vendor_bounties SET saved_at = now() + interval '1 hour' WHERE company_key = 'ordering'`,
+    );
+    await deliver(ctx.bus, 'bounties.saved', {
+      userId: randomUUID(),
+      companyName: 'Ordering',
+      bounties: bounties({ qualifiedLead: { enabled: true, type: 'flat', amount: 7 } }),
+    });
     const user = testUser();
     const { id: referralId } = await created(user, 'Ordering');
     await moved(user, referralId, 'intro_made');
@@ -159,8 +224,17 @@ describe('commissions', () => {
   });
 
   it('pays the retention bonus once the customer stayed Closed-Won for its months (the check with a chosen clock)', async () => {
-    await vendor('Loyal Co', bounties({ closedWon: { enabled: true, type: 'flat', amount: 100 }, retentionBonus: { enabled: true, type: 'flat', amount: 300, months: 3 } }));
-    await vendor('Loyal Pct', bounties({ retentionBonus: { enabled: true, type: 'percentage_arr', amount: 5, months: 1 } }));
+    await vendor(
+      'Loyal Co',
+      bounties({
+        closedWon: { enabled: true, type: 'flat', amount: 100 },
+        retentionBonus: { enabled: true, type: 'flat', amount: 300, months: 3 },
+      }),
+    );
+    await vendor(
+      'Loyal Pct',
+      bounties({ retentionBonus: { enabled: true, type: 'percentage_arr', amount: 5, months: 1 } }),
+    );
     const user = testUser();
     const stays = await created(user, 'Loyal Co');
     const leaves = await created(user, 'Loyal Co');
@@ -169,7 +243,8 @@ describe('commissions', () => {
     await moved(user, leaves.id, 'intro_accepted'); // no longer a customer: the clock stops
     const { rows } = await ctx.sql.query('SELECT closed_won_at FROM referrals.referrals WHERE id = $1', [stays.id]);
     const wonAt = new Date(rows[0].closed_won_at);
-    const after = (months: number, days = 0) => new Date(Date.UTC(wonAt.getUTCFullYear(), wonAt.getUTCMonth() + months, wonAt.getUTCDate() + days, 23, 59, 59));
+    const after = (months: number, days = 0) =>
+      new Date(Date.UTC(wonAt.getUTCFullYear(), wonAt.getUTCMonth() + months, wonAt.getUTCDate() + days, 23, 59, 59));
 
     expect(await checkRetention(ctx.service.prisma, after(2))).toBe(0);
     expect((await amountsOf(user, stays.id)).retentionBonus).toBeUndefined();
@@ -191,7 +266,13 @@ describe('commissions', () => {
     const { id } = await created(user, 'Payer Co');
     await moved(user, id, 'intro_made');
     const [commission] = await commissionsOf(user);
-    const payout = (who: TestUser, commissionId: string) => app().inject({ method: 'POST', url: `/api/commissions/${commissionId}/payout`, headers: who.headers, payload: {} });
+    const payout = (who: TestUser, commissionId: string) =>
+      app().inject({
+        method: 'POST',
+        url: `/api/commissions/${commissionId}/payout`,
+        headers: who.headers,
+        payload: {},
+      });
 
     const denied = await payout(user, commission!.id);
     expect([denied.statusCode, denied.json()]).toEqual([403, { message: 'Only administrators can record payouts' }]);
@@ -205,7 +286,11 @@ describe('commissions', () => {
     const again = Commission.parse((await payout(admin, commission!.id)).json());
     expect(again.paidOutAt).toBe(body.paidOutAt);
     expect((await commissionsOf(user))[0]!.state).toBe('paid_out');
-    const anonymous = await app().inject({ method: 'POST', url: `/api/commissions/${commission!.id}/payout`, payload: {} });
+    const anonymous = await app().inject({
+      method: 'POST',
+      url: `/api/commissions/${commission!.id}/payout`,
+      payload: {},
+    });
     expect(anonymous.statusCode).toBe(401);
   });
 });

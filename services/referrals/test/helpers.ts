@@ -38,7 +38,12 @@ export const referralInput = (overrides: Record<string, unknown> = {}) => ({
 });
 
 /** Hands an event to the service's consumers as the bus would. */
-export async function deliver<N extends EventName>(bus: EventBus, name: N, payload: EventPayload<N>, id: string = randomUUID()): Promise<string> {
+export async function deliver<N extends EventName>(
+  bus: EventBus,
+  name: N,
+  payload: EventPayload<N>,
+  id: string = randomUUID(),
+): Promise<string> {
   const event: EventEnvelope<N> = { id, name, payload, occurredAt: new Date().toISOString() };
   await bus.publish(event as EventEnvelope);
   return id;
@@ -81,7 +86,8 @@ export async function startAiStub(expectedToken: string): Promise<AiStub> {
     const body = JSON.parse(await readBody(request)) as { productName: string };
     const authorized = request.headers['x-internal-auth'] === expectedToken;
     calls.push({ productName: body.productName, authorized });
-    const send = (status: number, value: unknown) => response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+    const send = (status: number, value: unknown) =>
+      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
     if (!authorized || request.url !== '/internal/referral-program') return send(403, { message: 'Internal route' });
     switch (body.productName) {
       case 'Programmed':
@@ -113,6 +119,12 @@ export type TestContext = ServiceUnderTest<ReferralsService>;
 
 /** The service on a fresh database with an in-process bus that records what it publishes. */
 export const startReferrals = (env: Record<string, string> = {}): Promise<TestContext> =>
-  startTestService(['referral.created', 'referral.intro_email_requested', 'referral.status_changed'], ({ databaseUrl, bus }) =>
-    createReferralsService({ config: readReferralsConfig({ DATABASE_URL: databaseUrl, INTERNAL_SECRET: TEST_SECRET, ...env }), bus, logger: false }),
+  startTestService(
+    ['referral.created', 'referral.intro_email_requested', 'referral.status_changed'],
+    ({ databaseUrl, bus }) =>
+      createReferralsService({
+        config: readReferralsConfig({ DATABASE_URL: databaseUrl, INTERNAL_SECRET: TEST_SECRET, ...env }),
+        bus,
+        logger: false,
+      }),
   );

@@ -15,20 +15,37 @@ const ids: Record<string, number> = {};
 const thisMonth = new Date().toISOString().slice(0, 7);
 
 const register = (user: TestUser, companyName: string) =>
-  deliver(ctx.bus, 'user.registered', { userId: user.userId, email: user.email, firstName: 'F', lastName: 'L', companyName });
+  deliver(ctx.bus, 'user.registered', {
+    userId: user.userId,
+    email: user.email,
+    firstName: 'F',
+    lastName: 'L',
+    companyName,
+  });
 
 async function create(user: TestUser, company: string, product: string, firstName: string): Promise<number> {
-  const response = await app().inject({ method: 'POST', url: '/api/referrals', headers: user.headers, payload: referralInput({ company, product, referredFirstName: firstName, referredLastName: 'Doe' }) });
+  const response = await app().inject({
+    method: 'POST',
+    url: '/api/referrals',
+    headers: user.headers,
+    payload: referralInput({ company, product, referredFirstName: firstName, referredLastName: 'Doe' }),
+  });
   expect(response.statusCode, response.body).toBe(201);
   return response.json().id;
 }
 
 async function move(id: number, status: ReferralStatus, dealValue?: number) {
-  const response = await app().inject({ method: 'PUT', url: `/api/referrals/${id}/status`, headers: me.headers, payload: { status, dealValue } });
+  const response = await app().inject({
+    method: 'PUT',
+    url: `/api/referrals/${id}/status`,
+    headers: me.headers,
+    payload: { status, dealValue },
+  });
   expect(response.statusCode, response.body).toBe(200);
 }
 
-const impact = (query = '', user: TestUser = me) => app().inject({ method: 'GET', url: `/api/referral-impact${query}`, headers: user.headers });
+const impact = (query = '', user: TestUser = me) =>
+  app().inject({ method: 'GET', url: `/api/referral-impact${query}`, headers: user.headers });
 async function summary(query = ''): Promise<ImpactSummary> {
   const response = await impact(query);
   expect(response.statusCode, response.body).toBe(200);
@@ -53,7 +70,10 @@ beforeAll(async () => {
   ids.old = await create(me, 'Initech', 'Stapler', 'Olga');
   // The oldest referral was sent in January.
   await ctx.sql.query(`UPDATE referrals.referrals SET created_at = '2026-01-15T10:00:00Z' WHERE id = $1`, [ids.old]);
-  await ctx.sql.query(`UPDATE referrals.referral_status_changes SET at = '2026-01-15T10:00:00Z' WHERE referral_id = $1`, [ids.old]);
+  await ctx.sql.query(
+    `UPDATE referrals.referral_status_changes SET at = '2026-01-15T10:00:00Z' WHERE referral_id = $1`,
+    [ids.old],
+  );
 
   await move(ids.won!, 'intro_made');
   await move(ids.won!, 'intro_accepted');
@@ -72,9 +92,20 @@ beforeAll(async () => {
   await create(globexUser, 'Mine', 'Vault', 'Ron');
 
   // One commission paid out (the Warm Intro's $70).
-  const list = Commission.array().parse((await app().inject({ method: 'GET', url: '/api/commissions', headers: me.headers })).json());
+  const list = Commission.array().parse(
+    (await app().inject({ method: 'GET', url: '/api/commissions', headers: me.headers })).json(),
+  );
   const warm = list.find((c) => c.milestone === 'qualifiedLead')!;
-  expect((await app().inject({ method: 'POST', url: `/api/commissions/${warm.id}/payout`, headers: admin.headers, payload: {} })).statusCode).toBe(200);
+  expect(
+    (
+      await app().inject({
+        method: 'POST',
+        url: `/api/commissions/${warm.id}/payout`,
+        headers: admin.headers,
+        payload: {},
+      })
+    ).statusCode,
+  ).toBe(200);
 });
 
 afterAll(async () => {
@@ -131,9 +162,19 @@ describe('GET /api/referral-impact', () => {
 
     expect((await summary('?to=2026-01-15')).totalReferrals).toBe(1);
     expect((await summary('?from=2026-01-16')).totalReferrals).toBe(4);
-    expect((await summary('?from=2026-01-15&to=2026-01-15')).conversionFunnel).toEqual({ teeUps: 1, warmIntros: 0, demos: 0, closedWon: 0 });
+    expect((await summary('?from=2026-01-15&to=2026-01-15')).conversionFunnel).toEqual({
+      teeUps: 1,
+      warmIntros: 0,
+      demos: 0,
+      closedWon: 0,
+    });
     const future = await summary('?from=2099-01-01');
-    expect([future.totalReferrals, future.acceptanceRate, future.giveGetScore.received, future.recentActivity.length]).toEqual([0, 0, 0, 0]);
+    expect([
+      future.totalReferrals,
+      future.acceptanceRate,
+      future.giveGetScore.received,
+      future.recentActivity.length,
+    ]).toEqual([0, 0, 0, 0]);
     // Trends end with `to`'s month.
     expect((await summary('?to=2026-03-31')).trends.map((t) => t.month).at(-1)).toBe('2026-03');
   });
@@ -142,7 +183,9 @@ describe('GET /api/referral-impact', () => {
     const stranger = testUser('stranger');
     const response = await impact('', stranger);
     const s = ImpactSummary.parse(response.json());
-    expect([s.totalReferrals, s.payoutSummary.earned, s.partnerLeaderboard.length, s.recentActivity.length]).toEqual([0, 0, 0, 0]);
+    expect([s.totalReferrals, s.payoutSummary.earned, s.partnerLeaderboard.length, s.recentActivity.length]).toEqual([
+      0, 0, 0, 0,
+    ]);
   });
 
   it('answers 400 to a bad query and 401 without a user', async () => {
@@ -153,7 +196,9 @@ describe('GET /api/referral-impact', () => {
     }
     expect((await app().inject({ method: 'GET', url: '/api/referral-impact' })).statusCode).toBe(401);
     expect((await app().inject({ method: 'GET', url: '/api/commissions' })).statusCode).toBe(401);
-    expect((await app().inject({ method: 'GET', url: '/api/commissions?from=x', headers: me.headers })).statusCode).toBe(400);
+    expect(
+      (await app().inject({ method: 'GET', url: '/api/commissions?from=x', headers: me.headers })).statusCode,
+    ).toBe(400);
   });
 });
 
@@ -161,7 +206,9 @@ describe('GET /api/commissions', () => {
   it("lists the user's commissions newest first, narrowed like the dashboard", async () => {
     const response = await app().inject({ method: 'GET', url: '/api/commissions', headers: me.headers });
     const list = Commission.array().parse(response.json());
-    expect(list.map((c) => [c.milestone, c.grossAmount, c.referrerAmount, c.platformFee, c.state, c.contact, c.partner])).toEqual([
+    expect(
+      list.map((c) => [c.milestone, c.grossAmount, c.referrerAmount, c.platformFee, c.state, c.contact, c.partner]),
+    ).toEqual([
       ['closedWon', 2000, 1400, 600, 'in_escrow', 'Wes Doe', 'Acme'],
       ['opportunityCreated', 250, 175, 75, 'in_escrow', 'Wes Doe', 'Acme'],
       ['qualifiedLead', 100, 70, 30, 'paid_out', 'Wes Doe', 'Acme'],

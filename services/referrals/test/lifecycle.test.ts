@@ -3,22 +3,42 @@ import { Referral, REFERRAL_MESSAGES, type EventPayload } from '@app/contracts';
 import { internalAuthToken } from '@app/kit';
 import { eventually, TEST_SECRET } from '@app/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { counts, deliver, referralInput, startAiStub, startReferrals, testUser, type AiStub, type TestContext, type TestUser } from './helpers.ts';
+import {
+  counts,
+  deliver,
+  referralInput,
+  startAiStub,
+  startReferrals,
+  testUser,
+  type AiStub,
+  type TestContext,
+  type TestUser,
+} from './helpers.ts';
 
 let ctx: TestContext;
 let ai: AiStub;
 const app = () => ctx.service.app;
 
 async function created(user: TestUser, overrides: Record<string, unknown> = {}): Promise<Referral> {
-  const response = await app().inject({ method: 'POST', url: '/api/referrals', headers: user.headers, payload: referralInput(overrides) });
+  const response = await app().inject({
+    method: 'POST',
+    url: '/api/referrals',
+    headers: user.headers,
+    payload: referralInput(overrides),
+  });
   expect(response.statusCode, response.body).toBe(201);
   return response.json();
 }
 
 const get = (user: TestUser, url: string) => app().inject({ method: 'GET', url, headers: user.headers });
-const referralOf = async (user: TestUser, id: number) => Referral.parse((await get(user, `/api/referrals/${id}`)).json());
+const referralOf = async (user: TestUser, id: number) =>
+  Referral.parse((await get(user, `/api/referrals/${id}`)).json());
 
-const draftEvent = (referralId: number, source: 'llm' | 'template' | 'enrichment', subject = `${source} subject`): EventPayload<'referral.draft_generated'> => ({
+const draftEvent = (
+  referralId: number,
+  source: 'llm' | 'template' | 'enrichment',
+  subject = `${source} subject`,
+): EventPayload<'referral.draft_generated'> => ({
   referralId,
   subject,
   body: `Hello from the ${source} draft`,
@@ -27,9 +47,18 @@ const draftEvent = (referralId: number, source: 'llm' | 'template' | 'enrichment
 });
 
 const sendEmail = (user: TestUser, id: number, payload: unknown) =>
-  app().inject({ method: 'POST', url: `/api/referrals/${id}/send-email`, headers: user.headers, payload: typeof payload === 'string' ? payload : JSON.stringify(payload) });
+  app().inject({
+    method: 'POST',
+    url: `/api/referrals/${id}/send-email`,
+    headers: user.headers,
+    payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+  });
 
-const validEmail = { subject: 'Meet Grace', body: 'Grace, meet Slack.', recipients: { to: ['grace@navy.example'], cc: ['boss@navy.example'], bcc: [] } };
+const validEmail = {
+  subject: 'Meet Grace',
+  body: 'Grace, meet Slack.',
+  recipients: { to: ['grace@navy.example'], cc: ['boss@navy.example'], bcc: [] },
+};
 
 beforeAll(async () => {
   ai = await startAiStub(internalAuthToken(TEST_SECRET));
@@ -47,17 +76,30 @@ describe('the intro email draft', () => {
     const { id } = await created(user);
     const missing = await get(user, `/api/referrals/${id}/email-draft`);
     expect([missing.statusCode, missing.json()]).toEqual([404, { message: REFERRAL_MESSAGES.draftNotFound }]);
-    expect((await get(user, `/api/referrals/${id}/email-draft?checkOnly=true`)).json()).toEqual({ ready: false, fromClay: false });
+    expect((await get(user, `/api/referrals/${id}/email-draft?checkOnly=true`)).json()).toEqual({
+      ready: false,
+      fromClay: false,
+    });
 
     // Recipients are normalized: comma-separated text inside a list becomes separate addresses.
-    await deliver(ctx.bus, 'referral.draft_generated', { ...draftEvent(id, 'template'), recipients: { to: [' grace@navy.example , ada@x.example'], cc: [''], bcc: [] } });
+    await deliver(ctx.bus, 'referral.draft_generated', {
+      ...draftEvent(id, 'template'),
+      recipients: { to: [' grace@navy.example , ada@x.example'], cc: [''], bcc: [] },
+    });
     const ready = await get(user, `/api/referrals/${id}/email-draft`);
     expect(ready.statusCode).toBe(200);
     expect(ready.json()).toEqual({
-      emailDraft: { subject: 'template subject', body: 'Hello from the template draft', recipients: { to: ['grace@navy.example', 'ada@x.example'], cc: [], bcc: [] } },
+      emailDraft: {
+        subject: 'template subject',
+        body: 'Hello from the template draft',
+        recipients: { to: ['grace@navy.example', 'ada@x.example'], cc: [], bcc: [] },
+      },
       fromClay: false,
     });
-    expect((await get(user, `/api/referrals/${id}/email-draft?checkOnly=true`)).json()).toEqual({ ready: true, fromClay: false });
+    expect((await get(user, `/api/referrals/${id}/email-draft?checkOnly=true`)).json()).toEqual({
+      ready: true,
+      fromClay: false,
+    });
     expect((await get(user, `/api/referrals/${id}/email-draft?checkOnly=false`)).statusCode).toBe(200);
   });
 
@@ -79,12 +121,17 @@ describe('the intro email draft', () => {
     const eventId = randomUUID();
     await deliver(ctx.bus, 'referral.draft_generated', draftEvent(id, 'llm'), eventId);
     // Something changed the draft since (here: by hand); the redelivery must not overwrite it.
-    await ctx.sql.query(`UPDATE referrals.referrals SET email_draft = jsonb_set(email_draft, '{subject}', '"changed"') WHERE id = $1`, [id]);
+    await ctx.sql.query(
+      `UPDATE referrals.referrals SET email_draft = jsonb_set(email_draft, '{subject}', '"changed"') WHERE id = $1`,
+      [id],
+    );
     const before = await counts(ctx.sql);
     await deliver(ctx.bus, 'referral.draft_generated', draftEvent(id, 'llm'), eventId);
     expect(await counts(ctx.sql)).toEqual(before);
     expect((await referralOf(user, id)).emailDraft?.subject).toBe('changed');
-    const { rows } = await ctx.sql.query('SELECT subscriber FROM referrals.processed_events WHERE event_id = $1', [eventId]);
+    const { rows } = await ctx.sql.query('SELECT subscriber FROM referrals.processed_events WHERE event_id = $1', [
+      eventId,
+    ]);
     expect(rows).toEqual([{ subscriber: 'referrals-email-draft' }]);
   });
 
@@ -95,7 +142,10 @@ describe('the intro email draft', () => {
     await deliver(ctx.bus, 'referral.draft_generated', draftEvent(id, 'llm'));
     expect((await referralOf(user, id)).emailDraft?.subject).toBe('llm subject');
     await deliver(ctx.bus, 'referral.draft_generated', draftEvent(id, 'enrichment'));
-    expect((await get(user, `/api/referrals/${id}/email-draft?checkOnly=true`)).json()).toEqual({ ready: true, fromClay: true });
+    expect((await get(user, `/api/referrals/${id}/email-draft?checkOnly=true`)).json()).toEqual({
+      ready: true,
+      fromClay: true,
+    });
     await deliver(ctx.bus, 'referral.draft_generated', draftEvent(id, 'template', 'late template'));
     const referral = await referralOf(user, id);
     expect([referral.emailDraft?.subject, referral.fromClay]).toEqual(['enrichment subject', true]);
@@ -107,7 +157,10 @@ describe('the intro email draft', () => {
     const user = testUser();
     const { id } = await created(user);
     await deliver(ctx.bus, 'referral.draft_generated', { ...draftEvent(id, 'llm'), subject: '   ' });
-    await deliver(ctx.bus, 'referral.draft_generated', { ...draftEvent(id, 'llm'), recipients: { to: ['not an address'], cc: [], bcc: [] } });
+    await deliver(ctx.bus, 'referral.draft_generated', {
+      ...draftEvent(id, 'llm'),
+      recipients: { to: ['not an address'], cc: [], bcc: [] },
+    });
     expect((await referralOf(user, id)).emailDraft).toBeNull();
     expect((await sendEmail(user, id, validEmail)).statusCode).toBe(200);
     await deliver(ctx.bus, 'referral.draft_generated', draftEvent(id, 'enrichment'));
@@ -121,12 +174,29 @@ describe('POST /api/referrals/:id/send-email', () => {
   it('records the sent draft and asks the mail service once: from the product, reply to the referrer', async () => {
     const user = testUser('sender');
     const { id, project } = await created(user);
-    const response = await sendEmail(user, id, { ...validEmail, recipients: { to: 'grace@navy.example, second@navy.example', cc: '["boss@navy.example"]' } });
-    expect([response.statusCode, response.json()]).toEqual([200, { success: true, message: REFERRAL_MESSAGES.emailSent }]);
+    const response = await sendEmail(user, id, {
+      ...validEmail,
+      recipients: { to: 'grace@navy.example, second@navy.example', cc: '["boss@navy.example"]' },
+    });
+    expect([response.statusCode, response.json()]).toEqual([
+      200,
+      { success: true, message: REFERRAL_MESSAGES.emailSent },
+    ]);
     const referral = await referralOf(user, id);
-    expect(referral.emailDraft).toEqual({ subject: 'Meet Grace', body: 'Grace, meet Slack.', recipients: { to: ['grace@navy.example', 'second@navy.example'], cc: ['boss@navy.example'], bcc: [] } });
+    expect(referral.emailDraft).toEqual({
+      subject: 'Meet Grace',
+      body: 'Grace, meet Slack.',
+      recipients: { to: ['grace@navy.example', 'second@navy.example'], cc: ['boss@navy.example'], bcc: [] },
+    });
     expect(Date.parse(referral.emailSentAt!)).toBeGreaterThan(Date.now() - 60_000);
-    const event = await eventually(() => ctx.published.find((e) => e.name === 'referral.intro_email_requested' && (e.payload as { referralId: number }).referralId === id), 5000, 'intro email event');
+    const event = await eventually(
+      () =>
+        ctx.published.find(
+          (e) => e.name === 'referral.intro_email_requested' && (e.payload as { referralId: number }).referralId === id,
+        ),
+      5000,
+      'intro email event',
+    );
     expect(event.payload).toEqual({
       referralId: id,
       fromName: `${project.productName} via Referral Hub`,
@@ -147,9 +217,16 @@ describe('POST /api/referrals/:id/send-email', () => {
   it('sends once when two sends race', async () => {
     const user = testUser();
     const { id } = await created(user);
-    const responses = await Promise.all([sendEmail(user, id, validEmail), sendEmail(user, id, { ...validEmail, subject: 'Other' }), sendEmail(user, id, validEmail)]);
+    const responses = await Promise.all([
+      sendEmail(user, id, validEmail),
+      sendEmail(user, id, { ...validEmail, subject: 'Other' }),
+      sendEmail(user, id, validEmail),
+    ]);
     expect(responses.map((r) => r.statusCode).sort()).toEqual([200, 409, 409]);
-    const { rows } = await ctx.sql.query("SELECT count(*)::int n FROM referrals.outbox_events WHERE name = 'referral.intro_email_requested' AND (payload->>'referralId')::int = $1", [id]);
+    const { rows } = await ctx.sql.query(
+      "SELECT count(*)::int n FROM referrals.outbox_events WHERE name = 'referral.intro_email_requested' AND (payload->>'referralId')::int = $1",
+      [id],
+    );
     expect(rows[0].n).toBe(1);
   });
 
@@ -163,7 +240,11 @@ describe('POST /api/referrals/:id/send-email', () => {
     ['a wrong type', { ...validEmail, subject: 7 }, 'subject: Invalid input'],
     ['an unknown field', { ...validEmail, from: 'ceo@example.com' }, 'Unrecognized key: "from"'],
     ['an overlong subject', { ...validEmail, subject: 'x'.repeat(301) }, 'Subject must be at most 300 characters'],
-    ['too many recipients', { ...validEmail, recipients: { to: Array.from({ length: 51 }, (_, i) => `r${i}@x.example`) } }, 'At most 50 recipients per field'],
+    [
+      'too many recipients',
+      { ...validEmail, recipients: { to: Array.from({ length: 51 }, (_, i) => `r${i}@x.example`) } },
+      'At most 50 recipients per field',
+    ],
   ])('answers %s with a clear 400 and sends nothing', async (_case, payload, message) => {
     const user = testUser();
     const { id } = await created(user);
@@ -178,7 +259,12 @@ describe('POST /api/referrals/:id/send-email', () => {
 
 describe('PUT /api/referrals/:id/status', () => {
   const setStatus = (user: TestUser, id: number, payload: unknown) =>
-    app().inject({ method: 'PUT', url: `/api/referrals/${id}/status`, headers: user.headers, payload: typeof payload === 'string' ? payload : JSON.stringify(payload) });
+    app().inject({
+      method: 'PUT',
+      url: `/api/referrals/${id}/status`,
+      headers: user.headers,
+      payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+    });
 
   it('records every change with its time, in any order, and announces it', async () => {
     const user = testUser();
@@ -197,11 +283,23 @@ describe('PUT /api/referrals/:id/status', () => {
       ['declined', 'pending'],
     ]);
     expect(referral.history.map((h) => h.at)).toEqual([...referral.history.map((h) => h.at)].sort());
-    const events = await eventually(() => {
-      const found = ctx.published.filter((e) => e.name === 'referral.status_changed' && (e.payload as { referralId: number }).referralId === id);
-      return found.length === 4 && found;
-    }, 5000, 'four status events');
-    expect(events[0]!.payload).toMatchObject({ referralId: id, userId: user.userId, projectId, from: 'pending', to: 'intro_made' });
+    const events = await eventually(
+      () => {
+        const found = ctx.published.filter(
+          (e) => e.name === 'referral.status_changed' && (e.payload as { referralId: number }).referralId === id,
+        );
+        return found.length === 4 && found;
+      },
+      5000,
+      'four status events',
+    );
+    expect(events[0]!.payload).toMatchObject({
+      referralId: id,
+      userId: user.userId,
+      projectId,
+      from: 'pending',
+      to: 'intro_made',
+    });
   });
 
   it('keeps the summary figures exact under concurrent changes (and they never deadlock)', async () => {
@@ -210,11 +308,16 @@ describe('PUT /api/referrals/:id/status', () => {
     for (let i = 0; i < 4; i++) ids.push((await created(user, { company: `Company ${i % 2}` })).id);
     const stages = ['pending', 'intro_made', 'became_customer', 'declined'] as const;
     const responses = await Promise.all(
-      Array.from({ length: 24 }, (_, i) => setStatus(user, ids[i % 4]!, { status: stages[(i * 7 + Math.floor(i / 4)) % 4] })),
+      Array.from({ length: 24 }, (_, i) =>
+        setStatus(user, ids[i % 4]!, { status: stages[(i * 7 + Math.floor(i / 4)) % 4] }),
+      ),
     );
     expect(responses.map((r) => r.statusCode).every((code) => code === 200)).toBe(true);
     const list = (await get(user, '/api/referrals?days=all')).json();
-    const { rows } = await ctx.sql.query<{ status: string; n: number }>('SELECT status::text, count(*)::int n FROM referrals.referrals WHERE user_id = $1 GROUP BY status', [user.userId]);
+    const { rows } = await ctx.sql.query<{ status: string; n: number }>(
+      'SELECT status::text, count(*)::int n FROM referrals.referrals WHERE user_id = $1 GROUP BY status',
+      [user.userId],
+    );
     const actual = Object.fromEntries(rows.map((row) => [row.status, row.n]));
     expect(list.summary).toEqual({
       total: 4,
@@ -260,24 +363,37 @@ describe('PUT /api/referrals/:id/status', () => {
 });
 
 describe('GET /api/products/:projectId/referral-program', () => {
-  const program = (user: TestUser, projectId: string) => get(user, `/api/products/${encodeURIComponent(projectId)}/referral-program`);
+  const program = (user: TestUser, projectId: string) =>
+    get(user, `/api/products/${encodeURIComponent(projectId)}/referral-program`);
   const callsFor = (productName: string) => ai.calls.filter((c) => c.productName === productName).length;
 
   it("answers the project's known program without asking the AI", async () => {
     const user = testUser();
     const { projectId } = await created(user, { product: 'Known' });
-    await ctx.sql.query("UPDATE referrals.projects SET referral_program = 'Known program: $500 per customer' WHERE id = $1", [projectId]);
+    await ctx.sql.query(
+      "UPDATE referrals.projects SET referral_program = 'Known program: $500 per customer' WHERE id = $1",
+      [projectId],
+    );
     const response = await program(user, projectId);
-    expect([response.statusCode, response.json()]).toEqual([200, { referralProgram: 'Known program: $500 per customer' }]);
+    expect([response.statusCode, response.json()]).toEqual([
+      200,
+      { referralProgram: 'Known program: $500 per customer' },
+    ]);
     expect(callsFor('Known')).toBe(0);
   });
 
   it('asks the AI service (internal credential) and keeps a program it found', async () => {
     const user = testUser();
     const { projectId, id } = await created(user, { product: 'Programmed' });
-    expect((await program(user, projectId)).json()).toEqual({ referralProgram: 'Partners earn 20% of first-year revenue.' });
-    expect((await program(testUser(), projectId)).json()).toEqual({ referralProgram: 'Partners earn 20% of first-year revenue.' });
-    expect(ai.calls.filter((c) => c.productName === 'Programmed')).toEqual([{ productName: 'Programmed', authorized: true }]);
+    expect((await program(user, projectId)).json()).toEqual({
+      referralProgram: 'Partners earn 20% of first-year revenue.',
+    });
+    expect((await program(testUser(), projectId)).json()).toEqual({
+      referralProgram: 'Partners earn 20% of first-year revenue.',
+    });
+    expect(ai.calls.filter((c) => c.productName === 'Programmed')).toEqual([
+      { productName: 'Programmed', authorized: true },
+    ]);
     expect((await referralOf(user, id)).project.referralProgram).toBe('Partners earn 20% of first-year revenue.');
   });
 
@@ -294,17 +410,22 @@ describe('GET /api/products/:projectId/referral-program', () => {
     ['fails', 'Broken', 2],
     ['is too slow', 'Slow', 2],
     ['answers text the web reads as no program', 'Denied', 1],
-  ])("answers 'NO...' when the AI service %s (a failure is asked again next time)", async (_case, product, expectedCalls) => {
-    const user = testUser();
-    const { projectId } = await created(user, { product });
-    for (let i = 0; i < 2; i++) {
-      const response = await program(user, projectId);
-      expect([response.statusCode, response.json()]).toEqual([200, { referralProgram: REFERRAL_MESSAGES.noProgram }]);
-    }
-    expect(callsFor(product)).toBe(expectedCalls);
-    const { rows } = await ctx.sql.query('SELECT referral_program FROM referrals.projects WHERE id = $1', [projectId]);
-    expect(rows[0].referral_program).toBeNull();
-  });
+  ])(
+    "answers 'NO...' when the AI service %s (a failure is asked again next time)",
+    async (_case, product, expectedCalls) => {
+      const user = testUser();
+      const { projectId } = await created(user, { product });
+      for (let i = 0; i < 2; i++) {
+        const response = await program(user, projectId);
+        expect([response.statusCode, response.json()]).toEqual([200, { referralProgram: REFERRAL_MESSAGES.noProgram }]);
+      }
+      expect(callsFor(product)).toBe(expectedCalls);
+      const { rows } = await ctx.sql.query('SELECT referral_program FROM referrals.projects WHERE id = $1', [
+        projectId,
+      ]);
+      expect(rows[0].referral_program).toBeNull();
+    },
+  );
 
   it("answers 404 'Product not found' for an unknown project", async () => {
     // (Fastify itself refuses path parameters over 100 characters, with 414.)
@@ -318,8 +439,17 @@ describe('GET /api/products/:projectId/referral-program', () => {
     const bare = await startReferrals();
     try {
       const user = testUser();
-      const response = await bare.service.app.inject({ method: 'POST', url: '/api/referrals', headers: user.headers, payload: referralInput({ product: 'Programmed' }) });
-      const answer = await bare.service.app.inject({ method: 'GET', url: `/api/products/${response.json().projectId}/referral-program`, headers: user.headers });
+      const response = await bare.service.app.inject({
+        method: 'POST',
+        url: '/api/referrals',
+        headers: user.headers,
+        payload: referralInput({ product: 'Programmed' }),
+      });
+      const answer = await bare.service.app.inject({
+        method: 'GET',
+        url: `/api/products/${response.json().projectId}/referral-program`,
+        headers: user.headers,
+      });
       expect(answer.json()).toEqual({ referralProgram: REFERRAL_MESSAGES.noProgram });
     } finally {
       await bare.close();
@@ -342,7 +472,10 @@ describe('POST /api/referrals/:id/automate', () => {
     const before = await counts(ctx.sql);
     for (const payload of [{ dryRun: true }, {}, undefined]) {
       const response = await automate(user, id, payload);
-      expect([response.statusCode, response.json()]).toEqual([200, { success: true, message: 'Mock dry run: the referral form for Acme Forms was filled but not submitted.' }]);
+      expect([response.statusCode, response.json()]).toEqual([
+        200,
+        { success: true, message: 'Mock dry run: the referral form for Acme Forms was filled but not submitted.' },
+      ]);
     }
     expect(await counts(ctx.sql)).toEqual(before);
   });

@@ -17,24 +17,53 @@ afterAll(async () => {
   await ai?.close();
 });
 
-const saved = (payload: Partial<EventPayload<'program.saved'>>, occurredAt = new Date(), id = randomUUID()): EventEnvelope<'program.saved'> => ({
+const saved = (
+  payload: Partial<EventPayload<'program.saved'>>,
+  occurredAt = new Date(),
+  id = randomUUID(),
+): EventEnvelope<'program.saved'> => ({
   id,
   name: 'program.saved',
   occurredAt: occurredAt.toISOString(),
-  payload: { programId: randomUUID(), name: 'Acme Partners', description: 'd', website: 'https://acme.example', rewardDetails: '$500 per customer', companyName: 'Acme', isActive: true, ...payload },
+  payload: {
+    programId: randomUUID(),
+    name: 'Acme Partners',
+    description: 'd',
+    website: 'https://acme.example',
+    rewardDetails: '$500 per customer',
+    companyName: 'Acme',
+    isActive: true,
+    ...payload,
+  },
 });
 
 async function projectFor(product: string, company: string) {
   const user = testUser();
-  const response = await ctx.service.app.inject({ method: 'POST', url: '/api/referrals', headers: user.headers, payload: referralInput({ product, company }) });
+  const response = await ctx.service.app.inject({
+    method: 'POST',
+    url: '/api/referrals',
+    headers: user.headers,
+    payload: referralInput({ product, company }),
+  });
   expect(response.statusCode, response.body).toBe(201);
   const projectId = response.json().projectId as string;
-  return async () => (await ctx.service.app.inject({ method: 'GET', url: `/api/products/${encodeURIComponent(projectId)}/referral-program`, headers: user.headers })).json().referralProgram as string;
+  return async () =>
+    (
+      await ctx.service.app.inject({
+        method: 'GET',
+        url: `/api/products/${encodeURIComponent(projectId)}/referral-program`,
+        headers: user.headers,
+      })
+    ).json().referralProgram as string;
 }
 
 describe('program.saved in the referrals service', () => {
   it("answers the vendor's active program (by normalized company) before asking the AI; an inactive one no longer counts", async () => {
-    const event = saved({ name: 'Umbrella Partner Program', companyName: 'Umbrella Corp', rewardDetails: '20% of first-year ARR' });
+    const event = saved({
+      name: 'Umbrella Partner Program',
+      companyName: 'Umbrella Corp',
+      rewardDetails: '20% of first-year ARR',
+    });
     await ctx.bus.publish(event);
     const check = await projectFor('Programmed', 'umbrella, Inc.');
     expect(await check()).toBe('Umbrella Partner Program: 20% of first-year ARR');
@@ -58,9 +87,14 @@ describe('program.saved in the referrals service', () => {
     const event = saved({ name: 'Once Program', companyName: 'Once Inc' });
     await ctx.bus.publish(event);
     await ctx.bus.publish(event);
-    const { rows } = await ctx.sql.query("SELECT count(*)::int AS n FROM referrals.processed_events WHERE subscriber = 'referrals-programs' AND event_id = $1", [event.id]);
+    const { rows } = await ctx.sql.query(
+      "SELECT count(*)::int AS n FROM referrals.processed_events WHERE subscriber = 'referrals-programs' AND event_id = $1",
+      [event.id],
+    );
     expect(rows[0].n).toBe(1);
-    const programs = await ctx.sql.query('SELECT name, company_key, is_active FROM referrals.programs WHERE id = $1', [event.payload.programId]);
+    const programs = await ctx.sql.query('SELECT name, company_key, is_active FROM referrals.programs WHERE id = $1', [
+      event.payload.programId,
+    ]);
     expect(programs.rows).toEqual([{ name: 'Once Program', company_key: 'once', is_active: true }]);
   });
 

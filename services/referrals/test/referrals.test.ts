@@ -2,7 +2,15 @@ import { Referral, ReferralList, REFERRAL_MESSAGES, type EventPayload } from '@a
 import { identitySigner } from '@app/kit';
 import { eventually, TEST_SECRET } from '@app/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { counts, deliver, referralInput, startReferrals, testUser, type TestContext, type TestUser } from './helpers.ts';
+import {
+  counts,
+  deliver,
+  referralInput,
+  startReferrals,
+  testUser,
+  type TestContext,
+  type TestUser,
+} from './helpers.ts';
 
 let ctx: TestContext;
 const app = () => ctx.service.app;
@@ -44,14 +52,22 @@ describe('authentication and ownership', () => {
   ] as const;
 
   it.each(routes)('%s %s answers 401 without an identity, and with a forged or expired one', async (method, url) => {
-    const forged = identitySigner('another-secret-that-is-long-enough-000000').sign({ userId: 'u', sessionId: 's', email: 'a@b.co', isAdmin: false, emailVerified: true }, 60);
+    const forged = identitySigner('another-secret-that-is-long-enough-000000').sign(
+      { userId: 'u', sessionId: 's', email: 'a@b.co', isAdmin: false, emailVerified: true },
+      60,
+    );
     const expired = identitySigner(TEST_SECRET).sign(
       { userId: 'u', sessionId: 's', email: 'a@b.co', isAdmin: false, emailVerified: true },
       60,
       Date.now() - 3600_000,
     );
     for (const headers of [{}, { 'x-identity': forged }, { 'x-identity': expired }]) {
-      const response = await app().inject({ method, url, headers: { ...headers, 'content-type': 'application/json' }, payload: method === 'GET' ? undefined : '{}' });
+      const response = await app().inject({
+        method,
+        url,
+        headers: { ...headers, 'content-type': 'application/json' },
+        payload: method === 'GET' ? undefined : '{}',
+      });
       expect(response.statusCode).toBe(401);
       expect(response.json()).toEqual({ message: 'Authentication required' });
     }
@@ -61,14 +77,19 @@ describe('authentication and ownership', () => {
     const owner = testUser('owner');
     const stranger = testUser('stranger');
     const { id } = await created(owner);
-    const perRoute = (referralId: string) => [
-      { method: 'GET', url: `/api/referrals/${referralId}` },
-      { method: 'GET', url: `/api/referrals/${referralId}/email-draft` },
-      { method: 'GET', url: `/api/referrals/${referralId}/email-draft?checkOnly=true` },
-      { method: 'POST', url: `/api/referrals/${referralId}/send-email`, payload: { subject: 'S', body: 'B', recipients: { to: ['x@example.com'] } } },
-      { method: 'PUT', url: `/api/referrals/${referralId}/status`, payload: { status: 'became_customer' } },
-      { method: 'POST', url: `/api/referrals/${referralId}/automate`, payload: { dryRun: true } },
-    ] as const;
+    const perRoute = (referralId: string) =>
+      [
+        { method: 'GET', url: `/api/referrals/${referralId}` },
+        { method: 'GET', url: `/api/referrals/${referralId}/email-draft` },
+        { method: 'GET', url: `/api/referrals/${referralId}/email-draft?checkOnly=true` },
+        {
+          method: 'POST',
+          url: `/api/referrals/${referralId}/send-email`,
+          payload: { subject: 'S', body: 'B', recipients: { to: ['x@example.com'] } },
+        },
+        { method: 'PUT', url: `/api/referrals/${referralId}/status`, payload: { status: 'became_customer' } },
+        { method: 'POST', url: `/api/referrals/${referralId}/automate`, payload: { dryRun: true } },
+      ] as const;
     const before = await counts(ctx.sql);
     const expectations: Array<[string, number, string]> = [
       [String(id), 403, REFERRAL_MESSAGES.notAuthorized],
@@ -87,7 +108,9 @@ describe('authentication and ownership', () => {
       }
     }
     expect(await counts(ctx.sql)).toEqual(before);
-    expect((await app().inject({ method: 'GET', url: `/api/referrals/${id}`, headers: owner.headers })).json().status).toBe('pending');
+    expect(
+      (await app().inject({ method: 'GET', url: `/api/referrals/${id}`, headers: owner.headers })).json().status,
+    ).toBe('pending');
   });
 
   it("ignores another user's identity fields in the body (no userId field is accepted)", async () => {
@@ -101,7 +124,13 @@ describe('authentication and ownership', () => {
 describe('POST /api/referrals', () => {
   it('creates the referral with its project, initial history and a referral.created event carrying the referrer', async () => {
     const user = testUser('ada');
-    await deliver(ctx.bus, 'user.registered', { userId: user.userId, email: user.email, firstName: 'Ada', lastName: 'Lovelace', companyName: 'Analytical Ltd' });
+    await deliver(ctx.bus, 'user.registered', {
+      userId: user.userId,
+      email: user.email,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      companyName: 'Analytical Ltd',
+    });
     const response = await create(user);
     expect(response.statusCode).toBe(201);
     const referral = Referral.parse(response.json());
@@ -120,49 +149,115 @@ describe('POST /api/referrals', () => {
       emailDraft: null,
       fromClay: false,
       emailSentAt: null,
-      project: { productName: 'Slack', companyName: 'Salesforce, Inc.', description: 'Team chat', website: null, referralProgram: null },
+      project: {
+        productName: 'Slack',
+        companyName: 'Salesforce, Inc.',
+        description: 'Team chat',
+        website: null,
+        referralProgram: null,
+      },
     });
     expect(referral.projectId).toMatch(/^salesforce-slack-[0-9a-f]{8}$/);
     expect(referral.history).toEqual([{ from: null, to: 'pending', at: referral.createdAt }]);
 
-    const event = await eventually(() => ctx.published.find((e) => e.name === 'referral.created' && (e.payload as { referralId: number }).referralId === referral.id), 5000, 'referral.created');
+    const event = await eventually(
+      () =>
+        ctx.published.find(
+          (e) => e.name === 'referral.created' && (e.payload as { referralId: number }).referralId === referral.id,
+        ),
+      5000,
+      'referral.created',
+    );
     expect(event.payload).toEqual({
       referralId: referral.id,
-      referrer: { userId: user.userId, email: user.email, firstName: 'Ada', lastName: 'Lovelace', companyName: 'Analytical Ltd' },
+      referrer: {
+        userId: user.userId,
+        email: user.email,
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        companyName: 'Analytical Ltd',
+      },
       referred: { firstName: 'Grace', lastName: 'Hopper', email: 'grace@navy.example' },
       reason: 'Needs a compiler for her team',
       isReferralAware: true,
       canUseReferrerName: false,
-      project: { id: referral.projectId, productName: 'Slack', companyName: 'Salesforce, Inc.', description: 'Team chat', website: null },
+      project: {
+        id: referral.projectId,
+        productName: 'Slack',
+        companyName: 'Salesforce, Inc.',
+        description: 'Team chat',
+        website: null,
+      },
     } satisfies EventPayload<'referral.created'>);
   });
 
   it('works before user.registered arrived: a minimal referrer from the identity, completed by the event later', async () => {
     const user = testUser('early');
     const referral = await created(user);
-    const event = await eventually(() => ctx.published.find((e) => e.name === 'referral.created' && (e.payload as { referralId: number }).referralId === referral.id), 5000, 'event');
-    expect((event.payload as EventPayload<'referral.created'>).referrer).toEqual({ userId: user.userId, email: user.email, firstName: '', lastName: '', companyName: '' });
-    await deliver(ctx.bus, 'user.registered', { userId: user.userId, email: user.email, firstName: 'Late', lastName: 'Comer', companyName: 'Later GmbH' });
-    const { rows } = await ctx.sql.query('SELECT first_name, company_name, company_key FROM referrals.referrers WHERE user_id = $1', [user.userId]);
+    const event = await eventually(
+      () =>
+        ctx.published.find(
+          (e) => e.name === 'referral.created' && (e.payload as { referralId: number }).referralId === referral.id,
+        ),
+      5000,
+      'event',
+    );
+    expect((event.payload as EventPayload<'referral.created'>).referrer).toEqual({
+      userId: user.userId,
+      email: user.email,
+      firstName: '',
+      lastName: '',
+      companyName: '',
+    });
+    await deliver(ctx.bus, 'user.registered', {
+      userId: user.userId,
+      email: user.email,
+      firstName: 'Late',
+      lastName: 'Comer',
+      companyName: 'Later GmbH',
+    });
+    const { rows } = await ctx.sql.query(
+      'SELECT first_name, company_name, company_key FROM referrals.referrers WHERE user_id = $1',
+      [user.userId],
+    );
     expect(rows).toEqual([{ first_name: 'Late', company_name: 'Later GmbH', company_key: 'later' }]);
   });
 
   it('shares one project per product and company, whatever the case, spacing or legal suffix', async () => {
     const user = testUser();
     const a = await created(user, { product: 'Notion', company: 'Notion Labs Inc', description: '' });
-    const b = await created(user, { product: ' notion ', company: 'NOTION  LABS, Inc.', description: 'Docs and wikis' });
+    const b = await created(user, {
+      product: ' notion ',
+      company: 'NOTION  LABS, Inc.',
+      description: 'Docs and wikis',
+    });
     const c = await created(user, { product: 'Notion', company: 'Other Labs' });
     expect(b.projectId).toBe(a.projectId);
     expect(c.projectId).not.toBe(a.projectId);
     // The first spelling names the project; a later referral fills its empty description.
-    expect(b.project).toMatchObject({ productName: 'Notion', companyName: 'Notion Labs Inc', description: 'Docs and wikis' });
+    expect(b.project).toMatchObject({
+      productName: 'Notion',
+      companyName: 'Notion Labs Inc',
+      description: 'Docs and wikis',
+    });
     const { rows } = await ctx.sql.query('SELECT count(*)::int n FROM referrals.projects WHERE id = $1', [a.projectId]);
     expect(rows[0].n).toBe(1);
   });
 
   it('applies the form defaults (booleans false, productId auto-generated, company empty)', async () => {
-    const referral = await created(testUser(), { isReferralAware: undefined, canUseReferrerName: undefined, productId: undefined, company: undefined, description: undefined });
-    expect(referral).toMatchObject({ isReferralAware: false, canUseReferrerName: false, company: '', project: { companyName: '', description: '' } });
+    const referral = await created(testUser(), {
+      isReferralAware: undefined,
+      canUseReferrerName: undefined,
+      productId: undefined,
+      company: undefined,
+      description: undefined,
+    });
+    expect(referral).toMatchObject({
+      isReferralAware: false,
+      canUseReferrerName: false,
+      company: '',
+      project: { companyName: '', description: '' },
+    });
   });
 
   it.each([
@@ -195,7 +290,12 @@ describe('POST /api/referrals', () => {
 
   it('refuses a body that is not JSON with 415', async () => {
     const user = testUser();
-    const response = await app().inject({ method: 'POST', url: '/api/referrals', headers: { ...user.headers, 'content-type': 'text/plain' }, payload: 'hi' });
+    const response = await app().inject({
+      method: 'POST',
+      url: '/api/referrals',
+      headers: { ...user.headers, 'content-type': 'text/plain' },
+      payload: 'hi',
+    });
     expect(response.statusCode).toBe(415);
   });
 });
@@ -217,22 +317,101 @@ describe('GET /api/referrals (Tee ups dashboard)', () => {
   const DAY = 24 * 3600_000;
 
   beforeAll(async () => {
-    await deliver(ctx.bus, 'user.registered', { userId: alice.userId, email: alice.email, firstName: 'Alice', lastName: 'A', companyName: 'Wonder Software Ltd' });
-    await deliver(ctx.bus, 'user.registered', { userId: bob.userId, email: bob.email, firstName: 'Bob', lastName: 'B', companyName: 'Builder Co' });
+    await deliver(ctx.bus, 'user.registered', {
+      userId: alice.userId,
+      email: alice.email,
+      firstName: 'Alice',
+      lastName: 'A',
+      companyName: 'Wonder Software Ltd',
+    });
+    await deliver(ctx.bus, 'user.registered', {
+      userId: bob.userId,
+      email: bob.email,
+      firstName: 'Bob',
+      lastName: 'B',
+      companyName: 'Builder Co',
+    });
     const rows: Array<[string, Record<string, unknown>, number]> = [
-      ['fresh', { referredFirstName: 'Zelda', referredLastName: 'Fitzgerald', referredEmail: 'zelda@jazz.example', company: 'HubSpot', product: 'HubSpot CRM', referralReason: 'Wants a CRM' }, 0],
-      ['week', { referredFirstName: 'Yuri', referredLastName: 'Gagarin', referredEmail: 'yuri@space.example', company: 'Atlassian', product: 'Jira', referralReason: 'Tracks 100% of rockets_' }, 7 * DAY - 60_000],
-      ['month', { referredFirstName: 'Xena', referredLastName: 'Warrior', referredEmail: 'xena@myth.example', company: 'Atlassian', product: 'Confluence', referralReason: 'Needs docs' }, 7 * DAY + 60_000],
-      ['quarter', { referredFirstName: 'Wanda', referredLastName: 'Maximoff', referredEmail: 'wanda@hex.example', company: 'Stripe', product: 'Billing', referralReason: 'Subscriptions' }, 31 * DAY],
-      ['old', { referredFirstName: 'Victor', referredLastName: 'Hugo', referredEmail: 'victor@paris.example', company: 'Stripe', product: 'Atlas', referralReason: 'Incorporation' }, 90 * DAY + 60_000],
+      [
+        'fresh',
+        {
+          referredFirstName: 'Zelda',
+          referredLastName: 'Fitzgerald',
+          referredEmail: 'zelda@jazz.example',
+          company: 'HubSpot',
+          product: 'HubSpot CRM',
+          referralReason: 'Wants a CRM',
+        },
+        0,
+      ],
+      [
+        'week',
+        {
+          referredFirstName: 'Yuri',
+          referredLastName: 'Gagarin',
+          referredEmail: 'yuri@space.example',
+          company: 'Atlassian',
+          product: 'Jira',
+          referralReason: 'Tracks 100% of rockets_',
+        },
+        7 * DAY - 60_000,
+      ],
+      [
+        'month',
+        {
+          referredFirstName: 'Xena',
+          referredLastName: 'Warrior',
+          referredEmail: 'xena@myth.example',
+          company: 'Atlassian',
+          product: 'Confluence',
+          referralReason: 'Needs docs',
+        },
+        7 * DAY + 60_000,
+      ],
+      [
+        'quarter',
+        {
+          referredFirstName: 'Wanda',
+          referredLastName: 'Maximoff',
+          referredEmail: 'wanda@hex.example',
+          company: 'Stripe',
+          product: 'Billing',
+          referralReason: 'Subscriptions',
+        },
+        31 * DAY,
+      ],
+      [
+        'old',
+        {
+          referredFirstName: 'Victor',
+          referredLastName: 'Hugo',
+          referredEmail: 'victor@paris.example',
+          company: 'Stripe',
+          product: 'Atlas',
+          referralReason: 'Incorporation',
+        },
+        90 * DAY + 60_000,
+      ],
     ];
     for (const [key, input, age] of rows) {
       const referral = await created(alice, input);
       ids[key] = referral.id;
-      await ctx.sql.query('UPDATE referrals.referrals SET created_at = now() - $2 * interval \'1 millisecond\' WHERE id = $1', [referral.id, age]);
+      await ctx.sql.query(
+        "UPDATE referrals.referrals SET created_at = now() - $2 * interval '1 millisecond' WHERE id = $1",
+        [referral.id, age],
+      );
     }
-    for (const [key, status] of [['week', 'became_customer'], ['quarter', 'declined'], ['month', 'intro_made']] as const) {
-      const response = await app().inject({ method: 'PUT', url: `/api/referrals/${ids[key]}/status`, headers: alice.headers, payload: { status } });
+    for (const [key, status] of [
+      ['week', 'became_customer'],
+      ['quarter', 'declined'],
+      ['month', 'intro_made'],
+    ] as const) {
+      const response = await app().inject({
+        method: 'PUT',
+        url: `/api/referrals/${ids[key]}/status`,
+        headers: alice.headers,
+        payload: { status },
+      });
       expect(response.statusCode).toBe(200);
     }
     // Bob refers two people to products of Alice's company (another spelling), and one elsewhere.
@@ -240,7 +419,15 @@ describe('GET /api/referrals (Tee ups dashboard)', () => {
     await created(bob, { product: 'Looking Glass', company: 'Wonder' });
     await created(bob, { product: 'Other', company: 'Elsewhere' });
     // Alice's own referral to her own company's product is not "received".
-    ids.own = (await created(alice, { product: 'Wonderland', company: 'Wonder', referredFirstName: 'Own', referredLastName: 'Company', referredEmail: 'own@x.example' })).id;
+    ids.own = (
+      await created(alice, {
+        product: 'Wonderland',
+        company: 'Wonder',
+        referredFirstName: 'Own',
+        referredLastName: 'Company',
+        referredEmail: 'own@x.example',
+      })
+    ).id;
   });
 
   const idsOf = (result: ReferralList) => result.referrals.map((r) => r.id);
@@ -250,7 +437,13 @@ describe('GET /api/referrals (Tee ups dashboard)', () => {
     expect(idsOf(result)).toEqual([ids.own, ids.fresh, ids.week, ids.month, ids.quarter]);
     expect(result).toMatchObject({ total: 5, page: 1, pageSize: 25 });
     expect(result.summary).toEqual({ total: 6, inFlight: 4, closedWon: 1, declined: 1 });
-    expect(result.referrals.map((r) => r.status)).toEqual(['pending', 'pending', 'became_customer', 'intro_made', 'declined']);
+    expect(result.referrals.map((r) => r.status)).toEqual([
+      'pending',
+      'pending',
+      'became_customer',
+      'intro_made',
+      'declined',
+    ]);
     expect(result.companies).toEqual(['Atlassian', 'HubSpot', 'Stripe', 'Wonder']);
     expect(result.reciprocity).toEqual({ sent: 6, received: 2 });
     expect(result.referrals[0]!.history).toHaveLength(1);
@@ -312,7 +505,13 @@ describe('GET /api/referrals (Tee ups dashboard)', () => {
     expect(result.referrals.every((r) => !Object.values(ids).includes(r.id))).toBe(true);
     expect(result.reciprocity).toEqual({ sent: 3, received: 0 });
     const nobody = await list(testUser(), 'days=all');
-    expect(nobody).toMatchObject({ referrals: [], total: 0, companies: [], summary: { total: 0, inFlight: 0, closedWon: 0, declined: 0 }, reciprocity: { sent: 0, received: 0 } });
+    expect(nobody).toMatchObject({
+      referrals: [],
+      total: 0,
+      companies: [],
+      summary: { total: 0, inFlight: 0, closedWon: 0, declined: 0 },
+      reciprocity: { sent: 0, received: 0 },
+    });
   });
 
   it.each([

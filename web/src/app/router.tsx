@@ -33,7 +33,9 @@ export function AppRoutes() {
 
   // A failed session read (other than 401, which is null) is treated as signed out.
   const user = userQuery.data ?? null;
-  return <Suspense fallback={<FullPageSpinner />}>{user ? <SignedInRoutes user={user} /> : <SignedOutRoutes />}</Suspense>;
+  return (
+    <Suspense fallback={<FullPageSpinner />}>{user ? <SignedInRoutes user={user} /> : <SignedOutRoutes />}</Suspense>
+  );
 }
 
 function SignedOutRoutes() {

@@ -24,7 +24,8 @@ export function serverMessage(error: unknown): string | undefined {
   return queryFormat ? jsonMessage(queryFormat[1]!.trim()) : error.message;
 }
 
-export const errorStatus = (error: unknown): number | undefined => (error instanceof ApiError ? error.status : undefined);
+export const errorStatus = (error: unknown): number | undefined =>
+  error instanceof ApiError ? error.status : undefined;
 
 function jsonMessage(text: string): string | undefined {
   try {

@@ -46,7 +46,10 @@ export const searchSlice = createSlice({
       state.resultQuery = '';
       state.requestId = action.payload.requestId;
     },
-    searchSucceeded(state, action: PayloadAction<{ requestId: string; result: ProductInfo; text: string; query: string }>) {
+    searchSucceeded(
+      state,
+      action: PayloadAction<{ requestId: string; result: ProductInfo; text: string; query: string }>,
+    ) {
       if (state.requestId !== action.payload.requestId) return;
       state.status = 'done';
       state.result = action.payload.result;

@@ -50,7 +50,7 @@ export const COUNTRIES: readonly Country[] = [
   { name: 'Comoros', code: 'KM', flag: '🇰🇲' },
   { name: 'Congo', code: 'CG', flag: '🇨🇬' },
   { name: 'Costa Rica', code: 'CR', flag: '🇨🇷' },
-  { name: 'Côte d\'Ivoire', code: 'CI', flag: '🇨🇮' },
+  { name: "Côte d'Ivoire", code: 'CI', flag: '🇨🇮' },
   { name: 'Croatia', code: 'HR', flag: '🇭🇷' },
   { name: 'Cuba', code: 'CU', flag: '🇨🇺' },
   { name: 'Cyprus', code: 'CY', flag: '🇨🇾' },

@@ -26,7 +26,8 @@ export function inProcessBus(): EventBus {
           failures.push(error);
         }
       }
-      if (failures.length) throw new AggregateError(failures, `${failures.length} subscriber(s) failed on ${event.name}`);
+      if (failures.length)
+        throw new AggregateError(failures, `${failures.length} subscriber(s) failed on ${event.name}`);
     },
     async subscribe<N extends EventName>(subscription: Subscription<N>) {
       const list = subscriptions.get(subscription.event) ?? [];

@@ -70,7 +70,10 @@ export async function natsBus(options: NatsBusOptions): Promise<EventBus> {
         message.ack();
       } catch (error) {
         const delay = Math.min(30_000, 500 * 2 ** Math.min(message.info.deliveryCount, 6));
-        log.warn({ err: error, eventId: event.id, subscriber: subscription.subscriber, delay }, 'event handler failed; will retry');
+        log.warn(
+          { err: error, eventId: event.id, subscriber: subscription.subscriber, delay },
+          'event handler failed; will retry',
+        );
         message.nak(delay);
       }
     }

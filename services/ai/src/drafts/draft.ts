@@ -18,6 +18,7 @@ export const BODY_MAX = 20_000;
  */
 export function recipientsFor(referral: NewReferral): Draft['recipients'] {
   const to = [referral.referred.email];
-  const copy = referral.referrer.email.toLowerCase() === referral.referred.email.toLowerCase() ? [] : [referral.referrer.email];
+  const copy =
+    referral.referrer.email.toLowerCase() === referral.referred.email.toLowerCase() ? [] : [referral.referrer.email];
   return referral.canUseReferrerName ? { to, cc: copy, bcc: [] } : { to, cc: [], bcc: copy };
 }

@@ -12,10 +12,19 @@ import { templateDraft } from './template.ts';
 export const INTRO_DRAFT_SUBSCRIBER = 'ai-intro-draft';
 
 /** The draft for a new referral: the language model's when configured and its output is valid, else the template. */
-export async function writeDraft(referral: NewReferral, model: LanguageModel | null, log: FastifyBaseLogger): Promise<Draft> {
+export async function writeDraft(
+  referral: NewReferral,
+  model: LanguageModel | null,
+  log: FastifyBaseLogger,
+): Promise<Draft> {
   const written = model ? await askModelForDraft(model, referral, log) : null;
   const text = written ?? templateDraft(referral);
-  return { referralId: referral.referralId, ...text, recipients: recipientsFor(referral), source: written ? 'llm' : 'template' };
+  return {
+    referralId: referral.referralId,
+    ...text,
+    recipients: recipientsFor(referral),
+    source: written ? 'llm' : 'template',
+  };
 }
 
 /**
@@ -23,7 +32,13 @@ export async function writeDraft(referral: NewReferral, model: LanguageModel | n
  * and the `referral.draft_generated` outbox row commit together, and a delivery that finds the row already
  * there stops. Then, when enrichment is configured, the referral goes to the webhook.
  */
-export function introDrafts(deps: { prisma: PrismaClient; relay: OutboxRelay; model: LanguageModel | null; enrichment: EnrichmentRequests | null; log: FastifyBaseLogger }) {
+export function introDrafts(deps: {
+  prisma: PrismaClient;
+  relay: OutboxRelay;
+  model: LanguageModel | null;
+  enrichment: EnrichmentRequests | null;
+  log: FastifyBaseLogger;
+}) {
   const { prisma, relay, model, enrichment, log } = deps;
 
   const handled = async (eventId: string) =>

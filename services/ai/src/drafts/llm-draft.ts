@@ -22,7 +22,8 @@ const DraftOutput = z.object({
 export function readDraftOutput(text: string): DraftText {
   const parsed = DraftOutput.safeParse(jsonObject(text));
   if (!parsed.success) throw new InvalidOutput(parsed.error.issues[0]?.message ?? 'invalid draft');
-  if (/\[[^\]\n]{1,40}\]|\{\{|\}\}/.test(parsed.data.subject + parsed.data.body)) throw new InvalidOutput('placeholders left in the draft');
+  if (/\[[^\]\n]{1,40}\]|\{\{|\}\}/.test(parsed.data.subject + parsed.data.body))
+    throw new InvalidOutput('placeholders left in the draft');
   return parsed.data;
 }
 
@@ -31,13 +32,30 @@ function facts(referral: NewReferral): Record<string, unknown> {
   const { referrer, referred, project } = referral;
   return {
     referred: { firstName: referred.firstName, lastName: referred.lastName },
-    product: { name: project.productName, company: project.companyName, description: project.description, website: project.website },
+    product: {
+      name: project.productName,
+      company: project.companyName,
+      description: project.description,
+      website: project.website,
+    },
     reason: referral.reason,
     isReferralAware: referral.isReferralAware,
-    ...(referral.canUseReferrerName ? { referrer: { firstName: referrer.firstName, lastName: referrer.lastName, companyName: referrer.companyName } } : {}),
+    ...(referral.canUseReferrerName
+      ? { referrer: { firstName: referrer.firstName, lastName: referrer.lastName, companyName: referrer.companyName } }
+      : {}),
   };
 }
 
-export function askModelForDraft(model: LanguageModel, referral: NewReferral, log: FastifyBaseLogger): Promise<DraftText | null> {
-  return askValidated(model, { system: INSTRUCTIONS, data: facts(referral), json: true, maxTokens: 800 }, readDraftOutput, log, 'intro-draft');
+export function askModelForDraft(
+  model: LanguageModel,
+  referral: NewReferral,
+  log: FastifyBaseLogger,
+): Promise<DraftText | null> {
+  return askValidated(
+    model,
+    { system: INSTRUCTIONS, data: facts(referral), json: true, maxTokens: 800 },
+    readDraftOutput,
+    log,
+    'intro-draft',
+  );
 }

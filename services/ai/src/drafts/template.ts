@@ -54,5 +54,8 @@ export function templateDraft(referral: NewReferral): DraftText {
       ? `Introduction: ${referred.firstName.trim()}, meet ${product}`
       : `${referrer.firstName.trim() || referrerName} thought you'd like ${product}`
     : `An introduction to ${product}`;
-  return { subject: subject.replace(/\s+/g, ' ').trim().slice(0, SUBJECT_MAX), body: paragraphs.join('\n\n').slice(0, BODY_MAX) };
+  return {
+    subject: subject.replace(/\s+/g, ' ').trim().slice(0, SUBJECT_MAX),
+    body: paragraphs.join('\n\n').slice(0, BODY_MAX),
+  };
 }

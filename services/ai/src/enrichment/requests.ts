@@ -14,7 +14,10 @@ export function enrichmentRequests(options: { prisma: PrismaClient; webhook: Enr
   return {
     /** Inside the transaction that stores the local draft: the referral is to be posted once that commits. */
     async open(tx: Prisma.TransactionClient, referralId: number, eventId: string) {
-      await tx.enrichmentRequest.createMany({ data: [{ referralId, eventId, status: 'pending' }], skipDuplicates: true });
+      await tx.enrichmentRequest.createMany({
+        data: [{ referralId, eventId, status: 'pending' }],
+        skipDuplicates: true,
+      });
     },
 
     /** Posts the referral if it is still pending (so a redelivered event that already posted does nothing). */
@@ -24,14 +27,26 @@ export function enrichmentRequests(options: { prisma: PrismaClient; webhook: Enr
       if (request?.status !== 'pending') return;
       let outcome: { status: 'posted' | 'failed'; lastError: string | null };
       try {
-        const answer = await webhook.post({ event: 'referral.created', eventId: event.id, callbackUrl, referral: event.payload }, { idempotencyKey: event.id });
-        outcome = answer.ok ? { status: 'posted', lastError: null } : { status: 'failed', lastError: `HTTP ${answer.status}` };
+        const answer = await webhook.post(
+          { event: 'referral.created', eventId: event.id, callbackUrl, referral: event.payload },
+          { idempotencyKey: event.id },
+        );
+        outcome = answer.ok
+          ? { status: 'posted', lastError: null }
+          : { status: 'failed', lastError: `HTTP ${answer.status}` };
       } catch (error) {
         outcome = { status: 'failed', lastError: describeFailure(error) };
       }
       // Only from pending: a callback that came back while we were still posting has already completed it.
-      await prisma.enrichmentRequest.updateMany({ where: { referralId, status: 'pending' }, data: { ...outcome, attempts: { increment: 1 } } });
-      if (outcome.status === 'failed') log.warn({ referralId, eventId: event.id, error: outcome.lastError }, 'enrichment webhook failed; the local draft stands');
+      await prisma.enrichmentRequest.updateMany({
+        where: { referralId, status: 'pending' },
+        data: { ...outcome, attempts: { increment: 1 } },
+      });
+      if (outcome.status === 'failed')
+        log.warn(
+          { referralId, eventId: event.id, error: outcome.lastError },
+          'enrichment webhook failed; the local draft stands',
+        );
       else log.info({ referralId, eventId: event.id }, 'referral posted to the enrichment webhook');
     },
 

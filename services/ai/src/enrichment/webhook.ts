@@ -44,7 +44,13 @@ export function enrichmentWebhook(options: { url: string; secret: string; timeou
       for (let attempt = 0; ; attempt++) {
         const last = attempt >= maxRetries;
         try {
-          const response = await fetch(options.url, { method: 'POST', headers, body, signal: AbortSignal.timeout(options.timeoutMs), redirect: 'error' });
+          const response = await fetch(options.url, {
+            method: 'POST',
+            headers,
+            body,
+            signal: AbortSignal.timeout(options.timeoutMs),
+            redirect: 'error',
+          });
           const answer = { status: response.status, ok: response.ok, body: await readAnswer(response) };
           if (answer.ok || last || !retryable(answer.status)) return answer;
         } catch (error) {
@@ -61,6 +67,7 @@ export type EnrichmentWebhook = ReturnType<typeof enrichmentWebhook>;
 /** An error as one line for a screen or a log: "The operation was aborted due to timeout", "fetch failed: ECONNREFUSED". */
 export function describeFailure(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? `: ${(error.cause as Error & { code?: string }).code ?? error.cause.message}` : '';
+  const cause =
+    error.cause instanceof Error ? `: ${(error.cause as Error & { code?: string }).code ?? error.cause.message}` : '';
   return `${error.message}${cause}`.slice(0, 500);
 }

@@ -114,7 +114,8 @@ export class Bm25Index {
       const bit = position < 32 ? 1 << position : 0;
       for (const [slot, tf] of posting) {
         if (masks[slot] === 0 && scores[slot] === 0) touched.push(slot);
-        scores[slot]! += queryWeight * idf * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * lengths[slot]!) / averageLength)));
+        scores[slot]! +=
+          queryWeight * idf * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * lengths[slot]!) / averageLength)));
         masks[slot]! |= bit;
       }
     });
@@ -125,7 +126,8 @@ export class Bm25Index {
       const mask = masks[slot]!;
       scores[slot] = 0;
       masks[slot] = 0;
-      if (heap.wouldKeep(score, id) && accept(id)) heap.offer({ id, score, matched: queryTerms.filter((_, i) => i < 32 && (mask & (1 << i)) !== 0) });
+      if (heap.wouldKeep(score, id) && accept(id))
+        heap.offer({ id, score, matched: queryTerms.filter((_, i) => i < 32 && (mask & (1 << i)) !== 0) });
     }
     return heap.drain();
   }

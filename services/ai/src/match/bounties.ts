@@ -17,7 +17,8 @@ const number = (value: number) => value.toLocaleString('en-US', { maximumFractio
 /** '$500 at Closed-Won', '20% of first-year ARR at Closed-Won', '10% of MRR for 12 months at Meeting Held'. */
 export function bountyText(label: string, type: string, amount: number, months: number | null): string {
   if (type === 'percentage_arr') return `${number(amount)}% of first-year ARR at ${label}`;
-  if (type === 'percentage_mrr') return `${number(amount)}% of MRR for ${months ?? 1} month${months === 1 ? '' : 's'} at ${label}`;
+  if (type === 'percentage_mrr')
+    return `${number(amount)}% of MRR for ${months ?? 1} month${months === 1 ? '' : 's'} at ${label}`;
   return `$${number(amount)} at ${label}`;
 }
 
@@ -38,7 +39,14 @@ export function bountySummaries(stored: unknown): Summary[] {
     if (type !== 'flat' && bounty.amount > 100) continue;
     const months = type === 'percentage_mrr' ? (bounty.months ?? null) : null;
     const label = MILESTONE_LABELS[milestone];
-    summaries.push({ milestone, label, type, amount: bounty.amount, months, text: bountyText(label, type, bounty.amount, months) });
+    summaries.push({
+      milestone,
+      label,
+      type,
+      amount: bounty.amount,
+      months,
+      text: bountyText(label, type, bounty.amount, months),
+    });
   }
   return summaries;
 }

@@ -1,4 +1,11 @@
-import { PLAN_SHARES, type BountySummary, type LeadCriteria, type MatchRequest, type MatchResponse, type ProgramMatch } from '@app/contracts';
+import {
+  PLAN_SHARES,
+  type BountySummary,
+  type LeadCriteria,
+  type MatchRequest,
+  type MatchResponse,
+  type ProgramMatch,
+} from '@app/contracts';
 import type { z } from 'zod';
 import { Bm25Index } from './bm25.ts';
 import { bountySummaries } from './bounties.ts';
@@ -93,7 +100,10 @@ export class Matcher {
   }
 
   putVendor(vendor: VendorRecord): void {
-    this.#vendors.set(vendor.companyKey, { criteria: readCriteria(vendor.criteria), bounties: bountySummaries(vendor.bounties) });
+    this.#vendors.set(vendor.companyKey, {
+      criteria: readCriteria(vendor.criteria),
+      bounties: bountySummaries(vendor.bounties),
+    });
   }
 
   vendorOf(program: MatchProgramRecord) {
@@ -110,7 +120,8 @@ export class Matcher {
   rank(request: ParsedMatchRequest, retrieve = RETRIEVED): LocalRanking {
     const query = new Map<string, number>();
     for (const term of terms(request.need)) query.set(term, Math.max(query.get(term) ?? 0, 1));
-    for (const integration of request.integrations) for (const term of terms(integration)) query.set(term, Math.max(query.get(term) ?? 0, 0.5));
+    for (const integration of request.integrations)
+      for (const term of terms(integration)) query.set(term, Math.max(query.get(term) ?? 0, 0.5));
     const hits = this.index.search(query, retrieve);
     const best = hits[0]?.score ?? 1;
     const needTerms = new Set(terms(request.need));
@@ -129,7 +140,13 @@ export class Matcher {
       const bounties = vendor?.bounties ?? [];
       const coverage = needTerms.size ? hit.matched.filter((term) => needTerms.has(term)).length / needTerms.size : 0;
       let fit = 25 + 35 * (hit.score / best) + 15 * coverage + Math.min(20, 6 * verdict.fits.length);
-      const reasons = [`Mentions your need: ${hit.matched.slice(0, 4).map((term) => `"${originals.get(term) ?? term}"`).join(', ')}`, ...verdict.fits];
+      const reasons = [
+        `Mentions your need: ${hit.matched
+          .slice(0, 4)
+          .map((term) => `"${originals.get(term) ?? term}"`)
+          .join(', ')}`,
+        ...verdict.fits,
+      ];
       if (request.urgency === 'high' && bounties.some((b) => b.type === 'flat' && EARLY_MILESTONES.has(b.milestone))) {
         fit += 5;
         reasons.push('Pays early in the deal, suited to an urgent need');
@@ -141,7 +158,10 @@ export class Matcher {
         reward: { rewardDetails: program.rewardDetails, bounties, referrerShare: PLAN_SHARES.starter },
       });
     }
-    candidates.sort((a, b) => b.fit - a.fit || a.program.name.localeCompare(b.program.name) || a.program.id.localeCompare(b.program.id));
+    candidates.sort(
+      (a, b) =>
+        b.fit - a.fit || a.program.name.localeCompare(b.program.name) || a.program.id.localeCompare(b.program.id),
+    );
     return { candidates, excluded };
   }
 }

@@ -65,7 +65,8 @@ function industryFits(client: string, industry: string): boolean {
 export function seniorityOf(role: string): string | null {
   const words = plainWords(role);
   const has = (...candidates: string[]) => candidates.some((c) => words.includes(c));
-  if (has('ceo', 'cto', 'cfo', 'coo', 'cmo', 'cio', 'ciso', 'cro', 'cpo', 'chief') || /c-suite|c-level/i.test(role)) return 'C-suite';
+  if (has('ceo', 'cto', 'cfo', 'coo', 'cmo', 'cio', 'ciso', 'cro', 'cpo', 'chief') || /c-suite|c-level/i.test(role))
+    return 'C-suite';
   if (has('vp', 'svp', 'evp') || /vice president/i.test(role)) return 'VP';
   // "Product Owner" or "Partner Manager" say nothing of seniority: only whole titles count for these.
   const whole = words.join(' ');
@@ -97,22 +98,31 @@ export function checkIcp(criteria: Criteria | null, client: Client): IcpVerdict 
     const forms = countryForms(client.country);
     const hit = criteria.countries.find((country) => [...countryForms(country)].some((form) => forms.has(form)));
     if (hit) verdict.fits.push(`Serves ${hit}`);
-    else verdict.fails.push(`Does not serve ${client.country} (serves ${criteria.countries.slice(0, 5).join(', ')}${criteria.countries.length > 5 ? '…' : ''})`);
+    else
+      verdict.fails.push(
+        `Does not serve ${client.country} (serves ${criteria.countries.slice(0, 5).join(', ')}${criteria.countries.length > 5 ? '…' : ''})`,
+      );
   }
   if (client.companySize && criteria.employeeCount.length) {
-    if (criteria.employeeCount.includes(client.companySize)) verdict.fits.push(`Fits company size ${client.companySize}`);
+    if (criteria.employeeCount.includes(client.companySize))
+      verdict.fits.push(`Fits company size ${client.companySize}`);
     else verdict.fails.push(`Company size ${client.companySize} is outside ${criteria.employeeCount.join(', ')}`);
   }
   if (client.industry && criteria.industries.length) {
     const hit = criteria.industries.find((industry) => industryFits(client.industry!, industry));
     if (hit) verdict.fits.push(`Targets ${hit}`);
-    else verdict.fails.push(`Industry ${client.industry} is not targeted (${criteria.industries.slice(0, 5).join(', ')}${criteria.industries.length > 5 ? '…' : ''})`);
+    else
+      verdict.fails.push(
+        `Industry ${client.industry} is not targeted (${criteria.industries.slice(0, 5).join(', ')}${criteria.industries.length > 5 ? '…' : ''})`,
+      );
   }
   if (client.role) {
     const seniority = seniorityOf(client.role);
     if (seniority && criteria.seniority.length) {
-      if ((criteria.seniority as readonly string[]).includes(seniority)) verdict.fits.push(`Reaches ${seniority} contacts`);
-      else if ((SENIORITY_LEVELS as readonly string[]).includes(seniority)) verdict.fails.push(`Role ${client.role} is outside the seniority ${criteria.seniority.join(', ')}`);
+      if ((criteria.seniority as readonly string[]).includes(seniority))
+        verdict.fits.push(`Reaches ${seniority} contacts`);
+      else if ((SENIORITY_LEVELS as readonly string[]).includes(seniority))
+        verdict.fails.push(`Role ${client.role} is outside the seniority ${criteria.seniority.join(', ')}`);
     }
     const roleWords = stems(client.role);
     // A title fits when all its words are in the role ("Head of Sales" fits "Head of Sales EMEA").
@@ -124,7 +134,8 @@ export function checkIcp(criteria: Criteria | null, client: Client): IcpVerdict 
   }
   if (client.integrations?.length && criteria.techStack.length) {
     const stack = new Set(criteria.techStack.map(fold));
-    for (const integration of client.integrations) if (stack.has(fold(integration))) verdict.fits.push(`Works with ${integration}`);
+    for (const integration of client.integrations)
+      if (stack.has(fold(integration))) verdict.fits.push(`Works with ${integration}`);
   }
   return verdict;
 }

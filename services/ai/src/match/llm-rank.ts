@@ -34,7 +34,12 @@ export type ModelRanking = z.infer<typeof ModelAnswer>['matches'];
  * Asks the model to re-rank the local candidates. Output naming a program that is not a candidate, or
  * naming one twice, or not matching the shape, is invalid: asked once more, then null (local ranking).
  */
-export async function askModelToRank(model: LanguageModel, request: ParsedMatchRequest, candidates: LocalCandidate[], log: FastifyBaseLogger): Promise<ModelRanking | null> {
+export async function askModelToRank(
+  model: LanguageModel,
+  request: ParsedMatchRequest,
+  candidates: LocalCandidate[],
+  log: FastifyBaseLogger,
+): Promise<ModelRanking | null> {
   const ids = new Set(candidates.map((candidate) => candidate.program.id));
   const { need, limit: _limit, ...client } = request;
   return askValidated(
@@ -62,7 +67,8 @@ export async function askModelToRank(model: LanguageModel, request: ParsedMatchR
       if (!parsed.success) throw new InvalidOutput(`wrong shape: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
       const seen = new Set<string>();
       for (const match of parsed.data.matches) {
-        if (!ids.has(match.programId)) throw new InvalidOutput(`programId ${match.programId.slice(0, 60)} is not a candidate`);
+        if (!ids.has(match.programId))
+          throw new InvalidOutput(`programId ${match.programId.slice(0, 60)} is not a candidate`);
         if (seen.has(match.programId)) throw new InvalidOutput(`programId ${match.programId.slice(0, 60)} named twice`);
         seen.add(match.programId);
       }

@@ -24,7 +24,8 @@ export function matchReadModel(deps: { prisma: PrismaClient; matcher: Matcher; l
 
   async function once(subscriber: string, eventId: string, work: (tx: Tx) => Promise<void>): Promise<boolean> {
     return prisma.$transaction(async (tx) => {
-      const claimed = await tx.$executeRaw`INSERT INTO processed_events (subscriber, event_id) VALUES (${subscriber}, ${eventId}::uuid) ON CONFLICT DO NOTHING`;
+      const claimed =
+        await tx.$executeRaw`INSERT INTO processed_events (subscriber, event_id) VALUES (${subscriber}, ${eventId}::uuid) ON CONFLICT DO NOTHING`;
       if (claimed === 0) return false;
       await work(tx);
       return true;
@@ -43,8 +44,18 @@ export function matchReadModel(deps: { prisma: PrismaClient; matcher: Matcher; l
     const started = new Date();
     const programs = await prisma.matchProgram.findMany({ where: { updatedAt: { gte: since } } });
     const vendors = await prisma.vendorProfile.findMany({ where: { updatedAt: { gte: since } } });
-    for (const vendor of vendors) matcher.putVendor({ companyKey: vendor.companyKey, criteria: vendor.criteria, bounties: vendor.bounties });
-    for (const p of programs) matcher.putProgram({ id: p.id, name: p.name, description: p.description, website: p.website, rewardDetails: p.rewardDetails, companyName: p.companyName, isActive: p.isActive });
+    for (const vendor of vendors)
+      matcher.putVendor({ companyKey: vendor.companyKey, criteria: vendor.criteria, bounties: vendor.bounties });
+    for (const p of programs)
+      matcher.putProgram({
+        id: p.id,
+        name: p.name,
+        description: p.description,
+        website: p.website,
+        rewardDetails: p.rewardDetails,
+        companyName: p.companyName,
+        isActive: p.isActive,
+      });
     syncedTo = started;
   }
 
@@ -61,7 +72,16 @@ export function matchReadModel(deps: { prisma: PrismaClient; matcher: Matcher; l
         await tx.matchProgram.upsert({ where: { id: programId }, create: { id: programId, ...data }, update: data });
       });
       const row = await prisma.matchProgram.findUnique({ where: { id: programId } });
-      if (row) matcher.putProgram({ id: row.id, name: row.name, description: row.description, website: row.website, rewardDetails: row.rewardDetails, companyName: row.companyName, isActive: row.isActive });
+      if (row)
+        matcher.putProgram({
+          id: row.id,
+          name: row.name,
+          description: row.description,
+          website: row.website,
+          rewardDetails: row.rewardDetails,
+          companyName: row.companyName,
+          isActive: row.isActive,
+        });
       log.info({ programId, isActive: program.isActive, eventId: event.id }, 'program read model updated');
     },
 

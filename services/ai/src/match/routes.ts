@@ -36,16 +36,24 @@ export function smartMatch(deps: { matcher: Matcher; readModel: MatchReadModel; 
       if (ranked) {
         const byId = new Map(candidates.map((candidate) => [candidate.program.id, candidate]));
         return {
-          matches: ranked.slice(0, request.limit).map((entry) => toMatch(byId.get(entry.programId)!, { fit: entry.fit, reasons: entry.reasons })),
+          matches: ranked
+            .slice(0, request.limit)
+            .map((entry) => toMatch(byId.get(entry.programId)!, { fit: entry.fit, reasons: entry.reasons })),
           excluded: local.excluded,
           rankedBy: 'llm',
         };
       }
     }
-    return { matches: local.candidates.slice(0, request.limit).map((candidate) => toMatch(candidate)), excluded: local.excluded, rankedBy: 'local' };
+    return {
+      matches: local.candidates.slice(0, request.limit).map((candidate) => toMatch(candidate)),
+      excluded: local.excluded,
+      rankedBy: 'local',
+    };
   };
 }
 
 export function matchRoutes(app: FastifyInstance, match: ReturnType<typeof smartMatch>) {
-  app.post('/api/match', { preHandler: app.requireUser }, async (request) => match(parse(MatchRequest, request.body), request.log));
+  app.post('/api/match', { preHandler: app.requireUser }, async (request) =>
+    match(parse(MatchRequest, request.body), request.log),
+  );
 }

@@ -28,7 +28,8 @@ export function stem(word: string): string {
     ['es', ''],
     ['s', ''],
   ] as const) {
-    if (word.endsWith(suffix) && word.length - suffix.length >= 3 && !word.endsWith('ss')) return word.slice(0, -suffix.length) + replacement;
+    if (word.endsWith(suffix) && word.length - suffix.length >= 3 && !word.endsWith('ss'))
+      return word.slice(0, -suffix.length) + replacement;
   }
   return word;
 }

@@ -30,9 +30,21 @@ export function readProgramOutput(text: string): string | null {
   return parsed.data.summary;
 }
 
-async function askModelForProgram(model: LanguageModel, question: z.output<typeof ReferralProgramQuestion>, log: FastifyBaseLogger) {
+async function askModelForProgram(
+  model: LanguageModel,
+  question: z.output<typeof ReferralProgramQuestion>,
+  log: FastifyBaseLogger,
+) {
   // A refused answer and "not known" are the same to the caller: no program it can name.
-  return (await askValidated(model, { system: INSTRUCTIONS, data: question, json: true, maxTokens: 400 }, readProgramOutput, log, 'referral-program')) ?? null;
+  return (
+    (await askValidated(
+      model,
+      { system: INSTRUCTIONS, data: question, json: true, maxTokens: 400 },
+      readProgramOutput,
+      log,
+      'referral-program',
+    )) ?? null
+  );
 }
 
 /**

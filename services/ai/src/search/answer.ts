@@ -34,7 +34,11 @@ export type FoundBy = 'name' | 'alias' | 'company' | 'domain' | 'url' | 'similar
  * POST /api/search answers in the chat-completion shape the web expects (spec 3 and 7), plus two extras
  * the labelled lines do not carry for the web: the product's website and how it was found.
  */
-export function completion(answer: Answer, model: string, matchedBy: FoundBy): SearchResponse & { website: string | null; matchedBy: FoundBy } {
+export function completion(
+  answer: Answer,
+  model: string,
+  matchedBy: FoundBy,
+): SearchResponse & { website: string | null; matchedBy: FoundBy } {
   return {
     id: `search-${randomUUID()}`,
     object: 'chat.completion',

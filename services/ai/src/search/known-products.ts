@@ -30,8 +30,16 @@ export function knownProducts(prisma: PrismaClient): ProductSource & { remember(
 
     async products() {
       if (cache && Date.now() - cache.at < CACHE_MS) return cache.products;
-      const rows = await prisma.knownProduct.findMany({ orderBy: [{ updatedAt: 'desc' }, { key: 'asc' }], take: MAX_SEARCHED });
-      const products = rows.map((row) => ({ product: row.productName, company: row.companyName, description: row.description, website: row.website }));
+      const rows = await prisma.knownProduct.findMany({
+        orderBy: [{ updatedAt: 'desc' }, { key: 'asc' }],
+        take: MAX_SEARCHED,
+      });
+      const products = rows.map((row) => ({
+        product: row.productName,
+        company: row.companyName,
+        description: row.description,
+        website: row.website,
+      }));
       cache = { at: Date.now(), products };
       return products;
     },
@@ -42,7 +50,12 @@ export function knownProducts(prisma: PrismaClient): ProductSource & { remember(
       if (!productName || productName === NOT_FOUND || !compact(productName)) return;
       const companyName = project.companyName.trim().slice(0, 200);
       const key = `${compact(productName)}|${companyCore(companyName)}`;
-      const data = { productName, companyName: companyName || NOT_FOUND, description: project.description.trim().slice(0, 1000), website: siteUrl(project.website) };
+      const data = {
+        productName,
+        companyName: companyName || NOT_FOUND,
+        description: project.description.trim().slice(0, 1000),
+        website: siteUrl(project.website),
+      };
       await prisma.knownProduct.upsert({ where: { key }, create: { key, ...data }, update: data });
       cache = null;
     },

@@ -27,10 +27,15 @@ export function readLabelledAnswer(text: string): Answer {
   if (text.length > 5000) throw new InvalidOutput('answer too long');
   const found: Partial<Record<Label, string>> = {};
   for (const raw of text.split(/\r?\n/)) {
-    const line = raw.replace(/\*\*/g, '').replace(/^[\s>*-]+/, '').trim();
+    const line = raw
+      .replace(/\*\*/g, '')
+      .replace(/^[\s>*-]+/, '')
+      .trim();
     const match = /^(product description|description|product|company|website)\s*:\s*(.*)$/i.exec(line);
     if (!match) continue;
-    const label = (match[1]!.toLowerCase() === 'product description' ? 'description' : match[1]!.toLowerCase()) as Label;
+    const label = (
+      match[1]!.toLowerCase() === 'product description' ? 'description' : match[1]!.toLowerCase()
+    ) as Label;
     const value = match[2]!.trim();
     if (value.length > LIMITS[label]) throw new InvalidOutput(`${label} longer than ${LIMITS[label]} characters`);
     if (value && !found[label]) found[label] = value;
@@ -41,6 +46,16 @@ export function readLabelledAnswer(text: string): Answer {
 }
 
 /** The model's identification of a search text, or null when it is unavailable or its output was refused. */
-export function askModelForProduct(model: LanguageModel, query: string, log: FastifyBaseLogger): Promise<Answer | null> {
-  return askValidated(model, { system: INSTRUCTIONS, data: { query }, maxTokens: 300 }, readLabelledAnswer, log, 'search');
+export function askModelForProduct(
+  model: LanguageModel,
+  query: string,
+  log: FastifyBaseLogger,
+): Promise<Answer | null> {
+  return askValidated(
+    model,
+    { system: INSTRUCTIONS, data: { query }, maxTokens: 300 },
+    readLabelledAnswer,
+    log,
+    'search',
+  );
 }

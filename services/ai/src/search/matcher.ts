@@ -88,7 +88,8 @@ function matchAddress(address: { host: string; path: string }, indexes: readonly
   for (const item of indexes.flatMap((index) => index.items)) {
     if (!item.site) continue;
     const { host, path } = item.site;
-    const hostRank = address.host === host ? 3 : address.host.endsWith(`.${host}`) ? 2 : host.endsWith(`.${address.host}`) ? 1 : 0;
+    const hostRank =
+      address.host === host ? 3 : address.host.endsWith(`.${host}`) ? 2 : host.endsWith(`.${address.host}`) ? 1 : 0;
     if (!hostRank) continue;
     const continues = path === '' || address.path === path || address.path.startsWith(`${path}/`);
     const rank = [hostRank, continues ? path.length : -1, originRank(item.origin), -item.position];
@@ -121,7 +122,8 @@ export function matchProduct(query: string, indexes: readonly ProductIndex[]): P
   const address = webAddress(query);
   if (address) {
     const item = matchAddress(address, indexes);
-    if (item) return { product: item.product, origin: item.origin, matchedBy: address.path ? 'url' : 'domain', exact: true };
+    if (item)
+      return { product: item.product, origin: item.origin, matchedBy: address.path ? 'url' : 'domain', exact: true };
   }
 
   // An unknown address may still name the product: "salesfroce.com" is Salesforce with a typo.

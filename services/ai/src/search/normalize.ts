@@ -17,9 +17,44 @@ export const compact = (text: string) => words(text).join('');
 
 /** Legal and generic endings a company name is also known without ("Slack Technologies, LLC" → "slack"). */
 const COMPANY_ENDINGS = new Set([
-  'inc', 'incorporated', 'llc', 'ltd', 'limited', 'corp', 'corporation', 'co', 'company', 'gmbh', 'ag', 'sa', 'nv', 'bv',
-  'plc', 'se', 'sas', 'ab', 'as', 'ou', 'pbc', 'sl', 'lp', 'pte', 'pty', 'pvt', 'kg', 'spa', 'and', 'holdings', 'group',
-  'technologies', 'technology', 'software', 'solutions', 'systems', 'international', 'labs',
+  'inc',
+  'incorporated',
+  'llc',
+  'ltd',
+  'limited',
+  'corp',
+  'corporation',
+  'co',
+  'company',
+  'gmbh',
+  'ag',
+  'sa',
+  'nv',
+  'bv',
+  'plc',
+  'se',
+  'sas',
+  'ab',
+  'as',
+  'ou',
+  'pbc',
+  'sl',
+  'lp',
+  'pte',
+  'pty',
+  'pvt',
+  'kg',
+  'spa',
+  'and',
+  'holdings',
+  'group',
+  'technologies',
+  'technology',
+  'software',
+  'solutions',
+  'systems',
+  'international',
+  'labs',
 ]);
 
 /** The company's name with its legal endings dropped one by one: "Notion Labs, Inc." → notionlabsinc, notionlabs, notion. */
@@ -46,7 +81,10 @@ export function webAddress(text: string): { host: string; path: string } | null 
   if (!/^(https?:\/\/)?[^\s/?#]+\.[a-z]{2,}(:\d+)?([/?#]\S*)?$/i.test(trimmed)) return null;
   try {
     const url = new URL(/^https?:\/\//i.test(trimmed) ? trimmed : `https://${trimmed}`);
-    return { host: url.hostname.toLowerCase().replace(/^www\./, ''), path: url.pathname.replace(/\/+$/, '').toLowerCase() };
+    return {
+      host: url.hostname.toLowerCase().replace(/^www\./, ''),
+      path: url.pathname.replace(/\/+$/, '').toLowerCase(),
+    };
   } catch {
     return null;
   }

@@ -40,7 +40,10 @@ export function productSearch(options: { sources: ProductSource[]; model: Langua
 
     async answer(query: string, log: FastifyBaseLogger): Promise<SearchResponse> {
       const local = await localMatch(query);
-      if (local?.exact || !model) return local ? completion(fromMatch(local), LOCAL_MODEL, local.matchedBy) : completion(notFound, LOCAL_MODEL, 'none');
+      if (local?.exact || !model)
+        return local
+          ? completion(fromMatch(local), LOCAL_MODEL, local.matchedBy)
+          : completion(notFound, LOCAL_MODEL, 'none');
       const asked = await askModelForProduct(model, query, log);
       if (asked && asked.product !== NOT_FOUND) return completion(asked, model.model, 'llm');
       if (local) return completion(fromMatch(local), LOCAL_MODEL, local.matchedBy);

@@ -17,7 +17,11 @@ export function SignedInLayout({ user }: { user: User }) {
 
   return (
     <ReduxBoundary>
-      <AppShell user={user} onLogout={() => logout.mutate()} banner={showBanner ? <VerificationBanner email={user.email} /> : null}>
+      <AppShell
+        user={user}
+        onLogout={() => logout.mutate()}
+        banner={showBanner ? <VerificationBanner email={user.email} /> : null}
+      >
         <Suspense fallback={<PageSpinner />}>
           <Outlet />
         </Suspense>

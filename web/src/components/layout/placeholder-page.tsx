@@ -3,7 +3,15 @@ import type { ReactNode } from 'react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 
 /** A titled page for a screen whose content arrives with later work. */
-export function PlaceholderPage({ title, description, children }: { title: string; description?: ReactNode; children?: ReactNode }) {
+export function PlaceholderPage({
+  title,
+  description,
+  children,
+}: {
+  title: string;
+  description?: ReactNode;
+  children?: ReactNode;
+}) {
   return (
     <section className="mx-auto w-full max-w-4xl px-4 py-10 sm:px-6">
       <h1 className="text-3xl font-bold tracking-tight text-foreground">{title}</h1>

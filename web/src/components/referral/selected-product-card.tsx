@@ -8,7 +8,15 @@ import type { ProductInfo } from '@/stores/search-slice';
  * Spec 2 'Selected Product': the product (hidden when the search did not find one), the company with its
  * legal suffixes stripped (spec 9) and the description.
  */
-export function SelectedProductCard({ product, className, children }: { product: ProductInfo; className?: string; children?: ReactNode }) {
+export function SelectedProductCard({
+  product,
+  className,
+  children,
+}: {
+  product: ProductInfo;
+  className?: string;
+  children?: ReactNode;
+}) {
   const company = product.company === NOT_FOUND ? NOT_FOUND : stripLegalSuffixes(product.company);
   return (
     <Card className={cn('text-left', className)} role="region" aria-labelledby="selected-product-title">

@@ -26,10 +26,17 @@ export function ChoiceChips({
               key={option}
               className={cn(
                 'inline-flex cursor-pointer items-center gap-1.5 rounded-full border px-3 py-1 text-sm transition-colors has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-ring',
-                checked ? 'border-primary bg-primary text-primary-foreground' : 'border-border bg-background hover:bg-muted',
+                checked
+                  ? 'border-primary bg-primary text-primary-foreground'
+                  : 'border-border bg-background hover:bg-muted',
               )}
             >
-              <input type="checkbox" className="sr-only" checked={checked} onChange={(event) => toggle(option, event.target.checked)} />
+              <input
+                type="checkbox"
+                className="sr-only"
+                checked={checked}
+                onChange={(event) => toggle(option, event.target.checked)}
+              />
               {checked ? <Check className="size-3.5" aria-hidden="true" /> : null}
               {option}
             </label>

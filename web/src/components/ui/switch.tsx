@@ -7,7 +7,10 @@ export function Switch({
   onCheckedChange,
   className,
   ...props
-}: Omit<ComponentProps<'button'>, 'onChange' | 'role'> & { checked: boolean; onCheckedChange: (checked: boolean) => void }) {
+}: Omit<ComponentProps<'button'>, 'onChange' | 'role'> & {
+  checked: boolean;
+  onCheckedChange: (checked: boolean) => void;
+}) {
   return (
     <button
       type="button"
@@ -23,7 +26,12 @@ export function Switch({
       )}
       {...props}
     >
-      <span className={cn('block size-5 rounded-full bg-background shadow transition-transform', checked ? 'translate-x-5' : 'translate-x-0')} />
+      <span
+        className={cn(
+          'block size-5 rounded-full bg-background shadow transition-transform',
+          checked ? 'translate-x-5' : 'translate-x-0',
+        )}
+      />
     </button>
   );
 }

@@ -54,7 +54,11 @@ export function TagInput({
   const filtered = useMemo(() => {
     const query = norm(text);
     return all
-      .filter((o) => !chosen.has(norm(o.value)) && (query === '' || norm(o.label ?? o.value).includes(query) || norm(o.value).includes(query)))
+      .filter(
+        (o) =>
+          !chosen.has(norm(o.value)) &&
+          (query === '' || norm(o.label ?? o.value).includes(query) || norm(o.value).includes(query)),
+      )
       .slice(0, MAX_SHOWN);
   }, [all, chosen, text]);
   const showList = open && filtered.length > 0;
@@ -101,7 +105,10 @@ export function TagInput({
       {value.length > 0 ? (
         <ul className="flex flex-wrap gap-1.5" aria-label={label ? `Selected ${label}` : 'Selected'}>
           {value.map((entry) => (
-            <li key={entry} className="inline-flex items-center gap-1 rounded-full border border-border bg-muted py-0.5 pr-1 pl-2.5 text-sm">
+            <li
+              key={entry}
+              className="inline-flex items-center gap-1 rounded-full border border-border bg-muted py-0.5 pr-1 pl-2.5 text-sm"
+            >
               {prefixOf(entry) ? <span aria-hidden="true">{prefixOf(entry)}</span> : null}
               <span>{entry}</span>
               <button
@@ -160,7 +167,10 @@ export function TagInput({
                   // mousedown keeps the focus in the input (a blur would close the list first).
                   onMouseDown={(event) => event.preventDefault()}
                   onClick={() => add(option.value)}
-                  className={cn('flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm hover:bg-muted', index === active && 'bg-muted')}
+                  className={cn(
+                    'flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm hover:bg-muted',
+                    index === active && 'bg-muted',
+                  )}
                 >
                   {option.prefix ? <span aria-hidden="true">{option.prefix}</span> : null}
                   {option.label ?? option.value}

@@ -158,14 +158,22 @@ function EmailTab({ currentEmail }: { currentEmail: string }) {
       <form onSubmit={(e) => void submit(e)} noValidate>
         <CardHeader>
           <CardTitle>Email</CardTitle>
-          <CardDescription>Your email changes once you open the verification link we send to the new address.</CardDescription>
+          <CardDescription>
+            Your email changes once you open the verification link we send to the new address.
+          </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">
           <FormField id="current-email" label="Current Email">
             <Input id="current-email" value={currentEmail} readOnly />
           </FormField>
           <FormField id="new-email" label="New Email" error={errors.newEmail}>
-            <Input {...fieldA11y('new-email', errors.newEmail)} type="email" autoComplete="email" value={newEmail} onChange={(e) => setNewEmail(e.target.value)} />
+            <Input
+              {...fieldA11y('new-email', errors.newEmail)}
+              type="email"
+              autoComplete="email"
+              value={newEmail}
+              onChange={(e) => setNewEmail(e.target.value)}
+            />
           </FormField>
           <FormField id="email-password" label="Confirm Password" error={errors.password}>
             <Input
@@ -192,7 +200,8 @@ function PasswordTab() {
   const [values, setValues] = useState({ currentPassword: '', newPassword: '', confirmPassword: '' });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const mutation = useChangePassword();
-  const set = (key: keyof typeof values) => (e: { target: { value: string } }) => setValues((v) => ({ ...v, [key]: e.target.value }));
+  const set = (key: keyof typeof values) => (e: { target: { value: string } }) =>
+    setValues((v) => ({ ...v, [key]: e.target.value }));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -228,7 +237,13 @@ function PasswordTab() {
         <CardContent className="grid gap-4">
           {fields.map((f) => (
             <FormField key={f.key} id={f.id} label={f.label} error={errors[f.key]}>
-              <Input {...fieldA11y(f.id, errors[f.key])} type="password" autoComplete={f.autoComplete} value={values[f.key]} onChange={set(f.key)} />
+              <Input
+                {...fieldA11y(f.id, errors[f.key])}
+                type="password"
+                autoComplete={f.autoComplete}
+                value={values[f.key]}
+                onChange={set(f.key)}
+              />
             </FormField>
           ))}
         </CardContent>

@@ -16,7 +16,10 @@ export interface AnalyzeCallbacks {
  * XMLHttpRequest rather than fetch because only XHR reports upload progress (issue 4: a real progress bar from
  * the bytes sent). Failures read like every other mutation's (spec 7): 5xx → status text, else the JSON message.
  */
-export function analyzeDocument(file: File, { onUploadProgress, onUploaded, signal }: AnalyzeCallbacks): Promise<ProgramAnalysis> {
+export function analyzeDocument(
+  file: File,
+  { onUploadProgress, onUploaded, signal }: AnalyzeCallbacks,
+): Promise<ProgramAnalysis> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     let uploaded = false;
@@ -30,7 +33,8 @@ export function analyzeDocument(file: File, { onUploadProgress, onUploaded, sign
     xhr.withCredentials = true;
     xhr.setRequestHeader('Accept', 'application/json');
     xhr.upload.onprogress = (event) => {
-      if (event.lengthComputable && event.total > 0) onUploadProgress(Math.min(100, (event.loaded / event.total) * 100));
+      if (event.lengthComputable && event.total > 0)
+        onUploadProgress(Math.min(100, (event.loaded / event.total) * 100));
     };
     xhr.upload.onload = markUploaded;
     xhr.onload = () => {
@@ -44,7 +48,10 @@ export function analyzeDocument(file: File, { onUploadProgress, onUploaded, sign
         }
         return;
       }
-      const res = new Response(xhr.responseText, { status: status >= 200 && status <= 599 ? status : 500, statusText: xhr.statusText });
+      const res = new Response(xhr.responseText, {
+        status: status >= 200 && status <= 599 ? status : 500,
+        statusText: xhr.statusText,
+      });
       void mutationErrorFromResponse(res).then(reject, reject);
     };
     xhr.onerror = () => reject(networkError(new Error('Network error: the document could not be sent')));

@@ -20,7 +20,10 @@ export const setProgramActive = (id: string, isActive: boolean) =>
 
 export function useCreateProgram() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: createProgram, onSuccess: () => queryClient.invalidateQueries({ queryKey: programsKey }) });
+  return useMutation({
+    mutationFn: createProgram,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: programsKey }),
+  });
 }
 
 /** The list is fetched again after every switch (spec 7). */

@@ -1,4 +1,9 @@
-import { PROGRAM_DOCUMENT_ACCEPT, PROGRAM_DOCUMENT_MAX_BYTES, PROGRAM_MESSAGES, type ProgramAnalysis } from '@app/contracts';
+import {
+  PROGRAM_DOCUMENT_ACCEPT,
+  PROGRAM_DOCUMENT_MAX_BYTES,
+  PROGRAM_MESSAGES,
+  type ProgramAnalysis,
+} from '@app/contracts';
 import { CheckCircle2, FileSearch, Loader2, X, XCircle } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { Button } from '@/components/ui/button';
@@ -127,7 +132,8 @@ export function DocumentUpload() {
 
       <div className="flex flex-wrap gap-3">
         <Button type="button" onClick={() => void analyze()} disabled={!file || busy}>
-          {busy ? <Loader2 className="animate-spin" aria-hidden="true" /> : <FileSearch aria-hidden="true" />} Analyze Document
+          {busy ? <Loader2 className="animate-spin" aria-hidden="true" /> : <FileSearch aria-hidden="true" />} Analyze
+          Document
         </Button>
         <Button type="button" variant="outline" onClick={clear} disabled={!file && status === 'idle'}>
           <X aria-hidden="true" /> Clear
@@ -138,8 +144,13 @@ export function DocumentUpload() {
         <div className="grid gap-2" aria-live="polite">
           {busy ? (
             <>
-              <p className="text-sm font-medium">{status === 'uploading' ? ANALYSIS_TEXTS.uploading : ANALYSIS_TEXTS.analyzing}</p>
-              <Progress value={status === 'analyzing' ? 100 : progress} label={status === 'uploading' ? 'Upload progress' : 'Uploaded; analyzing'} />
+              <p className="text-sm font-medium">
+                {status === 'uploading' ? ANALYSIS_TEXTS.uploading : ANALYSIS_TEXTS.analyzing}
+              </p>
+              <Progress
+                value={status === 'analyzing' ? 100 : progress}
+                label={status === 'uploading' ? 'Upload progress' : 'Uploaded; analyzing'}
+              />
             </>
           ) : null}
           {status === 'success' ? (

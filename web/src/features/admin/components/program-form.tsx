@@ -22,7 +22,13 @@ export interface ProgramFormValues {
   companyName: string;
 }
 
-export const EMPTY_PROGRAM: ProgramFormValues = { name: '', description: '', website: '', rewardDetails: '', companyName: '' };
+export const EMPTY_PROGRAM: ProgramFormValues = {
+  name: '',
+  description: '',
+  website: '',
+  rewardDetails: '',
+  companyName: '',
+};
 
 const resolver = zodResolver(CreateProgramRequest);
 
@@ -35,14 +41,27 @@ export const PROGRAM_TOASTS = {
  * The program form of spec 2/5 (Manual Entry, and the review form filled from an analyzed document),
  * validated with the server's CreateProgramRequest, plus the optional vendor company of issue 4.
  */
-export function ProgramForm({ idPrefix, defaultValues, onSaved }: { idPrefix: string; defaultValues: ProgramFormValues; onSaved?: () => void }) {
+export function ProgramForm({
+  idPrefix,
+  defaultValues,
+  onSaved,
+}: {
+  idPrefix: string;
+  defaultValues: ProgramFormValues;
+  onSaved?: () => void;
+}) {
   const create = useCreateProgram();
   const {
     register: field,
     handleSubmit,
     reset,
     formState: { errors, isSubmitting },
-  } = useForm<FormInput, unknown, FormOutput>({ resolver, mode: 'onSubmit', reValidateMode: 'onChange', defaultValues });
+  } = useForm<FormInput, unknown, FormOutput>({
+    resolver,
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+    defaultValues,
+  });
 
   const onSubmit = handleSubmit(async (values) => {
     try {
@@ -64,16 +83,29 @@ export function ProgramForm({ idPrefix, defaultValues, onSaved }: { idPrefix: st
         <Input {...fieldA11y(id('name'), errors.name?.message)} {...field('name')} />
       </FormField>
       <FormField id={id('company')} label="Vendor Company (optional)" error={errors.companyName?.message}>
-        <Input {...fieldA11y(id('company'), errors.companyName?.message)} {...field('companyName')} placeholder="The company whose lead criteria and bounties apply" />
+        <Input
+          {...fieldA11y(id('company'), errors.companyName?.message)}
+          {...field('companyName')}
+          placeholder="The company whose lead criteria and bounties apply"
+        />
       </FormField>
       <FormField id={id('description')} label="Description" error={errors.description?.message}>
         <Textarea {...fieldA11y(id('description'), errors.description?.message)} {...field('description')} />
       </FormField>
       <FormField id={id('website')} label="Website" error={errors.website?.message}>
-        <Input type="url" placeholder="https://" {...fieldA11y(id('website'), errors.website?.message)} {...field('website')} />
+        <Input
+          type="url"
+          placeholder="https://"
+          {...fieldA11y(id('website'), errors.website?.message)}
+          {...field('website')}
+        />
       </FormField>
       <FormField id={id('reward')} label="Reward Details" error={errors.rewardDetails?.message}>
-        <Textarea className="min-h-[200px]" {...fieldA11y(id('reward'), errors.rewardDetails?.message)} {...field('rewardDetails')} />
+        <Textarea
+          className="min-h-[200px]"
+          {...fieldA11y(id('reward'), errors.rewardDetails?.message)}
+          {...field('rewardDetails')}
+        />
       </FormField>
       <div className="flex justify-end">
         <Button type="submit" disabled={busy}>

@@ -14,7 +14,14 @@ export function ProgramsTable() {
   const toggle = (program: Program, isActive: boolean) =>
     setActive.mutate(
       { id: program.id, isActive },
-      { onError: (error) => toast({ variant: 'destructive', title: 'Error', description: errorText(error, 'Failed to update referral program') }) },
+      {
+        onError: (error) =>
+          toast({
+            variant: 'destructive',
+            title: 'Error',
+            description: errorText(error, 'Failed to update referral program'),
+          }),
+      },
     );
 
   if (programs.isPending) return <Spinner label="Loading referral programs" />;
@@ -23,14 +30,27 @@ export function ProgramsTable() {
   if (programs.data.length === 0) return <p className="text-sm text-muted-foreground">No referral programs yet.</p>;
 
   return (
-    <div className="overflow-x-auto rounded-lg border border-border" role="region" aria-label="Existing Referral Programs" tabIndex={0}>
+    <div
+      className="overflow-x-auto rounded-lg border border-border"
+      role="region"
+      aria-label="Existing Referral Programs"
+      tabIndex={0}
+    >
       <table className="w-full text-sm">
         <thead className="bg-muted text-left">
           <tr>
-            <th scope="col" className="p-3 font-medium">Program Name</th>
-            <th scope="col" className="p-3 font-medium">Website</th>
-            <th scope="col" className="p-3 font-medium">Status</th>
-            <th scope="col" className="p-3 font-medium">Actions</th>
+            <th scope="col" className="p-3 font-medium">
+              Program Name
+            </th>
+            <th scope="col" className="p-3 font-medium">
+              Website
+            </th>
+            <th scope="col" className="p-3 font-medium">
+              Status
+            </th>
+            <th scope="col" className="p-3 font-medium">
+              Actions
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -40,12 +60,19 @@ export function ProgramsTable() {
               <tr key={program.id} className="border-t border-border">
                 <td className="p-3 font-medium">{program.name}</td>
                 <td className="p-3">
-                  <a href={program.website} target="_blank" rel="noopener noreferrer" className="text-primary underline-offset-4 hover:underline">
+                  <a
+                    href={program.website}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    className="text-primary underline-offset-4 hover:underline"
+                  >
                     {program.website}
                   </a>
                 </td>
                 <td className="p-3">
-                  <Badge variant={program.isActive ? 'default' : 'secondary'}>{program.isActive ? 'Active' : 'Inactive'}</Badge>
+                  <Badge variant={program.isActive ? 'default' : 'secondary'}>
+                    {program.isActive ? 'Active' : 'Inactive'}
+                  </Badge>
                 </td>
                 <td className="p-3">
                   <Switch

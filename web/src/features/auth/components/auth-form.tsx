@@ -105,7 +105,10 @@ export function AuthForm({ mode, onSwitchMode }: { mode: AuthMode; onSwitchMode:
       }
       afterCacheUpdates(() => {
         navigate('/onboarding', { replace: true });
-        toast({ title: 'Set Up Your Profile', description: "Let's set up your lead criteria to complete your profile" });
+        toast({
+          title: 'Set Up Your Profile',
+          description: "Let's set up your lead criteria to complete your profile",
+        });
       });
     } catch (error) {
       handleFailure(error, values.email);
@@ -120,7 +123,9 @@ export function AuthForm({ mode, onSwitchMode }: { mode: AuthMode; onSwitchMode:
       <CardHeader>
         <CardTitle>{isLogin ? 'Login to Your Account' : 'Create an Account'}</CardTitle>
         <CardDescription>
-          {isLogin ? 'Welcome back. Sign in to manage your referrals.' : 'Start turning non-fit prospects into warm referrals.'}
+          {isLogin
+            ? 'Welcome back. Sign in to manage your referrals.'
+            : 'Start turning non-fit prospects into warm referrals.'}
         </CardDescription>
       </CardHeader>
       <CardContent>
@@ -129,14 +134,26 @@ export function AuthForm({ mode, onSwitchMode }: { mode: AuthMode; onSwitchMode:
             <>
               <div className="grid gap-4 sm:grid-cols-2">
                 <FormField id="firstName" label="First Name" error={errors.firstName?.message}>
-                  <Input autoComplete="given-name" {...fieldA11y('firstName', errors.firstName?.message)} {...field('firstName')} />
+                  <Input
+                    autoComplete="given-name"
+                    {...fieldA11y('firstName', errors.firstName?.message)}
+                    {...field('firstName')}
+                  />
                 </FormField>
                 <FormField id="lastName" label="Last Name" error={errors.lastName?.message}>
-                  <Input autoComplete="family-name" {...fieldA11y('lastName', errors.lastName?.message)} {...field('lastName')} />
+                  <Input
+                    autoComplete="family-name"
+                    {...fieldA11y('lastName', errors.lastName?.message)}
+                    {...field('lastName')}
+                  />
                 </FormField>
               </div>
               <FormField id="companyName" label="Company Name" error={errors.companyName?.message}>
-                <Input autoComplete="organization" {...fieldA11y('companyName', errors.companyName?.message)} {...field('companyName')} />
+                <Input
+                  autoComplete="organization"
+                  {...fieldA11y('companyName', errors.companyName?.message)}
+                  {...field('companyName')}
+                />
               </FormField>
             </>
           ) : null}

@@ -19,7 +19,10 @@ export function AuthPage() {
 
   return (
     <div className="dark min-h-screen bg-background text-foreground">
-      <div className="pointer-events-none fixed inset-0 bg-[radial-gradient(ellipse_at_top,rgba(99,102,241,0.25),transparent_60%)]" aria-hidden="true" />
+      <div
+        className="pointer-events-none fixed inset-0 bg-[radial-gradient(ellipse_at_top,rgba(99,102,241,0.25),transparent_60%)]"
+        aria-hidden="true"
+      />
       <header className="relative mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-5 sm:px-6">
         <Link to="/" className="rounded-md" aria-label="Home">
           <Logo textClassName="hidden sm:inline" />
@@ -37,7 +40,9 @@ export function AuthPage() {
       </header>
       <main className="relative mx-auto grid max-w-6xl items-center gap-10 px-4 pt-6 pb-16 sm:px-6 lg:grid-cols-2 lg:pt-16">
         <section>
-          <h1 className="text-4xl font-bold tracking-tight text-balance sm:text-5xl">Turn non-fit prospects into warm referrals</h1>
+          <h1 className="text-4xl font-bold tracking-tight text-balance sm:text-5xl">
+            Turn non-fit prospects into warm referrals
+          </h1>
           <p className="mt-4 max-w-xl text-lg text-muted-foreground">
             Introduce the leads you can't serve to vendors who can help them, and earn cash or qualified leads for every
             introduction.

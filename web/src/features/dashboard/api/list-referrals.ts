@@ -18,7 +18,11 @@ export const DEFAULT_FILTERS: ReferralFilters = { search: '', status: '', compan
 export const DASHBOARD_PAGE_SIZE = 10;
 
 /** The query string of GET /api/referrals: only the filters in use, plus the range and the page. */
-export function listReferralsParams(filters: ReferralFilters, page: number, pageSize = DASHBOARD_PAGE_SIZE): URLSearchParams {
+export function listReferralsParams(
+  filters: ReferralFilters,
+  page: number,
+  pageSize = DASHBOARD_PAGE_SIZE,
+): URLSearchParams {
   const params = new URLSearchParams();
   const search = filters.search.trim();
   if (search) params.set('search', search);

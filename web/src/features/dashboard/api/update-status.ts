@@ -5,7 +5,8 @@ import { referralListKey } from '@/lib/query-keys';
 
 /** PUT /api/referrals/{id}/status {status, dealValue?} → the updated referral (dealValue only for Closed-Won). */
 export function updateReferralStatus(id: number, status: ReferralStatus, dealValue?: number): Promise<Referral> {
-  const body: { status: ReferralStatus; dealValue?: number } = dealValue === undefined ? { status } : { status, dealValue };
+  const body: { status: ReferralStatus; dealValue?: number } =
+    dealValue === undefined ? { status } : { status, dealValue };
   return apiRequest<Referral>('PUT', `/api/referrals/${encodeURIComponent(String(id))}/status`, body);
 }
 
@@ -13,7 +14,8 @@ export function updateReferralStatus(id: number, status: ReferralStatus, dealVal
 export function useUpdateReferralStatus() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, status, dealValue }: { id: number; status: ReferralStatus; dealValue?: number }) => updateReferralStatus(id, status, dealValue),
+    mutationFn: ({ id, status, dealValue }: { id: number; status: ReferralStatus; dealValue?: number }) =>
+      updateReferralStatus(id, status, dealValue),
     onSuccess: async (referral) => {
       queryClient.setQueryData([`/api/referrals/${referral.id}`], referral);
       await queryClient.invalidateQueries({ queryKey: referralListKey });

@@ -45,7 +45,12 @@ export function DashboardPage({ user }: { user: { firstName?: string | null; ema
   const debouncedSearch = useDebouncedValue(filters.search, SEARCH_DEBOUNCE_MS);
   // Clearing the box applies at once; typing waits for the pause.
   const appliedFilters: ReferralFilters = { ...filters, search: filters.search.trim() === '' ? '' : debouncedSearch };
-  const filtersKey = JSON.stringify([appliedFilters.search.trim(), appliedFilters.status, appliedFilters.company, appliedFilters.days]);
+  const filtersKey = JSON.stringify([
+    appliedFilters.search.trim(),
+    appliedFilters.status,
+    appliedFilters.company,
+    appliedFilters.days,
+  ]);
   // The page belongs to one filter combination: any change of filters starts again at page 1.
   const [paging, setPaging] = useState({ key: filtersKey, page: 1 });
   const page = paging.key === filtersKey ? paging.page : 1;
@@ -104,7 +109,13 @@ export function DashboardPage({ user }: { user: { firstName?: string | null; ema
       </div>
 
       <div className="mt-6">
-        <FilterBar filters={filters} companies={data?.companies ?? []} onChange={onChange} onClear={onClear} showClear={!isDefault(filters)} />
+        <FilterBar
+          filters={filters}
+          companies={data?.companies ?? []}
+          onChange={onChange}
+          onClear={onClear}
+          showClear={!isDefault(filters)}
+        />
       </div>
 
       <div className="mt-4" aria-busy={list.isFetching}>
@@ -131,7 +142,9 @@ export function DashboardPage({ user }: { user: { firstName?: string | null; ema
             <CardContent className="grid justify-items-center gap-3 py-12 text-center">
               <Inbox className="size-10 text-muted-foreground" aria-hidden="true" />
               <h2 className="text-lg font-semibold">No referrals yet</h2>
-              <p className="text-sm text-muted-foreground">Refer a product to someone who needs it, then follow it here.</p>
+              <p className="text-sm text-muted-foreground">
+                Refer a product to someone who needs it, then follow it here.
+              </p>
               <Button onClick={startFirstReferral}>
                 <Plus aria-hidden="true" />
                 Submit Your First Referral
@@ -149,12 +162,20 @@ export function DashboardPage({ user }: { user: { firstName?: string | null; ema
         ) : (
           <>
             <ReferralsTable referrals={data.referrals} onOpen={setSelected} />
-            <nav aria-label="Pagination" className="mt-4 flex flex-col items-center justify-between gap-3 text-sm sm:flex-row">
+            <nav
+              aria-label="Pagination"
+              className="mt-4 flex flex-col items-center justify-between gap-3 text-sm sm:flex-row"
+            >
               <p className="text-muted-foreground" aria-live="polite">
                 {`Showing ${(data.page - 1) * data.pageSize + 1}–${Math.min(data.total, data.page * data.pageSize)} of ${data.total}`}
               </p>
               <div className="flex items-center gap-2">
-                <Button variant="outline" size="sm" onClick={() => goToPage(page - 1)} disabled={page <= 1 || list.isPlaceholderData}>
+                <Button
+                  variant="outline"
+                  size="sm"
+                  onClick={() => goToPage(page - 1)}
+                  disabled={page <= 1 || list.isPlaceholderData}
+                >
                   <ChevronLeft aria-hidden="true" />
                   Previous
                 </Button>

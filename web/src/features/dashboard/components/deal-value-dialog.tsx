@@ -1,7 +1,14 @@
 import { UpdateStatusRequest } from '@app/contracts';
 import { useState, type FormEvent } from 'react';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
 import { fieldA11y, FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 
@@ -16,7 +23,15 @@ export function parseDealValue(text: string): number | undefined {
 }
 
 /** Closed-Won: asks for the deal's first-year ARR (optional, positive), validated with UpdateStatusRequest. */
-export function DealValueDialog({ open, onCancel, onConfirm }: { open: boolean; onCancel: () => void; onConfirm: (dealValue: number | undefined) => void }) {
+export function DealValueDialog({
+  open,
+  onCancel,
+  onConfirm,
+}: {
+  open: boolean;
+  onCancel: () => void;
+  onConfirm: (dealValue: number | undefined) => void;
+}) {
   return (
     <Dialog open={open} onOpenChange={(next) => (next ? undefined : onCancel())}>
       {open ? <DealValueForm onCancel={onCancel} onConfirm={onConfirm} /> : null}
@@ -24,7 +39,13 @@ export function DealValueDialog({ open, onCancel, onConfirm }: { open: boolean; 
   );
 }
 
-function DealValueForm({ onCancel, onConfirm }: { onCancel: () => void; onConfirm: (dealValue: number | undefined) => void }) {
+function DealValueForm({
+  onCancel,
+  onConfirm,
+}: {
+  onCancel: () => void;
+  onConfirm: (dealValue: number | undefined) => void;
+}) {
   const [text, setText] = useState('');
   const [error, setError] = useState<string | undefined>();
 
@@ -33,7 +54,11 @@ function DealValueForm({ onCancel, onConfirm }: { onCancel: () => void; onConfir
     const dealValue = parseDealValue(text);
     const parsed = UpdateStatusRequest.safeParse({ status: 'became_customer', dealValue });
     if (!parsed.success) {
-      setError(Number.isNaN(dealValue) ? 'Deal value must be a number' : (parsed.error.issues[0]?.message ?? 'Invalid deal value'));
+      setError(
+        Number.isNaN(dealValue)
+          ? 'Deal value must be a number'
+          : (parsed.error.issues[0]?.message ?? 'Invalid deal value'),
+      );
       return;
     }
     onConfirm(parsed.data.dealValue);
@@ -44,7 +69,9 @@ function DealValueForm({ onCancel, onConfirm }: { onCancel: () => void; onConfir
       <form onSubmit={submit} noValidate className="grid gap-4">
         <DialogHeader>
           <DialogTitle>Mark as Closed-Won</DialogTitle>
-          <DialogDescription>Percentage bounties are computed from the deal's value. Leave it blank if you do not know it.</DialogDescription>
+          <DialogDescription>
+            Percentage bounties are computed from the deal's value. Leave it blank if you do not know it.
+          </DialogDescription>
         </DialogHeader>
         <FormField id="deal-value" label="Deal value (first-year ARR, USD)" error={error}>
           <Input

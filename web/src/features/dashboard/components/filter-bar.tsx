@@ -30,11 +30,18 @@ export function FilterBar({
   showClear: boolean;
 }) {
   return (
-    <div role="group" aria-label="Filters" className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(0,2fr)_repeat(3,minmax(0,1fr))_auto] lg:items-end">
+    <div
+      role="group"
+      aria-label="Filters"
+      className="grid gap-3 sm:grid-cols-2 lg:grid-cols-[minmax(0,2fr)_repeat(3,minmax(0,1fr))_auto] lg:items-end"
+    >
       <div className="grid gap-1.5 sm:col-span-2 lg:col-span-1">
         <Label htmlFor="referral-search">Search</Label>
         <div className="relative">
-          <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden="true" />
+          <Search
+            className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-muted-foreground"
+            aria-hidden="true"
+          />
           <Input
             id="referral-search"
             type="search"
@@ -63,19 +70,29 @@ export function FilterBar({
       </div>
       <div className="grid gap-1.5">
         <Label htmlFor="referral-company">Company</Label>
-        <NativeSelect id="referral-company" value={filters.company} onChange={(event) => onChange({ company: event.target.value })}>
+        <NativeSelect
+          id="referral-company"
+          value={filters.company}
+          onChange={(event) => onChange({ company: event.target.value })}
+        >
           <option value="">All companies</option>
           {companies.map((company) => (
             <option key={company} value={company}>
               {company}
             </option>
           ))}
-          {filters.company && !companies.includes(filters.company) ? <option value={filters.company}>{filters.company}</option> : null}
+          {filters.company && !companies.includes(filters.company) ? (
+            <option value={filters.company}>{filters.company}</option>
+          ) : null}
         </NativeSelect>
       </div>
       <div className="grid gap-1.5">
         <Label htmlFor="referral-range">Date range</Label>
-        <NativeSelect id="referral-range" value={filters.days} onChange={(event) => onChange({ days: event.target.value as DateRange })}>
+        <NativeSelect
+          id="referral-range"
+          value={filters.days}
+          onChange={(event) => onChange({ days: event.target.value as DateRange })}
+        >
           {DATE_RANGE_OPTIONS.map(({ value, label }) => (
             <option key={value} value={value}>
               {label}

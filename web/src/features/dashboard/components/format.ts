@@ -3,7 +3,13 @@ import type { badgeVariants } from '@/components/ui/badge';
 import type { VariantProps } from 'class-variance-authority';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
-const dateTimeFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' });
+const dateTimeFormat = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+});
 
 export const formatDate = (iso: string) => {
   const date = new Date(iso);
@@ -16,7 +22,9 @@ export const formatDateTime = (iso: string) => {
 };
 
 export const referredName = (referral: Referral) =>
-  `${referral.referredFirstName} ${referral.referredLastName}`.trim() || referral.referredName || referral.referredEmail;
+  `${referral.referredFirstName} ${referral.referredLastName}`.trim() ||
+  referral.referredName ||
+  referral.referredEmail;
 
 /** The destination company: the product's company, else the referral's. */
 export const destinationCompany = (referral: Referral) => referral.project.companyName || referral.company;

@@ -30,7 +30,13 @@ export interface TimelineEntry {
 export function buildTimeline(referral: Referral): TimelineEntry[] {
   const creation = referral.history.find((change) => change.from === null);
   const entries: TimelineEntry[] = [
-    { key: 'created', title: 'Referral submitted', description: 'Initial referral created', at: creation?.at ?? referral.createdAt, kind: 'created' },
+    {
+      key: 'created',
+      title: 'Referral submitted',
+      description: 'Initial referral created',
+      at: creation?.at ?? referral.createdAt,
+      kind: 'created',
+    },
   ];
   referral.history.forEach((change, index) => {
     if (change.from === null) return;
@@ -43,7 +49,13 @@ export function buildTimeline(referral: Referral): TimelineEntry[] {
     });
   });
   if (referral.emailSentAt) {
-    entries.push({ key: 'email', title: 'Intro email sent', description: `Introduction sent to ${referredName(referral)}`, at: referral.emailSentAt, kind: 'email' });
+    entries.push({
+      key: 'email',
+      title: 'Intro email sent',
+      description: `Introduction sent to ${referredName(referral)}`,
+      at: referral.emailSentAt,
+      kind: 'email',
+    });
   }
   return entries
     .map((entry, index) => ({ entry, index }))
@@ -110,7 +122,11 @@ export function ReferralSheet({
                       aria-pressed={current}
                       onClick={() => onMark(status)}
                     >
-                      {pendingStatus === status ? <Spinner className="size-4 text-current" label="Saving" /> : current ? <CheckCircle2 aria-hidden="true" /> : null}
+                      {pendingStatus === status ? (
+                        <Spinner className="size-4 text-current" label="Saving" />
+                      ) : current ? (
+                        <CheckCircle2 aria-hidden="true" />
+                      ) : null}
                       {label}
                     </Button>
                   );
@@ -125,8 +141,17 @@ export function ReferralSheet({
               <ol className="grid gap-4 border-l border-border pl-5" aria-label="Activity timeline">
                 {buildTimeline(referral).map((entry) => (
                   <li key={entry.key} className="relative">
-                    <span className="absolute top-0.5 -left-[1.72rem] flex size-4 items-center justify-center rounded-full bg-background text-primary" aria-hidden="true">
-                      {entry.kind === 'email' ? <Mail className="size-3.5" /> : entry.kind === 'status' ? <ArrowRight className="size-3.5" /> : <CircleDot className="size-3.5" />}
+                    <span
+                      className="absolute top-0.5 -left-[1.72rem] flex size-4 items-center justify-center rounded-full bg-background text-primary"
+                      aria-hidden="true"
+                    >
+                      {entry.kind === 'email' ? (
+                        <Mail className="size-3.5" />
+                      ) : entry.kind === 'status' ? (
+                        <ArrowRight className="size-3.5" />
+                      ) : (
+                        <CircleDot className="size-3.5" />
+                      )}
                     </span>
                     <p className="text-sm font-medium">{entry.title}</p>
                     <p className="text-sm text-muted-foreground">{entry.description}</p>

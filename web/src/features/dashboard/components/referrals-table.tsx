@@ -6,7 +6,15 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { destinationCompany, formatDate, referredName, STATUS_BADGE } from './format';
 
-const headers = ['Destination Company', 'Referred Contact', 'Stage', 'Bounty', 'Date Submitted', 'Latest Activity', 'Actions'];
+const headers = [
+  'Destination Company',
+  'Referred Contact',
+  'Stage',
+  'Bounty',
+  'Date Submitted',
+  'Latest Activity',
+  'Actions',
+];
 
 /**
  * The referrals table. Rows are focusable: a click, Enter or Space opens the detail sheet. On narrow screens
@@ -22,7 +30,12 @@ export function ReferralsTable({ referrals, onOpen }: { referrals: Referral[]; o
   };
 
   return (
-    <div className="overflow-x-auto rounded-xl border border-border bg-card" role="region" aria-label="Referrals" tabIndex={0}>
+    <div
+      className="overflow-x-auto rounded-xl border border-border bg-card"
+      role="region"
+      aria-label="Referrals"
+      tabIndex={0}
+    >
       <table className="w-full min-w-[56rem] caption-bottom text-sm">
         <caption className="sr-only">Your referrals. Select a row to see its details and mark milestones.</caption>
         <thead className="bg-muted/60 text-left">

@@ -20,7 +20,11 @@ export function SummaryCards({ summary }: { summary: ReferralList['summary'] | u
             <Icon className={`size-5 shrink-0 ${className}`} aria-hidden="true" />
           </dt>
           <dd className="mt-1 text-2xl font-bold tabular-nums sm:text-3xl">
-            {summary ? summary[key] : <span className="inline-block h-8 w-10 animate-pulse rounded bg-muted" aria-label="Loading" />}
+            {summary ? (
+              summary[key]
+            ) : (
+              <span className="inline-block h-8 w-10 animate-pulse rounded bg-muted" aria-label="Loading" />
+            )}
           </dd>
         </Card>
       ))}

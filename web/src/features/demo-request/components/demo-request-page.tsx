@@ -12,10 +12,23 @@ import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { useSubmitDemoRequest } from '../api/submit-demo-request';
 
-type Values = { firstName: string; lastName: string; email: string; phone: string; website: string; referralSource: string };
+type Values = {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  website: string;
+  referralSource: string;
+};
 const EMPTY: Values = { firstName: '', lastName: '', email: '', phone: '', website: '', referralSource: '' };
 
-const FIELDS: Array<{ key: Exclude<keyof Values, 'referralSource'>; label: string; type: string; autoComplete: string; placeholder?: string }> = [
+const FIELDS: Array<{
+  key: Exclude<keyof Values, 'referralSource'>;
+  label: string;
+  type: string;
+  autoComplete: string;
+  placeholder?: string;
+}> = [
   { key: 'firstName', label: 'First Name', type: 'text', autoComplete: 'given-name' },
   { key: 'lastName', label: 'Last Name', type: 'text', autoComplete: 'family-name' },
   { key: 'email', label: 'Work Email', type: 'email', autoComplete: 'email' },
@@ -67,7 +80,11 @@ export function DemoRequestPage() {
       setSubmitted(true);
       toast({ title: 'Success!', description: "Your demo request has been submitted. We'll be in touch soon!" });
     } catch {
-      toast({ variant: 'destructive', title: 'Submission failed', description: 'There was a problem submitting your request. Please try again.' });
+      toast({
+        variant: 'destructive',
+        title: 'Submission failed',
+        description: 'There was a problem submitting your request. Please try again.',
+      });
     }
   };
 
@@ -125,8 +142,16 @@ export function DemoRequestPage() {
                   </div>
                 ))}
                 <div className="sm:col-span-2">
-                  <FormField id="demo-referralSource" label="How did you hear about us? (optional)" error={errors.referralSource}>
-                    <NativeSelect {...fieldA11y('demo-referralSource', errors.referralSource)} value={values.referralSource} onChange={set('referralSource')}>
+                  <FormField
+                    id="demo-referralSource"
+                    label="How did you hear about us? (optional)"
+                    error={errors.referralSource}
+                  >
+                    <NativeSelect
+                      {...fieldA11y('demo-referralSource', errors.referralSource)}
+                      value={values.referralSource}
+                      onChange={set('referralSource')}
+                    >
                       <option value="">Select an option</option>
                       {REFERRAL_SOURCES.map((source) => (
                         <option key={source} value={source}>

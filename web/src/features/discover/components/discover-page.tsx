@@ -1,10 +1,25 @@
-import { COMPANY_SIZES, COUNTRIES, INDUSTRIES, MatchRequest, type MatchResponse, type ProgramMatch } from '@app/contracts';
+import {
+  COMPANY_SIZES,
+  COUNTRIES,
+  INDUSTRIES,
+  MatchRequest,
+  type MatchResponse,
+  type ProgramMatch,
+} from '@app/contracts';
 import { Loader2, Sparkles } from 'lucide-react';
 import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Dialog, DialogClose, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
 import { FormField, fieldA11y } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
@@ -83,7 +98,8 @@ export function DiscoverPage() {
   const [needError, setNeedError] = useState<string | undefined>();
   const [response, setResponse] = useState<{ answer: MatchResponse; need: string } | null>(null);
   const [approving, setApproving] = useState<ProgramMatch | null>(null);
-  const set = <K extends keyof MatchFormState>(key: K, value: MatchFormState[K]) => setForm((f) => ({ ...f, [key]: value }));
+  const set = <K extends keyof MatchFormState>(key: K, value: MatchFormState[K]) =>
+    setForm((f) => ({ ...f, [key]: value }));
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -93,7 +109,12 @@ export function DiscoverPage() {
     if (!parsed.success) {
       const needIssue = parsed.error.issues.find((i) => i.path[0] === 'need');
       setNeedError(needIssue?.message);
-      if (!needIssue) toast({ variant: 'destructive', title: 'Error', description: parsed.error.issues[0]?.message ?? 'Please check the form' });
+      if (!needIssue)
+        toast({
+          variant: 'destructive',
+          title: 'Error',
+          description: parsed.error.issues[0]?.message ?? 'Please check the form',
+        });
       return;
     }
     setNeedError(undefined);
@@ -101,7 +122,11 @@ export function DiscoverPage() {
       const answer = await findMatches.mutateAsync(request);
       setResponse({ answer, need: form.need });
     } catch (error) {
-      toast({ variant: 'destructive', title: 'Error', description: errorText(error, 'Failed to find matching programs') });
+      toast({
+        variant: 'destructive',
+        title: 'Error',
+        description: errorText(error, 'Failed to find matching programs'),
+      });
     }
   };
 
@@ -118,7 +143,9 @@ export function DiscoverPage() {
         <Sparkles className="size-8 text-primary" aria-hidden="true" />
         <div>
           <h1 className="text-3xl font-bold tracking-tight">Discover</h1>
-          <p className="text-muted-foreground">Smart Match: describe what your client needs and find the programs that fit best.</p>
+          <p className="text-muted-foreground">
+            Smart Match: describe what your client needs and find the programs that fit best.
+          </p>
         </div>
       </div>
 
@@ -141,13 +168,29 @@ export function DiscoverPage() {
             </FormField>
             <div className="grid gap-4 sm:grid-cols-2">
               <FormField id="match-company" label="Company">
-                <Input id="match-company" value={form.company} onChange={(event) => set('company', event.target.value)} />
+                <Input
+                  id="match-company"
+                  value={form.company}
+                  onChange={(event) => set('company', event.target.value)}
+                />
               </FormField>
               <FormField id="match-website" label="Website">
-                <Input id="match-website" type="url" placeholder="https://" value={form.website} onChange={(event) => set('website', event.target.value)} />
+                <Input
+                  id="match-website"
+                  type="url"
+                  placeholder="https://"
+                  value={form.website}
+                  onChange={(event) => set('website', event.target.value)}
+                />
               </FormField>
               <FormField id="match-industry" label="Industry">
-                <Input id="match-industry" list="match-industries" autoComplete="off" value={form.industry} onChange={(event) => set('industry', event.target.value)} />
+                <Input
+                  id="match-industry"
+                  list="match-industries"
+                  autoComplete="off"
+                  value={form.industry}
+                  onChange={(event) => set('industry', event.target.value)}
+                />
                 <datalist id="match-industries">
                   {INDUSTRIES.map((industry) => (
                     <option key={industry} value={industry} />
@@ -155,7 +198,13 @@ export function DiscoverPage() {
                 </datalist>
               </FormField>
               <FormField id="match-country" label="Country">
-                <Input id="match-country" list="match-countries" autoComplete="off" value={form.country} onChange={(event) => set('country', event.target.value)} />
+                <Input
+                  id="match-country"
+                  list="match-countries"
+                  autoComplete="off"
+                  value={form.country}
+                  onChange={(event) => set('country', event.target.value)}
+                />
                 <datalist id="match-countries">
                   {COUNTRIES.map((country) => (
                     <option key={country.code} value={country.name} label={`${country.flag} ${country.name}`} />
@@ -163,7 +212,11 @@ export function DiscoverPage() {
                 </datalist>
               </FormField>
               <FormField id="match-size" label="Company size">
-                <NativeSelect id="match-size" value={form.companySize} onChange={(event) => set('companySize', event.target.value)}>
+                <NativeSelect
+                  id="match-size"
+                  value={form.companySize}
+                  onChange={(event) => set('companySize', event.target.value)}
+                >
                   <option value="">Unknown</option>
                   {COMPANY_SIZES.map((size) => (
                     <option key={size} value={size}>
@@ -173,14 +226,29 @@ export function DiscoverPage() {
                 </NativeSelect>
               </FormField>
               <FormField id="match-role" label="Contact's role">
-                <Input id="match-role" value={form.role} placeholder="e.g. Head of Sales" onChange={(event) => set('role', event.target.value)} />
+                <Input
+                  id="match-role"
+                  value={form.role}
+                  placeholder="e.g. Head of Sales"
+                  onChange={(event) => set('role', event.target.value)}
+                />
               </FormField>
               <div className="grid gap-2">
                 <Label htmlFor="match-integrations">Integrations</Label>
-                <TagInput id="match-integrations" label="Integrations" value={form.integrations} onChange={(next) => set('integrations', next)} placeholder="e.g. Slack, then Enter" />
+                <TagInput
+                  id="match-integrations"
+                  label="Integrations"
+                  value={form.integrations}
+                  onChange={(next) => set('integrations', next)}
+                  placeholder="e.g. Slack, then Enter"
+                />
               </div>
               <FormField id="match-urgency" label="Urgency">
-                <NativeSelect id="match-urgency" value={form.urgency} onChange={(event) => set('urgency', event.target.value)}>
+                <NativeSelect
+                  id="match-urgency"
+                  value={form.urgency}
+                  onChange={(event) => set('urgency', event.target.value)}
+                >
                   <option value="">Not sure</option>
                   <option value="low">Low</option>
                   <option value="medium">Medium</option>
@@ -190,7 +258,12 @@ export function DiscoverPage() {
             </div>
             <div className="flex justify-end">
               <Button type="submit" disabled={findMatches.isPending}>
-                {findMatches.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Sparkles aria-hidden="true" />} Find Matches
+                {findMatches.isPending ? (
+                  <Loader2 className="animate-spin" aria-hidden="true" />
+                ) : (
+                  <Sparkles aria-hidden="true" />
+                )}{' '}
+                Find Matches
               </Button>
             </div>
           </form>

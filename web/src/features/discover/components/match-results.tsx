@@ -14,13 +14,21 @@ export const excerpt = (text: string, max = EXCERPT) => {
 export const sharePercent = (share: number) => `${Math.round(share * 100)}%`;
 
 /** The ranked programs (best fit first), the ones left out, or the empty state. */
-export function MatchResults({ response, onRefer }: { response: MatchResponse; onRefer: (match: ProgramMatch) => void }) {
+export function MatchResults({
+  response,
+  onRefer,
+}: {
+  response: MatchResponse;
+  onRefer: (match: ProgramMatch) => void;
+}) {
   const matches = [...response.matches].sort((a, b) => b.fit - a.fit);
   return (
     <div className="grid gap-4">
       <div className="flex items-center justify-between gap-2">
         <h2 className="text-xl font-semibold">Best matches</h2>
-        <span className="text-xs text-muted-foreground">{response.rankedBy === 'llm' ? 'Ranked by AI' : 'Ranked by keyword and profile fit'}</span>
+        <span className="text-xs text-muted-foreground">
+          {response.rankedBy === 'llm' ? 'Ranked by AI' : 'Ranked by keyword and profile fit'}
+        </span>
       </div>
 
       {matches.length === 0 ? (
@@ -28,7 +36,9 @@ export function MatchResults({ response, onRefer }: { response: MatchResponse; o
           <CardContent className="flex flex-col items-center gap-2 p-8 text-center">
             <SearchX className="size-10 text-muted-foreground" aria-hidden="true" />
             <p className="font-medium">No matching programs</p>
-            <p className="text-sm text-muted-foreground">Try describing the need in other words, or leave out details you are unsure of.</p>
+            <p className="text-sm text-muted-foreground">
+              Try describing the need in other words, or leave out details you are unsure of.
+            </p>
           </CardContent>
         </Card>
       ) : (
@@ -112,12 +122,19 @@ function MatchCard({ match, rank, onRefer }: { match: ProgramMatch; rank: number
               ))}
             </ul>
           ) : null}
-          {match.reward.rewardDetails ? <p className="mt-1 text-muted-foreground">{excerpt(match.reward.rewardDetails)}</p> : null}
+          {match.reward.rewardDetails ? (
+            <p className="mt-1 text-muted-foreground">{excerpt(match.reward.rewardDetails)}</p>
+          ) : null}
           <p className="mt-2 font-medium">You keep {sharePercent(match.reward.referrerShare)}</p>
         </div>
         <div className="flex flex-wrap items-center justify-between gap-3">
           {match.website ? (
-            <a href={match.website} target="_blank" rel="noopener noreferrer" className="inline-flex items-center gap-1 text-sm text-primary hover:underline">
+            <a
+              href={match.website}
+              target="_blank"
+              rel="noopener noreferrer"
+              className="inline-flex items-center gap-1 text-sm text-primary hover:underline"
+            >
               {match.website} <ExternalLink className="size-3.5" aria-hidden="true" />
             </a>
           ) : (

@@ -7,22 +7,42 @@ export const ANCHORS = [
 ] as const;
 
 export const FEATURES = [
-  { title: 'AI-Powered Matching', text: 'Describe a client need and get the partner programs that fit it best, ranked by fit and payout.' },
-  { title: '24/7 Automation', text: 'Referral forms are filled and intro emails drafted while you work on your own clients.' },
-  { title: 'Smart Communication', text: 'Warm introduction emails written for you to review, edit and send. Nothing goes out without your approval.' },
-  { title: 'Quality Partnerships', text: 'Vendors set an ideal customer profile, so only prospects that match reach them.' },
-  { title: 'Relationship Management', text: 'See who you referred, to whom and when, and keep a fair give-and-get with every partner.' },
-  { title: 'Success Tracking', text: 'Follow each referral from warm intro to closed-won and see the commission it earns.' },
+  {
+    title: 'AI-Powered Matching',
+    text: 'Describe a client need and get the partner programs that fit it best, ranked by fit and payout.',
+  },
+  {
+    title: '24/7 Automation',
+    text: 'Referral forms are filled and intro emails drafted while you work on your own clients.',
+  },
+  {
+    title: 'Smart Communication',
+    text: 'Warm introduction emails written for you to review, edit and send. Nothing goes out without your approval.',
+  },
+  {
+    title: 'Quality Partnerships',
+    text: 'Vendors set an ideal customer profile, so only prospects that match reach them.',
+  },
+  {
+    title: 'Relationship Management',
+    text: 'See who you referred, to whom and when, and keep a fair give-and-get with every partner.',
+  },
+  {
+    title: 'Success Tracking',
+    text: 'Follow each referral from warm intro to closed-won and see the commission it earns.',
+  },
 ] as const;
 
 export const TESTIMONIALS = [
   {
-    quote: 'We used to turn away prospects we could not serve. Now every one of them becomes a warm intro and a commission.',
+    quote:
+      'We used to turn away prospects we could not serve. Now every one of them becomes a warm intro and a commission.',
     name: 'Maya Thompson',
     role: 'Founder, Northwind Digital',
   },
   {
-    quote: 'The AI found a partner program I had never heard of that fit my client perfectly. The first payout covered a year of the plan.',
+    quote:
+      'The AI found a partner program I had never heard of that fit my client perfectly. The first payout covered a year of the plan.',
     name: 'Daniel Okafor',
     role: 'Independent IT Consultant',
   },
@@ -71,7 +91,12 @@ export const PLANS: Plan[] = [
     monthly: 19,
     annual: 16,
     referrals: '100 referrals per month',
-    features: ['Priority placement', 'Automated outreach sequences', 'Revenue and ROI dashboard', 'Email and chat support'],
+    features: [
+      'Priority placement',
+      'Automated outreach sequences',
+      'Revenue and ROI dashboard',
+      'Email and chat support',
+    ],
     keeps: 'You keep 80% (product fee 20%)',
     cta: { label: 'Start Growth', to: '/signup' },
     highlighted: true,
@@ -81,7 +106,12 @@ export const PLANS: Plan[] = [
     monthly: 49,
     annual: 40,
     referrals: 'Unlimited referrals',
-    features: ['API and webhooks', 'White-label emails and domain', 'Dedicated CSM and Slack channel', 'Team permissions'],
+    features: [
+      'API and webhooks',
+      'White-label emails and domain',
+      'Dedicated CSM and Slack channel',
+      'Team permissions',
+    ],
     keeps: 'You keep 90% (fee 10%)',
     cta: { label: 'Book a Call', to: '/demo-request' },
   },

@@ -21,7 +21,10 @@ export function DashboardMock() {
       <figcaption id="dashboard-mock-caption" className="sr-only">
         Illustration of the referral dashboard: active referrals with their partner, status and revenue.
       </figcaption>
-      <div aria-hidden="true" className="overflow-hidden rounded-xl border border-border bg-background text-left shadow-xl">
+      <div
+        aria-hidden="true"
+        className="overflow-hidden rounded-xl border border-border bg-background text-left shadow-xl"
+      >
         <div className="flex items-center gap-1.5 border-b border-border bg-muted px-4 py-2.5">
           <span className="size-2.5 rounded-full bg-red-400" />
           <span className="size-2.5 rounded-full bg-amber-400" />
@@ -35,7 +38,9 @@ export function DashboardMock() {
               <span className="px-3 py-1.5 text-gray-600">Analytics</span>
               <span className="px-3 py-1.5 text-gray-600">Settings</span>
             </div>
-            <span className="rounded-md bg-primary px-3 py-1.5 text-xs font-medium text-primary-foreground sm:text-sm">+ New Referral</span>
+            <span className="rounded-md bg-primary px-3 py-1.5 text-xs font-medium text-primary-foreground sm:text-sm">
+              + New Referral
+            </span>
           </div>
           <div className="mt-4 grid grid-cols-3 gap-2 sm:gap-4">
             {STATS.map((s) => (
@@ -84,10 +89,22 @@ export function DashboardMock() {
                 <span className="flex-1 px-2 py-1 text-center text-gray-600">Schedule</span>
               </div>
               <ul className="mt-3 space-y-2 text-xs">
-                <li className="flex justify-between"><span className="text-gray-600">Sent this week</span><span className="font-medium">7</span></li>
-                <li className="flex justify-between"><span className="text-gray-600">Intros booked</span><span className="font-medium">4</span></li>
-                <li className="flex justify-between"><span className="text-gray-600">Pending payouts</span><span className="font-medium">$3,050</span></li>
-                <li className="flex justify-between"><span className="text-gray-600">Next follow-up</span><span className="font-medium">Tue 10:00</span></li>
+                <li className="flex justify-between">
+                  <span className="text-gray-600">Sent this week</span>
+                  <span className="font-medium">7</span>
+                </li>
+                <li className="flex justify-between">
+                  <span className="text-gray-600">Intros booked</span>
+                  <span className="font-medium">4</span>
+                </li>
+                <li className="flex justify-between">
+                  <span className="text-gray-600">Pending payouts</span>
+                  <span className="font-medium">$3,050</span>
+                </li>
+                <li className="flex justify-between">
+                  <span className="text-gray-600">Next follow-up</span>
+                  <span className="font-medium">Tue 10:00</span>
+                </li>
               </ul>
             </div>
           </div>

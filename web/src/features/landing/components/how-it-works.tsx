@@ -9,9 +9,18 @@ const STEPS = [
     title: 'Submit a client need',
     text: 'Describe what your client is looking for, add optional integrations and urgency, then press Find Partners.',
   },
-  { title: 'AI finds the best partner', text: 'Partner programs are ranked by fit, with the referral percentage you would earn.' },
-  { title: 'Choose and send the referral', text: 'Compare the matches and send with one click. Nothing is sent without your approval.' },
-  { title: 'Track your earnings', text: 'Follow the referral through each sales stage and see the commission it earns.' },
+  {
+    title: 'AI finds the best partner',
+    text: 'Partner programs are ranked by fit, with the referral percentage you would earn.',
+  },
+  {
+    title: 'Choose and send the referral',
+    text: 'Compare the matches and send with one click. Nothing is sent without your approval.',
+  },
+  {
+    title: 'Track your earnings',
+    text: 'Follow the referral through each sales stage and see the commission it earns.',
+  },
 ];
 
 const field =
@@ -40,22 +49,38 @@ export function HowItWorks() {
   );
 
   return (
-    <section id="how-it-works" aria-labelledby="how-it-works-title" className="scroll-mt-20 border-t border-border bg-muted/40 py-16 sm:py-20">
+    <section
+      id="how-it-works"
+      aria-labelledby="how-it-works-title"
+      className="scroll-mt-20 border-t border-border bg-muted/40 py-16 sm:py-20"
+    >
       <div className={container}>
         <h2 id="how-it-works-title" className="text-center text-3xl font-bold tracking-tight sm:text-4xl">
           How it works
         </h2>
-        <p className="mx-auto mt-3 max-w-2xl text-center text-gray-600">Two ways to refer: let the AI find the partner, or send straight to a vendor you know.</p>
-        <div role="group" aria-label="Referral mode" className="mx-auto mt-8 flex w-fit flex-wrap justify-center gap-1 rounded-lg border border-border bg-muted p-1">
+        <p className="mx-auto mt-3 max-w-2xl text-center text-gray-600">
+          Two ways to refer: let the AI find the partner, or send straight to a vendor you know.
+        </p>
+        <div
+          role="group"
+          aria-label="Referral mode"
+          className="mx-auto mt-8 flex w-fit flex-wrap justify-center gap-1 rounded-lg border border-border bg-muted p-1"
+        >
           {tab('match', 'Need a Match')}
           {tab('direct', 'Send to a Specific Vendor')}
         </div>
 
         {mode === 'match' ? (
-          <ol aria-label="Smart match steps" className="mx-auto mt-10 grid max-w-5xl gap-4 sm:grid-cols-2 lg:grid-cols-4">
+          <ol
+            aria-label="Smart match steps"
+            className="mx-auto mt-10 grid max-w-5xl gap-4 sm:grid-cols-2 lg:grid-cols-4"
+          >
             {STEPS.map((step, i) => (
               <li key={step.title} className="rounded-xl border border-border bg-background p-5 shadow-sm">
-                <span aria-hidden="true" className="flex size-8 items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground">
+                <span
+                  aria-hidden="true"
+                  className="flex size-8 items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground"
+                >
                   {i + 1}
                 </span>
                 <h3 className="mt-3 font-semibold">{step.title}</h3>
@@ -64,7 +89,11 @@ export function HowItWorks() {
             ))}
           </ol>
         ) : (
-          <form onSubmit={onDirect} aria-labelledby={`${id}-title`} className="mx-auto mt-10 max-w-lg rounded-xl border border-border bg-background p-6 shadow-sm">
+          <form
+            onSubmit={onDirect}
+            aria-labelledby={`${id}-title`}
+            className="mx-auto mt-10 max-w-lg rounded-xl border border-border bg-background p-6 shadow-sm"
+          >
             <h3 id={`${id}-title`} className="text-lg font-semibold">
               Send a direct referral
             </h3>

@@ -14,13 +14,19 @@ const FEATURE_ICONS = [Bot, Clock, MessageSquare, Handshake, Users, LineChart];
 export function LandingPage() {
   return (
     <div className="min-h-screen bg-background text-foreground">
-      <a href="#main" className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded-md focus:bg-background focus:px-3 focus:py-2 focus:shadow">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50 focus:rounded-md focus:bg-background focus:px-3 focus:py-2 focus:shadow"
+      >
         Skip to content
       </a>
       <SiteHeader />
       <main id="main">
         <section aria-labelledby="hero-title" className="relative overflow-hidden">
-          <div className="pointer-events-none absolute inset-0 bg-[radial-gradient(ellipse_at_top,rgba(99,102,241,0.18),transparent_65%)]" aria-hidden="true" />
+          <div
+            className="pointer-events-none absolute inset-0 bg-[radial-gradient(ellipse_at_top,rgba(99,102,241,0.18),transparent_65%)]"
+            aria-hidden="true"
+          />
           <div className="relative mx-auto max-w-4xl px-4 pt-16 pb-12 text-center sm:px-6 sm:pt-24">
             <p className="mx-auto mb-6 inline-flex rounded-full border border-border bg-background px-3 py-1 text-xs font-medium text-gray-600">
               Your first referral is free · No setup required
@@ -29,8 +35,8 @@ export function LandingPage() {
               Automate Your Client Referrals With AI
             </h1>
             <p className="mx-auto mt-6 max-w-2xl text-lg text-gray-600">
-              Turn prospects you cannot serve into warm introductions. The AI finds the partner program that fits, drafts the
-              intro, and tracks the commission. You approve every send.
+              Turn prospects you cannot serve into warm introductions. The AI finds the partner program that fits,
+              drafts the intro, and tracks the commission. You approve every send.
             </p>
             <div className="mt-10 flex flex-col justify-center gap-3 sm:flex-row">
               <Link to="/signup" className={btn.primaryLg}>

@@ -21,14 +21,24 @@ export function Pricing() {
   );
 
   return (
-    <section id="pricing" aria-labelledby="pricing-title" className="scroll-mt-20 border-t border-border bg-muted/40 py-16 sm:py-20">
+    <section
+      id="pricing"
+      aria-labelledby="pricing-title"
+      className="scroll-mt-20 border-t border-border bg-muted/40 py-16 sm:py-20"
+    >
       <div className={container}>
         <h2 id="pricing-title" className="text-center text-3xl font-bold tracking-tight sm:text-4xl">
           Simple, transparent pricing
         </h2>
-        <p className="mx-auto mt-3 max-w-2xl text-center text-gray-600">Your first referral is free on every plan. No setup.</p>
+        <p className="mx-auto mt-3 max-w-2xl text-center text-gray-600">
+          Your first referral is free on every plan. No setup.
+        </p>
         <div className="mt-8 flex flex-wrap items-center justify-center gap-3">
-          <div role="group" aria-label="Billing period" className="flex gap-1 rounded-lg border border-border bg-muted p-1">
+          <div
+            role="group"
+            aria-label="Billing period"
+            className="flex gap-1 rounded-lg border border-border bg-muted p-1"
+          >
             {option('monthly', 'Monthly')}
             {option('annual', 'Annual')}
           </div>
@@ -59,7 +69,11 @@ export function Pricing() {
                   {price === 0 ? null : <span className="text-sm text-gray-600">/month</span>}
                 </p>
                 <p className="mt-1 h-5 text-xs text-gray-600">
-                  {price === 0 ? 'Free forever' : billing === 'annual' ? 'per month, billed annually' : 'billed monthly'}
+                  {price === 0
+                    ? 'Free forever'
+                    : billing === 'annual'
+                      ? 'per month, billed annually'
+                      : 'billed monthly'}
                 </p>
                 <p className="mt-4 text-sm font-medium">{plan.referrals}</p>
                 <ul className="mt-4 flex-1 space-y-2 text-sm">
@@ -86,7 +100,10 @@ export function Pricing() {
               <details key={item.q} className="group px-5 py-4">
                 <summary className="flex cursor-pointer list-none items-center justify-between gap-4 rounded font-medium outline-none focus-visible:ring-2 focus-visible:ring-ring [&::-webkit-details-marker]:hidden">
                   {item.q}
-                  <span aria-hidden="true" className="text-xl leading-none text-gray-600 transition-transform group-open:rotate-45">
+                  <span
+                    aria-hidden="true"
+                    className="text-xl leading-none text-gray-600 transition-transform group-open:rotate-45"
+                  >
                     +
                   </span>
                 </summary>

@@ -26,12 +26,20 @@ export function SiteHeader() {
   return (
     <header className="sticky top-0 z-40 border-b border-border bg-background/95 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6">
-        <Link to="/" aria-label="Referral Hub home" className="rounded-md outline-none focus-visible:ring-2 focus-visible:ring-ring">
+        <Link
+          to="/"
+          aria-label="Referral Hub home"
+          className="rounded-md outline-none focus-visible:ring-2 focus-visible:ring-ring"
+        >
           <Logo />
         </Link>
         <nav aria-label="Main" className="hidden items-center gap-6 md:flex">
           {ANCHORS.map((a) => (
-            <a key={a.href} href={a.href} className="rounded text-sm font-medium text-gray-600 hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring outline-none">
+            <a
+              key={a.href}
+              href={a.href}
+              className="rounded text-sm font-medium text-gray-600 hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring outline-none"
+            >
               {a.label}
             </a>
           ))}
@@ -56,17 +64,30 @@ export function SiteHeader() {
           {open ? <X aria-hidden="true" /> : <Menu aria-hidden="true" />}
         </button>
       </div>
-      <nav id="mobile-menu" aria-label="Mobile" hidden={!open} className="border-t border-border bg-background px-4 py-3 md:hidden">
+      <nav
+        id="mobile-menu"
+        aria-label="Mobile"
+        hidden={!open}
+        className="border-t border-border bg-background px-4 py-3 md:hidden"
+      >
         <ul className="grid gap-1">
           {ANCHORS.map((a) => (
             <li key={a.href}>
-              <a href={a.href} onClick={close} className="block rounded-md px-3 py-3 text-base font-medium hover:bg-muted">
+              <a
+                href={a.href}
+                onClick={close}
+                className="block rounded-md px-3 py-3 text-base font-medium hover:bg-muted"
+              >
                 {a.label}
               </a>
             </li>
           ))}
           <li>
-            <Link to="/login" onClick={close} className="block rounded-md px-3 py-3 text-base font-medium hover:bg-muted">
+            <Link
+              to="/login"
+              onClick={close}
+              className="block rounded-md px-3 py-3 text-base font-medium hover:bg-muted"
+            >
               Login
             </Link>
           </li>

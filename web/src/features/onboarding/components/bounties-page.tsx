@@ -66,7 +66,9 @@ export function describeBounty(bounty: Bounty, label: string): string {
 
 /** "You'll pay …" from the enabled milestones, in milestone order; null when none is enabled. */
 export function bountySummary(bounties: Bounties): string | null {
-  const parts = MILESTONES.filter((m) => bounties[m].enabled).map((m) => describeBounty(bounties[m], MILESTONE_LABELS[m]));
+  const parts = MILESTONES.filter((m) => bounties[m].enabled).map((m) =>
+    describeBounty(bounties[m], MILESTONE_LABELS[m]),
+  );
   if (parts.length === 0) return null;
   const list = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
   return `You'll pay ${list}.`;
@@ -94,7 +96,9 @@ export function bountyProblem(bounties: Bounties): { title: string; description:
   if (result.success) return null;
   const messages = result.error.issues.map((i) => i.message);
   const first =
-    messages.find((m) => m === BOUNTY_MESSAGES.noneEnabled) ?? messages.find((m) => m === BOUNTY_MESSAGES.missingAmount) ?? messages[0]!;
+    messages.find((m) => m === BOUNTY_MESSAGES.noneEnabled) ??
+    messages.find((m) => m === BOUNTY_MESSAGES.missingAmount) ??
+    messages[0]!;
   return first.includes(' – ') ? splitMessage(first) : { title: 'Check your bounties', description: first };
 }
 
@@ -165,7 +169,10 @@ function BountiesForm({ initial }: { initial: Bounties }) {
               <Gift className="size-10 text-primary" aria-hidden="true" />
               <p className="font-medium">No bounties yet</p>
               <p className="text-sm text-muted-foreground">Reward the partners who bring you customers.</p>
-              <Button type="button" onClick={() => update('closedWon', { enabled: true, type: bounties.closedWon.type ?? 'flat' })}>
+              <Button
+                type="button"
+                onClick={() => update('closedWon', { enabled: true, type: bounties.closedWon.type ?? 'flat' })}
+              >
                 Add your first bounty
               </Button>
             </CardContent>
@@ -187,7 +194,8 @@ function BountiesForm({ initial }: { initial: Bounties }) {
             Back
           </Button>
           <Button type="submit" disabled={!anyEnabled || save.isPending}>
-            {save.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Save aria-hidden="true" />} Save Bounties
+            {save.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Save aria-hidden="true" />}{' '}
+            Save Bounties
           </Button>
         </div>
       </form>
@@ -195,7 +203,15 @@ function BountiesForm({ initial }: { initial: Bounties }) {
   );
 }
 
-function MilestoneRow({ milestone, bounty, onChange }: { milestone: Milestone; bounty: Bounty; onChange: (patch: Partial<Bounty>) => void }) {
+function MilestoneRow({
+  milestone,
+  bounty,
+  onChange,
+}: {
+  milestone: Milestone;
+  bounty: Bounty;
+  onChange: (patch: Partial<Bounty>) => void;
+}) {
   const label = MILESTONE_LABELS[milestone];
   const id = `bounty-${milestone}`;
   const type = bounty.type ?? 'flat';
@@ -224,7 +240,11 @@ function MilestoneRow({ milestone, bounty, onChange }: { milestone: Milestone; b
               value={type}
               onChange={(event) => {
                 const next = event.target.value as PayoutType;
-                onChange(next === 'percentage_mrr' ? { type: next, months: bounty.months ?? DEFAULT_MONTHS } : { type: next, months: undefined });
+                onChange(
+                  next === 'percentage_mrr'
+                    ? { type: next, months: bounty.months ?? DEFAULT_MONTHS }
+                    : { type: next, months: undefined },
+                );
               }}
             >
               {PAYOUT_TYPES.map((t) => (
@@ -245,7 +265,9 @@ function MilestoneRow({ milestone, bounty, onChange }: { milestone: Milestone; b
               step="any"
               placeholder={percent ? '10' : '500'}
               value={bounty.amount ?? ''}
-              onChange={(event) => onChange({ amount: event.target.value === '' ? undefined : Number(event.target.value) })}
+              onChange={(event) =>
+                onChange({ amount: event.target.value === '' ? undefined : Number(event.target.value) })
+              }
             />
           </div>
           {type === 'percentage_mrr' ? (
@@ -261,7 +283,9 @@ function MilestoneRow({ milestone, bounty, onChange }: { milestone: Milestone; b
                 placeholder="12"
                 aria-describedby={`${id}-months-help`}
                 value={bounty.months ?? ''}
-                onChange={(event) => onChange({ months: event.target.value === '' ? undefined : Number(event.target.value) })}
+                onChange={(event) =>
+                  onChange({ months: event.target.value === '' ? undefined : Number(event.target.value) })
+                }
               />
               <p id={`${id}-months-help`} className="text-xs text-muted-foreground">
                 How many months to receive the monthly MRR percentage

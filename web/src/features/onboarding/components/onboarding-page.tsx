@@ -79,7 +79,8 @@ function pickCriteria(data: LeadCriteria): Criteria {
   for (const key of Object.keys(EMPTY_CRITERIA) as (keyof Criteria)[]) {
     const value = (data as Partial<Record<keyof Criteria, unknown>>)[key];
     if (key === 'minRevenue') out.minRevenue = typeof value === 'string' ? revenueDigits(value) : '';
-    else if (Array.isArray(value)) (out as Record<string, unknown>)[key] = value.filter((v): v is string => typeof v === 'string');
+    else if (Array.isArray(value))
+      (out as Record<string, unknown>)[key] = value.filter((v): v is string => typeof v === 'string');
   }
   return out;
 }
@@ -88,7 +89,10 @@ function CriteriaForm({ initial }: { initial: Criteria }) {
   const navigate = useNavigate();
   const save = useSaveLeadCriteria();
   const [criteria, setCriteria] = useState<Criteria>(initial);
-  const set = <K extends keyof Criteria>(key: K) => (value: Criteria[K]) => setCriteria((c) => ({ ...c, [key]: value }));
+  const set =
+    <K extends keyof Criteria>(key: K) =>
+    (value: Criteria[K]) =>
+      setCriteria((c) => ({ ...c, [key]: value }));
   const countryOptions = useMemo<TagOption[]>(() => COUNTRIES.map((c) => ({ value: c.name, prefix: c.flag })), []);
   const canSave = hasAnyCriteria(criteria as LeadCriteria) && !save.isPending;
 
@@ -111,7 +115,9 @@ function CriteriaForm({ initial }: { initial: Criteria }) {
         <ArrowLeft aria-hidden="true" /> Back
       </Button>
       <h1 className="text-3xl font-bold tracking-tight">Ideal Customer Profile</h1>
-      <p className="mt-2 text-muted-foreground">Describe the customers you want so that only matching prospects are routed to you.</p>
+      <p className="mt-2 text-muted-foreground">
+        Describe the customers you want so that only matching prospects are routed to you.
+      </p>
 
       <form className="mt-6 grid gap-6" onSubmit={onSubmit} onKeyDown={preventEnterSubmit} noValidate>
         <Card>
@@ -120,12 +126,35 @@ function CriteriaForm({ initial }: { initial: Criteria }) {
             <CardDescription>The companies you sell to.</CardDescription>
           </CardHeader>
           <CardContent className="grid gap-6">
-            <ChoiceChips legend="Company Size" options={COMPANY_SIZES} value={criteria.employeeCount} onChange={set('employeeCount')} />
+            <ChoiceChips
+              legend="Company Size"
+              options={COMPANY_SIZES}
+              value={criteria.employeeCount}
+              onChange={set('employeeCount')}
+            />
             <TagField id="icp-industries" label="Industries">
-              {(id, label) => <TagInput id={id} label={label} options={INDUSTRIES} value={criteria.industries} onChange={set('industries')} placeholder="Type an industry and press Enter" />}
+              {(id, label) => (
+                <TagInput
+                  id={id}
+                  label={label}
+                  options={INDUSTRIES}
+                  value={criteria.industries}
+                  onChange={set('industries')}
+                  placeholder="Type an industry and press Enter"
+                />
+              )}
             </TagField>
             <TagField id="icp-countries" label="Countries">
-              {(id, label) => <TagInput id={id} label={label} options={countryOptions} value={criteria.countries} onChange={set('countries')} placeholder="Type a country and press Enter" />}
+              {(id, label) => (
+                <TagInput
+                  id={id}
+                  label={label}
+                  options={countryOptions}
+                  value={criteria.countries}
+                  onChange={set('countries')}
+                  placeholder="Type a country and press Enter"
+                />
+              )}
             </TagField>
             <div className="grid gap-2">
               <Label htmlFor="icp-revenue">Minimum Annual Revenue (USD)</Label>
@@ -138,12 +167,33 @@ function CriteriaForm({ initial }: { initial: Criteria }) {
                 onChange={(event) => set('minRevenue')(revenueDigits(event.target.value))}
               />
             </div>
-            <ChoiceChips legend="Funding Stage" options={FUNDING_STAGES} value={criteria.fundingStage} onChange={set('fundingStage')} />
+            <ChoiceChips
+              legend="Funding Stage"
+              options={FUNDING_STAGES}
+              value={criteria.fundingStage}
+              onChange={set('fundingStage')}
+            />
             <TagField id="icp-tech" label="Tech Stack">
-              {(id, label) => <TagInput id={id} label={label} value={criteria.techStack} onChange={set('techStack')} placeholder="e.g. Salesforce, then Enter" />}
+              {(id, label) => (
+                <TagInput
+                  id={id}
+                  label={label}
+                  value={criteria.techStack}
+                  onChange={set('techStack')}
+                  placeholder="e.g. Salesforce, then Enter"
+                />
+              )}
             </TagField>
             <TagField id="icp-company-notes" label="Company Notes">
-              {(id, label) => <TagInput id={id} label={label} value={criteria.companyNotes} onChange={set('companyNotes')} placeholder="Anything else about the company, then Enter" />}
+              {(id, label) => (
+                <TagInput
+                  id={id}
+                  label={label}
+                  value={criteria.companyNotes}
+                  onChange={set('companyNotes')}
+                  placeholder="Anything else about the company, then Enter"
+                />
+              )}
             </TagField>
           </CardContent>
         </Card>
@@ -167,10 +217,28 @@ function CriteriaForm({ initial }: { initial: Criteria }) {
                 />
               )}
             </TagField>
-            <ChoiceChips legend="Seniority" options={SENIORITY_LEVELS} value={criteria.seniority} onChange={set('seniority')} />
-            <ChoiceChips legend="Departments" options={DEPARTMENTS} value={criteria.departments} onChange={set('departments')} />
+            <ChoiceChips
+              legend="Seniority"
+              options={SENIORITY_LEVELS}
+              value={criteria.seniority}
+              onChange={set('seniority')}
+            />
+            <ChoiceChips
+              legend="Departments"
+              options={DEPARTMENTS}
+              value={criteria.departments}
+              onChange={set('departments')}
+            />
             <TagField id="icp-contact-notes" label="Contact Notes">
-              {(id, label) => <TagInput id={id} label={label} value={criteria.contactNotes} onChange={set('contactNotes')} placeholder="Anything else about the contact, then Enter" />}
+              {(id, label) => (
+                <TagInput
+                  id={id}
+                  label={label}
+                  value={criteria.contactNotes}
+                  onChange={set('contactNotes')}
+                  placeholder="Anything else about the contact, then Enter"
+                />
+              )}
             </TagField>
           </CardContent>
         </Card>
@@ -180,7 +248,8 @@ function CriteriaForm({ initial }: { initial: Criteria }) {
             Back
           </Button>
           <Button type="submit" disabled={!canSave}>
-            {save.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Save aria-hidden="true" />} Save &amp; Continue
+            {save.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Save aria-hidden="true" />}{' '}
+            Save &amp; Continue
           </Button>
         </div>
       </form>
@@ -188,7 +257,15 @@ function CriteriaForm({ initial }: { initial: Criteria }) {
   );
 }
 
-function TagField({ id, label, children }: { id: string; label: string; children: (id: string, label: string) => ReactNode }) {
+function TagField({
+  id,
+  label,
+  children,
+}: {
+  id: string;
+  label: string;
+  children: (id: string, label: string) => ReactNode;
+}) {
   return (
     <div className="grid gap-2">
       <Label htmlFor={id}>{label}</Label>

@@ -20,9 +20,22 @@ export function FunnelChart({ funnel }: { funnel: ImpactSummary['conversionFunne
               {stage.count} · {stage.percent}%
             </span>
           </div>
-          <svg viewBox="0 0 100 6" preserveAspectRatio="none" className="h-2.5 w-full" role="img" aria-label={`${stage.label}: ${stage.count}, ${stage.percent}% of tee-ups`}>
+          <svg
+            viewBox="0 0 100 6"
+            preserveAspectRatio="none"
+            className="h-2.5 w-full"
+            role="img"
+            aria-label={`${stage.label}: ${stage.count}, ${stage.percent}% of tee-ups`}
+          >
             <rect x="0" y="0" width="100" height="6" rx="3" className="fill-muted" />
-            <rect x="0" y="0" width={Math.min(100, Math.max(0, stage.percent))} height="6" rx="3" className="fill-primary" />
+            <rect
+              x="0"
+              y="0"
+              width={Math.min(100, Math.max(0, stage.percent))}
+              height="6"
+              rx="3"
+              className="fill-primary"
+            />
           </svg>
         </li>
       ))}
@@ -62,14 +75,32 @@ export function TrendsChart({ trends }: { trends: ImpactSummary['trends'] }) {
       ) : (
         <svg viewBox={`0 0 ${W} ${H}`} className="h-auto w-full" role="img" aria-labelledby={`${titleId} ${descId}`}>
           <title id={titleId}>Referral trends by month</title>
-          <desc id={descId}>{`${months.length} months: ${totalSent} sent, ${totalWon} Closed-Won, ${formatMoney(totalEarned)} earned. The table below lists each month.`}</desc>
+          <desc
+            id={descId}
+          >{`${months.length} months: ${totalSent} sent, ${totalWon} Closed-Won, ${formatMoney(totalEarned)} earned. The table below lists each month.`}</desc>
           {[0, 0.5, 1].map((f) => (
             <g key={f}>
-              <line x1={PAD.left} x2={W - PAD.right} y1={PAD.top + innerH * (1 - f)} y2={PAD.top + innerH * (1 - f)} className="stroke-border" strokeWidth="1" />
-              <text x={PAD.left - 6} y={PAD.top + innerH * (1 - f) + 4} textAnchor="end" className="fill-muted-foreground text-[10px]">
+              <line
+                x1={PAD.left}
+                x2={W - PAD.right}
+                y1={PAD.top + innerH * (1 - f)}
+                y2={PAD.top + innerH * (1 - f)}
+                className="stroke-border"
+                strokeWidth="1"
+              />
+              <text
+                x={PAD.left - 6}
+                y={PAD.top + innerH * (1 - f) + 4}
+                textAnchor="end"
+                className="fill-muted-foreground text-[10px]"
+              >
                 {Math.round(maxCount * f)}
               </text>
-              <text x={W - PAD.right + 6} y={PAD.top + innerH * (1 - f) + 4} className="fill-muted-foreground text-[10px]">
+              <text
+                x={W - PAD.right + 6}
+                y={PAD.top + innerH * (1 - f) + 4}
+                className="fill-muted-foreground text-[10px]"
+              >
                 {`$${Math.round((maxEarned * f) / 1000)}k`}
               </text>
             </g>
@@ -78,8 +109,20 @@ export function TrendsChart({ trends }: { trends: ImpactSummary['trends'] }) {
             const x = PAD.left + slot * i + slot / 2;
             return (
               <g key={m.month}>
-                <rect x={x - barW} y={y(m.sent)} width={barW} height={PAD.top + innerH - y(m.sent)} className="fill-primary/40" />
-                <rect x={x} y={y(m.closedWon)} width={barW} height={PAD.top + innerH - y(m.closedWon)} className="fill-primary" />
+                <rect
+                  x={x - barW}
+                  y={y(m.sent)}
+                  width={barW}
+                  height={PAD.top + innerH - y(m.sent)}
+                  className="fill-primary/40"
+                />
+                <rect
+                  x={x}
+                  y={y(m.closedWon)}
+                  width={barW}
+                  height={PAD.top + innerH - y(m.closedWon)}
+                  className="fill-primary"
+                />
                 <text x={x} y={H - 8} textAnchor="middle" className="fill-muted-foreground text-[10px]">
                   {formatMonth(m.month)}
                 </text>
@@ -88,7 +131,13 @@ export function TrendsChart({ trends }: { trends: ImpactSummary['trends'] }) {
           })}
           <polyline points={line} fill="none" className="stroke-emerald-600" strokeWidth="2" />
           {months.map((m, i) => (
-            <circle key={m.month} cx={PAD.left + slot * i + slot / 2} cy={yEarned(m.earned)} r="3" className="fill-emerald-600" />
+            <circle
+              key={m.month}
+              cx={PAD.left + slot * i + slot / 2}
+              cy={yEarned(m.earned)}
+              r="3"
+              className="fill-emerald-600"
+            />
           ))}
         </svg>
       )}
@@ -110,16 +159,26 @@ export function TrendsChart({ trends }: { trends: ImpactSummary['trends'] }) {
             <caption className="sr-only">Referral trends by month</caption>
             <thead>
               <tr className="border-b border-border">
-                <th scope="col" className="py-1 pr-3">Month</th>
-                <th scope="col" className="py-1 pr-3 text-right">Sent</th>
-                <th scope="col" className="py-1 pr-3 text-right">Closed-Won</th>
-                <th scope="col" className="py-1 text-right">Earned</th>
+                <th scope="col" className="py-1 pr-3">
+                  Month
+                </th>
+                <th scope="col" className="py-1 pr-3 text-right">
+                  Sent
+                </th>
+                <th scope="col" className="py-1 pr-3 text-right">
+                  Closed-Won
+                </th>
+                <th scope="col" className="py-1 text-right">
+                  Earned
+                </th>
               </tr>
             </thead>
             <tbody>
               {months.map((m) => (
                 <tr key={m.month} className="border-b border-border/50">
-                  <th scope="row" className="py-1 pr-3 font-normal">{formatMonth(m.month)}</th>
+                  <th scope="row" className="py-1 pr-3 font-normal">
+                    {formatMonth(m.month)}
+                  </th>
                   <td className="py-1 pr-3 text-right tabular-nums">{m.sent}</td>
                   <td className="py-1 pr-3 text-right tabular-nums">{m.closedWon}</td>
                   <td className="py-1 text-right tabular-nums">{formatMoney(m.earned)}</td>

@@ -23,9 +23,22 @@ export function toCsv(rows: CsvCell[][]): string {
 
 const money = (n: number) => Math.round(n * 100) / 100;
 
-export const PAYOUT_STATE_LABELS: Record<Commission['state'], string> = { in_escrow: 'In escrow', paid_out: 'Paid out' };
+export const PAYOUT_STATE_LABELS: Record<Commission['state'], string> = {
+  in_escrow: 'In escrow',
+  paid_out: 'Paid out',
+};
 
-export const COMMISSION_COLUMNS = ['Date', 'Referral', 'Partner', 'Contact', 'Milestone', 'Gross (USD)', 'Your share (USD)', 'Fee (USD)', 'State'];
+export const COMMISSION_COLUMNS = [
+  'Date',
+  'Referral',
+  'Partner',
+  'Contact',
+  'Milestone',
+  'Gross (USD)',
+  'Your share (USD)',
+  'Fee (USD)',
+  'State',
+];
 
 /** The Payout Summary's Download CSV: one row per commission. */
 export function commissionsCsv(commissions: Commission[]): string {
@@ -65,7 +78,13 @@ export function summaryCsv(summary: ImpactSummary, filters: ImpactFilters): stri
     ['Paid out (USD)', money(summary.payoutSummary.paidOut)],
     [],
     ['Partner', 'Leads sent', 'Leads received', 'Revenue won (USD)', 'Reciprocity ratio'],
-    ...summary.partnerLeaderboard.map((p) => [p.partner, p.leadsSent, p.leadsReceived, money(p.revenueWon), p.reciprocityRatio]),
+    ...summary.partnerLeaderboard.map((p) => [
+      p.partner,
+      p.leadsSent,
+      p.leadsReceived,
+      money(p.revenueWon),
+      p.reciprocityRatio,
+    ]),
   ]);
 }
 

@@ -14,7 +14,10 @@ import { FunnelChart, TrendsChart } from './charts';
 import { commissionsCsv, csvFileName, downloadCsv, summaryCsv } from './csv';
 import { formatLongDate, formatMoney, formatPercent, formatThousands, timeAgo } from './format';
 
-const ACTIVITY_TEXT: Record<ImpactSummary['recentActivity'][number]['type'], (a: { partner: string; contact: string }) => string> = {
+const ACTIVITY_TEXT: Record<
+  ImpactSummary['recentActivity'][number]['type'],
+  (a: { partner: string; contact: string }) => string
+> = {
   sent: (a) => `Referral sent to ${a.partner}`,
   received: (a) => `Referral received from ${a.partner}`,
   accepted: (a) => `${a.contact} accepted the intro with ${a.partner}`,
@@ -38,7 +41,8 @@ export function ReferralImpactPage() {
   // The partner options: every partner a leaderboard has shown this visit (a partner filter narrows the
   // leaderboard to one, the others must stay choosable).
   const seen = data?.partnerLeaderboard.map((p) => p.partner) ?? [];
-  if (seen.some((p) => !partners.includes(p))) setPartners([...new Set([...partners, ...seen])].sort((a, b) => a.localeCompare(b)));
+  if (seen.some((p) => !partners.includes(p)))
+    setPartners([...new Set([...partners, ...seen])].sort((a, b) => a.localeCompare(b)));
 
   const setFilter = (next: Partial<ImpactFilters>) => setFilters((current) => ({ ...current, ...next }));
   const rangeInvalid = Boolean(filters.from && filters.to && filters.from > filters.to);
@@ -54,7 +58,11 @@ export function ReferralImpactPage() {
       const commissions = await fetchCommissions(filters);
       downloadCsv(commissionsCsv(commissions), csvFileName('commissions', filters));
     } catch (error) {
-      toast({ variant: 'destructive', title: 'Error', description: errorText(error, 'Failed to download commissions') });
+      toast({
+        variant: 'destructive',
+        title: 'Error',
+        description: errorText(error, 'Failed to download commissions'),
+      });
     } finally {
       setDownloading(false);
     }
@@ -65,7 +73,12 @@ export function ReferralImpactPage() {
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Referral Impact Dashboard</h1>
         <div className="flex gap-2">
-          <Button variant="outline" aria-expanded={filtersOpen} aria-controls={panelId} onClick={() => setFiltersOpen((open) => !open)}>
+          <Button
+            variant="outline"
+            aria-expanded={filtersOpen}
+            aria-controls={panelId}
+            onClick={() => setFiltersOpen((open) => !open)}
+          >
             <Filter aria-hidden="true" />
             Filters{isFiltered(filters) ? ' (on)' : ''}
           </Button>
@@ -81,15 +94,31 @@ export function ReferralImpactPage() {
           <CardContent className="grid gap-4 pt-6 sm:grid-cols-[1fr_1fr_1fr_auto] sm:items-end">
             <div className="grid gap-2">
               <Label htmlFor="impact-from">From</Label>
-              <Input id="impact-from" type="date" value={filters.from} max={filters.to || undefined} onChange={(e) => setFilter({ from: e.target.value })} />
+              <Input
+                id="impact-from"
+                type="date"
+                value={filters.from}
+                max={filters.to || undefined}
+                onChange={(e) => setFilter({ from: e.target.value })}
+              />
             </div>
             <div className="grid gap-2">
               <Label htmlFor="impact-to">To</Label>
-              <Input id="impact-to" type="date" value={filters.to} min={filters.from || undefined} onChange={(e) => setFilter({ to: e.target.value })} />
+              <Input
+                id="impact-to"
+                type="date"
+                value={filters.to}
+                min={filters.from || undefined}
+                onChange={(e) => setFilter({ to: e.target.value })}
+              />
             </div>
             <div className="grid gap-2">
               <Label htmlFor="impact-partner">Partner</Label>
-              <NativeSelect id="impact-partner" value={filters.partner} onChange={(e) => setFilter({ partner: e.target.value })}>
+              <NativeSelect
+                id="impact-partner"
+                value={filters.partner}
+                onChange={(e) => setFilter({ partner: e.target.value })}
+              >
                 <option value="">All partners</option>
                 {partners.map((p) => (
                   <option key={p} value={p}>
@@ -112,7 +141,11 @@ export function ReferralImpactPage() {
       ) : null}
 
       {impact.isPending ? (
-        <div aria-busy="true" aria-label="Loading impact data" className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+        <div
+          aria-busy="true"
+          aria-label="Loading impact data"
+          className="mt-6 grid gap-4 sm:grid-cols-2 lg:grid-cols-4"
+        >
           {[0, 1, 2, 3].map((i) => (
             <div key={i} data-testid="impact-skeleton" className="h-32 animate-pulse rounded-xl bg-muted" />
           ))}
@@ -131,7 +164,13 @@ export function ReferralImpactPage() {
           </CardContent>
         </Card>
       ) : (
-        <ImpactBody data={data} filters={filters} fetching={impact.isFetching} downloading={downloading} onDownload={() => void onDownloadCommissions()} />
+        <ImpactBody
+          data={data}
+          filters={filters}
+          fetching={impact.isFetching}
+          downloading={downloading}
+          onDownload={() => void onDownloadCommissions()}
+        />
       )}
     </section>
   );
@@ -209,7 +248,9 @@ function ImpactBody({
                         <time dateTime={a.timestamp}>{timeAgo(a.timestamp)}</time>
                       </p>
                     </div>
-                    {a.amount !== null ? <span className="font-semibold tabular-nums">{formatMoney(a.amount)}</span> : null}
+                    {a.amount !== null ? (
+                      <span className="font-semibold tabular-nums">{formatMoney(a.amount)}</span>
+                    ) : null}
                   </li>
                 ))}
               </ul>
@@ -250,17 +291,29 @@ function ImpactBody({
                 <table className="w-full text-left text-sm">
                   <thead>
                     <tr className="border-b border-border text-muted-foreground">
-                      <th scope="col" className="py-2 pr-3 font-medium">Partner</th>
-                      <th scope="col" className="py-2 pr-3 text-right font-medium">Sent</th>
-                      <th scope="col" className="py-2 pr-3 text-right font-medium">Received</th>
-                      <th scope="col" className="py-2 pr-3 text-right font-medium">Revenue</th>
-                      <th scope="col" className="py-2 text-right font-medium">Reciprocity</th>
+                      <th scope="col" className="py-2 pr-3 font-medium">
+                        Partner
+                      </th>
+                      <th scope="col" className="py-2 pr-3 text-right font-medium">
+                        Sent
+                      </th>
+                      <th scope="col" className="py-2 pr-3 text-right font-medium">
+                        Received
+                      </th>
+                      <th scope="col" className="py-2 pr-3 text-right font-medium">
+                        Revenue
+                      </th>
+                      <th scope="col" className="py-2 text-right font-medium">
+                        Reciprocity
+                      </th>
                     </tr>
                   </thead>
                   <tbody>
                     {data.partnerLeaderboard.map((p) => (
                       <tr key={p.partner} className="border-b border-border/50">
-                        <th scope="row" className="py-2 pr-3 font-medium">{p.partner}</th>
+                        <th scope="row" className="py-2 pr-3 font-medium">
+                          {p.partner}
+                        </th>
                         <td className="py-2 pr-3 text-right tabular-nums">{p.leadsSent}</td>
                         <td className="py-2 pr-3 text-right tabular-nums">{p.leadsReceived}</td>
                         <td className="py-2 pr-3 text-right tabular-nums">{formatThousands(p.revenueWon)}</td>
@@ -307,7 +360,11 @@ function ImpactBody({
                 </div>
               </dl>
               <Button variant="outline" onClick={onDownload} disabled={downloading}>
-                {downloading ? <Spinner className="size-4 text-current" label="Preparing CSV" /> : <ArrowDownToLine aria-hidden="true" />}
+                {downloading ? (
+                  <Spinner className="size-4 text-current" label="Preparing CSV" />
+                ) : (
+                  <ArrowDownToLine aria-hidden="true" />
+                )}
                 Download CSV
               </Button>
             </CardContent>

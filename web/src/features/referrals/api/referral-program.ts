@@ -29,6 +29,8 @@ export interface AutomateAnswer {
 
 /** POST /api/referrals/{id}/automate {dryRun: true}: the mock dry run (never submits anything). */
 export async function automateReferral(id: string | number): Promise<AutomateAnswer> {
-  const answer = await apiRequest<Partial<AutomateAnswer> | undefined>('POST', `${referralPath(id)}/automate`, { dryRun: true });
+  const answer = await apiRequest<Partial<AutomateAnswer> | undefined>('POST', `${referralPath(id)}/automate`, {
+    dryRun: true,
+  });
   return { success: answer?.success === true, message: typeof answer?.message === 'string' ? answer.message : '' };
 }

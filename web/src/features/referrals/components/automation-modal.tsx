@@ -1,12 +1,25 @@
 import { CheckCircle2, Circle, Globe, Loader2, Lock, Sparkles } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
 import { cn } from '@/lib/utils';
 import { formVariantFor, previewAddress, type FormVariant } from './form-variants';
 
 /** Spec 2/4/9: five steps, one every 1.2 s; the form is typed at 50 ms per character. */
-export const PREVIEW_STEPS = ['Initializing', 'Opening website', 'Analyzing form fields', 'Filling out form fields', 'Form complete'] as const;
+export const PREVIEW_STEPS = [
+  'Initializing',
+  'Opening website',
+  'Analyzing form fields',
+  'Filling out form fields',
+  'Form complete',
+] as const;
 export const STEP_MS = 1_200;
 export const TYPE_MS = 50;
 const FILL_STEP = 3;
@@ -124,7 +137,10 @@ export function AutomationModal({
         </p>
 
         {complete ? (
-          <div role="status" className="flex items-center gap-2 rounded-lg border border-emerald-200 bg-emerald-50 p-3 text-sm font-medium text-emerald-800">
+          <div
+            role="status"
+            className="flex items-center gap-2 rounded-lg border border-emerald-200 bg-emerald-50 p-3 text-sm font-medium text-emerald-800"
+          >
             <CheckCircle2 className="size-5 shrink-0" aria-hidden="true" />
             {PREVIEW_SUCCESS}
           </div>
@@ -157,7 +173,10 @@ function StepList({ step }: { step: number }) {
             key={label}
             aria-current={current ? 'step' : undefined}
             data-state={done ? 'done' : current ? 'current' : 'pending'}
-            className={cn('flex items-center gap-2', done ? 'text-foreground' : current ? 'font-medium text-primary' : 'text-muted-foreground')}
+            className={cn(
+              'flex items-center gap-2',
+              done ? 'text-foreground' : current ? 'font-medium text-primary' : 'text-muted-foreground',
+            )}
           >
             {done ? (
               <CheckCircle2 className="size-4 shrink-0 text-emerald-600" aria-hidden="true" />
@@ -193,7 +212,10 @@ function MockBrowser({
     const start = FIELD_ORDER.slice(0, index).reduce((sum, previous) => sum + values[previous].length, 0);
     return { key, text: values[key].slice(0, Math.max(0, typed - start)) };
   });
-  const activeField = step === FILL_STEP ? (shown.find((field, i) => field.text.length < values[FIELD_ORDER[i]!].length)?.key ?? null) : null;
+  const activeField =
+    step === FILL_STEP
+      ? (shown.find((field, i) => field.text.length < values[FIELD_ORDER[i]!].length)?.key ?? null)
+      : null;
 
   return (
     <figure
@@ -208,7 +230,11 @@ function MockBrowser({
           <span className="size-2.5 rounded-full bg-emerald-400" />
         </span>
         <div className="flex min-w-0 flex-1 items-center gap-1.5 rounded-md bg-background px-2 py-1 text-xs text-muted-foreground">
-          {loaded ? <Lock className="size-3 shrink-0" aria-hidden="true" /> : <Globe className="size-3 shrink-0" aria-hidden="true" />}
+          {loaded ? (
+            <Lock className="size-3 shrink-0" aria-hidden="true" />
+          ) : (
+            <Globe className="size-3 shrink-0" aria-hidden="true" />
+          )}
           <span className="truncate" data-testid="preview-address">
             {loaded ? address : 'about:blank'}
           </span>
@@ -231,12 +257,19 @@ function MockBrowser({
                   data-field={key}
                 >
                   <span className="break-all">{text}</span>
-                  {activeField === key ? <span className="ml-px inline-block h-4 w-px animate-caret bg-foreground" /> : null}
+                  {activeField === key ? (
+                    <span className="ml-px inline-block h-4 w-px animate-caret bg-foreground" />
+                  ) : null}
                 </div>
               </div>
             ))}
             <div>
-              <span className={cn('inline-flex h-9 items-center rounded-md px-4 text-sm font-medium opacity-90', variant.accentClass)}>
+              <span
+                className={cn(
+                  'inline-flex h-9 items-center rounded-md px-4 text-sm font-medium opacity-90',
+                  variant.accentClass,
+                )}
+              >
                 {variant.submitLabel}
               </span>
             </div>

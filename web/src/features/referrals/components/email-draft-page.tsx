@@ -54,14 +54,20 @@ function EmailDraftScreen({ id }: { id: string }) {
     toast({
       variant: 'destructive',
       title: 'Error',
-      description: draftError instanceof UnexpectedDraftError ? UNEXPECTED_DRAFT : errorText(draftError, GET_DRAFT_FAILED),
+      description:
+        draftError instanceof UnexpectedDraftError ? UNEXPECTED_DRAFT : errorText(draftError, GET_DRAFT_FAILED),
     });
   }, [draftError]);
 
   if (isNotFound(referralError) || (isNotFound(draftError) && serverMessage(draftError) === 'Referral not found')) {
     return (
-      <StateCard title="Referral Not Found" icon={<SearchX className="size-10 text-muted-foreground" aria-hidden="true" />}>
-        <p className="text-muted-foreground">We couldn't find this referral. It may have been removed, or the link is wrong.</p>
+      <StateCard
+        title="Referral Not Found"
+        icon={<SearchX className="size-10 text-muted-foreground" aria-hidden="true" />}
+      >
+        <p className="text-muted-foreground">
+          We couldn't find this referral. It may have been removed, or the link is wrong.
+        </p>
         <BackToDashboard />
       </StateCard>
     );
@@ -84,7 +90,11 @@ function EmailDraftScreen({ id }: { id: string }) {
     );
   }
   if (draftError) {
-    return <LoadFailed text={draftError instanceof UnexpectedDraftError ? UNEXPECTED_DRAFT : errorText(draftError, GET_DRAFT_FAILED)} />;
+    return (
+      <LoadFailed
+        text={draftError instanceof UnexpectedDraftError ? UNEXPECTED_DRAFT : errorText(draftError, GET_DRAFT_FAILED)}
+      />
+    );
   }
   if (referralQuery.isPending || draftQuery.isPending) {
     return (
@@ -126,8 +136,8 @@ function EmailSent({ referral }: { referral: Referral }) {
   return (
     <StateCard title="Email Sent!" icon={<MailCheck className="size-12 text-emerald-600" aria-hidden="true" />}>
       <p className="text-muted-foreground">
-        Your introduction of {referral.referredFirstName} {referral.referredLastName} is on its way. Follow the referral on
-        your Tee ups dashboard.
+        Your introduction of {referral.referredFirstName} {referral.referredLastName} is on its way. Follow the referral
+        on your Tee ups dashboard.
       </p>
       <Button asChild>
         <Link to="/dashboard">Return to Dashboard</Link>
@@ -168,7 +178,17 @@ export function validateDraft(values: DraftValues): { errors: FieldErrors; reque
   return Object.keys(errors).length > 0 ? { errors } : { errors, request };
 }
 
-function DraftEditor({ id, referral, draft, onSent }: { id: string; referral: Referral; draft: EmailDraft; onSent: () => void }) {
+function DraftEditor({
+  id,
+  referral,
+  draft,
+  onSent,
+}: {
+  id: string;
+  referral: Referral;
+  draft: EmailDraft;
+  onSent: () => void;
+}) {
   const navigate = useNavigate();
   const sendEmail = useSendEmail(id);
   const formId = useId();
@@ -271,15 +291,27 @@ function DraftEditor({ id, referral, draft, onSent }: { id: string; referral: Re
                 </FormField>
                 <div className="grid gap-5 sm:grid-cols-2">
                   <FormField id="email-cc" label="Cc" error={errors.cc}>
-                    <Input value={values.cc} onChange={(event) => update('cc', event.target.value)} {...fieldA11y('email-cc', errors.cc)} />
+                    <Input
+                      value={values.cc}
+                      onChange={(event) => update('cc', event.target.value)}
+                      {...fieldA11y('email-cc', errors.cc)}
+                    />
                   </FormField>
                   <FormField id="email-bcc" label="Bcc" error={errors.bcc}>
-                    <Input value={values.bcc} onChange={(event) => update('bcc', event.target.value)} {...fieldA11y('email-bcc', errors.bcc)} />
+                    <Input
+                      value={values.bcc}
+                      onChange={(event) => update('bcc', event.target.value)}
+                      {...fieldA11y('email-bcc', errors.bcc)}
+                    />
                   </FormField>
                 </div>
                 <p className="-mt-3 text-xs text-muted-foreground">Separate several addresses with commas.</p>
                 <FormField id="email-subject" label="Subject" error={errors.subject}>
-                  <Input value={values.subject} onChange={(event) => update('subject', event.target.value)} {...fieldA11y('email-subject', errors.subject)} />
+                  <Input
+                    value={values.subject}
+                    onChange={(event) => update('subject', event.target.value)}
+                    {...fieldA11y('email-subject', errors.subject)}
+                  />
                 </FormField>
                 <FormField id="email-body" label="Body" error={errors.body}>
                   <Textarea
@@ -314,7 +346,11 @@ function DraftEditor({ id, referral, draft, onSent }: { id: string; referral: Re
             Cancel
           </Button>
           <Button type="submit" disabled={sendEmail.isPending}>
-            {sendEmail.isPending ? <Spinner className="size-4 text-current" label="Sending" /> : <Send aria-hidden="true" />}
+            {sendEmail.isPending ? (
+              <Spinner className="size-4 text-current" label="Sending" />
+            ) : (
+              <Send aria-hidden="true" />
+            )}
             Send Email
           </Button>
         </div>

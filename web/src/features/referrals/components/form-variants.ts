@@ -23,7 +23,12 @@ const KNOWN: Array<{ domain: string; variant: Omit<FormVariant, 'key'> }> = [
       title: 'Solutions Partner Referral',
       path: '/partners/referral',
       accentClass: 'bg-orange-500 text-white',
-      labels: { firstName: 'Contact first name', lastName: 'Contact last name', email: 'Contact email', message: 'Why is this a good fit?' },
+      labels: {
+        firstName: 'Contact first name',
+        lastName: 'Contact last name',
+        email: 'Contact email',
+        message: 'Why is this a good fit?',
+      },
       submitLabel: 'Submit referral',
     },
   },
@@ -45,7 +50,12 @@ const KNOWN: Array<{ domain: string; variant: Omit<FormVariant, 'key'> }> = [
       title: 'Partner Referral Form',
       path: '/partners/refer-a-merchant',
       accentClass: 'bg-emerald-600 text-white',
-      labels: { firstName: 'Merchant first name', lastName: 'Merchant last name', email: 'Merchant email', message: 'About the merchant' },
+      labels: {
+        firstName: 'Merchant first name',
+        lastName: 'Merchant last name',
+        email: 'Merchant email',
+        message: 'About the merchant',
+      },
       submitLabel: 'Refer merchant',
     },
   },
@@ -56,7 +66,12 @@ const KNOWN: Array<{ domain: string; variant: Omit<FormVariant, 'key'> }> = [
       title: 'Refer a Team',
       path: '/affiliates/refer',
       accentClass: 'bg-neutral-900 text-white',
-      labels: { firstName: 'First name', lastName: 'Last name', email: 'Email address', message: 'How will their team use Notion?' },
+      labels: {
+        firstName: 'First name',
+        lastName: 'Last name',
+        email: 'Email address',
+        message: 'How will their team use Notion?',
+      },
       submitLabel: 'Send referral',
     },
   },
@@ -93,9 +108,11 @@ export function formVariantFor(website: string | null | undefined, company: stri
 export function previewAddress(website: string | null | undefined, company: string, variant: FormVariant): string {
   const host =
     websiteHost(website) ||
-    `${company
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, '')
-      .slice(0, 40) || 'vendor'}.com`;
+    `${
+      company
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '')
+        .slice(0, 40) || 'vendor'
+    }.com`;
   return `https://${host}${variant.path}`;
 }

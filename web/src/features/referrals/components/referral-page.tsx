@@ -34,9 +34,21 @@ type Phase = 'idle' | 'checking' | 'automating' | 'preview' | 'thanks';
 
 const steps = [
   { icon: Bell, title: 'The vendor is alerted', text: 'We let the vendor know a warm referral is on its way.' },
-  { icon: FileText, title: 'A draft intro is prepared', text: 'We write an introduction email for you to review and edit.' },
-  { icon: MailCheck, title: 'A quick review', text: 'Once the company opts in, you give the intro a quick review and send it.' },
-  { icon: TrendingUp, title: 'Track and earn', text: 'Follow the referral on your Tee ups dashboard and earn as it progresses.' },
+  {
+    icon: FileText,
+    title: 'A draft intro is prepared',
+    text: 'We write an introduction email for you to review and edit.',
+  },
+  {
+    icon: MailCheck,
+    title: 'A quick review',
+    text: 'Once the company opts in, you give the intro a quick review and send it.',
+  },
+  {
+    icon: TrendingUp,
+    title: 'Track and earn',
+    text: 'Follow the referral on your Tee ups dashboard and earn as it progresses.',
+  },
 ];
 
 function ReferralSubmitted({ id }: { id: string }) {
@@ -83,7 +95,10 @@ function ReferralSubmitted({ id }: { id: string }) {
   const hold = phase === 'checking' || phase === 'automating' || (phase === 'preview' && !previewComplete);
   useEffect(() => {
     if (!draftReady || hold) return;
-    const timer = setTimeout(() => navigate(`/referral/${id}/email-draft`, { replace: true }), DRAFT_NAVIGATION_DELAY_MS);
+    const timer = setTimeout(
+      () => navigate(`/referral/${id}/email-draft`, { replace: true }),
+      DRAFT_NAVIGATION_DELAY_MS,
+    );
     return () => clearTimeout(timer);
   }, [draftReady, hold, id, navigate]);
 
@@ -204,7 +219,10 @@ async function runFollowUp(
     result = await automateReferral(referral.id);
   } catch (error) {
     if (!isActive()) return;
-    toast({ title: SUBMITTED_TOAST, description: `The automation preview failed: ${errorText(error, AUTOMATE_FAILED)}` });
+    toast({
+      title: SUBMITTED_TOAST,
+      description: `The automation preview failed: ${errorText(error, AUTOMATE_FAILED)}`,
+    });
     setPhase('idle');
     leave();
     return;

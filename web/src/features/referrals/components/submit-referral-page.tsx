@@ -130,7 +130,11 @@ function SubmitReferral({ product }: { product: ProductInfo }) {
                 {...field('referredEmail')}
               />
             </FormField>
-            <FormField id="referralReason" label="Why is this referral a good fit?" error={errors.referralReason?.message}>
+            <FormField
+              id="referralReason"
+              label="Why is this referral a good fit?"
+              error={errors.referralReason?.message}
+            >
               <Textarea
                 rows={5}
                 placeholder="What do they need, and why is this product the right answer?"
@@ -155,7 +159,11 @@ function SubmitReferral({ product }: { product: ProductInfo }) {
             </fieldset>
             <div className="flex justify-end">
               <Button type="submit" disabled={busy} className="w-full sm:w-auto">
-                {busy ? <Spinner className="size-4 text-current" label="Submitting referral" /> : <Send aria-hidden="true" />}
+                {busy ? (
+                  <Spinner className="size-4 text-current" label="Submitting referral" />
+                ) : (
+                  <Send aria-hidden="true" />
+                )}
                 Submit Referral
               </Button>
             </div>

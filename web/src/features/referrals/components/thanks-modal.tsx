@@ -1,6 +1,13 @@
 import { PartyPopper } from 'lucide-react';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
 
 /** Spec 2: shown when the vendor has no referral program. Close goes to / (the caller's onClose). */
 export function ThanksModal({ company, onClose }: { company: string; onClose: () => void }) {
@@ -14,8 +21,8 @@ export function ThanksModal({ company, onClose }: { company: string; onClose: ()
           </span>
           <DialogTitle className="text-xl sm:text-center">Thanks for Your Referral!</DialogTitle>
           <DialogDescription className="sm:text-center">
-            {vendor} doesn't have a referral program with us yet, so you're among the first to refer them. We'll let them
-            know, and you're first in line for rewards when their program launches.
+            {vendor} doesn't have a referral program with us yet, so you're among the first to refer them. We'll let
+            them know, and you're first in line for rewards when their program launches.
           </DialogDescription>
         </DialogHeader>
         <DialogFooter className="sm:justify-center">

@@ -19,7 +19,8 @@ export const SEARCH_FAILED_FALLBACK = 'Unable to process your search. Please try
 
 /** The server's message for a failed search (4xx); a server error, a network failure or no message gives the fallback. */
 function searchFailureText(error: unknown): string {
-  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return errorText(error, SEARCH_FAILED_FALLBACK);
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500)
+    return errorText(error, SEARCH_FAILED_FALLBACK);
   return SEARCH_FAILED_FALLBACK;
 }
 
@@ -84,8 +85,18 @@ export function SearchPage() {
               autoComplete="off"
               maxLength={500}
             />
-            <Button type="submit" size="icon" aria-label="Search" disabled={blank || searching} className="size-12 rounded-lg">
-              {searching ? <Spinner className="size-5 text-current" label="Searching" /> : <ArrowRight aria-hidden="true" />}
+            <Button
+              type="submit"
+              size="icon"
+              aria-label="Search"
+              disabled={blank || searching}
+              className="size-12 rounded-lg"
+            >
+              {searching ? (
+                <Spinner className="size-5 text-current" label="Searching" />
+              ) : (
+                <ArrowRight aria-hidden="true" />
+              )}
             </Button>
           </form>
         </CardContent>

@@ -17,8 +17,17 @@ export function TestClayPage() {
   const run = () =>
     test.mutate(undefined, {
       onSuccess: (answer) =>
-        toast({ variant: answer.message === SUCCESS ? 'default' : 'destructive', title: answer.message === SUCCESS ? SUCCESS : 'Test Failed', description: answer.message }),
-      onError: (error) => toast({ variant: 'destructive', title: 'Test Failed', description: errorText(error, 'The webhook test could not be run') }),
+        toast({
+          variant: answer.message === SUCCESS ? 'default' : 'destructive',
+          title: answer.message === SUCCESS ? SUCCESS : 'Test Failed',
+          description: answer.message,
+        }),
+      onError: (error) =>
+        toast({
+          variant: 'destructive',
+          title: 'Test Failed',
+          description: errorText(error, 'The webhook test could not be run'),
+        }),
     });
 
   return (
@@ -26,12 +35,17 @@ export function TestClayPage() {
       <div>
         <h1 className="text-3xl font-bold tracking-tight">Enrichment Webhook Test</h1>
         <p className="mt-2 text-muted-foreground">
-          Sends a test referral to the configured enrichment webhook (ENRICHMENT_WEBHOOK_URL) and shows what it answered.
+          Sends a test referral to the configured enrichment webhook (ENRICHMENT_WEBHOOK_URL) and shows what it
+          answered.
         </p>
       </div>
       <div>
         <Button onClick={run} disabled={test.isPending}>
-          {test.isPending ? <Spinner className="size-4 text-current" label="Testing the webhook" /> : <FlaskConical aria-hidden="true" />}
+          {test.isPending ? (
+            <Spinner className="size-4 text-current" label="Testing the webhook" />
+          ) : (
+            <FlaskConical aria-hidden="true" />
+          )}
           Test
         </Button>
       </div>
@@ -42,7 +56,9 @@ export function TestClayPage() {
             <CardDescription>Result</CardDescription>
           </CardHeader>
           <CardContent>
-            <pre className="max-h-96 overflow-auto whitespace-pre-wrap break-words rounded-md bg-muted p-3 text-sm">{asText(test.data.result)}</pre>
+            <pre className="max-h-96 overflow-auto whitespace-pre-wrap break-words rounded-md bg-muted p-3 text-sm">
+              {asText(test.data.result)}
+            </pre>
           </CardContent>
         </Card>
       ) : null}

@@ -58,8 +58,8 @@ export function ResendVerificationPage() {
             <MailCheck className="size-12 text-primary" aria-hidden="true" />
             <CardTitle>Check Your Inbox</CardTitle>
             <CardDescription role="status">
-              If an account exists for <span className="font-medium text-foreground">{sentTo}</span> and is not yet verified,
-              a new verification link is on its way.
+              If an account exists for <span className="font-medium text-foreground">{sentTo}</span> and is not yet
+              verified, a new verification link is on its way.
             </CardDescription>
           </CardHeader>
           <CardContent>
@@ -75,7 +75,9 @@ export function ResendVerificationPage() {
         <Card className="w-full max-w-md">
           <CardHeader>
             <CardTitle>Resend Verification Email</CardTitle>
-            <CardDescription>Enter the email address you signed up with and we'll send you a new verification link.</CardDescription>
+            <CardDescription>
+              Enter the email address you signed up with and we'll send you a new verification link.
+            </CardDescription>
           </CardHeader>
           <CardContent>
             <form noValidate onSubmit={onSubmit} className="grid gap-4" aria-label="Resend verification email">
@@ -97,7 +99,10 @@ export function ResendVerificationPage() {
             </form>
           </CardContent>
           <CardFooter>
-            <Link to="/login" className="inline-flex items-center gap-1 rounded text-sm text-primary underline-offset-4 hover:underline">
+            <Link
+              to="/login"
+              className="inline-flex items-center gap-1 rounded text-sm text-primary underline-offset-4 hover:underline"
+            >
               <ArrowLeft className="size-4" aria-hidden="true" />
               Back to login
             </Link>

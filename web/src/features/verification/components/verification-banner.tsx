@@ -39,7 +39,8 @@ export function VerificationBanner({ email }: { email: string }) {
         <p className="flex items-start gap-2 text-sm">
           <MailWarning className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
           <span>
-            Please verify your email address. We sent a verification link to <strong className="font-semibold break-all">{email}</strong>.
+            Please verify your email address. We sent a verification link to{' '}
+            <strong className="font-semibold break-all">{email}</strong>.
           </span>
         </p>
         {sent ? (

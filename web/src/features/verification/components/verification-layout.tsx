@@ -14,9 +14,15 @@ export function VerificationLayout({ children }: { children: ReactNode }) {
       <main className="flex flex-1 items-start justify-center px-4 pt-6 pb-16 sm:pt-16">{children}</main>
       <footer className="border-t border-border bg-background py-6 text-center text-sm text-muted-foreground">
         <p>
-          Need help? Check your spam folder or <Link to="/demo-request" className="text-primary underline underline-offset-4">contact us</Link>.
+          Need help? Check your spam folder or{' '}
+          <Link to="/demo-request" className="text-primary underline underline-offset-4">
+            contact us
+          </Link>
+          .
         </p>
-        <p className="mt-1">© {new Date().getFullYear()} {PRODUCT_NAME}</p>
+        <p className="mt-1">
+          © {new Date().getFullYear()} {PRODUCT_NAME}
+        </p>
       </footer>
     </div>
   );
