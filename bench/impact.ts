@@ -42,7 +42,7 @@ async function runService() {
   };
   const referrals = await createReferralsService({
     config: readReferralsConfig(env),
-    bus: inProcessBus(),
+    bus: await inProcessBus({ databaseUrl: env.DATABASE_URL! }),
     logger: false,
   });
   const url = await referrals.app.listen({ host: '127.0.0.1', port: 0 });

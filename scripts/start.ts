@@ -65,7 +65,7 @@ async function main() {
 
   const bus: EventBus = env.NATS_URL
     ? await natsBus({ url: env.NATS_URL, name: 'referral-platform', namespace: env.NATS_NAMESPACE, logger: log })
-    : inProcessBus();
+    : await inProcessBus({ databaseUrl: env.DATABASE_URL, logger: log });
   closers.unshift(() => bus.close());
 
   // Services take loopback ports of the system's choosing; only the gateway's port is public. They start

@@ -2,7 +2,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 export interface ReadyMessage {
@@ -78,14 +78,7 @@ export function withChildren(pid: number): number[] {
 
 export const totalCpuMicros = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuMicros(pid), 0);
 
-/** A port that was free a moment ago on 127.0.0.1 (for nginx, which cannot report the one it took). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+export { freePort } from '@app/kit';
 
 /** Polls until something accepts TCP connections on the port. */
 export async function waitForPort(port: number, timeoutMs = 5000): Promise<void> {

@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import rateLimit from '@fastify/rate-limit';
 import replyFrom from '@fastify/reply-from';
 import fastifyStatic from '@fastify/static';
-import { loggerOptions, REQUEST_ID_HEADER, type EventBus } from '@app/kit';
+import { ERRORS } from '@app/contracts';
+import { codeForStatus, loggerOptions, REQUEST_ID_HEADER, type EventBus } from '@app/kit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { GatewayConfig } from './config.ts';
 import { openApiRoutes } from './openapi.ts';
-import { proxyRoutes, TOO_MANY_ATTEMPTS, upstreams } from './proxy.ts';
+import { proxyRoutes, sendError, upstreams } from './proxy.ts';
 import { csrfGuard, securityHeaders } from './security.ts';
 import { SessionResolver } from './sessions.ts';
 
@@ -50,22 +51,24 @@ export async function buildGateway(options: {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
 
-  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
     const status = error.statusCode ?? 500;
-    if (status === 429) return reply.status(429).send({ message: TOO_MANY_ATTEMPTS });
+    if (status === 429) return sendError(reply, 'RATE_LIMITED');
     if (status >= 500) {
       request.log.error({ err: error }, 'gateway error');
-      return reply
-        .status(status === 504 || status === 503 ? status : 502)
-        .send({ message: 'Service temporarily unavailable. Please try again.' });
+      return sendError(
+        reply,
+        status === 504 ? 'UPSTREAM_TIMEOUT' : status === 503 ? 'SERVICE_UNAVAILABLE' : 'BAD_GATEWAY',
+      );
     }
-    return reply.status(status).send({ message: error.message });
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, 'BODY_TOO_LARGE');
+    return sendError(reply, codeForStatus(status), error.message);
   });
 
   csrfGuard(app, config);
   await app.register(rateLimit, {
     global: false,
-    errorResponseBuilder: () => ({ statusCode: 429, message: TOO_MANY_ATTEMPTS }),
+    errorResponseBuilder: () => ({ statusCode: 429, message: ERRORS.RATE_LIMITED.message, code: 'RATE_LIMITED' }),
   });
   await app.register(replyFrom, {
     undici: {
@@ -127,7 +130,7 @@ export async function buildGateway(options: {
       existsSync(join(webRoot, 'index.html'));
     // Client-side routes (/dashboard, /verify-email...) all load the app, which shows its own not-found screen.
     if (isPage) return reply.header('cache-control', 'no-cache').sendFile('index.html');
-    return reply.status(404).send({ message: 'Not found' });
+    return sendError(reply, 'NOT_FOUND');
   });
 
   return app;

@@ -1,4 +1,5 @@
-import { apiRoutes, type ApiRoute } from '@app/contracts';
+import { ERRORS, ErrorResponse, errorsOf, operationList, type ErrorCode, type OperationSpec } from '@app/contracts';
+import { escapeHtml } from '@app/kit';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 
@@ -10,46 +11,75 @@ const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
   return rest;
 };
 
-function operation(route: ApiRoute) {
+/** The error answers of an operation, grouped by status, each listing its codes. */
+function errorResponses(op: OperationSpec) {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of errorsOf(op))
+    byStatus.set(ERRORS[code].status, [...(byStatus.get(ERRORS[code].status) ?? []), code]);
+  const schema = jsonSchema(ErrorResponse, 'output');
+  return Object.fromEntries(
+    [...byStatus].map(([status, codes]) => [
+      status,
+      {
+        description: codes.map((code) => `\`${code}\`: ${ERRORS[code].message}`).join('; '),
+        content: { 'application/json': { schema } },
+      },
+    ]),
+  );
+}
+
+function operation(id: string, op: OperationSpec): Record<string, unknown> {
   const parameters: unknown[] = [];
-  if (route.query) {
-    const schema = jsonSchema(route.query, 'input') as { properties?: Record<string, unknown>; required?: string[] };
+  if (op.query) {
+    const schema = jsonSchema(op.query, 'input') as { properties?: Record<string, unknown>; required?: string[] };
     for (const [name, property] of Object.entries(schema.properties ?? {})) {
       parameters.push({ name, in: 'query', required: schema.required?.includes(name) ?? false, schema: property });
     }
   }
-  for (const match of route.path.matchAll(/\{(\w+)\}/g)) {
+  for (const match of op.path.matchAll(/\{(\w+)\}/g)) {
     parameters.push({ name: match[1], in: 'path', required: true, schema: { type: 'string' } });
   }
-  return {
-    summary: route.summary,
-    tags: [route.service],
-    ...(route.auth === 'required' ? { security: [{ session: [] }] } : {}),
-    ...(parameters.length ? { parameters } : {}),
-    ...(route.body
+  const signedIn = op.access === 'user' || op.access === 'verified' || op.access === 'admin';
+  const requestBody =
+    op.bodyKind === 'upload'
       ? {
-          requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } },
+          required: true,
+          content: {
+            'multipart/form-data': {
+              schema: { type: 'object', properties: { file: { type: 'string', format: 'binary' } } },
+            },
+          },
         }
-      : {}),
-    responses: Object.fromEntries(
-      Object.entries(route.responses).map(([status, response]) => [
-        status,
-        {
-          description: response.description,
-          ...(response.schema
-            ? { content: { 'application/json': { schema: jsonSchema(response.schema, 'output') } } }
-            : {}),
-        },
-      ]),
-    ),
+      : op.body
+        ? { required: true, content: { 'application/json': { schema: jsonSchema(op.body, 'input') } } }
+        : undefined;
+  const success = op.response.schema
+    ? { 'application/json': { schema: jsonSchema(op.response.schema, 'output') } }
+    : op.response.contentType
+      ? { [op.response.contentType]: { schema: { type: 'string' } } }
+      : undefined;
+  return {
+    operationId: id,
+    summary: op.summary,
+    tags: [op.service],
+    ...(signedIn ? { security: [{ session: [] }] } : {}),
+    ...(op.access === 'verified' ? { description: 'Requires a verified email address.' } : {}),
+    ...(op.access === 'admin' ? { description: 'Administrators only.' } : {}),
+    ...(parameters.length ? { parameters } : {}),
+    ...(requestBody ? { requestBody } : {}),
+    responses: {
+      [op.response.status]: { description: op.response.description, ...(success ? { content: success } : {}) },
+      ...errorResponses(op),
+    },
   };
 }
 
 /** OpenAPI 3.1, generated from the same zod contracts the services validate with. */
 export function openApiDocument(publicUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of apiRoutes) {
-    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operation(route) };
+  for (const op of operationList) {
+    if (op.access === 'internal' || op.access === 'dev') continue;
+    paths[op.path] = { ...paths[op.path], [op.method.toLowerCase()]: operation(op.id, op) };
   }
   return {
     openapi: '3.1.0',
@@ -58,19 +88,13 @@ export function openApiDocument(publicUrl: string) {
       version: '1.0.0',
       description:
         'The public API behind the web app. Sign in with POST /api/login; the session cookie `sid` authenticates later calls. ' +
-        'State-changing calls from a browser must come from the app\'s own origin. Every error answers `{ "message": string }`.',
+        'State-changing calls from a browser must come from the app\'s own origin. Every error answers `{ "message": string, "code": string }`: branch on the code, show the message.',
     },
     servers: [{ url: publicUrl }],
     components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'sid' } } },
     paths,
   };
 }
-
-const escapeHtml = (value: string) =>
-  value.replace(
-    /[&<>"']/g,
-    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char,
-  );
 
 /** A readable page of the same document; plain HTML, so it needs no script under the app's CSP. */
 function docsPage(document: ReturnType<typeof openApiDocument>): string {

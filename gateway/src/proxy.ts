@@ -1,4 +1,4 @@
-import { apiOwners, apiRoutes, AUTH_MESSAGES, PROGRAM_MESSAGES, type ServiceName } from '@app/contracts';
+import { ERRORS, operationList, routePath, type ErrorCode, type OperationSpec, type ServiceName } from '@app/contracts';
 import { IDENTITY_HEADER, INTERNAL_AUTH_HEADER, REQUEST_ID_HEADER } from '@app/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from './config.ts';
@@ -11,17 +11,10 @@ declare module 'fastify' {
 }
 
 export const SESSION_COOKIE = 'sid';
-const RATE_LIMITED = new Set([
-  '/api/login',
-  '/api/register',
-  '/api/resend-verification',
-  '/api/demo-request',
-  '/api/account/password',
-  '/api/account/email',
-]);
-/** Routes that take documents rather than JSON, with their own body limit and message. */
-const UPLOADS = new Set(['/api/analyze-referral-program']);
-export const TOO_MANY_ATTEMPTS = 'Too many attempts. Please wait a minute and try again.';
+
+/** The error answer with its code: the same shape every service gives. */
+export const sendError = (reply: FastifyReply, code: ErrorCode, message?: string) =>
+  reply.status(ERRORS[code].status).send({ message: message ?? ERRORS[code].message, code });
 
 export function upstreams(config: GatewayConfig): Record<ServiceName, string> {
   return {
@@ -45,12 +38,13 @@ export function sessionToken(cookieHeader: string | undefined): string | undefin
 }
 
 /**
- * Forwards each `/api` path to the service that owns it, with the caller's identity resolved from the
- * session cookie and signed for the service. Bodies pass through as streams, unparsed.
+ * Forwards each operation of the contract (`operations` in @app/contracts) to the service that owns it,
+ * with the caller's identity resolved from the session cookie and signed for the service. Bodies pass
+ * through as streams, unparsed. Access, rate limits, body limits and logout come from each operation's
+ * definition; internal operations are never routed, and paths no operation names answer 404 here.
  */
 export function proxyRoutes(app: FastifyInstance, config: GatewayConfig, sessions: SessionResolver) {
   const targets = upstreams(config);
-
   app.decorateRequest('identityHeader', null);
 
   async function resolveIdentity(request: FastifyRequest, reply: FastifyReply) {
@@ -61,18 +55,23 @@ export function proxyRoutes(app: FastifyInstance, config: GatewayConfig, session
     } catch (error) {
       if (!(error instanceof UpstreamUnavailableError)) throw error;
       request.log.error({ err: error }, 'session lookup failed');
-      return reply.status(503).send({ message: 'Service temporarily unavailable. Please try again.' });
+      return sendError(reply, 'SERVICE_UNAVAILABLE');
     }
   }
 
-  const forward =
-    (service: ServiceName, upload = false) =>
-    (request: FastifyRequest, reply: FastifyReply) => {
-      const length = Number(request.headers['content-length'] ?? 0);
-      if (upload ? length > config.UPLOAD_LIMIT_BYTES : length > config.BODY_LIMIT_BYTES) {
-        return reply.status(413).send({ message: upload ? PROGRAM_MESSAGES.tooLarge : 'Request body is too large' });
+  const requireUser = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!request.identityHeader) return sendError(reply, 'UNAUTHENTICATED');
+  };
+
+  const forward = (op: OperationSpec) => {
+    const upload = op.bodyKind === 'upload';
+    const limit = upload ? config.UPLOAD_LIMIT_BYTES : config.BODY_LIMIT_BYTES;
+    const target = targets[op.service];
+    return (request: FastifyRequest, reply: FastifyReply) => {
+      if (Number(request.headers['content-length'] ?? 0) > limit) {
+        return sendError(reply, upload ? 'DOCUMENT_TOO_LARGE' : 'BODY_TOO_LARGE');
       }
-      return reply.from(targets[service] + request.url, {
+      return reply.from(target + request.url, {
         rewriteRequestHeaders: (_req, headers) => {
           const out: Record<string, string | string[] | undefined> = { ...headers, [REQUEST_ID_HEADER]: request.id };
           delete out[IDENTITY_HEADER];
@@ -82,7 +81,7 @@ export function proxyRoutes(app: FastifyInstance, config: GatewayConfig, session
         },
         onResponse: (req, res, upstream) => {
           // Logging out here must take effect at once, not when the cache entry ages out.
-          if (req.url === '/api/logout') {
+          if (op.endsSession) {
             const token = sessionToken(req.headers.cookie);
             if (token) sessions.evictToken(token);
           }
@@ -90,36 +89,21 @@ export function proxyRoutes(app: FastifyInstance, config: GatewayConfig, session
         },
       });
     };
-
-  const requireUser = async (request: FastifyRequest, reply: FastifyReply) => {
-    if (!request.identityHeader) return reply.status(401).send({ message: AUTH_MESSAGES.notAuthenticated });
   };
 
-  const explicit = new Set<string>();
-  for (const route of apiRoutes) {
-    const url = route.path.replace(/\{(\w+)\}/g, ':$1');
-    explicit.add(`${route.method} ${url}`);
+  const rateLimits = {
+    credentials: { max: config.RATE_LIMIT_AUTH_MAX, timeWindow: config.RATE_LIMIT_WINDOW_MS },
+  } as const;
+
+  for (const op of operationList) {
+    if (op.access === 'internal' || (op.access === 'dev' && !config.DEV_INBOX)) continue;
+    const signedIn = op.access === 'user' || op.access === 'verified' || op.access === 'admin';
     app.route({
-      method: route.method,
-      url,
-      preHandler: route.auth === 'required' ? [resolveIdentity, requireUser] : [resolveIdentity],
-      config: RATE_LIMITED.has(route.path)
-        ? { rateLimit: { max: config.RATE_LIMIT_AUTH_MAX, timeWindow: config.RATE_LIMIT_WINDOW_MS } }
-        : {},
-      handler: forward(route.service, UPLOADS.has(route.path)),
+      method: op.method,
+      url: routePath(op.path),
+      preHandler: signedIn ? [resolveIdentity, requireUser] : [resolveIdentity],
+      config: op.rateLimit ? { rateLimit: rateLimits[op.rateLimit] } : {},
+      handler: forward(op),
     });
-  }
-
-  // Everything else under an owner's prefix goes to that owner, which answers what it knows.
-  const methods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
-  for (const { prefix, service } of apiOwners) {
-    for (const url of [prefix, `${prefix}/*`]) {
-      const free = methods.filter((method) => !explicit.has(`${method} ${url}`));
-      app.route({ method: [...free], url, preHandler: resolveIdentity, handler: forward(service) });
-    }
-  }
-
-  if (config.DEV_INBOX) {
-    for (const url of ['/dev/inbox', '/dev/inbox/*']) app.get(url, forward('mail'));
   }
 }

@@ -1,3 +1,4 @@
+import { ERRORS } from '@app/contracts';
 import type { FastifyInstance } from 'fastify';
 import type { GatewayConfig } from './config.ts';
 
@@ -33,7 +34,6 @@ export function securityHeaders(config: GatewayConfig): Record<string, string> {
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-export const CROSS_SITE_MESSAGE = 'Cross-site request refused';
 
 /**
  * CSRF protection for a cookie-authenticated API: a state-changing request is refused when the browser
@@ -54,6 +54,7 @@ export function csrfGuard(app: FastifyInstance, config: GatewayConfig) {
     const foreignOrigin =
       origin !== undefined && !allowed.has(origin) && origin !== `${request.protocol}://${request.host}`;
     const crossSite = (site !== undefined && site !== 'same-origin' && site !== 'none') || foreignOrigin;
-    if (crossSite) return reply.status(403).send({ message: CROSS_SITE_MESSAGE });
+    if (crossSite)
+      return reply.status(403).send({ message: ERRORS.CROSS_SITE_REQUEST.message, code: 'CROSS_SITE_REQUEST' });
   });
 }

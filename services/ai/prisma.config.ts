@@ -1,11 +1,3 @@
-import { defineConfig } from 'prisma/config';
+import { servicePrismaConfig } from '@app/kit/prisma-config';
 
-// The service keeps its tables in its own PostgreSQL schema ("ai") of the shared DATABASE_URL.
-const url = new URL(process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres');
-url.searchParams.set('schema', 'ai');
-
-export default defineConfig({
-  schema: 'prisma/schema.prisma',
-  migrations: { path: 'prisma/migrations' },
-  datasource: { url: url.href },
-});
+export default servicePrismaConfig('ai');

@@ -1,9 +1,5 @@
 import { z } from 'zod';
 
-/** Every error answer of every service and of the gateway has this one shape. */
-export const ErrorResponse = z.object({ message: z.string() });
-export type ErrorResponse = z.infer<typeof ErrorResponse>;
-
 export const MessageResponse = z.object({ message: z.string() });
 
 /** Spec section 5: text, at sign, text, dot, text, no spaces. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Bounties, LeadCriteria } from './profiles.ts';
 
 /**
  * Every event that crosses a service boundary, named `entity.past_tense`, with its payload schema.
@@ -91,17 +92,9 @@ export const events = {
     isActive: z.boolean(),
   }),
   /** A vendor saved its Ideal Customer Profile (profiles). */
-  'lead_criteria.saved': z.object({
-    userId: z.string(),
-    companyName: z.string(),
-    criteria: z.record(z.string(), z.unknown()),
-  }),
+  'lead_criteria.saved': z.object({ userId: z.string(), companyName: z.string(), criteria: LeadCriteria }),
   /** A vendor saved its bounties (profiles). */
-  'bounties.saved': z.object({
-    userId: z.string(),
-    companyName: z.string(),
-    bounties: z.record(z.string(), z.unknown()),
-  }),
+  'bounties.saved': z.object({ userId: z.string(), companyName: z.string(), bounties: Bounties }),
 
   /** Someone asked for a demo (profiles): the mail service tells the sales team (SALES_EMAIL). */
   'demo_request.submitted': z.object({

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
-import { HttpError, unauthorized, forbidden } from './errors.ts';
+import { ERRORS, operationList, routePath, type ErrorCode, type ServiceName } from '@app/contracts';
+import { codeForStatus, HttpError } from './errors.ts';
 import {
   IDENTITY_HEADER,
   INTERNAL_AUTH_HEADER,
@@ -30,6 +31,8 @@ export const REQUEST_ID_HEADER = 'x-request-id';
 
 export interface ServiceAppOptions {
   name: string;
+  /** The service whose contract operations this app serves: any other route is refused at registration. */
+  service?: ServiceName;
   internalSecret: string;
   /** Checks /readyz runs (database reachable, bus connected...). */
   readiness?: Array<() => Promise<void>>;
@@ -38,6 +41,16 @@ export interface ServiceAppOptions {
 }
 
 const requestIdPattern = /^[\w.:-]{1,128}$/;
+
+/** Routes every process has besides its operations: health for probes. */
+export const OPERATIONAL_ROUTES = ['/healthz', '/readyz'];
+
+const FASTIFY_ERRORS: Record<string, ErrorCode> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'MALFORMED_BODY',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'EMPTY_BODY',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'BODY_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+};
 
 /**
  * The Fastify app every service starts from: request ids carried from the gateway, the one error shape
@@ -70,39 +83,52 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
   });
 
   app.decorate('requireUser', async (request: FastifyRequest) => {
-    if (!request.identity) throw unauthorized();
+    if (!request.identity) throw new HttpError('UNAUTHENTICATED');
   });
   app.decorate('requireInternal', async (request: FastifyRequest) => {
     const given = request.headers[INTERNAL_AUTH_HEADER];
-    if (typeof given !== 'string' || !safeEqual(given, internalToken)) throw forbidden('Internal route');
+    if (typeof given !== 'string' || !safeEqual(given, internalToken)) throw new HttpError('INTERNAL_ONLY');
   });
   app.decorate('userOf', (request: FastifyRequest) => {
-    if (!request.identity) throw unauthorized();
+    if (!request.identity) throw new HttpError('UNAUTHENTICATED');
     return request.identity;
   });
 
+  if (options.service) {
+    // Every route of a service is an operation of its contract: a route without one is a startup error.
+    const service = options.service;
+    const allowed = new Set(
+      operationList.filter((op) => op.service === service).map((op) => `${op.method} ${routePath(op.path)}`),
+    );
+    for (const path of OPERATIONAL_ROUTES) allowed.add(`GET ${path}`);
+    app.addHook('onRoute', (route) => {
+      for (const method of [route.method].flat()) {
+        if (method === 'HEAD' || method === 'OPTIONS') continue;
+        if (!allowed.has(`${method} ${route.url}`)) {
+          throw new Error(`${method} ${route.url} is not an operation of the ${service} service's contract`);
+        }
+      }
+    });
+  }
+
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
     if (error instanceof HttpError) {
-      return reply.status(error.statusCode).send({ message: error.message, ...error.extra });
+      if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+      return reply.status(error.statusCode).send({ message: error.message, code: error.code, ...error.extra });
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');
-      return reply.status(500).send({ message: 'Internal server error' });
+      return reply.status(500).send({ message: 'Internal server error', code: 'INTERNAL_ERROR' });
     }
     // Fastify's own 4xx: malformed JSON, body too large, unsupported media type...
-    const messages: Record<string, string> = {
-      FST_ERR_CTP_INVALID_JSON_BODY: 'Malformed JSON body',
-      FST_ERR_CTP_EMPTY_JSON_BODY: 'Request body is empty',
-      FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is too large',
-      FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported content type',
-    };
-    const message =
-      (error.code && messages[error.code]) ?? (error.name === 'SyntaxError' ? 'Malformed JSON body' : error.message);
-    return reply.status(status).send({ message });
+    const known =
+      (error.code && FASTIFY_ERRORS[error.code]) || (error.name === 'SyntaxError' ? 'MALFORMED_BODY' : null);
+    const code = known ?? codeForStatus(status);
+    return reply.status(status).send({ message: known ? ERRORS[known].message : error.message, code });
   });
 
-  app.setNotFoundHandler((_request, reply) => reply.status(404).send({ message: 'Not found' }));
+  app.setNotFoundHandler((_request, reply) => reply.status(404).send({ message: 'Not found', code: 'NOT_FOUND' }));
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
@@ -111,7 +137,7 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
       return { status: 'ready' };
     } catch (error) {
       app.log.warn({ err: error }, 'not ready');
-      return reply.status(503).send({ message: 'Not ready' });
+      return reply.status(503).send({ message: 'Not ready', code: 'SERVICE_UNAVAILABLE' });
     }
   });
 

@@ -1,13 +1,23 @@
+import type { EventName, ServiceName } from '@app/contracts';
 import type { PrismaPg } from '@prisma/adapter-pg';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type pg from 'pg';
 import { createServiceApp } from './app.ts';
-import { createPool, migrate, prismaAdapter } from './db.ts';
+import { createPool, migrateService, prismaAdapter } from './db.ts';
 import type { EventBus } from './events/bus.ts';
-import { OutboxRelay } from './events/outbox.ts';
+import {
+  OutboxRelay,
+  withOutbox,
+  type SqlTransaction,
+  type TransactionalClient,
+  type TransactionOf,
+  type TransactionRunner,
+} from './events/outbox.ts';
+import { bindSubscriber, type Subscriber } from './events/subscriber.ts';
 
 export interface DataServiceOptions<P> {
-  name: string;
+  /** The service: its name, and whose contract operations its routes must be. */
+  name: ServiceName;
   /** The service's own PostgreSQL schema. */
   schema: string;
   migrationsDir: string;
@@ -29,22 +39,28 @@ export interface DataService<P> {
   prisma: P;
   pool: pg.Pool;
   relay: OutboxRelay;
+  /** A transaction whose emitted events are written in it and relayed after the commit (`withOutbox`). */
+  transaction: TransactionRunner<TransactionOf<P>>;
+  /** Subscribes to an event with its once-only semantics (see events/subscriber.ts). */
+  subscribe<N extends EventName, R>(subscriber: Subscriber<N, TransactionOf<P>, R>): Promise<void>;
   close(): Promise<void>;
 }
 
+type PrismaLike = { $disconnect(): Promise<void> } & TransactionalClient<SqlTransaction>;
+
 /**
- * What every service that owns data starts with: its migrations applied, its Prisma client and a small
- * pool in its schema, the app (ready when the database answers), and the outbox relay, started once the
- * app is ready. `close` stops taking requests first, then the relay, then the connections.
+ * What every service that owns data starts with: its migrations and the kit's platform tables applied, its
+ * Prisma client and a small pool in its schema, the app (ready when the database answers; only contract
+ * routes), the transaction-with-outbox runner, subscriptions, and the outbox relay, started once the app
+ * is ready. `close` stops taking requests first, then the relay, then the connections.
  */
-export async function createDataService<P extends { $disconnect(): Promise<void> }>(
-  options: DataServiceOptions<P>,
-): Promise<DataService<P>> {
-  await migrate(options.databaseUrl, options.schema, options.migrationsDir);
+export async function createDataService<P extends PrismaLike>(options: DataServiceOptions<P>): Promise<DataService<P>> {
+  await migrateService(options.databaseUrl, options.schema, options.migrationsDir);
   const prisma = options.prisma(prismaAdapter(options.databaseUrl, options.schema, options.poolSize ?? 5));
   const pool = createPool(options.databaseUrl, options.schema, options.pgPoolSize ?? 2);
   const app = createServiceApp({
     name: options.name,
+    service: options.name,
     internalSecret: options.internalSecret,
     logger: options.logger,
     bodyLimit: options.bodyLimit,
@@ -52,12 +68,26 @@ export async function createDataService<P extends { $disconnect(): Promise<void>
   });
   const relay = new OutboxRelay({ pool, bus: options.bus, logger: app.log });
   app.addHook('onReady', async () => relay.start());
+  const transaction = withOutbox(
+    prisma as unknown as TransactionalClient<TransactionOf<P>>,
+    relay,
+  ) as TransactionRunner<TransactionOf<P>>;
+  const isProcessed = async (subscriber: string, eventId: string) =>
+    (await pool.query('SELECT 1 FROM processed_events WHERE subscriber = $1 AND event_id = $2', [subscriber, eventId]))
+      .rowCount === 1;
 
   return {
     app,
     prisma,
     pool,
     relay,
+    transaction,
+    subscribe: (subscriber) =>
+      bindSubscriber(options.bus, subscriber as never, {
+        transaction: transaction as unknown as TransactionRunner<SqlTransaction>,
+        isProcessed,
+        log: app.log,
+      }),
     async close() {
       await app.close();
       await relay.stop();

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 
@@ -22,15 +23,21 @@ export function createPool(databaseUrl: string, schema: string, max = 5): pg.Poo
  * rolled back with its error in `logs`, and stops the start loudly. A migration that `prisma migrate
  * deploy` left half-applied blocks the start until it is resolved, as with Prisma.
  */
-export async function migrate(databaseUrl: string, schema: string, migrationsDir: string): Promise<string[]> {
+export async function migrate(
+  databaseUrl: string,
+  schema: string,
+  migrationsDir: string,
+  historyTable = '_prisma_migrations',
+): Promise<string[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   const applied: string[] = [];
   const s = quoteIdent(schema);
+  const history = `${s}.${quoteIdent(historyTable)}`;
   try {
     await client.query('SELECT pg_advisory_lock(hashtext($1))', [`migrate:${schema}`]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
-    await client.query(`CREATE TABLE IF NOT EXISTS ${s}."_prisma_migrations" (
+    await client.query(`CREATE TABLE IF NOT EXISTS ${history} (
       "id" VARCHAR(36) PRIMARY KEY NOT NULL,
       "checksum" VARCHAR(64) NOT NULL,
       "finished_at" TIMESTAMPTZ,
@@ -45,7 +52,7 @@ export async function migrate(databaseUrl: string, schema: string, migrationsDir
       checksum: string;
       finished_at: Date | null;
       rolled_back_at: Date | null;
-    }>(`SELECT migration_name, checksum, finished_at, rolled_back_at FROM ${s}."_prisma_migrations"`);
+    }>(`SELECT migration_name, checksum, finished_at, rolled_back_at FROM ${history}`);
     const failed = rows.find((row) => !row.finished_at && !row.rolled_back_at);
     if (failed) {
       throw new Error(
@@ -62,7 +69,7 @@ export async function migrate(databaseUrl: string, schema: string, migrationsDir
       const sql = await readFile(join(migrationsDir, name, 'migration.sql'), 'utf8');
       const checksum = createHash('sha256').update(sql).digest('hex');
       const id = crypto.randomUUID();
-      await client.query(`INSERT INTO ${s}."_prisma_migrations" (id, checksum, migration_name) VALUES ($1, $2, $3)`, [
+      await client.query(`INSERT INTO ${history} (id, checksum, migration_name) VALUES ($1, $2, $3)`, [
         id,
         checksum,
         name,
@@ -71,14 +78,11 @@ export async function migrate(databaseUrl: string, schema: string, migrationsDir
         await client.query('BEGIN');
         await client.query(`SET LOCAL search_path TO ${s}`);
         await client.query(sql);
-        await client.query(
-          `UPDATE ${s}."_prisma_migrations" SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`,
-          [id],
-        );
+        await client.query(`UPDATE ${history} SET finished_at = now(), applied_steps_count = 1 WHERE id = $1`, [id]);
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK');
-        await client.query(`UPDATE ${s}."_prisma_migrations" SET logs = $2, rolled_back_at = now() WHERE id = $1`, [
+        await client.query(`UPDATE ${history} SET logs = $2, rolled_back_at = now() WHERE id = $1`, [
           id,
           String(error),
         ]);
@@ -91,6 +95,20 @@ export async function migrate(databaseUrl: string, schema: string, migrationsDir
     await client.query('SELECT pg_advisory_unlock(hashtext($1))', [`migrate:${schema}`]).catch(() => {});
     await client.end();
   }
+}
+
+/** The kit's own tables (outbox, processed events), shipped once in packages/kit/migrations. */
+export const PLATFORM_TABLES = ['outbox_events', 'processed_events'] as const;
+const platformMigrationsDir = fileURLToPath(new URL('../migrations', import.meta.url));
+
+/**
+ * Applies the service's own migrations, then the kit's platform migrations into the same schema (recorded
+ * apart, in `_platform_migrations`, so Prisma's history only holds the service's own).
+ */
+export async function migrateService(databaseUrl: string, schema: string, migrationsDir: string): Promise<string[]> {
+  const own = await migrate(databaseUrl, schema, migrationsDir);
+  const platform = await migrate(databaseUrl, schema, platformMigrationsDir, '_platform_migrations');
+  return [...own, ...platform];
 }
 
 /** The driver adapter a service's generated Prisma client runs on, bound to the service's schema. */

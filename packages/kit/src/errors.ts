@@ -1,16 +1,43 @@
-/** An error whose message is safe to show to the user; anything else becomes a generic 500. */
+import { ERRORS, type ErrorCode } from '@app/contracts';
+
+/**
+ * An error whose message is safe to show to the user, with its stable code (contracts' `ERRORS`): the
+ * status comes from the code. Anything that is not an HttpError becomes a generic 500.
+ */
 export class HttpError extends Error {
+  readonly code: ErrorCode;
   readonly statusCode: number;
   readonly extra: Record<string, unknown> | undefined;
 
-  constructor(statusCode: number, message: string, extra?: Record<string, unknown>) {
-    super(message);
-    this.statusCode = statusCode;
+  /** @deprecated-form `new HttpError(404, message)`: only while services move to codes (issue 8). */
+  constructor(code: ErrorCode | number, message?: string, extra?: Record<string, unknown>) {
+    const resolved = typeof code === 'number' ? codeForStatus(code) : code;
+    super(message ?? ERRORS[resolved].message);
+    this.code = resolved;
+    this.statusCode = typeof code === 'number' ? code : ERRORS[resolved].status;
     this.extra = extra;
   }
 }
 
-export const badRequest = (message: string) => new HttpError(400, message);
-export const unauthorized = (message = 'Authentication required') => new HttpError(401, message);
-export const forbidden = (message = 'Not authorized') => new HttpError(403, message);
-export const notFound = (message = 'Not found') => new HttpError(404, message);
+/** Throws the error answer for `code` (its default message unless a more precise one is given). */
+export function fail(code: ErrorCode, message?: string, extra?: Record<string, unknown>): never {
+  throw new HttpError(code, message, extra);
+}
+
+/** The code for an HTTP status that no code of ours names more precisely (Fastify's own errors). */
+export function codeForStatus(status: number): ErrorCode {
+  const byStatus: Record<number, ErrorCode> = {
+    400: 'VALIDATION_FAILED',
+    401: 'UNAUTHENTICATED',
+    403: 'CROSS_SITE_REQUEST',
+    404: 'NOT_FOUND',
+    405: 'METHOD_NOT_ALLOWED',
+    413: 'BODY_TOO_LARGE',
+    415: 'UNSUPPORTED_MEDIA_TYPE',
+    429: 'RATE_LIMITED',
+    502: 'BAD_GATEWAY',
+    503: 'SERVICE_UNAVAILABLE',
+    504: 'UPSTREAM_TIMEOUT',
+  };
+  return byStatus[status] ?? (status >= 500 ? 'INTERNAL_ERROR' : 'VALIDATION_FAILED');
+}

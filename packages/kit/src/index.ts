@@ -12,3 +12,8 @@ export * from './events/in-process.ts';
 export * from './events/nats.ts';
 export * from './events/outbox.ts';
 export * from './data-service.ts';
+export * from './context.ts';
+export * from './html.ts';
+export * from './net.ts';
+export * from './operations.ts';
+export * from './events/subscriber.ts';

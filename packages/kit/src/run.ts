@@ -1,5 +1,9 @@
-import type { FastifyBaseLogger as Logger } from 'fastify';
+import type { ServiceName } from '@app/contracts';
+import type { FastifyBaseLogger as Logger, FastifyInstance } from 'fastify';
 import { ConfigError } from './config.ts';
+import type { EventBus } from './events/bus.ts';
+import { natsBus } from './events/nats.ts';
+import { createLogger } from './logger.ts';
 
 /**
  * Runs a standalone process: starts it, and on SIGTERM/SIGINT closes it (stop taking requests, finish
@@ -41,4 +45,61 @@ export async function runProcess(
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/** A service as its own process knows how to start: `runService(definition)` is its whole `main.ts`. */
+export interface ServiceDefinition<C extends ProcessConfig, S extends RunnableService> {
+  name: ServiceName;
+  readConfig(env?: Record<string, string | undefined>): C;
+  /** Its own port (AUTH_PORT...), from the configuration. */
+  port(config: C): number;
+  create(options: { config: C; bus: EventBus }): Promise<S>;
+}
+
+export interface ProcessConfig {
+  HOST: string;
+  LOG_LEVEL: string;
+  NATS_URL?: string | undefined;
+  NATS_NAMESPACE: string;
+}
+
+export interface RunnableService {
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+export const defineService = <C extends ProcessConfig, S extends RunnableService>(
+  definition: ServiceDefinition<C, S>,
+) => definition;
+
+/**
+ * A service as its own process (docker-compose, Kubernetes): events through NATS, listening on its port,
+ * and on SIGTERM it stops consuming first (no event is left half-handled), then takes no more requests,
+ * then flushes the outbox and disconnects.
+ */
+export function runService<C extends ProcessConfig, S extends RunnableService>(definition: ServiceDefinition<C, S>) {
+  return runProcess(async () => {
+    const config = definition.readConfig();
+    if (!config.NATS_URL) {
+      throw new ConfigError(
+        `Invalid configuration:\n  NATS_URL: required when the ${definition.name} service runs as its own process`,
+      );
+    }
+    const logger = createLogger(definition.name, config.LOG_LEVEL);
+    const bus = await natsBus({
+      url: config.NATS_URL,
+      name: definition.name,
+      namespace: config.NATS_NAMESPACE,
+      logger,
+    });
+    const service = await definition.create({ config, bus });
+    await service.app.listen({ host: config.HOST, port: definition.port(config) });
+    return {
+      logger: service.app.log,
+      async close() {
+        await bus.close();
+        await service.close();
+      },
+    };
+  });
 }

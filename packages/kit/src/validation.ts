@@ -12,9 +12,12 @@ export function describeIssue(error: z.ZodError): string {
   return path && GENERIC.test(issue.message) ? `${path}: ${issue.message}` : issue.message;
 }
 
-/** Parses input with a contract schema; bad input becomes a 400 with a clear message. */
+/** Parses input with a contract schema; bad input becomes a 400 VALIDATION_FAILED naming the field. */
 export function parse<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input ?? {});
-  if (!result.success) throw new HttpError(400, describeIssue(result.error));
+  if (!result.success) {
+    const field = result.error.issues[0]?.path.join('.');
+    throw new HttpError('VALIDATION_FAILED', describeIssue(result.error), field ? { field } : undefined);
+  }
   return result.data;
 }

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { connect as netConnect } from 'node:net';
 import type { EventEnvelope, EventName } from '@app/contracts';
-import { inProcessBus, type EventBus } from '@app/kit';
+import { createLogger, inProcessBus, type EventBus } from '@app/kit';
 import type { JetStreamManager } from '@nats-io/jetstream';
 import pg from 'pg';
 
@@ -167,6 +167,19 @@ export {
   type RecordedRequest,
 } from './fake-openai.ts';
 
+/**
+ * The in-process bus on a test database, quiet and quick to retry (a failed handler runs again after
+ * 50 ms, 100 ms...), with the same delivery contract as in production.
+ */
+export function testBus(databaseUrl: string, options: { ackWaitMs?: number } = {}): Promise<EventBus> {
+  return inProcessBus({
+    databaseUrl,
+    logger: createLogger('bus', 'silent'),
+    retryDelay: (attempt) => Math.min(1000, 50 * attempt),
+    ackWaitMs: options.ackWaitMs,
+  });
+}
+
 export interface ServiceUnderTest<S> {
   service: S;
   bus: EventBus;
@@ -186,7 +199,7 @@ export async function startTestService<S extends { app: { ready(): PromiseLike<u
   create: (context: { databaseUrl: string; bus: EventBus }) => Promise<S>,
 ): Promise<ServiceUnderTest<S>> {
   const db = await freshDatabase();
-  const bus = inProcessBus();
+  const bus = await testBus(db.url);
   const published: EventEnvelope[] = [];
   for (const name of record) {
     await bus.subscribe({
@@ -205,6 +218,7 @@ export async function startTestService<S extends { app: { ready(): PromiseLike<u
     sql,
     published,
     async close() {
+      await bus.close();
       await service.close();
       await sql.end();
       await db.drop();

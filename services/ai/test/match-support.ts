@@ -1,4 +1,10 @@
-import type { EventEnvelope, EventName, EventPayload } from '@app/contracts';
+import {
+  LeadCriteria,
+  type EventEnvelope,
+  type EventName,
+  type EventPayload,
+  type LeadCriteriaInput,
+} from '@app/contracts';
 import { outboxEvent } from '@app/kit';
 
 /** An event envelope as the owning service's outbox would publish it. */
@@ -34,8 +40,12 @@ export const programSaved = (
     occurredAt,
   );
 
-export const leadCriteriaSaved = (companyName: string, criteria: Record<string, unknown>, occurredAt?: Date) =>
-  envelope('lead_criteria.saved', { userId: crypto.randomUUID(), companyName, criteria }, occurredAt);
+export const leadCriteriaSaved = (companyName: string, criteria: LeadCriteriaInput, occurredAt?: Date) =>
+  envelope(
+    'lead_criteria.saved',
+    { userId: crypto.randomUUID(), companyName, criteria: LeadCriteria.parse(criteria) },
+    occurredAt,
+  );
 
 const off = { enabled: false };
 export const bountiesSaved = (companyName: string, bounties: Record<string, unknown>, occurredAt?: Date) =>

@@ -1,6 +1,6 @@
 import type { EventEnvelope, EventPayload } from '@app/contracts';
-import { identitySigner, inProcessBus, internalAuthToken, outboxEvent, type EventBus } from '@app/kit';
-import { eventually, TEST_SECRET, type freshDatabase } from '@app/testing';
+import { identitySigner, internalAuthToken, outboxEvent, type EventBus } from '@app/kit';
+import { eventually, TEST_SECRET, testBus, type freshDatabase } from '@app/testing';
 import pg from 'pg';
 import { readAiConfig } from '../src/config.ts';
 import { createAiService, type AiService } from '../src/service.ts';
@@ -34,7 +34,7 @@ export interface RunningAi {
 
 /** An ai service on the in-process bus against `databaseUrl`, ready (relay running), with its drafts collected. */
 export async function startAi(databaseUrl: string, env: Record<string, string> = {}): Promise<RunningAi> {
-  const bus = inProcessBus();
+  const bus = await testBus(databaseUrl);
   const config = readAiConfig({
     DATABASE_URL: databaseUrl,
     INTERNAL_SECRET: TEST_SECRET,

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ACCOUNT_MESSAGES, AUTH_MESSAGES, type EventEnvelope } from '@app/contracts';
-import { identitySigner, inProcessBus, sealer, type EventBus } from '@app/kit';
-import { eventually, freshDatabase, TEST_SECRET } from '@app/testing';
+import { identitySigner, sealer, type EventBus } from '@app/kit';
+import { eventually, freshDatabase, TEST_SECRET, testBus } from '@app/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readAuthConfig } from '../src/config.ts';
@@ -73,7 +73,7 @@ async function resolve(token: string) {
 
 beforeAll(async () => {
   db = await freshDatabase();
-  bus = inProcessBus();
+  bus = await testBus(db.url);
   for (const name of [
     'user.registered',
     'email_verification.requested',

@@ -1,6 +1,6 @@
 import type { EventEnvelope } from '@app/contracts';
-import { inProcessBus, outboxEvent, sealer, type EventBus } from '@app/kit';
-import { freshDatabase, startMailCatcher, TEST_SECRET, type MailCatcher } from '@app/testing';
+import { outboxEvent, sealer, type EventBus } from '@app/kit';
+import { freshDatabase, startMailCatcher, TEST_SECRET, testBus, type MailCatcher } from '@app/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMailConfig } from '../src/config.ts';
@@ -13,7 +13,7 @@ const services: MailService[] = [];
 const tokens = sealer(TEST_SECRET, 'email-verification');
 
 async function start(smtpUrl: string): Promise<EventBus> {
-  const bus = inProcessBus();
+  const bus = await testBus(db.url);
   const config = readMailConfig({
     DATABASE_URL: db.url,
     INTERNAL_SECRET: TEST_SECRET,
@@ -159,7 +159,7 @@ const envelope = <N extends 'demo_request.submitted' | 'email_change.requested' 
 
 describe('demo request email', () => {
   it('goes once to SALES_EMAIL with every detail, text and escaped HTML, replying to the requester', async () => {
-    const bus = inProcessBus();
+    const bus = await testBus(db.url);
     const config = readMailConfig({
       DATABASE_URL: db.url,
       INTERNAL_SECRET: TEST_SECRET,

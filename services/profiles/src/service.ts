@@ -1,11 +1,12 @@
 import { fileURLToPath } from 'node:url';
-import { createDataService, type DataService, type EventBus } from '@app/kit';
+import { createDataService, defineService, registerOperations, type DataService, type EventBus } from '@app/kit';
 import type { FastifyServerOptions } from 'fastify';
-import type { ProfilesConfig } from './config.ts';
-import { subscribeConsumers } from './consumers.ts';
-import { demoRequestRoutes } from './demo.ts';
+import { readProfilesConfig, type ProfilesConfig } from './config.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
+import { profileUseCases } from './profiles.ts';
+import { profilesRepository } from './repository.ts';
 import { profileRoutes } from './routes.ts';
+import { userProfile } from './subscribers/user-profile.ts';
 
 export const SCHEMA = 'profiles';
 const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
@@ -13,8 +14,8 @@ const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.
 export type ProfilesService = DataService<PrismaClient>;
 
 /**
- * Builds the profiles service (lead criteria and bounties): migrations applied, routes registered,
- * consumers subscribed, outbox relay running once the app is ready. Not listening yet.
+ * Builds the profiles service (lead criteria, bounties, demo requests): migrations applied, operations
+ * registered, subscribers bound, outbox relay running once the app is ready. Not listening yet.
  */
 export async function createProfilesService(options: {
   config: ProfilesConfig;
@@ -32,8 +33,18 @@ export async function createProfilesService(options: {
     logger: options.logger,
     prisma: (adapter) => new PrismaClient({ adapter }),
   });
-  profileRoutes(service.app, { prisma: service.prisma, relay: service.relay });
-  demoRequestRoutes(service.app, { prisma: service.prisma, relay: service.relay });
-  await subscribeConsumers(bus, service.prisma);
+  registerOperations(
+    service.app,
+    'profiles',
+    profileRoutes({ repository: profilesRepository(service.prisma), useCases: profileUseCases(service.transaction) }),
+  );
+  await service.subscribe(userProfile);
   return service;
 }
+
+export const profilesService = defineService({
+  name: 'profiles',
+  readConfig: readProfilesConfig,
+  port: (config) => config.PROFILES_PORT,
+  create: createProfilesService,
+});

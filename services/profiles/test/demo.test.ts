@@ -103,7 +103,7 @@ describe('POST /api/demo-request', () => {
   ])('refuses %s with a 400 and stores nothing', async (_case, override, message) => {
     const response = await submit({ ...valid, ...override });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ message });
+    expect(response.json()).toMatchObject({ message, code: 'VALIDATION_FAILED' });
     expect(await stored()).toEqual({ requests: [], outbox: [] });
   });
 

@@ -2,14 +2,15 @@ import {
   BOUNTY_MESSAGES,
   DEFAULT_BOUNTIES,
   SavedBounties,
+  ERRORS,
   SavedLeadCriteria,
+  type ErrorCode,
   type EventEnvelope,
 } from '@app/contracts';
 import { identitySigner } from '@app/kit';
 import { eventually, TEST_SECRET } from '@app/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUBSCRIBERS } from '../src/consumers.ts';
-import { PROFILE_MESSAGES } from '../src/routes.ts';
+import { userProfile } from '../src/subscribers/user-profile.ts';
 import { deliver, snapshot, startProfiles, testUser, type TestContext, type TestUser } from './helpers.ts';
 
 let ctx: TestContext;
@@ -67,9 +68,10 @@ async function expectRejected(send: () => ReturnType<typeof call>, status: numbe
   const before = await snapshot(ctx.sql);
   const response = await send();
   expect(response.statusCode, response.body).toBe(status);
-  const body = response.json<{ message: string }>();
-  if (typeof message === 'string') expect(body).toEqual({ message });
+  const body = response.json<{ message: string; code: ErrorCode }>();
+  if (typeof message === 'string') expect(body.message).toBe(message);
   else expect(body.message).toMatch(message);
+  expect(ERRORS[body.code].status, `code ${body.code}`).toBe(status);
   expect(await snapshot(ctx.sql)).toEqual(before);
 }
 
@@ -105,7 +107,7 @@ describe('authentication and verification', () => {
           payload: method === 'GET' ? undefined : payload,
         });
         expect(response.statusCode).toBe(401);
-        expect(response.json()).toEqual({ message: 'Authentication required' });
+        expect(response.json()).toEqual({ message: 'Authentication required', code: 'UNAUTHENTICATED' });
         expect(await snapshot(ctx.sql)).toEqual(before);
       }
     },
@@ -113,7 +115,7 @@ describe('authentication and verification', () => {
 
   it('refuses saving for an unverified email with 403, even with a bad body, and still lets it read', async () => {
     const unverified = testUser('unverified', { emailVerified: false });
-    const message = PROFILE_MESSAGES.verificationRequired;
+    const message = ERRORS.EMAIL_NOT_VERIFIED.message;
     expect(message).toBe('Email Verification Required – Please verify your email address before proceeding.');
     await expectRejected(() => saveCriteria(unverified, fullCriteria), 403, message);
     await expectRejected(() => saveBounties(unverified, bounties()), 403, message);
@@ -128,7 +130,7 @@ describe('lead criteria', () => {
   it('answers 404 before anything is saved', async () => {
     const response = await call(testUser(), 'GET', '/api/lead-criteria');
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ message: PROFILE_MESSAGES.noLeadCriteria });
+    expect(response.json()).toEqual({ message: 'No lead criteria saved yet', code: 'LEAD_CRITERIA_NOT_FOUND' });
   });
 
   it('saves and reads back the eleven fields, replaces them on a second save, and keeps users apart', async () => {
@@ -197,7 +199,7 @@ describe('lead criteria', () => {
       { minRevenue: '' },
       { companyNotes: [] },
     ]) {
-      await expectRejected(() => saveCriteria(vendor, payload), 400, PROFILE_MESSAGES.emptyCriteria);
+      await expectRejected(() => saveCriteria(vendor, payload), 400, ERRORS.EMPTY_CRITERIA.message);
     }
     const ok = await saveCriteria(vendor, { minRevenue: '1' });
     expect(ok.statusCode, ok.body).toBe(200);
@@ -272,7 +274,7 @@ describe('lead criteria', () => {
       'At most 200 entries',
     );
     await expectRejected(() => saveCriteria(vendor, [fullCriteria]), 400, /./);
-    await expectRejected(() => saveCriteria(vendor, 'null'), 400, PROFILE_MESSAGES.emptyCriteria);
+    await expectRejected(() => saveCriteria(vendor, 'null'), 400, ERRORS.EMPTY_CRITERIA.message);
     await expectRejected(
       () => saveCriteria(vendor, { ...fullCriteria, companyNotes: ['x'.repeat(1024 * 1024)] }),
       413,
@@ -297,7 +299,7 @@ describe('bounties', () => {
   it('answers 404 before anything is saved', async () => {
     const response = await call(testUser(), 'GET', '/api/bounties');
     expect(response.statusCode).toBe(404);
-    expect(response.json()).toEqual({ message: PROFILE_MESSAGES.noBounties });
+    expect(response.json()).toEqual({ message: 'No bounties saved yet', code: 'BOUNTIES_NOT_FOUND' });
   });
 
   it('saves and reads back every milestone, disabled ones with their values, and re-enabling restores them', async () => {
@@ -416,6 +418,10 @@ describe('events', () => {
       lastName: 'Lovelace',
       companyName: 'Acme Analytics',
     });
+    await eventually(
+      async () =>
+        (await ctx.sql.query('SELECT 1 FROM profiles.users WHERE user_id = $1', [vendor.userId])).rowCount === 1,
+    );
     expect((await saveCriteria(vendor, fullCriteria)).statusCode).toBe(200);
     expect((await saveBounties(vendor, bounties())).statusCode).toBe(200);
 
@@ -458,17 +464,19 @@ describe('events', () => {
       companyName: 'First Co',
     };
     const id = await deliver(ctx.bus, 'user.registered', payload);
-    await deliver(ctx.bus, 'user.registered', { ...payload, companyName: 'Replayed Co' }, id);
     const user = async () =>
       (await ctx.sql.query('SELECT email, company_name FROM profiles.users WHERE user_id = $1', [vendor.userId])).rows;
+    await eventually(async () => (await user()).length === 1);
+    await deliver(ctx.bus, 'user.registered', { ...payload, companyName: 'Replayed Co' }, id);
+    await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await user()).toEqual([{ email: vendor.email, company_name: 'First Co' }]);
     const processed = await ctx.sql.query(
       'SELECT count(*)::int n FROM profiles.processed_events WHERE subscriber = $1 AND event_id = $2',
-      [SUBSCRIBERS.userProfile, id],
+      [userProfile.id, id],
     );
     expect(processed.rows[0].n).toBe(1);
 
     await deliver(ctx.bus, 'user.registered', { ...payload, companyName: 'Second Co' });
-    expect(await user()).toEqual([{ email: vendor.email, company_name: 'Second Co' }]);
+    await eventually(async () => (await user())[0]?.company_name === 'Second Co');
   });
 });

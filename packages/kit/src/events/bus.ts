@@ -10,12 +10,13 @@ export interface Subscription<N extends EventName = EventName> {
 }
 
 /**
- * One interface, two transports: JetStream between processes, in-process when everything runs in one
- * process. Delivery is at least once; consumers de-duplicate by event id (see inbox.ts).
+ * One interface, two transports with one contract: JetStream between processes, in-process (stored in
+ * PostgreSQL) when everything runs in one process. Delivery is at least once, each subscriber on its own;
+ * subscribers make handling idempotent (`bindSubscriber` in subscriber.ts claims each event once).
  */
 export interface EventBus {
   readonly kind: 'nats' | 'in-process';
-  /** Resolves once the event is durably accepted (JetStream ack; in-process: every subscriber handled it). */
+  /** Resolves once the event is durably accepted (stored); subscribers handle it later, each on its own. */
   publish(event: EventEnvelope): Promise<void>;
   /** A durable, at-least-once subscription; a handler that throws gets the event again later. */
   subscribe<N extends EventName>(subscription: Subscription<N>): Promise<void>;
@@ -35,3 +36,6 @@ export function decodeEvent(data: Uint8Array | string): EventEnvelope {
   if (!payload.success) throw new InvalidEventError(`Invalid payload for ${raw.name}: ${payload.error.message}`);
   return { ...raw, payload: payload.data } as EventEnvelope;
 }
+
+/** Backoff before an event whose handler failed is delivered again: 0.5 s doubling, at most 30 s. */
+export const retryDelayMs = (attempt: number) => Math.min(30_000, 500 * 2 ** Math.min(Math.max(attempt - 1, 0), 6));

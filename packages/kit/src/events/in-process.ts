@@ -1,46 +1,227 @@
 import type { EventEnvelope, EventName } from '@app/contracts';
-import { decodeEvent, type EventBus, type EventHandler, type Subscription } from './bus.ts';
+import type { FastifyBaseLogger as Logger } from 'fastify';
+import pg from 'pg';
+import { createLogger } from '../logger.ts';
+import { decodeEvent, retryDelayMs, type EventBus, type EventHandler, type Subscription } from './bus.ts';
+
+export interface InProcessBusOptions {
+  /** The database that keeps the stream and each subscriber's deliveries (schema `bus`). */
+  databaseUrl: string;
+  logger?: Logger;
+  /** How long a delivery may stay unacknowledged before it is delivered again (a crash mid-handling). */
+  ackWaitMs?: number;
+  /** Delay before delivering again after the handler failed, by attempt (1, 2...). */
+  retryDelay?: (attempt: number) => number;
+  /** How long a published event stays deliverable to subscribers that appear later (as the NATS stream keeps it). */
+  retentionMs?: number;
+  schema?: string;
+}
+
+interface Delivery {
+  seq: string;
+  attempts: number;
+  data: string;
+}
+
+const BATCH = 20;
+
+/** Bus instances of this process by database and schema: `listen` reaches every one of them, as on NATS. */
+const instances = new Map<string, Set<(data: string, name: string) => void>>();
+const IDLE_POLL_MS = 1000;
 
 /**
- * The single-process transport. `publish` runs every subscriber before it resolves, and the outbox
- * marks an event published only then, so a crash mid-handling leaves it in the outbox to be relayed
- * again on the next start: no event is lost even without a broker.
+ * The single-process transport, with the same contract as JetStream: a published event is stored
+ * durably (PostgreSQL, schema `bus`) before `publish` resolves; each subscriber has its own queue of
+ * deliveries and progresses on its own; a delivery is leased while its handler runs and acknowledged
+ * after it succeeds; a failing handler gets the event again after a backoff without holding up that
+ * subscriber's later events or re-running other subscribers; a crash mid-handling delivers again once
+ * the lease runs out. Publishing twice with one event id delivers once. Nothing runs inside the
+ * publisher's transaction: the outbox relay publishes committed rows and returns.
  */
-export function inProcessBus(): EventBus {
-  const subscriptions = new Map<string, Subscription[]>();
+export async function inProcessBus(options: InProcessBusOptions): Promise<EventBus> {
+  const log = options.logger ?? createLogger('bus');
+  const schema = options.schema ?? 'bus';
+  const ackWaitMs = options.ackWaitMs ?? 30_000;
+  const retryDelay = options.retryDelay ?? retryDelayMs;
+  const retentionMs = options.retentionMs ?? 7 * 24 * 3600_000;
+  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 4, options: `-c search_path=${schema}` });
+  pool.on('error', () => {});
+
+  await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+  await pool.query(`SELECT pg_advisory_lock(hashtext('bus-schema'))`);
+  try {
+    await pool.query(`
+      CREATE TABLE IF NOT EXISTS messages (
+        seq BIGSERIAL PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL,
+        data TEXT NOT NULL,
+        published_at TIMESTAMPTZ NOT NULL DEFAULT now()
+      );
+      CREATE INDEX IF NOT EXISTS messages_name_seq_idx ON messages (name, seq);
+      CREATE TABLE IF NOT EXISTS consumers (subscriber TEXT PRIMARY KEY, event TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS deliveries (
+        subscriber TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        attempts INT NOT NULL DEFAULT 0,
+        available_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        PRIMARY KEY (subscriber, seq)
+      );`);
+  } finally {
+    await pool.query(`SELECT pg_advisory_unlock(hashtext('bus-schema'))`);
+  }
+
+  const loops = new Map<string, { wake: () => void; done: Promise<void> }>();
   const listeners = new Map<string, EventHandler[]>();
+  let closed = false;
+
+  const instanceKey = `${options.databaseUrl}#${schema}`;
+  const hear = (data: string, name: string) => {
+    for (const listener of listeners.get(name) ?? []) {
+      listener(decodeEvent(data)).catch((error: unknown) => log.warn({ err: error }, 'listener failed'));
+    }
+  };
+  instances.set(instanceKey, (instances.get(instanceKey) ?? new Set()).add(hear));
+
+  // Events every subscriber has acknowledged are kept for the retention period, then removed.
+  const cleanup = setInterval(() => {
+    void pool
+      .query(
+        `DELETE FROM messages m WHERE published_at < now() - $1 * interval '1 millisecond'
+            AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.seq = m.seq)`,
+        [retentionMs],
+      )
+      .catch(() => {});
+  }, 3600_000);
+  cleanup.unref();
+
+  async function consume(subscription: Subscription, state: { wake: () => void }) {
+    while (!closed) {
+      // Lease a batch: each delivery is hidden for ackWait while its handler runs.
+      const { rows } = await pool
+        .query<Delivery>(
+          `UPDATE deliveries d SET attempts = d.attempts + 1, available_at = now() + $2 * interval '1 millisecond'
+             FROM (SELECT seq FROM deliveries WHERE subscriber = $1 AND available_at <= now()
+                    ORDER BY seq LIMIT ${BATCH} FOR UPDATE SKIP LOCKED) due, messages m
+            WHERE d.subscriber = $1 AND d.seq = due.seq AND m.seq = d.seq
+        RETURNING d.seq::text AS seq, d.attempts, m.data`,
+          [subscription.subscriber, ackWaitMs],
+        )
+        .catch((error: unknown) => {
+          if (!closed) log.error({ err: error, subscriber: subscription.subscriber }, 'bus: lease failed');
+          return { rows: [] as Delivery[] };
+        });
+      rows.sort((a, b) => Number(a.seq) - Number(b.seq));
+      for (const delivery of rows) {
+        if (closed) return;
+        await deliver(subscription, delivery);
+      }
+      if (rows.length === BATCH) continue;
+      await nextDue(subscription.subscriber, state);
+    }
+  }
+
+  async function deliver(subscription: Subscription, delivery: Delivery) {
+    let event: EventEnvelope;
+    try {
+      event = decodeEvent(delivery.data);
+    } catch (error) {
+      log.error({ err: error, subscriber: subscription.subscriber }, 'bus: dropping undecodable event');
+      await ack(subscription.subscriber, delivery.seq);
+      return;
+    }
+    try {
+      await subscription.handle(event as never);
+      await ack(subscription.subscriber, delivery.seq);
+    } catch (error) {
+      const delay = retryDelay(delivery.attempts);
+      log.warn(
+        { err: error, eventId: event.id, subscriber: subscription.subscriber, attempt: delivery.attempts, delay },
+        'event handler failed; will retry',
+      );
+      await pool
+        .query(
+          `UPDATE deliveries SET available_at = now() + $3 * interval '1 millisecond' WHERE subscriber = $1 AND seq = $2`,
+          [subscription.subscriber, delivery.seq, delay],
+        )
+        .catch(() => {});
+    }
+  }
+
+  const ack = (subscriber: string, seq: string) =>
+    pool.query('DELETE FROM deliveries WHERE subscriber = $1 AND seq = $2', [subscriber, seq]).catch(() => {});
+
+  /** Sleeps until woken by a publish, the next retry or lease expiry is due, or the idle poll. */
+  async function nextDue(subscriber: string, state: { wake: () => void }) {
+    const { rows } = await pool
+      .query<{ wait: number | null }>(
+        `SELECT GREATEST(0, EXTRACT(EPOCH FROM (min(available_at) - now())) * 1000)::float8 AS wait
+           FROM deliveries WHERE subscriber = $1`,
+        [subscriber],
+      )
+      .catch(() => ({ rows: [{ wait: null }] }));
+    const wait = Math.min(IDLE_POLL_MS, rows[0]?.wait ?? IDLE_POLL_MS);
+    if (closed) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, wait);
+      state.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    state.wake = () => {};
+  }
 
   return {
     kind: 'in-process',
     async publish(event: EventEnvelope) {
       // Round-trip through JSON so handlers see exactly what JetStream would deliver.
-      const delivered = decodeEvent(JSON.stringify(event));
-      for (const listener of listeners.get(event.name) ?? []) {
-        listener(delivered).catch(() => {});
-      }
-      const failures: unknown[] = [];
-      for (const subscription of subscriptions.get(event.name) ?? []) {
-        try {
-          await subscription.handle(delivered as never);
-        } catch (error) {
-          failures.push(error);
-        }
-      }
-      if (failures.length)
-        throw new AggregateError(failures, `${failures.length} subscriber(s) failed on ${event.name}`);
+      const data = JSON.stringify(event);
+      decodeEvent(data);
+      const { rows } = await pool.query<{ subscriber: string }>(
+        `WITH m AS (INSERT INTO messages (id, name, data) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING RETURNING seq, name)
+         INSERT INTO deliveries (subscriber, seq) SELECT c.subscriber, m.seq FROM m JOIN consumers c ON c.event = m.name
+         RETURNING subscriber`,
+        [event.id, event.name, data],
+      );
+      for (const { subscriber } of rows) loops.get(subscriber)?.wake();
+      for (const instance of instances.get(instanceKey) ?? []) instance(data, event.name);
     },
     async subscribe<N extends EventName>(subscription: Subscription<N>) {
-      const list = subscriptions.get(subscription.event) ?? [];
-      if (list.some((existing) => existing.subscriber === subscription.subscriber)) return;
-      list.push(subscription as unknown as Subscription);
-      subscriptions.set(subscription.event, list);
+      if (loops.has(subscription.subscriber)) return;
+      // A new durable subscriber gets what the stream still keeps, as a new JetStream consumer does.
+      const created = await pool.query(
+        `INSERT INTO consumers (subscriber, event) VALUES ($1, $2)
+         ON CONFLICT (subscriber) DO UPDATE SET event = EXCLUDED.event WHERE consumers.event <> EXCLUDED.event
+         RETURNING subscriber`,
+        [subscription.subscriber, subscription.event],
+      );
+      if (created.rowCount) {
+        await pool.query(
+          `INSERT INTO deliveries (subscriber, seq)
+           SELECT $1, seq FROM messages WHERE name = $2 AND published_at > now() - $3 * interval '1 millisecond'
+           ON CONFLICT DO NOTHING`,
+          [subscription.subscriber, subscription.event, retentionMs],
+        );
+      }
+      const state = { wake: () => {} };
+      const done = consume(subscription as unknown as Subscription, state).catch((error: unknown) =>
+        log.error({ err: error, subscriber: subscription.subscriber }, 'consumer stopped'),
+      );
+      loops.set(subscription.subscriber, { wake: () => state.wake(), done });
     },
     async listen<N extends EventName>(event: N, handle: EventHandler<N>) {
       listeners.set(event, [...(listeners.get(event) ?? []), handle as unknown as EventHandler]);
     },
     async close() {
-      subscriptions.clear();
+      closed = true;
+      clearInterval(cleanup);
+      instances.get(instanceKey)?.delete(hear);
+      for (const loop of loops.values()) loop.wake();
+      await Promise.allSettled([...loops.values()].map((loop) => loop.done));
+      loops.clear();
       listeners.clear();
+      await pool.end();
     },
   };
 }

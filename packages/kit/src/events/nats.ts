@@ -3,7 +3,14 @@ import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMes
 import { nanos } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import type { FastifyBaseLogger as Logger } from 'fastify';
-import { decodeEvent, InvalidEventError, type EventBus, type EventHandler, type Subscription } from './bus.ts';
+import {
+  decodeEvent,
+  InvalidEventError,
+  retryDelayMs,
+  type EventBus,
+  type EventHandler,
+  type Subscription,
+} from './bus.ts';
 
 export interface NatsBusOptions {
   url: string;
@@ -13,6 +20,8 @@ export interface NatsBusOptions {
   ackWaitMs?: number;
   /** Subject prefix and stream name: separate namespaces share a NATS server without seeing each other. */
   namespace?: string;
+  /** Delay before delivering again after the handler failed, by attempt (1, 2...). */
+  retryDelay?: (attempt: number) => number;
 }
 
 export const streamName = (namespace: string) => namespace.toUpperCase().replace(/[^A-Z0-9_-]/g, '_');
@@ -69,7 +78,7 @@ export async function natsBus(options: NatsBusOptions): Promise<EventBus> {
         await subscription.handle(event);
         message.ack();
       } catch (error) {
-        const delay = Math.min(30_000, 500 * 2 ** Math.min(message.info.deliveryCount, 6));
+        const delay = (options.retryDelay ?? retryDelayMs)(message.info.deliveryCount);
         log.warn(
           { err: error, eventId: event.id, subscriber: subscription.subscriber, delay },
           'event handler failed; will retry',

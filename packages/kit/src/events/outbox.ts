@@ -1,12 +1,88 @@
 import { randomUUID } from 'node:crypto';
-import type { EventEnvelope, EventName, EventPayload } from '@app/contracts';
+import { events, type EventEnvelope, type EventName, type EventPayload } from '@app/contracts';
 import type pg from 'pg';
 import type { FastifyBaseLogger as Logger } from 'fastify';
+import { currentContext } from '../context.ts';
 import type { EventBus } from './bus.ts';
 
 /** A row for the service's `outbox_events` table, written in the same transaction as the change. */
 export function outboxEvent<N extends EventName>(name: N, payload: EventPayload<N>, requestId?: string) {
   return { id: randomUUID(), name, payload, requestId: requestId ?? null, occurredAt: new Date() };
+}
+
+/** Announces an event from inside a transaction: it is published only if the transaction commits. */
+export type Emit = <N extends EventName>(name: N, payload: EventPayload<N>) => void;
+
+/** What runs SQL inside a transaction: a Prisma transaction client (or anything with the same method). */
+export interface SqlTransaction {
+  $executeRawUnsafe(query: string, ...values: unknown[]): Promise<number>;
+}
+
+/** A Prisma client: the only thing `withOutbox` needs of it. */
+export interface TransactionalClient<Tx> {
+  $transaction<T>(work: (tx: Tx) => Promise<T>, options?: { timeout?: number; maxWait?: number }): Promise<T>;
+}
+
+/** The transaction client type of a Prisma client. */
+export type TransactionOf<P> = P extends { $transaction<T>(work: (tx: infer Tx) => Promise<T>): Promise<T> }
+  ? Tx
+  : P extends TransactionalClient<infer Tx>
+    ? Tx
+    : never;
+
+/** Runs work in one transaction; the events it emits are written in it and relayed once it commits. */
+export type TransactionRunner<Tx> = <T>(work: (tx: Tx, emit: Emit) => Promise<T>) => Promise<T>;
+
+/**
+ * Validates an event against its contract and queues it. The producer is the first to find out that a
+ * payload is wrong: inside its own transaction, which then rolls back.
+ */
+function collector() {
+  const rows: ReturnType<typeof outboxEvent>[] = [];
+  const emit: Emit = (name, payload) => {
+    const parsed = events[name].safeParse(payload);
+    if (!parsed.success) throw new Error(`Invalid ${name} payload: ${parsed.error.message}`);
+    rows.push(outboxEvent(name, parsed.data as EventPayload<typeof name>, currentContext().requestId));
+  };
+  return { rows, emit };
+}
+
+/** Writes queued events into `outbox_events` with the transaction's own connection. */
+export async function writeOutbox(tx: SqlTransaction, rows: ReturnType<typeof outboxEvent>[]): Promise<void> {
+  if (!rows.length) return;
+  const values: unknown[] = [];
+  const tuples = rows.map((row, index) => {
+    values.push(row.id, row.name, JSON.stringify(row.payload), row.requestId, row.occurredAt);
+    const n = index * 5;
+    return `($${n + 1}::uuid, $${n + 2}, $${n + 3}::jsonb, $${n + 4}, $${n + 5}::timestamptz)`;
+  });
+  await tx.$executeRawUnsafe(
+    `INSERT INTO outbox_events (id, name, payload, request_id, occurred_at) VALUES ${tuples.join(', ')}`,
+    ...values,
+  );
+}
+
+/**
+ * The one way a service changes data and announces it: `transaction((tx, emit) => ...)` runs the work in a
+ * Prisma transaction, writes the events it emitted in that same transaction, and wakes the relay after
+ * the commit. A rollback takes the events with it.
+ */
+export function withOutbox<Tx extends SqlTransaction>(
+  prisma: TransactionalClient<Tx>,
+  relay: OutboxRelay,
+): TransactionRunner<Tx> {
+  return async (work) => {
+    let emitted = 0;
+    const result = await prisma.$transaction(async (tx) => {
+      const { rows, emit } = collector();
+      const value = await work(tx, emit);
+      await writeOutbox(tx, rows);
+      emitted = rows.length;
+      return value;
+    });
+    if (emitted) relay.kick();
+    return result;
+  };
 }
 
 interface OutboxRow {
@@ -120,10 +196,43 @@ export class OutboxRelay {
     }
   }
 
-  /** Published rows are kept a day for inspection, then removed. */
+  /**
+   * Published rows are kept a day for inspection, then removed. Handled-event marks are kept longer than
+   * any redelivery can come (the stream keeps events 7 days).
+   */
   private async cleanup(): Promise<void> {
     if (Date.now() - this.lastCleanup < 3600_000) return;
     this.lastCleanup = Date.now();
     await this.pool.query("DELETE FROM outbox_events WHERE published_at < now() - interval '1 day'");
+    await this.pool.query("DELETE FROM processed_events WHERE processed_at < now() - interval '8 days'");
   }
+}
+
+/** A plain pg transaction with the one method the outbox needs, for code that works on a pg pool. */
+export interface PgTransaction extends SqlTransaction {
+  client: pg.PoolClient;
+}
+
+/** A pg pool as a `TransactionalClient`, so `withOutbox` and subscribers work on raw SQL too. */
+export function pgTransactions(pool: pg.Pool): TransactionalClient<PgTransaction> {
+  return {
+    async $transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const tx: PgTransaction = {
+          client,
+          $executeRawUnsafe: async (query, ...values) => (await client.query(query, values)).rowCount ?? 0,
+        };
+        const result = await work(tx);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+  };
 }

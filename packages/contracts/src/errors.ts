@@ -1,0 +1,110 @@
+import { z } from 'zod';
+
+/**
+ * Every error the gateway or a service can answer, once: a stable `code` the web branches on, its HTTP
+ * status, and the default message (the spec's exact words where it has them). A throw site may give a more
+ * precise message (validation names the field), never another status.
+ */
+export const ERRORS = {
+  // Any operation
+  VALIDATION_FAILED: { status: 400, message: 'Invalid input' },
+  MALFORMED_BODY: { status: 400, message: 'Malformed JSON body' },
+  EMPTY_BODY: { status: 400, message: 'Request body is empty' },
+  UNAUTHENTICATED: { status: 401, message: 'Authentication required' },
+  EMAIL_NOT_VERIFIED: {
+    status: 403,
+    message: 'Email Verification Required – Please verify your email address before proceeding.',
+  },
+  ADMIN_ONLY: { status: 403, message: 'Only administrators can do this' },
+  INTERNAL_ONLY: { status: 403, message: 'Internal route' },
+  CROSS_SITE_REQUEST: { status: 403, message: 'Cross-site request refused' },
+  NOT_FOUND: { status: 404, message: 'Not found' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'Method not allowed' },
+  BODY_TOO_LARGE: { status: 413, message: 'Request body is too large' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'Unsupported content type' },
+  RATE_LIMITED: { status: 429, message: 'Too many attempts. Please wait a minute and try again.' },
+  INTERNAL_ERROR: { status: 500, message: 'Internal server error' },
+  BAD_GATEWAY: { status: 502, message: 'Service temporarily unavailable. Please try again.' },
+  SERVICE_UNAVAILABLE: { status: 503, message: 'Service temporarily unavailable. Please try again.' },
+  UPSTREAM_TIMEOUT: { status: 504, message: 'The service took too long to answer. Please try again.' },
+
+  // Accounts
+  INVALID_CREDENTIALS: { status: 401, message: 'Invalid email or password' },
+  LOGIN_EMAIL_NOT_VERIFIED: {
+    status: 403,
+    message: 'Email not verified. Please check your inbox for a verification link or request a new one.',
+  },
+  EMAIL_TAKEN: { status: 409, message: 'An account with this email already exists' },
+  VERIFICATION_LINK_INVALID: {
+    status: 400,
+    message: 'This verification link is invalid or has expired. Please request a new one.',
+  },
+  WRONG_PASSWORD: { status: 403, message: 'The password is not correct' },
+  SAME_EMAIL: { status: 400, message: 'That is already your email address' },
+  SESSION_NOT_FOUND: { status: 404, message: 'No session' },
+
+  // Referrals
+  REFERRAL_NOT_FOUND: { status: 404, message: 'Referral not found' },
+  REFERRAL_FORBIDDEN: { status: 403, message: 'Not authorized to access this referral' },
+  DRAFT_NOT_READY: { status: 404, message: 'Email draft not found' },
+  EMAIL_ALREADY_SENT: { status: 409, message: 'This intro email has already been sent' },
+  PRODUCT_NOT_FOUND: { status: 404, message: 'Product not found' },
+  DRY_RUN_ONLY: { status: 400, message: 'Only dry runs are supported' },
+  COMMISSION_NOT_FOUND: { status: 404, message: 'Commission not found' },
+
+  // Vendor profiles
+  LEAD_CRITERIA_NOT_FOUND: { status: 404, message: 'No lead criteria saved yet' },
+  BOUNTIES_NOT_FOUND: { status: 404, message: 'No bounties saved yet' },
+  EMPTY_CRITERIA: { status: 400, message: 'Please fill in at least one field' },
+
+  // Programs and documents
+  PROGRAM_NOT_FOUND: { status: 404, message: 'Program not found' },
+  NOTHING_TO_UPDATE: { status: 400, message: 'Nothing to update' },
+  FILE_REQUIRED: { status: 400, message: 'Please choose a document to analyze' },
+  EMPTY_FILE: { status: 400, message: 'The document is empty' },
+  DOCUMENT_TOO_LARGE: { status: 413, message: 'The document is larger than 10 MB' },
+  UNSUPPORTED_FILE_TYPE: {
+    status: 415,
+    message: 'Unsupported file type. Please upload a PDF, DOC, DOCX, TXT, PNG or JPG file.',
+  },
+  IMAGE_NEEDS_VISION: {
+    status: 422,
+    message:
+      'Images can only be analyzed when a vision-capable AI model is configured. Please upload a PDF, DOCX or TXT file, or use Manual Entry.',
+  },
+  DOCUMENT_UNREADABLE: {
+    status: 422,
+    message:
+      'The document could not be read. It may be damaged or protected; please try another file or use Manual Entry.',
+  },
+  DOCUMENT_HAS_NO_TEXT: {
+    status: 422,
+    message: 'No text was found in the document. Please upload a document with text, or use Manual Entry.',
+  },
+  ANALYSIS_UNAVAILABLE: {
+    status: 503,
+    message: 'The image could not be analyzed right now. Please try again later or use Manual Entry.',
+  },
+
+  // Enrichment
+  ENRICHMENT_NOT_CONFIGURED: { status: 404, message: 'Enrichment is not configured' },
+  INVALID_SIGNATURE: { status: 401, message: 'Invalid signature' },
+  ENRICHMENT_NOT_EXPECTED: { status: 404, message: 'Referral not found' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
+
+/**
+ * Every error answer of every service and of the gateway has this one shape. `field` names the input
+ * that was refused (dotted path), so a form can show the message next to it.
+ */
+export const ErrorResponse = z.object({
+  message: z.string(),
+  code: z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]),
+  field: z.string().optional(),
+});
+export type ErrorResponse = z.infer<typeof ErrorResponse>;
+
+/** Whether a value is an error answer (any object with a known code and a message). */
+export const isErrorResponse = (value: unknown): value is ErrorResponse => ErrorResponse.safeParse(value).success;

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { ChangeEmailRequest, ChangePasswordRequest } from '../account.ts';
+import {
+  AuthResponse,
+  LoginRequest,
+  RegisterRequest,
+  ResendVerificationRequest,
+  User,
+  VerifyEmailQuery,
+  VerifyEmailResponse,
+} from '../auth.ts';
+import { MessageResponse } from '../common.ts';
+import { defineOperation } from '../operation.ts';
+
+/** The identity the auth service vouches for; the gateway signs it for the other services. */
+export const SessionIdentity = z.object({
+  userId: z.string(),
+  sessionId: z.string(),
+  email: z.string(),
+  isAdmin: z.boolean(),
+  emailVerified: z.boolean(),
+});
+export const ResolveSessionRequest = z.strictObject({ token: z.string().min(1, 'token is required').max(200) });
+export const ResolvedSession = z.object({ identity: SessionIdentity, expiresAt: z.iso.datetime() });
+
+export const authOperations = {
+  register: defineOperation({
+    method: 'POST',
+    path: '/api/register',
+    service: 'auth',
+    access: 'public',
+    rateLimit: 'credentials',
+    summary: 'Create an account, start a session and send the verification email',
+    body: RegisterRequest,
+    response: { status: 201, description: 'Account created', schema: AuthResponse },
+    errors: ['EMAIL_TAKEN'],
+  }),
+  login: defineOperation({
+    method: 'POST',
+    path: '/api/login',
+    service: 'auth',
+    access: 'public',
+    rateLimit: 'credentials',
+    summary: 'Sign in with email and password',
+    body: LoginRequest,
+    response: { status: 200, description: 'Signed in; sets the session cookie', schema: AuthResponse },
+    errors: ['INVALID_CREDENTIALS', 'LOGIN_EMAIL_NOT_VERIFIED'],
+  }),
+  logout: defineOperation({
+    method: 'POST',
+    path: '/api/logout',
+    service: 'auth',
+    access: 'public',
+    endsSession: true,
+    summary: 'End the current session',
+    response: { status: 200, description: 'Signed out', schema: MessageResponse },
+  }),
+  getUser: defineOperation({
+    method: 'GET',
+    path: '/api/user',
+    service: 'auth',
+    access: 'user',
+    summary: 'The signed-in user',
+    response: { status: 200, description: 'Current user', schema: User },
+  }),
+  verifyEmail: defineOperation({
+    method: 'GET',
+    path: '/api/verify-email',
+    service: 'auth',
+    access: 'public',
+    summary: 'Verify an email address from the emailed link',
+    query: VerifyEmailQuery,
+    response: { status: 200, description: 'Verified', schema: VerifyEmailResponse },
+    errors: ['VERIFICATION_LINK_INVALID'],
+  }),
+  resendVerification: defineOperation({
+    method: 'POST',
+    path: '/api/resend-verification',
+    service: 'auth',
+    access: 'public',
+    rateLimit: 'credentials',
+    summary: 'Send a new verification link (answers the same whether or not the email is registered)',
+    body: ResendVerificationRequest,
+    response: { status: 200, description: 'Accepted', schema: MessageResponse },
+  }),
+  changePassword: defineOperation({
+    method: 'POST',
+    path: '/api/account/password',
+    service: 'auth',
+    access: 'user',
+    rateLimit: 'credentials',
+    summary: 'Change the password (current one checked; other sessions end)',
+    body: ChangePasswordRequest,
+    response: { status: 200, description: 'Changed', schema: MessageResponse },
+    errors: ['WRONG_PASSWORD'],
+  }),
+  changeEmail: defineOperation({
+    method: 'POST',
+    path: '/api/account/email',
+    service: 'auth',
+    access: 'user',
+    rateLimit: 'credentials',
+    summary: 'Change the email (password checked); takes effect when the link sent to the new address is opened',
+    body: ChangeEmailRequest,
+    response: { status: 200, description: 'Link sent', schema: MessageResponse },
+    errors: ['WRONG_PASSWORD', 'EMAIL_TAKEN', 'SAME_EMAIL'],
+  }),
+  resolveSession: defineOperation({
+    method: 'POST',
+    path: '/internal/sessions/resolve',
+    service: 'auth',
+    access: 'internal',
+    summary: 'The identity behind a session token (the gateway only)',
+    body: ResolveSessionRequest,
+    response: { status: 200, description: 'The session', schema: ResolvedSession },
+    errors: ['SESSION_NOT_FOUND'],
+  }),
+} as const;

@@ -1,0 +1,153 @@
+import { z } from 'zod';
+import { Commission, ImpactQuery, ImpactSummary } from '../impact.ts';
+import { defineOperation } from '../operation.ts';
+import {
+  AutomateRequest,
+  AutomateResponse,
+  CreateReferralRequest,
+  EmailDraftCheckResponse,
+  EmailDraftResponse,
+  ListReferralsQuery,
+  Referral,
+  ReferralList,
+  ReferralProgramResponse,
+  SendEmailRequest,
+  SendEmailResponse,
+  UpdateStatusRequest,
+} from '../referrals.ts';
+
+/** A referral id in a path: digits only (spec 5), else 400 'Invalid referral id'. */
+export const ReferralIdParams = z.object({
+  id: z
+    .string()
+    .regex(/^\d{1,12}$/, 'Invalid referral id')
+    .transform(Number),
+});
+export const ProjectIdParams = z.object({ projectId: z.string().min(1).max(100, 'Product not found') });
+export const CommissionIdParams = z.object({ id: z.uuid('Commission not found') });
+export const EmailDraftQuery = z.strictObject({
+  checkOnly: z.enum(['true', 'false'], { error: 'checkOnly must be true or false' }).optional(),
+});
+
+const own = ['REFERRAL_NOT_FOUND', 'REFERRAL_FORBIDDEN'] as const;
+
+export const referralOperations = {
+  createReferral: defineOperation({
+    method: 'POST',
+    path: '/api/referrals',
+    service: 'referrals',
+    access: 'user',
+    summary: 'Submit a referral of a person to a product',
+    body: CreateReferralRequest,
+    response: { status: 201, description: 'Created', schema: Referral },
+  }),
+  listReferrals: defineOperation({
+    method: 'GET',
+    path: '/api/referrals',
+    service: 'referrals',
+    access: 'user',
+    summary: "The user's referrals, filtered and paged, with summary figures",
+    query: ListReferralsQuery,
+    response: { status: 200, description: 'A page of referrals', schema: ReferralList },
+  }),
+  getReferral: defineOperation({
+    method: 'GET',
+    path: '/api/referrals/{id}',
+    service: 'referrals',
+    access: 'user',
+    summary: 'One referral with its project, draft and status history',
+    params: ReferralIdParams,
+    response: { status: 200, description: 'The referral', schema: Referral },
+    errors: own,
+  }),
+  getEmailDraft: defineOperation({
+    method: 'GET',
+    path: '/api/referrals/{id}/email-draft',
+    service: 'referrals',
+    access: 'user',
+    summary: 'The intro email draft (with ?checkOnly=true: only whether it is ready and where it came from)',
+    params: ReferralIdParams,
+    query: EmailDraftQuery,
+    response: {
+      status: 200,
+      description: 'The draft, or with checkOnly the readiness',
+      schema: EmailDraftResponse.or(EmailDraftCheckResponse),
+    },
+    errors: [...own, 'DRAFT_NOT_READY'],
+  }),
+  sendEmail: defineOperation({
+    method: 'POST',
+    path: '/api/referrals/{id}/send-email',
+    service: 'referrals',
+    access: 'user',
+    summary: 'Send the (edited) intro email; From the product, Reply-To the referrer',
+    params: ReferralIdParams,
+    body: SendEmailRequest,
+    response: { status: 200, description: 'Queued for sending', schema: SendEmailResponse },
+    errors: [...own, 'EMAIL_ALREADY_SENT'],
+  }),
+  updateStatus: defineOperation({
+    method: 'PUT',
+    path: '/api/referrals/{id}/status',
+    service: 'referrals',
+    access: 'user',
+    summary: 'Move a referral to another stage',
+    params: ReferralIdParams,
+    body: UpdateStatusRequest,
+    response: { status: 200, description: 'Updated referral', schema: Referral },
+    errors: own,
+  }),
+  getReferralProgram: defineOperation({
+    method: 'GET',
+    path: '/api/products/{projectId}/referral-program',
+    service: 'referrals',
+    access: 'user',
+    summary: "Whether the product's vendor has a referral program",
+    params: ProjectIdParams,
+    response: {
+      status: 200,
+      description: "The program's text, or one starting with 'NO'",
+      schema: ReferralProgramResponse,
+    },
+    errors: ['PRODUCT_NOT_FOUND'],
+  }),
+  automateReferral: defineOperation({
+    method: 'POST',
+    path: '/api/referrals/{id}/automate',
+    service: 'referrals',
+    access: 'user',
+    summary: "Dry run of filling the vendor's referral form (never submits anything)",
+    params: ReferralIdParams,
+    body: AutomateRequest,
+    response: { status: 200, description: 'Outcome of the dry run', schema: AutomateResponse },
+    errors: [...own, 'DRY_RUN_ONLY'],
+  }),
+  getImpact: defineOperation({
+    method: 'GET',
+    path: '/api/referral-impact',
+    service: 'referrals',
+    access: 'user',
+    summary: "The referrer's impact: rates, pipeline, commissions and payouts, activity, funnel, leaderboard, trends",
+    query: ImpactQuery,
+    response: { status: 200, description: 'Impact summary', schema: ImpactSummary },
+  }),
+  listCommissions: defineOperation({
+    method: 'GET',
+    path: '/api/commissions',
+    service: 'referrals',
+    access: 'user',
+    summary: "The referrer's commissions (the Payout Summary's lines, for CSV export)",
+    query: ImpactQuery,
+    response: { status: 200, description: 'Commissions', schema: Commission.array() },
+  }),
+  recordPayout: defineOperation({
+    method: 'POST',
+    path: '/api/commissions/{id}/payout',
+    service: 'referrals',
+    access: 'admin',
+    summary: 'Record that a commission was paid out (administrators only)',
+    params: CommissionIdParams,
+    response: { status: 200, description: 'Paid out', schema: Commission },
+    errors: ['COMMISSION_NOT_FOUND'],
+  }),
+} as const;

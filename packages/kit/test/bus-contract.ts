@@ -1,0 +1,198 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { EventEnvelope } from '@app/contracts';
+import { uniqueId } from '@app/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { outboxEvent, type EventBus } from '../src/index.ts';
+
+/** A transport under test: new connections to one shared broker (or database). */
+export interface Transport {
+  kind: 'nats' | 'in-process';
+  /** A new bus instance (another process, as far as delivery goes), acking within 1 s, retrying fast. */
+  connect(): Promise<EventBus>;
+  /** What the crash fixture needs to reach the same broker. */
+  url(): Promise<string>;
+  /** Called with every subscriber id a test used, for cleanup. */
+  created?: (subscriber: string) => void;
+}
+
+const envelope = (sessionId: string): EventEnvelope<'session.ended'> => {
+  const row = outboxEvent('session.ended', { sessionId });
+  return { id: row.id, name: row.name, payload: row.payload, occurredAt: row.occurredAt.toISOString() };
+};
+
+const until = async (check: () => boolean, ms = 8000) => {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+const settle = () => new Promise((r) => setTimeout(r, 400));
+
+/**
+ * The delivery contract both transports keep, so what passes on `npm start`'s in-process bus behaves
+ * the same on NATS: durable, at least once, once per event id, each subscriber on its own.
+ */
+export function describeBusContract(transport: Transport) {
+  const open: EventBus[] = [];
+  const connect = async () => {
+    const bus = await transport.connect();
+    open.push(bus);
+    return bus;
+  };
+  const id = (prefix: string) => {
+    const value = uniqueId(prefix);
+    transport.created?.(value);
+    return value;
+  };
+
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((bus) => bus.close()));
+  });
+
+  describe(`${transport.kind} bus contract`, () => {
+    it('delivers to each subscriber, once per event id', async () => {
+      const bus = await connect();
+      const marker = id('s');
+      const seen: string[] = [];
+      for (const name of ['a', 'b']) {
+        await bus.subscribe({
+          event: 'session.ended',
+          subscriber: id(name),
+          handle: async (e) => void (e.payload.sessionId === marker && seen.push(`${name}:${e.id}`)),
+        });
+      }
+      const event = envelope(marker);
+      await bus.publish(event);
+      await bus.publish(event); // the relay publishing again after a crash
+      await until(() => seen.length >= 2);
+      await settle();
+      expect(seen.sort()).toEqual([`a:${event.id}`, `b:${event.id}`]);
+    });
+
+    it('retries a failing subscriber with backoff, without re-running or holding up the others', async () => {
+      const bus = await connect();
+      const marker = id('s');
+      const log: string[] = [];
+      let failures = 0;
+      await bus.subscribe({
+        event: 'session.ended',
+        subscriber: id('failing'),
+        handle: async (e) => {
+          if (!e.payload.sessionId.startsWith(marker)) return;
+          log.push(`failing:${e.payload.sessionId}`);
+          if (e.payload.sessionId === `${marker}-1` && failures < 2) {
+            failures++;
+            throw new Error('transient');
+          }
+        },
+      });
+      await bus.subscribe({
+        event: 'session.ended',
+        subscriber: id('healthy'),
+        handle: async (e) =>
+          void (e.payload.sessionId.startsWith(marker) && log.push(`healthy:${e.payload.sessionId}`)),
+      });
+      await bus.publish(envelope(`${marker}-1`));
+      await bus.publish(envelope(`${marker}-2`));
+      await until(() => log.filter((entry) => entry === `failing:${marker}-1`).length === 3);
+      await until(() => log.includes(`failing:${marker}-2`));
+      await settle();
+      // The healthy subscriber saw each event once; the failing one got its failed event three times...
+      expect(log.filter((e) => e.startsWith('healthy')).sort()).toEqual([`healthy:${marker}-1`, `healthy:${marker}-2`]);
+      expect(log.filter((e) => e === `failing:${marker}-1`)).toHaveLength(3);
+      expect(log.filter((e) => e === `failing:${marker}-2`)).toHaveLength(1);
+      // ...and its next event did not wait for the failed one to succeed.
+      expect(log.indexOf(`failing:${marker}-2`)).toBeLessThan(log.lastIndexOf(`failing:${marker}-1`));
+    });
+
+    it('keeps events for a subscriber that is down and delivers them when it comes back', async () => {
+      const subscriber = id('offline');
+      const marker = id('s');
+      const first = await connect();
+      await first.subscribe({ event: 'session.ended', subscriber, handle: async () => {} });
+      await settle();
+      await first.close();
+      open.splice(open.indexOf(first), 1);
+
+      const publisher = await connect();
+      const event = envelope(marker);
+      await publisher.publish(event);
+
+      const seen: string[] = [];
+      const second = await connect();
+      await second.subscribe({
+        event: 'session.ended',
+        subscriber,
+        handle: async (e) => void (e.payload.sessionId === marker && seen.push(e.id)),
+      });
+      await until(() => seen.length === 1);
+      expect(seen).toEqual([event.id]);
+    });
+
+    it('gives a new subscriber the events published before it first subscribed', async () => {
+      const publisher = await connect();
+      const marker = id('s');
+      const event = envelope(marker);
+      await publisher.publish(event);
+      const seen: string[] = [];
+      await publisher.subscribe({
+        event: 'session.ended',
+        subscriber: id('late'),
+        handle: async (e) => void (e.payload.sessionId === marker && seen.push(e.id)),
+      });
+      await until(() => seen.length === 1);
+      expect(seen).toEqual([event.id]);
+    });
+
+    it('delivers again an event whose subscriber process was killed mid-handler, before its ack', async () => {
+      const subscriber = id('crash');
+      const marker = id('s');
+      const child = spawn(process.execPath, [
+        fileURLToPath(new URL('./fixtures/hanging-consumer.ts', import.meta.url)),
+        transport.kind,
+        await transport.url(),
+        subscriber,
+        marker,
+      ]);
+      let output = '';
+      child.stdout.on('data', (chunk) => (output += chunk));
+      child.stderr.on('data', (chunk) => (output += chunk));
+      try {
+        await until(() => output.includes('ready'), 15_000);
+        const publisher = await connect();
+        const event = envelope(marker);
+        await publisher.publish(event);
+        await until(() => output.includes('handling'), 10_000);
+        child.kill('SIGKILL');
+
+        const seen: string[] = [];
+        const survivor = await connect();
+        await survivor.subscribe({
+          event: 'session.ended',
+          subscriber,
+          handle: async (e) => void (e.payload.sessionId === marker && seen.push(e.id)),
+        });
+        await until(() => seen.length === 1, 10_000);
+        expect(seen).toEqual([event.id]);
+      } finally {
+        child.kill('SIGKILL');
+      }
+    });
+
+    it('broadcasts to the listeners of every instance', async () => {
+      const a = await connect();
+      const b = await connect();
+      const marker = id('s');
+      const heard: string[] = [];
+      await a.listen('session.ended', async (e) => void (e.payload.sessionId === marker && heard.push('a')));
+      await b.listen('session.ended', async (e) => void (e.payload.sessionId === marker && heard.push('b')));
+      await new Promise((r) => setTimeout(r, 100));
+      await a.publish(envelope(marker));
+      await until(() => heard.length >= 1);
+      await settle();
+      expect(heard.sort()).toEqual(['a', 'b']);
+    });
+  });
+}

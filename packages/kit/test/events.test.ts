@@ -1,0 +1,164 @@
+import type { EventEnvelope } from '@app/contracts';
+import { eventually, freshDatabase, testBus } from '@app/testing';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  bindSubscriber,
+  createLogger,
+  createPool,
+  migrateService,
+  OutboxRelay,
+  pgTransactions,
+  runInContext,
+  subscriberDefiner,
+  withOutbox,
+  type EventBus,
+  type PgTransaction,
+} from '../src/index.ts';
+
+const logger = createLogger('test', 'silent');
+let db: Awaited<ReturnType<typeof freshDatabase>>;
+let pool: pg.Pool;
+let bus: EventBus;
+let relay: OutboxRelay;
+const transaction = () => withOutbox(pgTransactions(pool), relay);
+const defineSubscriber = subscriberDefiner<PgTransaction>();
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  // A service with no migrations of its own still gets the kit's platform tables.
+  const empty = new URL('./fixtures/no-migrations', import.meta.url).pathname;
+  await migrateService(db.url, 'svc', empty);
+  pool = createPool(db.url, 'svc', 4);
+  await pool.query('CREATE TABLE notes (id TEXT PRIMARY KEY, body TEXT NOT NULL)');
+  bus = await testBus(db.url);
+  relay = new OutboxRelay({ pool, bus, logger });
+  relay.start();
+});
+afterAll(async () => {
+  await bus.close();
+  await relay.stop();
+  await pool.end();
+  await db.drop();
+});
+
+const count = async (sql: string, values: unknown[] = []) =>
+  (await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${sql}`, values)).rows[0]!.n;
+
+describe('withOutbox', () => {
+  it('writes emitted events in the transaction, with the request id, and relays them after the commit', async () => {
+    const seen: EventEnvelope<'session.ended'>[] = [];
+    await bus.subscribe({ event: 'session.ended', subscriber: 'outbox-seen', handle: async (e) => void seen.push(e) });
+    await runInContext({ requestId: 'req-42' }, () =>
+      transaction()(async (tx, emit) => {
+        await tx.client.query("INSERT INTO notes VALUES ('n1', 'hello')");
+        emit('session.ended', { sessionId: 'committed' });
+      }),
+    );
+    await eventually(() => seen.some((e) => e.payload.sessionId === 'committed'));
+    expect(seen.find((e) => e.payload.sessionId === 'committed')).toMatchObject({ requestId: 'req-42' });
+  });
+
+  it('takes the events with it when the transaction rolls back', async () => {
+    await expect(
+      transaction()(async (tx, emit) => {
+        await tx.client.query("INSERT INTO notes VALUES ('n2', 'lost')");
+        emit('session.ended', { sessionId: 'rolled-back' });
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    expect(await count("outbox_events WHERE payload->>'sessionId' = 'rolled-back'")).toBe(0);
+    expect(await count("notes WHERE id = 'n2'")).toBe(0);
+  });
+
+  it('refuses a payload that breaks its contract, and rolls the change back', async () => {
+    await expect(
+      transaction()(async (tx, emit) => {
+        await tx.client.query("INSERT INTO notes VALUES ('n3', 'bad event')");
+        emit('session.ended', { sessionId: 42 } as never);
+      }),
+    ).rejects.toThrow(/Invalid session.ended payload/);
+    expect(await count("notes WHERE id = 'n3'")).toBe(0);
+  });
+});
+
+describe('subscribers', () => {
+  const publish = (sessionId: string, id = crypto.randomUUID()) =>
+    bus.publish({ id, name: 'session.ended', payload: { sessionId }, occurredAt: new Date().toISOString() });
+
+  it('handle each event once, in the transaction that claims it, even when it is delivered twice', async () => {
+    let runs = 0;
+    await bindSubscriber(
+      bus,
+      defineSubscriber({
+        id: 'notes-writer',
+        event: 'session.ended',
+        handle: async ({ event, tx, emit }) => {
+          if (!event.payload.sessionId.startsWith('once-')) return;
+          runs++;
+          await tx.client.query('INSERT INTO notes VALUES ($1, $2)', [event.payload.sessionId, event.id]);
+          emit('user.email_verified', { userId: event.payload.sessionId, email: 'a@b.co' });
+        },
+      }),
+      { transaction: transaction(), isProcessed: async () => false, log: logger },
+    );
+    const id = crypto.randomUUID();
+    await publish('once-1', id);
+    await eventually(async () => (await count("notes WHERE id = 'once-1'")) === 1);
+    // The same event delivered again (as after the dedup window): its claim is already there.
+    await pool.query('DELETE FROM bus.messages WHERE id = $1', [id]);
+    await publish('once-1', id);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(runs).toBe(1);
+    expect(await count("processed_events WHERE subscriber = 'notes-writer' AND event_id = $1", [id])).toBe(1);
+    expect(await count("outbox_events WHERE name = 'user.email_verified' AND payload->>'userId' = 'once-1'")).toBe(1);
+  });
+
+  it('roll back their writes and their claim when they fail, and succeed on a later delivery', async () => {
+    let attempts = 0;
+    await bindSubscriber(
+      bus,
+      defineSubscriber({
+        id: 'notes-flaky',
+        event: 'session.ended',
+        handle: async ({ event, tx }) => {
+          if (event.payload.sessionId !== 'flaky-1') return;
+          attempts++;
+          await tx.client.query('INSERT INTO notes VALUES ($1, $2)', [`flaky-${attempts}`, 'x']);
+          if (attempts === 1) throw new Error('transient');
+        },
+      }),
+      { transaction: transaction(), isProcessed: async () => false, log: logger },
+    );
+    await publish('flaky-1');
+    await eventually(() => attempts === 2);
+    await eventually(async () => (await count("notes WHERE id = 'flaky-2'")) === 1);
+    expect(await count("notes WHERE id = 'flaky-1'")).toBe(0);
+  });
+
+  it('skip `prepare` (the costly part) for an event that was handled already', async () => {
+    const prepared: string[] = [];
+    const subscriber = defineSubscriber({
+      id: 'notes-prepared',
+      event: 'session.ended',
+      prepare: async (event) => {
+        prepared.push(event.id);
+        return event.payload.sessionId.toUpperCase();
+      },
+      handle: async ({ event, tx, prepared: upper }) => {
+        if (!event.payload.sessionId.startsWith('prep-')) return;
+        await tx.client.query('INSERT INTO notes VALUES ($1, $2)', [event.payload.sessionId, upper]);
+      },
+    });
+    const isProcessed = async (name: string, eventId: string) =>
+      (await count('processed_events WHERE subscriber = $1 AND event_id = $2', [name, eventId])) === 1;
+    await bindSubscriber(bus, subscriber, { transaction: transaction(), isProcessed, log: logger });
+    const id = crypto.randomUUID();
+    await publish('prep-1', id);
+    await eventually(async () => (await count("notes WHERE id = 'prep-1' AND body = 'PREP-1'")) === 1);
+    await pool.query('DELETE FROM bus.messages WHERE id = $1', [id]);
+    await publish('prep-1', id);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(prepared.filter((p) => p === id)).toHaveLength(1);
+  });
+});
