@@ -9,6 +9,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { benchDatabase } from './lib/database.ts';
+import { STAGE_RANK } from '@app/domain';
 import autocannon from 'autocannon';
 import pg from 'pg';
 
@@ -182,7 +183,7 @@ async function main() {
 }
 
 /**
- * Bulk SQL shaped like what the routes write: 1,000 products of 300 vendors (10 of them the big user's
+ * Bulk SQL shaped like what the service writes: 1,000 products of 300 vendors (10 of them the big user's
  * own company "Bench", so ~1 % of everyone's referrals are "received" by it), referrals over a year in
  * every stage (deal values on Closed-Won and half of the in-flight ones), their status history (the
  * Tee-up row plus the move to the current stage), a closedWon commission per Closed-Won referral
@@ -231,7 +232,9 @@ async function seed(db: pg.Client): Promise<Array<[string, number]>> {
      SELECT s.user_id, s.project_id, s.status, 'Anna', 'Smith' || s.n, 'anna' || s.n || '@client.example', 'They need it.', p.company_name,
             'anna smith' || s.n, s.created_at, s.created_at,
             CASE WHEN s.status = 'became_customer' OR (s.status IN ('intro_made', 'intro_accepted', 'intro_occurred') AND s.n % 2 = 0) THEN 1000 + (s.n % 99) * 1000 END,
-            CASE s.status WHEN 'intro_made' THEN 1 WHEN 'intro_occurred' THEN 2 WHEN 'intro_accepted' THEN 3 WHEN 'became_customer' THEN 4 ELSE 0 END,
+            CASE s.status ${Object.entries(STAGE_RANK)
+              .map(([stage, rank]) => `WHEN '${stage}' THEN ${rank}`)
+              .join(' ')} END,
             CASE WHEN s.status = 'became_customer' THEN s.created_at + interval '2 days' END
        FROM source s JOIN referrals.projects p ON p.id = s.project_id ORDER BY s.created_at`,
     [settings.bigUser, settings.smallUser, others],

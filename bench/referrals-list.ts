@@ -185,7 +185,7 @@ async function registerUser(authUrl: string, db: pg.Client): Promise<{ userId: s
 }
 
 /**
- * Bulk SQL shaped like what the routes write: 500 products of 150 vendors (10 of them the bench user's
+ * Bulk SQL shaped like what the service writes: 500 products of 150 vendors (10 of them the bench user's
  * own company, for "received"), referrals spread over a year in every stage, most with an intro draft,
  * and their status history. Returns the time it took.
  */
@@ -230,7 +230,7 @@ async function seed(db: pg.Client, userId: string): Promise<number> {
   );
   await db.query(`INSERT INTO referrals.referral_status_changes (referral_id, from_status, to_status, at)
                   SELECT id, 'pending', status, created_at + interval '2 days' FROM referrals.referrals WHERE status <> 'pending'`);
-  // The per-user figures the routes keep in the same transactions (services/referrals/src/figures.ts).
+  // The per-user figures the use cases keep in the same transactions (services/referrals/src/figures.ts).
   await db.query(
     `INSERT INTO referrals.referrer_stage_counts (user_id, status, count) SELECT user_id, status, count(*) FROM referrals.referrals GROUP BY 1, 2`,
   );

@@ -1,12 +1,10 @@
 import type { ReferralStatus } from '@app/contracts';
-import type { PrismaClient } from './generated/prisma/client.ts';
+import type { Tx } from './db.ts';
 
 /**
  * The per-user figures of the dashboard (referrer_stage_counts, referrer_companies), written in the
  * transaction that changes a referral so they can never disagree with the referrals themselves.
  */
-
-export type Tx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
 
 /** A new referral: one more in 'pending', and its company among the user's companies. */
 export async function countNewReferral(tx: Tx, userId: string, company: string): Promise<void> {

@@ -1,8 +1,8 @@
 import type { Commission, ImpactQuery, ImpactSummary } from '@app/contracts';
+import { companyKey, STAGE_MILESTONES, STAGE_RANK } from '@app/domain';
 import type pg from 'pg';
 import type { z } from 'zod';
-import { SELECT_COMMISSIONS, toCommission } from './commissions.ts';
-import { companyKey } from './projects.ts';
+import { SELECT_COMMISSIONS, toCommission } from './commissions-repository.ts';
 
 /**
  * The Impact dashboard (GET /api/referral-impact) and the commissions list, in SQL aggregates: a user
@@ -27,8 +27,10 @@ type Query = z.output<typeof ImpactQuery>;
 
 const DAY_MS = 24 * 3600_000;
 export const MAX_COMMISSIONS = 5000;
-const MILESTONE_OF_STATUS = `CASE s.to_status WHEN 'intro_made' THEN 'qualifiedLead' WHEN 'intro_occurred' THEN 'meetingHeld'
-  WHEN 'intro_accepted' THEN 'opportunityCreated' WHEN 'became_customer' THEN 'closedWon' END`;
+/** The bounty milestone a status change `s` reached (the stage model of @app/domain), as SQL. */
+const MILESTONE_OF_STATUS = `CASE s.to_status ${Object.entries(STAGE_MILESTONES)
+  .map(([stage, milestone]) => `WHEN '${stage}' THEN '${milestone}'`)
+  .join(' ')} END`;
 
 const rate = (part: number, total: number) => (total === 0 ? 0 : Math.round((part * 1000) / total) / 10);
 const money = (value: number) => Math.round(value * 100) / 100;
@@ -113,8 +115,8 @@ export function impactReads(pool: pg.Pool) {
           count(*) FILTER (WHERE r.status = 'declined')::int AS declined,
           coalesce(sum(r.deal_value) FILTER (WHERE r.status NOT IN ('became_customer', 'declined')), 0)::float8 AS pipeline,
           count(*) FILTER (WHERE r.status = 'became_customer')::int AS closed_won,
-          count(*) FILTER (WHERE r.furthest_stage >= 1)::int AS warm,
-          count(*) FILTER (WHERE r.furthest_stage >= 3)::int AS demos
+          count(*) FILTER (WHERE r.furthest_stage >= ${STAGE_RANK.intro_made})::int AS warm,
+          count(*) FILTER (WHERE r.furthest_stage >= ${STAGE_RANK.intro_accepted})::int AS demos
         FROM referrals r ${join} WHERE ${where}`;
       const receivedParams: unknown[] = [userId];
       const receivedSql = `SELECT count(*)::int AS received ${receivedFrom(query, receivedParams, partnerKey)}`;

@@ -1,123 +1,35 @@
-import type { EventEnvelope } from '@app/contracts';
-import { INTERNAL_AUTH_HEADER, internalAuthToken } from '@app/kit';
+import { REFERRAL_MESSAGES } from '@app/contracts';
+import { isReferralProgramText } from '@app/domain';
+import { fail } from '@app/kit';
 import type { FastifyBaseLogger } from 'fastify';
-import { z } from 'zod';
-import type { ReferralsConfig } from './config.ts';
-import type { Tx } from './figures.ts';
-import type { PrismaClient } from './generated/prisma/client.ts';
-import { companyKey } from './projects.ts';
-
-interface ProjectForProgram {
-  id: string;
-  productName: string;
-  companyName: string;
-  website: string | null;
-  referralProgram: string | null;
-  programCheckedAt: Date | null;
-}
+import type { ProgramSource, ProjectForProgram } from './program-sources.ts';
+import type { ProgramsRepository } from './programs-repository.ts';
 
 /**
- * Somewhere a vendor's referral program may be known. Asked in order when the project has none yet;
- * null means "not known here". The programs service (issue 4: active programs of the vendor) becomes
- * the first source once it exists; the AI provider stays the fallback.
+ * The referral-program check of a product (spec 4): the vendor's active program (programs service), else
+ * what the project already knows, else the sources (the AI service), else 'NO: …'. Text the web reads as
+ * "no program" (isReferralProgramText) is not a program, whoever says it.
  */
-export interface ProgramSource {
-  name: string;
-  find(project: ProjectForProgram): Promise<string | null>;
-}
-
-/** The program's text, or null: the route then answers REFERRAL_MESSAGES.noProgram. */
-export type ReferralProgramFinder = (project: ProjectForProgram) => Promise<string | null>;
-
-/**
- * Text the web would read as "no program" (spec 4: starts with 'NO' or mentions 'no referral program')
- * is not a program, whoever says it.
- */
-export const isProgramText = (text: string) => !text.startsWith('NO') && !/no referral program/i.test(text);
-
-const AiAnswer = z.object({ referralProgram: z.string().trim().max(20_000).nullable() });
-
-/** The AI service's internal endpoint; any failure (down, slow, malformed) counts as "not known". */
-export function aiProgramSource(
-  config: { AI_URL: string } & Pick<ReferralsConfig, 'AI_TIMEOUT_MS' | 'INTERNAL_SECRET'>,
-): ProgramSource {
-  const url = `${config.AI_URL.replace(/\/+$/, '')}/internal/referral-program`;
-  const token = internalAuthToken(config.INTERNAL_SECRET);
-  return {
-    name: 'ai',
-    async find(project) {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', [INTERNAL_AUTH_HEADER]: token },
-        body: JSON.stringify({
-          productName: project.productName,
-          companyName: project.companyName,
-          website: project.website,
-        }),
-        signal: AbortSignal.timeout(config.AI_TIMEOUT_MS),
-      });
-      if (!response.ok) throw new Error(`AI service answered ${response.status}`);
-      return AiAnswer.parse(await response.json()).referralProgram || null;
-    },
-  };
-}
-
-const nameKey = (name: string) => name.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
-
-/**
- * Stores a `program.saved` (programs service) in the referrals schema, once per event (`handleOnce`);
- * an event older than the stored row (late redelivery) changes nothing.
- */
-export async function storeProgram(tx: Tx, event: EventEnvelope<'program.saved'>): Promise<void> {
-  const { programId, name, rewardDetails, companyName, isActive } = event.payload;
-  const savedAt = new Date(event.occurredAt);
-  const existing = await tx.program.findUnique({ where: { id: programId }, select: { savedAt: true } });
-  if (existing && existing.savedAt > savedAt) return;
-  const data = {
-    name,
-    nameKey: nameKey(name),
-    rewardDetails,
-    companyName,
-    companyKey: companyName ? companyKey(companyName) || null : null,
-    isActive,
-    savedAt,
-  };
-  await tx.program.upsert({ where: { id: programId }, create: { id: programId, ...data }, update: data });
-}
-
-/**
- * The vendor's ACTIVE program for a project, from the programs service's events: one of the project's
- * company (normalized as companyKey) first, else one named like the product; the most recently saved
- * wins. Its text is "<name>: <reward details>". An inactive program never counts.
- */
-export async function activeProgramText(
-  prisma: PrismaClient,
-  project: Pick<ProjectForProgram, 'productName' | 'companyName'>,
-): Promise<string | null> {
-  const key = companyKey(project.companyName);
-  const candidates = await prisma.program.findMany({
-    where: { isActive: true, OR: [...(key ? [{ companyKey: key }] : []), { nameKey: nameKey(project.productName) }] },
-    orderBy: [{ savedAt: 'desc' }, { id: 'asc' }],
-    take: 20,
-  });
-  const program = candidates.find((c) => key && c.companyKey === key) ?? candidates[0];
-  if (!program) return null;
-  const text = `${program.name}: ${program.rewardDetails}`;
-  return isProgramText(text) ? text : null;
-}
-
-export function referralProgramFinder(options: {
-  prisma: PrismaClient;
+export function referralProgramUseCases(deps: {
+  repository: ProgramsRepository;
   sources: ProgramSource[];
   recheckHours: number;
   log: FastifyBaseLogger;
-}): ReferralProgramFinder {
-  const { prisma, sources, log } = options;
-  const recheckMs = options.recheckHours * 3600_000;
-  return async (project) => {
-    // The vendor's own active program first, looked up each time (never stored on the project), so a
-    // program switched off stops counting at once.
-    const active = await activeProgramText(prisma, project);
+}) {
+  const { repository, sources, log } = deps;
+  const recheckMs = deps.recheckHours * 3600_000;
+
+  /** The vendor's own active program, looked up each time (never kept on the project), so one switched off stops counting at once. */
+  async function activeProgramText(project: ProjectForProgram): Promise<string | null> {
+    const program = await repository.activeProgram(project);
+    if (!program) return null;
+    const text = `${program.name}: ${program.rewardDetails}`;
+    return isReferralProgramText(text) ? text : null;
+  }
+
+  /** The program's text, or null when nobody knows one. */
+  async function findProgram(project: ProjectForProgram): Promise<string | null> {
+    const active = await activeProgramText(project);
     if (active) return active;
     if (project.referralProgram) return project.referralProgram;
     if (!sources.length) return null;
@@ -130,16 +42,22 @@ export function referralProgramFinder(options: {
         failed = true;
         return null;
       });
-      if (found && isProgramText(found)) {
-        await prisma.project.update({
-          where: { id: project.id },
-          data: { referralProgram: found, programCheckedAt: new Date() },
-        });
+      if (found && isReferralProgramText(found)) {
+        await repository.rememberProgram(project.id, found);
         return found;
       }
     }
     // Only a real "not known" answer is remembered; a failure is asked again next time.
-    if (!failed) await prisma.project.update({ where: { id: project.id }, data: { programCheckedAt: new Date() } });
+    if (!failed) await repository.rememberProgram(project.id, null);
     return null;
+  }
+
+  return {
+    async referralProgramOf(projectId: string): Promise<{ referralProgram: string }> {
+      const project = (await repository.findProject(projectId)) ?? fail('PRODUCT_NOT_FOUND');
+      return { referralProgram: (await findProgram(project)) ?? REFERRAL_MESSAGES.noProgram };
+    },
   };
 }
+
+export type ReferralProgramUseCases = ReturnType<typeof referralProgramUseCases>;

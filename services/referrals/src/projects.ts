@@ -1,19 +1,12 @@
 import { createHash } from 'node:crypto';
-import { stripLegalSuffixes } from '@app/contracts';
-
-/** What the AI search answers when it found no company (spec 3): no company to match anyone with. */
-const NOT_FOUND = 'not found';
-
-const collapse = (value: string) => value.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
+import { companyKey } from '@app/domain';
 
 /**
- * A company name as it is compared: lowercased, without legal suffixes ("Acme Inc." and "ACME" match).
- * Used for projects (one project per company and product) and for reciprocity (received referrals).
+ * A product name as it is compared: NFKC, spaces collapsed, lower case. Unlike `companyKey` (@app/domain)
+ * it keeps legal suffixes on purpose: it normalizes a product's name ("Notion", "Acme Inc" the product),
+ * not a company's, and matches a program's name to a product's.
  */
-export function companyKey(companyName: string): string {
-  const key = collapse(stripLegalSuffixes(collapse(companyName)));
-  return key === NOT_FOUND ? '' : key;
-}
+export const productKey = (name: string) => name.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
 
 /**
  * The project id for a product of a company: a readable slug of the normalized names plus a short hash
@@ -21,7 +14,7 @@ export function companyKey(companyName: string): string {
  * one project, and names that slug alike ("A B"/"C" and "A"/"B C", or other scripts) stay apart.
  */
 export function projectIdFor(productName: string, companyName: string): string {
-  const key = `${companyKey(companyName)}|${collapse(productName)}`;
+  const key = `${companyKey(companyName)}|${productKey(productName)}`;
   const slug = key
     .split(/[^\p{L}\p{N}]+/u)
     .filter(Boolean)
@@ -31,27 +24,3 @@ export function projectIdFor(productName: string, companyName: string): string {
   const hash = createHash('sha256').update(key).digest('hex').slice(0, 8);
   return slug ? `${slug}-${hash}` : hash;
 }
-
-/** The lowercased text the dashboard search runs over (see Referral.searchText in the schema). */
-export function searchTextOf(fields: {
-  firstName: string;
-  lastName: string;
-  email: string;
-  company: string;
-  projectCompanyName: string;
-  reason: string;
-}): string {
-  // The unit separator keeps a search from matching across two fields.
-  return [
-    `${fields.firstName} ${fields.lastName}`,
-    fields.email,
-    fields.company,
-    fields.projectCompanyName,
-    fields.reason,
-  ]
-    .join('\u001f')
-    .toLowerCase();
-}
-
-/** A LIKE pattern that finds `term` anywhere, with LIKE's own wildcards taken literally. */
-export const containsPattern = (term: string) => `%${term.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { EmailDraft, ListReferralsQuery, Referral, ReferralList, ReferralStatus } from '@app/contracts';
 import type pg from 'pg';
 import type { z } from 'zod';
-import { containsPattern } from './projects.ts';
+import { containsPattern } from './search-text.ts';
 
 /**
  * Reading referrals for the screens, in plain SQL: the dashboard list must stay fast for a user with
@@ -66,6 +66,9 @@ const SELECT_REFERRALS = `
     FROM referrals r JOIN projects p ON p.id = r.project_id`;
 
 const DAY_MS = 24 * 3600_000;
+
+/** Referral ids are int4: a larger one names no referral (and would not even bind as a parameter). */
+const MAX_REFERRAL_ID = 2 ** 31 - 1;
 
 /**
  * A named prepared statement: each pooled connection plans a query text once instead of on every call
@@ -136,6 +139,7 @@ export function referralReads(pool: pg.Pool) {
   return {
     /** One referral and its owner, or null. */
     async byId(id: number): Promise<{ userId: string; referral: Referral } | null> {
+      if (!Number.isSafeInteger(id) || id < 1 || id > MAX_REFERRAL_ID) return null;
       const { rows } = await pool.query<ReferralRow>(prepared(`${SELECT_REFERRALS} WHERE r.id = $1`, [id]));
       const row = rows[0];
       return row ? { userId: row.user_id, referral: toReferral(row) } : null;

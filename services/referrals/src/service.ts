@@ -1,14 +1,21 @@
 import { fileURLToPath } from 'node:url';
-import { createDataService, type DataService, type EventBus } from '@app/kit';
+import { createDataService, defineService, registerOperations, type DataService, type EventBus } from '@app/kit';
 import type { FastifyServerOptions } from 'fastify';
-import type { ReferralsConfig } from './config.ts';
-import { scheduleRetention } from './commissions.ts';
-import { subscribeConsumers } from './consumers.ts';
+import { commissionUseCases } from './commissions.ts';
+import { readReferralsConfig, type ReferralsConfig } from './config.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 import { impactReads } from './impact.ts';
-import { aiProgramSource, referralProgramFinder, type ProgramSource } from './programs.ts';
+import { aiProgramSource, type ProgramSource } from './program-sources.ts';
+import { referralProgramUseCases } from './programs.ts';
+import { programsRepository } from './programs-repository.ts';
 import { referralReads } from './reads.ts';
+import { referralUseCases } from './referrals.ts';
+import { scheduleRetentionCheck } from './retention.ts';
 import { referralRoutes } from './routes.ts';
+import { bounties } from './subscribers/bounties.ts';
+import { emailDraft } from './subscribers/email-draft.ts';
+import { programs } from './subscribers/programs.ts';
+import { referrerProfile } from './subscribers/referrer-profile.ts';
 
 export const SCHEMA = 'referrals';
 const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
@@ -16,8 +23,9 @@ const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.
 export type ReferralsService = DataService<PrismaClient>;
 
 /**
- * Builds the referrals service: migrations applied, routes registered, consumers subscribed, outbox
- * relay running once the app is ready. Not listening yet.
+ * Builds the referrals service (referrals, their drafts and stages, commissions, program checks, the
+ * Impact dashboard): migrations applied, operations registered, subscribers bound, the retention check
+ * scheduled, outbox relay running once the app is ready. Not listening yet.
  */
 export async function createReferralsService(options: {
   config: ReferralsConfig;
@@ -25,7 +33,7 @@ export async function createReferralsService(options: {
   logger?: FastifyServerOptions['logger'] | false;
 }): Promise<ReferralsService> {
   const { config, bus } = options;
-  // Writes go through Prisma; the dashboard's reads and the relay share a plain pg pool (see reads.ts).
+  // Writes go through Prisma; the dashboard's reads (reads.ts, impact.ts) and the relay share a plain pg pool.
   const service = await createDataService({
     name: 'referrals',
     schema: SCHEMA,
@@ -37,24 +45,42 @@ export async function createReferralsService(options: {
     pgPoolSize: 10,
     prisma: (adapter) => new PrismaClient({ adapter }),
   });
-  const { app, prisma, pool, relay } = service;
+  const { app, prisma, pool, transaction } = service;
+  const reads = referralReads(pool);
+  const commissions = commissionUseCases({ prisma, pool, transaction });
   const sources: ProgramSource[] = config.AI_URL ? [aiProgramSource({ ...config, AI_URL: config.AI_URL })] : [];
-  referralRoutes(app, {
-    prisma,
-    reads: referralReads(pool),
-    relay,
-    pool,
-    impact: impactReads(pool),
-    findReferralProgram: referralProgramFinder({
-      prisma,
-      sources,
-      recheckHours: config.PROGRAM_RECHECK_HOURS,
-      log: app.log,
+  registerOperations(
+    app,
+    'referrals',
+    referralRoutes({
+      referrals: referralUseCases({ transaction, reads }),
+      commissions,
+      programs: referralProgramUseCases({
+        repository: programsRepository(prisma),
+        sources,
+        recheckHours: config.PROGRAM_RECHECK_HOURS,
+        log: app.log,
+      }),
+      reads,
+      impact: impactReads(pool),
     }),
-  });
-  await subscribeConsumers(bus, prisma, app.log);
-  // Retention bonuses: checked at start and every RETENTION_CHECK_MS (see commissions.ts).
-  const stopRetention = scheduleRetention(prisma, app.log, config.RETENTION_CHECK_MS);
+  );
+  await service.subscribe(referrerProfile);
+  await service.subscribe(emailDraft);
+  await service.subscribe(programs);
+  await service.subscribe(bounties);
+  const stopRetention = scheduleRetentionCheck(
+    () => commissions.earnRetentionBonuses(),
+    app.log,
+    config.RETENTION_CHECK_MS,
+  );
   app.addHook('onClose', async () => stopRetention());
   return service;
 }
+
+export const referralsService = defineService({
+  name: 'referrals',
+  readConfig: readReferralsConfig,
+  port: (config) => config.REFERRALS_PORT,
+  create: createReferralsService,
+});

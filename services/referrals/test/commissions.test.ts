@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { Commission, Referral, type Bounties, type ReferralStatus } from '@app/contracts';
+import { Commission, ERRORS, Referral, type Bounties, type ReferralStatus } from '@app/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkRetention } from '../src/commissions.ts';
+import { commissionUseCases } from '../src/commissions.ts';
 import { deliver, referralInput, startReferrals, testUser, type TestContext, type TestUser } from './helpers.ts';
 
 let ctx: TestContext;
 const app = () => ctx.service.app;
+/** The retention check with a chosen clock (the service runs it on a timer). */
+const earnRetentionBonuses = (now: Date) => commissionUseCases(ctx.service).earnRetentionBonuses(now);
 
 const off = { enabled: false } as const;
 const bounties = (overrides: Partial<Bounties>): Bounties => ({
@@ -19,7 +21,7 @@ const bounties = (overrides: Partial<Bounties>): Bounties => ({
 
 /** A vendor (its own company) with bounties saved through `bounties.saved`. */
 async function vendor(companyName: string, saved: Bounties) {
-  await deliver(ctx.bus, 'bounties.saved', { userId: randomUUID(), companyName, bounties: saved });
+  await deliver(ctx, 'bounties.saved', { userId: randomUUID(), companyName, bounties: saved });
 }
 
 async function created(user: TestUser, company: string, product = 'Rocket'): Promise<Referral> {
@@ -105,7 +107,10 @@ describe('commissions', () => {
     expect(valued.dealValue).toBe(10_000);
     expect((await amountsOf(user, id)).closedWon).toEqual([2000, 1400, 600]);
     const bad = await setStatus(user, id, 'became_customer', -5);
-    expect([bad.statusCode, bad.json()]).toEqual([400, { message: 'Deal value must be positive' }]);
+    expect([bad.statusCode, bad.json()]).toEqual([
+      400,
+      { message: 'Deal value must be positive', code: 'VALIDATION_FAILED', field: 'dealValue' },
+    ]);
     // Giving it again (or another value) pays nothing more, and records no new move.
     await moved(user, id, 'became_customer', 20_000);
     expect((await amountsOf(user, id)).closedWon).toEqual([2000, 1400, 600]);
@@ -198,9 +203,9 @@ describe('commissions', () => {
   it('keeps the newest bounties: a redelivered or older event changes nothing', async () => {
     const newer = bounties({ qualifiedLead: { enabled: true, type: 'flat', amount: 42 } });
     const id = randomUUID();
-    await deliver(ctx.bus, 'bounties.saved', { userId: randomUUID(), companyName: 'Ordering', bounties: newer }, id);
+    await deliver(ctx, 'bounties.saved', { userId: randomUUID(), companyName: 'Ordering', bounties: newer }, id);
     await deliver(
-      ctx.bus,
+      ctx,
       'bounties.saved',
       {
         userId: randomUUID(),
@@ -212,7 +217,7 @@ describe('commissions', () => {
     await ctx.sql.query(
       `UPDATE referrals.vendor_bounties SET saved_at = now() + interval '1 hour' WHERE company_key = 'ordering'`,
     );
-    await deliver(ctx.bus, 'bounties.saved', {
+    await deliver(ctx, 'bounties.saved', {
       userId: randomUUID(),
       companyName: 'Ordering',
       bounties: bounties({ qualifiedLead: { enabled: true, type: 'flat', amount: 7 } }),
@@ -246,16 +251,16 @@ describe('commissions', () => {
     const after = (months: number, days = 0) =>
       new Date(Date.UTC(wonAt.getUTCFullYear(), wonAt.getUTCMonth() + months, wonAt.getUTCDate() + days, 23, 59, 59));
 
-    expect(await checkRetention(ctx.service.prisma, after(2))).toBe(0);
+    expect(await earnRetentionBonuses(after(2))).toBe(0);
     expect((await amountsOf(user, stays.id)).retentionBonus).toBeUndefined();
-    expect(await checkRetention(ctx.service.prisma, after(3, 1))).toBe(1);
-    expect(await checkRetention(ctx.service.prisma, after(6))).toBe(0); // once
+    expect(await earnRetentionBonuses(after(3, 1))).toBe(1);
+    expect(await earnRetentionBonuses(after(6))).toBe(0); // once
     expect(await amountsOf(user, stays.id)).toEqual({ closedWon: [100, 70, 30], retentionBonus: [300, 210, 90] });
     expect((await amountsOf(user, leaves.id)).retentionBonus).toBeUndefined();
     // A percentage retention bonus waits for the deal value.
     expect(await amountsOf(user, noValue.id)).toEqual({});
     await moved(user, noValue.id, 'became_customer', 24_000);
-    expect(await checkRetention(ctx.service.prisma, after(6))).toBe(1);
+    expect(await earnRetentionBonuses(after(6))).toBe(1);
     expect(await amountsOf(user, noValue.id)).toEqual({ retentionBonus: [1200, 840, 360] });
   });
 
@@ -275,9 +280,17 @@ describe('commissions', () => {
       });
 
     const denied = await payout(user, commission!.id);
-    expect([denied.statusCode, denied.json()]).toEqual([403, { message: 'Only administrators can record payouts' }]);
-    expect((await payout(admin, randomUUID())).statusCode).toBe(404);
-    expect((await payout(admin, 'not-a-uuid')).statusCode).toBe(404);
+    expect([denied.statusCode, denied.json()]).toEqual([
+      403,
+      { message: ERRORS.ADMIN_ONLY.message, code: 'ADMIN_ONLY' },
+    ]);
+    for (const unknown of [randomUUID(), 'not-a-uuid']) {
+      const missing = await payout(admin, unknown);
+      expect([missing.statusCode, missing.json()]).toEqual([
+        404,
+        { message: 'Commission not found', code: 'COMMISSION_NOT_FOUND' },
+      ]);
+    }
     const paid = await payout(admin, commission!.id);
     expect(paid.statusCode, paid.body).toBe(200);
     const body = Commission.parse(paid.json());
@@ -291,6 +304,6 @@ describe('commissions', () => {
       url: `/api/commissions/${commission!.id}/payout`,
       payload: {},
     });
-    expect(anonymous.statusCode).toBe(401);
+    expect([anonymous.statusCode, anonymous.json().code]).toEqual([401, 'UNAUTHENTICATED']);
   });
 });

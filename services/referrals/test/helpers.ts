@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { EventEnvelope, EventName, EventPayload } from '@app/contracts';
-import { identitySigner, type EventBus } from '@app/kit';
-import { startTestService, TEST_SECRET, type ServiceUnderTest } from '@app/testing';
+import { identitySigner } from '@app/kit';
+import { eventually, startTestService, TEST_SECRET, type ServiceUnderTest } from '@app/testing';
 import type pg from 'pg';
 import { readReferralsConfig } from '../src/config.ts';
 import { createReferralsService, type ReferralsService } from '../src/service.ts';
@@ -37,15 +37,55 @@ export const referralInput = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-/** Hands an event to the service's consumers as the bus would. */
+/** Waits until the service's subscribers have handled an event (the bus acknowledges once a handler succeeded). */
+async function handled(sql: pg.Pool, eventId: string): Promise<void> {
+  await eventually(
+    async () =>
+      (
+        await sql.query(
+          `SELECT 1 FROM bus.deliveries d JOIN bus.messages m ON m.seq = d.seq
+            WHERE m.id = $1 AND d.subscriber LIKE 'referrals-%'`,
+          [eventId],
+        )
+      ).rowCount === 0,
+    10_000,
+    `event ${eventId} to be handled`,
+  );
+}
+
+/**
+ * Hands an event to the service's subscribers as the bus would, and waits until they have handled it. The
+ * bus keeps one event per id: publishing an id again is not delivered again, as on JetStream.
+ */
+export async function publish(ctx: Pick<TestContext, 'bus' | 'sql'>, event: EventEnvelope): Promise<void> {
+  await ctx.bus.publish(event);
+  await handled(ctx.sql, event.id);
+}
+
+/**
+ * Delivers an event the bus keeps to the service's subscribers once more, as the bus does when an
+ * acknowledgement was lost, and waits until they have handled it.
+ */
+export async function redeliver(ctx: Pick<TestContext, 'sql'>, eventId: string): Promise<void> {
+  const { rowCount } = await ctx.sql.query(
+    `INSERT INTO bus.deliveries (subscriber, seq)
+     SELECT c.subscriber, m.seq FROM bus.messages m JOIN bus.consumers c ON c.event = m.name
+      WHERE m.id = $1 AND c.subscriber LIKE 'referrals-%'`,
+    [eventId],
+  );
+  if (!rowCount) throw new Error(`no subscriber of the service to redeliver ${eventId} to`);
+  await handled(ctx.sql, eventId);
+}
+
+/** `publish` of an event made now (with a fresh id unless given). */
 export async function deliver<N extends EventName>(
-  bus: EventBus,
+  ctx: Pick<TestContext, 'bus' | 'sql'>,
   name: N,
   payload: EventPayload<N>,
   id: string = randomUUID(),
 ): Promise<string> {
   const event: EventEnvelope<N> = { id, name, payload, occurredAt: new Date().toISOString() };
-  await bus.publish(event as EventEnvelope);
+  await publish(ctx, event as EventEnvelope);
   return id;
 }
 

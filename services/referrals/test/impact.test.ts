@@ -15,7 +15,7 @@ const ids: Record<string, number> = {};
 const thisMonth = new Date().toISOString().slice(0, 7);
 
 const register = (user: TestUser, companyName: string) =>
-  deliver(ctx.bus, 'user.registered', {
+  deliver(ctx, 'user.registered', {
     userId: user.userId,
     email: user.email,
     firstName: 'F',
@@ -61,7 +61,7 @@ beforeAll(async () => {
     closedWon: { enabled: true, type: 'percentage_arr', amount: 20 },
     retentionBonus: { enabled: false },
   };
-  await deliver(ctx.bus, 'bounties.saved', { userId: randomUUID(), companyName: 'Acme', bounties: acmeBounties });
+  await deliver(ctx, 'bounties.saved', { userId: randomUUID(), companyName: 'Acme', bounties: acmeBounties });
   await register(me, 'Mine Corp');
   ids.pending = await create(me, 'Acme', 'Rocket', 'Pia');
   ids.won = await create(me, 'Acme Inc.', 'Rocket', 'Wes');

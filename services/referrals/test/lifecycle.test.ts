@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { Referral, REFERRAL_MESSAGES, type EventPayload } from '@app/contracts';
+import { ERRORS, Referral, REFERRAL_MESSAGES, type ErrorCode, type EventPayload } from '@app/contracts';
 import { internalAuthToken } from '@app/kit';
 import { eventually, TEST_SECRET } from '@app/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   counts,
   deliver,
+  redeliver,
   referralInput,
   startAiStub,
   startReferrals,
@@ -75,14 +76,17 @@ describe('the intro email draft', () => {
     const user = testUser();
     const { id } = await created(user);
     const missing = await get(user, `/api/referrals/${id}/email-draft`);
-    expect([missing.statusCode, missing.json()]).toEqual([404, { message: REFERRAL_MESSAGES.draftNotFound }]);
+    expect([missing.statusCode, missing.json()]).toEqual([
+      404,
+      { message: REFERRAL_MESSAGES.draftNotFound, code: 'DRAFT_NOT_READY' },
+    ]);
     expect((await get(user, `/api/referrals/${id}/email-draft?checkOnly=true`)).json()).toEqual({
       ready: false,
       fromClay: false,
     });
 
     // Recipients are normalized: comma-separated text inside a list becomes separate addresses.
-    await deliver(ctx.bus, 'referral.draft_generated', {
+    await deliver(ctx, 'referral.draft_generated', {
       ...draftEvent(id, 'template'),
       recipients: { to: [' grace@navy.example , ada@x.example'], cc: [''], bcc: [] },
     });
@@ -106,12 +110,12 @@ describe('the intro email draft', () => {
   it('refuses unknown or malformed query parameters', async () => {
     const user = testUser();
     const { id } = await created(user);
-    for (const [query, message] of [
-      ['checkOnly=maybe', 'checkOnly must be true or false'],
-      ['checkOnly=true&x=1', 'Unrecognized key: "x"'],
-    ]) {
+    for (const [query, body] of [
+      ['checkOnly=maybe', { message: 'checkOnly must be true or false', field: 'checkOnly' }],
+      ['checkOnly=true&x=1', { message: 'Unrecognized key: "x"' }],
+    ] as const) {
       const response = await get(user, `/api/referrals/${id}/email-draft?${query}`);
-      expect([response.statusCode, response.json()]).toEqual([400, { message }]);
+      expect([response.statusCode, response.json()]).toEqual([400, { ...body, code: 'VALIDATION_FAILED' }]);
     }
   });
 
@@ -119,14 +123,15 @@ describe('the intro email draft', () => {
     const user = testUser();
     const { id } = await created(user);
     const eventId = randomUUID();
-    await deliver(ctx.bus, 'referral.draft_generated', draftEvent(id, 'llm'), eventId);
+    await deliver(ctx, 'referral.draft_generated', draftEvent(id, 'llm'), eventId);
     // Something changed the draft since (here: by hand); the redelivery must not overwrite it.
     await ctx.sql.query(
       `UPDATE referrals.referrals SET email_draft = jsonb_set(email_draft, '{subject}', '"changed"') WHERE id = $1`,
       [id],
     );
     const before = await counts(ctx.sql);
-    await deliver(ctx.bus, 'referral.draft_generated', draftEvent(id, 'llm'), eventId);
+    await deliver(ctx, 'referral.draft_generated', draftEvent(id, 'llm'), eventId);
+    await redeliver(ctx, eventId);
     expect(await counts(ctx.sql)).toEqual(before);
     expect((await referralOf(user, id)).emailDraft?.subject).toBe('changed');
     const { rows } = await ctx.sql.query('SELECT subscriber FROM referrals.processed_events WHERE event_id = $1', [
@@ -138,35 +143,35 @@ describe('the intro email draft', () => {
   it('prefers an enrichment draft: it replaces a template one and is never replaced by one', async () => {
     const user = testUser();
     const { id } = await created(user);
-    await deliver(ctx.bus, 'referral.draft_generated', draftEvent(id, 'template'));
-    await deliver(ctx.bus, 'referral.draft_generated', draftEvent(id, 'llm'));
+    await deliver(ctx, 'referral.draft_generated', draftEvent(id, 'template'));
+    await deliver(ctx, 'referral.draft_generated', draftEvent(id, 'llm'));
     expect((await referralOf(user, id)).emailDraft?.subject).toBe('llm subject');
-    await deliver(ctx.bus, 'referral.draft_generated', draftEvent(id, 'enrichment'));
+    await deliver(ctx, 'referral.draft_generated', draftEvent(id, 'enrichment'));
     expect((await get(user, `/api/referrals/${id}/email-draft?checkOnly=true`)).json()).toEqual({
       ready: true,
       fromClay: true,
     });
-    await deliver(ctx.bus, 'referral.draft_generated', draftEvent(id, 'template', 'late template'));
+    await deliver(ctx, 'referral.draft_generated', draftEvent(id, 'template', 'late template'));
     const referral = await referralOf(user, id);
     expect([referral.emailDraft?.subject, referral.fromClay]).toEqual(['enrichment subject', true]);
-    await deliver(ctx.bus, 'referral.draft_generated', draftEvent(id, 'enrichment', 'newer enrichment'));
+    await deliver(ctx, 'referral.draft_generated', draftEvent(id, 'enrichment', 'newer enrichment'));
     expect((await referralOf(user, id)).emailDraft?.subject).toBe('newer enrichment');
   });
 
   it('never replaces the draft of an email already sent, and never stores an invalid draft', async () => {
     const user = testUser();
     const { id } = await created(user);
-    await deliver(ctx.bus, 'referral.draft_generated', { ...draftEvent(id, 'llm'), subject: '   ' });
-    await deliver(ctx.bus, 'referral.draft_generated', {
+    await deliver(ctx, 'referral.draft_generated', { ...draftEvent(id, 'llm'), subject: '   ' });
+    await deliver(ctx, 'referral.draft_generated', {
       ...draftEvent(id, 'llm'),
       recipients: { to: ['not an address'], cc: [], bcc: [] },
     });
     expect((await referralOf(user, id)).emailDraft).toBeNull();
     expect((await sendEmail(user, id, validEmail)).statusCode).toBe(200);
-    await deliver(ctx.bus, 'referral.draft_generated', draftEvent(id, 'enrichment'));
+    await deliver(ctx, 'referral.draft_generated', draftEvent(id, 'enrichment'));
     expect((await referralOf(user, id)).emailDraft?.subject).toBe('Meet Grace');
     // An event for a referral that does not exist is consumed without effect.
-    await deliver(ctx.bus, 'referral.draft_generated', draftEvent(2_000_000, 'llm'));
+    await deliver(ctx, 'referral.draft_generated', draftEvent(2_000_000, 'llm'));
   });
 });
 
@@ -210,7 +215,10 @@ describe('POST /api/referrals/:id/send-email', () => {
 
     const before = await counts(ctx.sql);
     const again = await sendEmail(user, id, validEmail);
-    expect([again.statusCode, again.json()]).toEqual([409, { message: REFERRAL_MESSAGES.alreadySent }]);
+    expect([again.statusCode, again.json()]).toEqual([
+      409,
+      { message: REFERRAL_MESSAGES.alreadySent, code: 'EMAIL_ALREADY_SENT' },
+    ]);
     expect(await counts(ctx.sql)).toEqual(before);
   });
 
@@ -252,6 +260,7 @@ describe('POST /api/referrals/:id/send-email', () => {
     const response = await sendEmail(user, id, payload);
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toContain(message);
+    expect(ERRORS[response.json().code as ErrorCode].status).toBe(400);
     expect(await counts(ctx.sql)).toEqual(before);
     expect((await referralOf(user, id)).emailSentAt).toBeNull();
   });
@@ -358,6 +367,7 @@ describe('PUT /api/referrals/:id/status', () => {
     const response = await setStatus(user, id, payload);
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toContain(message);
+    expect(ERRORS[response.json().code as ErrorCode].status).toBe(400);
     expect(await counts(ctx.sql)).toEqual(before);
   });
 });
@@ -431,7 +441,10 @@ describe('GET /api/products/:projectId/referral-program', () => {
     // (Fastify itself refuses path parameters over 100 characters, with 414.)
     for (const projectId of ['no-such-product', 'x'.repeat(100)]) {
       const response = await program(testUser(), projectId);
-      expect([response.statusCode, response.json()]).toEqual([404, { message: 'Product not found' }]);
+      expect([response.statusCode, response.json()]).toEqual([
+        404,
+        { message: 'Product not found', code: 'PRODUCT_NOT_FOUND' },
+      ]);
     }
   });
 
@@ -492,6 +505,7 @@ describe('POST /api/referrals/:id/automate', () => {
     const response = await automate(user, id, payload);
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toContain(message);
+    expect(ERRORS[response.json().code as ErrorCode].status).toBe(400);
     expect(await counts(ctx.sql)).toEqual(before);
   });
 });

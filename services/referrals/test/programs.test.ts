@@ -3,7 +3,16 @@ import { REFERRAL_MESSAGES, type EventEnvelope, type EventPayload } from '@app/c
 import { internalAuthToken } from '@app/kit';
 import { TEST_SECRET } from '@app/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { referralInput, startAiStub, startReferrals, testUser, type AiStub, type TestContext } from './helpers.ts';
+import {
+  publish,
+  redeliver,
+  referralInput,
+  startAiStub,
+  startReferrals,
+  testUser,
+  type AiStub,
+  type TestContext,
+} from './helpers.ts';
 
 let ctx: TestContext;
 let ai: AiStub;
@@ -64,29 +73,30 @@ describe('program.saved in the referrals service', () => {
       companyName: 'Umbrella Corp',
       rewardDetails: '20% of first-year ARR',
     });
-    await ctx.bus.publish(event);
+    await publish(ctx, event);
     const check = await projectFor('Programmed', 'umbrella, Inc.');
     expect(await check()).toBe('Umbrella Partner Program: 20% of first-year ARR');
     expect(ai.calls.filter((c) => c.productName === 'Programmed')).toHaveLength(0);
 
-    await ctx.bus.publish(saved({ ...event.payload, isActive: false }, new Date(Date.now() + 1000)));
+    await publish(ctx, saved({ ...event.payload, isActive: false }, new Date(Date.now() + 1000)));
     // Now the AI is asked (the stub knows a program for 'Programmed').
     expect(await check()).toBe('Partners earn 20% of first-year revenue.');
   });
 
   it('matches a program by the product name too, and ignores a late older event', async () => {
     const event = saved({ name: 'Widgetly', companyName: null, rewardDetails: '$100 per demo' });
-    await ctx.bus.publish(event);
+    await publish(ctx, event);
     const check = await projectFor('widgetly', 'Someone Else Ltd');
     expect(await check()).toBe('Widgetly: $100 per demo');
-    await ctx.bus.publish(saved({ ...event.payload, isActive: false }, new Date(Date.now() - 60_000)));
+    await publish(ctx, saved({ ...event.payload, isActive: false }, new Date(Date.now() - 60_000)));
     expect(await check()).toBe('Widgetly: $100 per demo');
   });
 
   it('handles each event once', async () => {
     const event = saved({ name: 'Once Program', companyName: 'Once Inc' });
-    await ctx.bus.publish(event);
-    await ctx.bus.publish(event);
+    await publish(ctx, event);
+    await publish(ctx, event);
+    await redeliver(ctx, event.id);
     const { rows } = await ctx.sql.query(
       "SELECT count(*)::int AS n FROM referrals.processed_events WHERE subscriber = 'referrals-programs' AND event_id = $1",
       [event.id],
@@ -99,7 +109,7 @@ describe('program.saved in the referrals service', () => {
   });
 
   it("still answers 'NO...' when neither a program nor the AI knows one", async () => {
-    await ctx.bus.publish(saved({ name: 'Off Program', companyName: 'Offco', isActive: false }));
+    await publish(ctx, saved({ name: 'Off Program', companyName: 'Offco', isActive: false }));
     const check = await projectFor('Nothing Here', 'Offco');
     expect(await check()).toBe(REFERRAL_MESSAGES.noProgram);
   });

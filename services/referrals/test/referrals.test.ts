@@ -1,4 +1,4 @@
-import { Referral, ReferralList, REFERRAL_MESSAGES, type EventPayload } from '@app/contracts';
+import { ERRORS, Referral, ReferralList, REFERRAL_MESSAGES, type ErrorCode, type EventPayload } from '@app/contracts';
 import { identitySigner } from '@app/kit';
 import { eventually, TEST_SECRET } from '@app/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,7 +69,7 @@ describe('authentication and ownership', () => {
         payload: method === 'GET' ? undefined : '{}',
       });
       expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual({ message: 'Authentication required' });
+      expect(response.json()).toEqual({ message: 'Authentication required', code: 'UNAUTHENTICATED' });
     }
   });
 
@@ -91,20 +91,23 @@ describe('authentication and ownership', () => {
         { method: 'POST', url: `/api/referrals/${referralId}/automate`, payload: { dryRun: true } },
       ] as const;
     const before = await counts(ctx.sql);
-    const expectations: Array<[string, number, string]> = [
-      [String(id), 403, REFERRAL_MESSAGES.notAuthorized],
-      ['999999', 404, REFERRAL_MESSAGES.notFound],
-      ['99999999999', 404, REFERRAL_MESSAGES.notFound],
-      ['abc', 400, REFERRAL_MESSAGES.invalidId],
-      ['1.5', 400, REFERRAL_MESSAGES.invalidId],
-      ['-1', 400, REFERRAL_MESSAGES.invalidId],
-      ['1e3', 400, REFERRAL_MESSAGES.invalidId],
-      ['9'.repeat(40), 400, REFERRAL_MESSAGES.invalidId],
+    const forbidden = { message: REFERRAL_MESSAGES.notAuthorized, code: 'REFERRAL_FORBIDDEN' };
+    const notFound = { message: REFERRAL_MESSAGES.notFound, code: 'REFERRAL_NOT_FOUND' };
+    const invalid = { message: REFERRAL_MESSAGES.invalidId, code: 'VALIDATION_FAILED', field: 'id' };
+    const expectations: Array<[string, number, object]> = [
+      [String(id), 403, forbidden],
+      ['999999', 404, notFound],
+      ['99999999999', 404, notFound],
+      ['abc', 400, invalid],
+      ['1.5', 400, invalid],
+      ['-1', 400, invalid],
+      ['1e3', 400, invalid],
+      ['9'.repeat(40), 400, invalid],
     ];
-    for (const [referralId, status, message] of expectations) {
+    for (const [referralId, status, body] of expectations) {
       for (const route of perRoute(referralId)) {
         const response = await app().inject({ ...route, headers: stranger.headers });
-        expect([route.url, response.statusCode, response.json()]).toEqual([route.url, status, { message }]);
+        expect([route.url, response.statusCode, response.json()]).toEqual([route.url, status, body]);
       }
     }
     expect(await counts(ctx.sql)).toEqual(before);
@@ -117,14 +120,14 @@ describe('authentication and ownership', () => {
     const user = testUser();
     const response = await create(user, { userId: testUser().userId });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ message: 'Unrecognized key: "userId"' });
+    expect(response.json()).toEqual({ message: 'Unrecognized key: "userId"', code: 'VALIDATION_FAILED' });
   });
 });
 
 describe('POST /api/referrals', () => {
   it('creates the referral with its project, initial history and a referral.created event carrying the referrer', async () => {
     const user = testUser('ada');
-    await deliver(ctx.bus, 'user.registered', {
+    await deliver(ctx, 'user.registered', {
       userId: user.userId,
       email: user.email,
       firstName: 'Ada',
@@ -209,7 +212,7 @@ describe('POST /api/referrals', () => {
       lastName: '',
       companyName: '',
     });
-    await deliver(ctx.bus, 'user.registered', {
+    await deliver(ctx, 'user.registered', {
       userId: user.userId,
       email: user.email,
       firstName: 'Late',
@@ -285,6 +288,7 @@ describe('POST /api/referrals', () => {
     const response = await app().inject({ method: 'POST', url: '/api/referrals', headers: user.headers, payload });
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toContain(message);
+    expect(ERRORS[response.json().code as ErrorCode].status).toBe(400);
     expect(await counts(ctx.sql)).toEqual(before);
   });
 
@@ -297,6 +301,7 @@ describe('POST /api/referrals', () => {
       payload: 'hi',
     });
     expect(response.statusCode).toBe(415);
+    expect(response.json().code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
 });
 
@@ -317,14 +322,14 @@ describe('GET /api/referrals (Tee ups dashboard)', () => {
   const DAY = 24 * 3600_000;
 
   beforeAll(async () => {
-    await deliver(ctx.bus, 'user.registered', {
+    await deliver(ctx, 'user.registered', {
       userId: alice.userId,
       email: alice.email,
       firstName: 'Alice',
       lastName: 'A',
       companyName: 'Wonder Software Ltd',
     });
-    await deliver(ctx.bus, 'user.registered', {
+    await deliver(ctx, 'user.registered', {
       userId: bob.userId,
       email: bob.email,
       firstName: 'Bob',
@@ -527,5 +532,6 @@ describe('GET /api/referrals (Tee ups dashboard)', () => {
     const response = await app().inject({ method: 'GET', url: `/api/referrals?${query}`, headers: alice.headers });
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toContain(message);
+    expect(response.json().code).toBe('VALIDATION_FAILED');
   });
 });

@@ -24,7 +24,8 @@ export const ReferralIdParams = z.object({
     .transform(Number),
 });
 export const ProjectIdParams = z.object({ projectId: z.string().min(1).max(100, 'Product not found') });
-export const CommissionIdParams = z.object({ id: z.uuid('Commission not found') });
+/** Any text (Fastify caps path parameters at 100 characters): one that names no commission, UUID or not, is 404. */
+export const CommissionIdParams = z.object({ id: z.string() });
 export const EmailDraftQuery = z.strictObject({
   checkOnly: z.enum(['true', 'false'], { error: 'checkOnly must be true or false' }).optional(),
 });

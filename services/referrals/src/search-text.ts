@@ -1,0 +1,28 @@
+/**
+ * The dashboard search (spec 9): the text a referral is found by, written once at creation
+ * (Referral.searchText in the schema), and the LIKE pattern a search term becomes.
+ */
+
+/** The lowercased text the dashboard search runs over. */
+export function searchTextOf(fields: {
+  firstName: string;
+  lastName: string;
+  email: string;
+  company: string;
+  projectCompanyName: string;
+  reason: string;
+}): string {
+  // The unit separator keeps a search from matching across two fields.
+  return [
+    `${fields.firstName} ${fields.lastName}`,
+    fields.email,
+    fields.company,
+    fields.projectCompanyName,
+    fields.reason,
+  ]
+    .join('\u001f')
+    .toLowerCase();
+}
+
+/** A LIKE pattern that finds `term` anywhere, with LIKE's own wildcards taken literally. */
+export const containsPattern = (term: string) => `%${term.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
