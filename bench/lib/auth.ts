@@ -108,7 +108,9 @@ async function startFakeAuth(): Promise<BenchAuth> {
         }
       })();
       if (request.method !== 'POST' || request.url !== '/internal/sessions/resolve' || token !== sid) {
-        response.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"No session"}');
+        response
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ message: 'No session', code: 'SESSION_NOT_FOUND' }));
         return;
       }
       const expiresAt = new Date(Date.now() + 3600_000).toISOString();

@@ -41,6 +41,12 @@ export const ERRORS = {
   },
   WRONG_PASSWORD: { status: 403, message: 'The password is not correct' },
   SAME_EMAIL: { status: 400, message: 'That is already your email address' },
+  /** The email-change link was opened after another account took the new address. */
+  EMAIL_CHANGE_TAKEN: {
+    status: 400,
+    message:
+      'This email address is now used by another account, so your email was not changed. Please request the change again with another address.',
+  },
   SESSION_NOT_FOUND: { status: 404, message: 'No session' },
 
   // Referrals

@@ -1,18 +1,23 @@
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
-import { createDataService, type DataService, type EventBus } from '@app/kit';
+import { createDataService, defineService, registerOperations, type DataService, type EventBus } from '@app/kit';
 import type { FastifyServerOptions } from 'fastify';
-import type { AuthConfig } from './config.ts';
+import { accountUseCases } from './accounts.ts';
+import { readAuthConfig, type AuthConfig } from './config.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 import { authRoutes } from './routes.ts';
-import { sessionStore } from './sessions.ts';
+import { sessionUseCases } from './sessions.ts';
+import { verificationUseCases } from './verification.ts';
 
 export const SCHEMA = 'auth';
 const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 
 export type AuthService = DataService<PrismaClient>;
 
-/** Builds the auth service: migrations applied, routes registered, outbox relay running. Not listening yet. */
+/**
+ * Builds the auth service (accounts, sessions, verification links): migrations applied, operations
+ * registered, outbox relay running once the app is ready. Not listening yet.
+ */
 export async function createAuthService(options: {
   config: AuthConfig;
   bus: EventBus;
@@ -27,11 +32,23 @@ export async function createAuthService(options: {
     internalSecret: config.INTERNAL_SECRET,
     bus: options.bus,
     logger: options.logger,
+    // Every request through the gateway resolves its session here.
     poolSize: 10,
     prisma: (adapter) => new PrismaClient({ adapter }),
   });
-  const { app, prisma, relay } = service;
-  await app.register(cookie);
-  authRoutes(app, { config, prisma, sessions: sessionStore(prisma, config), relay });
+  await service.app.register(cookie);
+  const db = service.prisma;
+  const { transaction } = service;
+  const sessions = sessionUseCases({ db, transaction, config });
+  const verification = verificationUseCases({ transaction, config });
+  const accounts = accountUseCases({ db, transaction, config, sessions, verification });
+  registerOperations(service.app, 'auth', authRoutes({ config, accounts, sessions, verification }));
   return service;
 }
+
+export const authService = defineService({
+  name: 'auth',
+  readConfig: readAuthConfig,
+  port: (config) => config.AUTH_PORT,
+  create: createAuthService,
+});

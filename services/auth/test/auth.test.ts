@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { ACCOUNT_MESSAGES, AUTH_MESSAGES, type EventEnvelope } from '@app/contracts';
+import { ACCOUNT_MESSAGES, AUTH_MESSAGES, ERRORS, type ErrorCode, type EventEnvelope } from '@app/contracts';
 import { identitySigner, sealer, type EventBus } from '@app/kit';
 import { eventually, freshDatabase, TEST_SECRET, testBus } from '@app/testing';
 import pg from 'pg';
@@ -39,6 +39,21 @@ const login = (email: string, password: string, headers: Record<string, string> 
 
 const sessionCookie = (response: { cookies: Array<{ name: string; value: string }> }) =>
   response.cookies.find((c) => c.name === 'sid')?.value;
+
+/** An error answer: its status, its code (a code of that status) and, when given, its exact message. */
+function expectError(
+  response: { statusCode: number; body: string; json(): { message: string; code: ErrorCode } },
+  status: number,
+  code: ErrorCode,
+  message?: string | RegExp,
+) {
+  expect(response.statusCode, response.body).toBe(status);
+  expect(ERRORS[code].status, code).toBe(status);
+  const body = response.json();
+  expect(body.code).toBe(code);
+  if (typeof message === 'string') expect(body.message).toBe(message);
+  else if (message) expect(body.message).toMatch(message);
+}
 
 async function counts() {
   const { rows } = await sql.query<{ users: string; sessions: string; tokens: string; outbox: string }>(
@@ -151,21 +166,33 @@ describe('POST /api/register', () => {
     const before = await counts();
     const response = await register({ email: 'TWICE@example.com' });
     expect(response.statusCode).toBe(409);
-    expect(response.json()).toEqual({ message: AUTH_MESSAGES.emailTaken });
+    expect(response.json()).toEqual({ message: AUTH_MESSAGES.emailTaken, code: 'EMAIL_TAKEN' });
     expect(await counts()).toEqual(before);
   });
 
-  it.each([
-    ['malformed JSON', '{"firstName":', 400, 'Malformed JSON body'],
-    ['a wrong type', { firstName: 42 }, 400, 'First name is required'],
-    ['a missing field', { lastName: undefined }, 400, 'Last name is required'],
-    ['a blank company', { companyName: '   ' }, 400, 'Company name is required'],
-    ['an unknown field', { isAdmin: true }, 400, 'Unrecognized key: "isAdmin"'],
-    ['an invalid email', { email: 'not an email' }, 400, 'Please enter a valid email address'],
-    ['an overlong name', { firstName: 'x'.repeat(101) }, 400, 'Must be at most 100 characters'],
-    ['an overlong password', { password: 'x'.repeat(1001) }, 400, 'Password must be at most 1000 characters'],
-    ['an oversized body', { firstName: 'x'.repeat(1024 * 1024 + 10) }, 413, 'Request body is too large'],
-  ])('answers %s with a clear 4xx and changes nothing', async (_case, input, status, message) => {
+  it.each<[string, string | Record<string, unknown>, number, ErrorCode, string]>([
+    ['malformed JSON', '{"firstName":', 400, 'MALFORMED_BODY', 'Malformed JSON body'],
+    ['a wrong type', { firstName: 42 }, 400, 'VALIDATION_FAILED', 'First name is required'],
+    ['a missing field', { lastName: undefined }, 400, 'VALIDATION_FAILED', 'Last name is required'],
+    ['a blank company', { companyName: '   ' }, 400, 'VALIDATION_FAILED', 'Company name is required'],
+    ['an unknown field', { isAdmin: true }, 400, 'VALIDATION_FAILED', 'Unrecognized key: "isAdmin"'],
+    ['an invalid email', { email: 'not an email' }, 400, 'VALIDATION_FAILED', 'Please enter a valid email address'],
+    ['an overlong name', { firstName: 'x'.repeat(101) }, 400, 'VALIDATION_FAILED', 'Must be at most 100 characters'],
+    [
+      'an overlong password',
+      { password: 'x'.repeat(1001) },
+      400,
+      'VALIDATION_FAILED',
+      'Password must be at most 1000 characters',
+    ],
+    [
+      'an oversized body',
+      { firstName: 'x'.repeat(1024 * 1024 + 10) },
+      413,
+      'BODY_TOO_LARGE',
+      'Request body is too large',
+    ],
+  ])('answers %s with a clear 4xx and changes nothing', async (_case, input, status, code, message) => {
     const before = await counts();
     const payload =
       typeof input === 'string'
@@ -179,7 +206,7 @@ describe('POST /api/register', () => {
             ...input,
           });
     const response = await app().inject({ method: 'POST', url: '/api/register', headers: json, payload });
-    expect(response.statusCode).toBe(status);
+    expectError(response, status, code);
     expect(response.json().message).toContain(message);
     expect(await counts()).toEqual(before);
   });
@@ -191,8 +218,7 @@ describe('POST /api/register', () => {
       headers: { 'content-type': 'text/plain' },
       payload: 'hello',
     });
-    expect(response.statusCode).toBe(415);
-    expect(response.json().message).toBe('Unsupported content type');
+    expectError(response, 415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported content type');
   });
 });
 
@@ -205,13 +231,13 @@ describe('POST /api/login', () => {
     expect(unknown.statusCode).toBe(401);
     expect(wrong.statusCode).toBe(401);
     expect(unknown.json()).toEqual(wrong.json());
-    expect(unknown.json()).toEqual({ message: AUTH_MESSAGES.invalidCredentials });
+    expect(unknown.json()).toEqual({ message: AUTH_MESSAGES.invalidCredentials, code: 'INVALID_CREDENTIALS' });
   });
 
   it("refuses an unverified account with a message containing 'Email not verified'", async () => {
     await register({ email: 'unverified@example.com', password: 'pw' });
     const response = await login('unverified@example.com', 'pw');
-    expect(response.statusCode).toBe(403);
+    expectError(response, 403, 'LOGIN_EMAIL_NOT_VERIFIED');
     expect(response.json().message).toContain('Email not verified');
     expect(response.json().emailVerificationSent).toBe(false);
     expect(sessionCookie(response)).toBeUndefined();
@@ -229,7 +255,7 @@ describe('POST /api/login', () => {
     expect(response.json()).toEqual({ message: AUTH_MESSAGES.loggedIn, emailVerificationSent: false });
     const newToken = sessionCookie(response)!;
     expect(newToken).not.toBe(oldToken);
-    expect((await resolve(oldToken)).statusCode).toBe(404);
+    expectError(await resolve(oldToken), 404, 'SESSION_NOT_FOUND', 'No session');
     expect((await resolve(newToken)).json().identity).toMatchObject({
       userId,
       email: 'verified@example.com',
@@ -247,7 +273,7 @@ describe('POST /api/login', () => {
       payload: { email: 'a@b.co' },
     });
     expect(response.statusCode).toBe(400);
-    expect(response.json().message).toBe('Password is required');
+    expect(response.json()).toEqual({ message: 'Password is required', code: 'VALIDATION_FAILED', field: 'password' });
   });
 });
 
@@ -258,7 +284,7 @@ describe('sessions', () => {
     const response = await app().inject({ method: 'POST', url: '/api/logout', headers: { cookie: `sid=${token}` } });
     expect(response.statusCode).toBe(200);
     expect(response.cookies.find((c) => c.name === 'sid')?.value).toBe('');
-    expect((await resolve(token)).statusCode).toBe(404);
+    expectError(await resolve(token), 404, 'SESSION_NOT_FOUND');
     const { rows } = await sql.query('SELECT 1 FROM auth.sessions WHERE token_hash = $1', [sha256(token)]);
     expect(rows).toHaveLength(0);
     await eventually(() => published.some((e) => e.name === 'session.ended'), 5000, 'session.ended');
@@ -269,13 +295,13 @@ describe('sessions', () => {
     await sql.query("UPDATE auth.sessions SET last_seen_at = now() - interval '8 days' WHERE token_hash = $1", [
       sha256(idle),
     ]);
-    expect((await resolve(idle)).statusCode).toBe(404);
+    expectError(await resolve(idle), 404, 'SESSION_NOT_FOUND');
 
     const old = sessionCookie(await register())!;
     await sql.query("UPDATE auth.sessions SET expires_at = now() - interval '1 second' WHERE token_hash = $1", [
       sha256(old),
     ]);
-    expect((await resolve(old)).statusCode).toBe(404);
+    expectError(await resolve(old), 404, 'SESSION_NOT_FOUND');
   });
 
   it('slides the idle expiry when the session is used', async () => {
@@ -298,20 +324,20 @@ describe('sessions', () => {
       headers: json,
       payload: { token: 'x' },
     });
-    expect(response.statusCode).toBe(403);
+    expectError(response, 403, 'INTERNAL_ONLY');
   });
 });
 
 describe('GET /api/user', () => {
   it('answers 401 without an identity and with a forged one', async () => {
-    expect((await app().inject({ method: 'GET', url: '/api/user' })).statusCode).toBe(401);
+    expectError(await app().inject({ method: 'GET', url: '/api/user' }), 401, 'UNAUTHENTICATED');
     const forged = identitySigner('another-secret-that-is-long-enough-000000').sign(
       { userId: crypto.randomUUID(), sessionId: 's', email: 'x@y.z', isAdmin: true, emailVerified: true },
       60,
     );
     const response = await app().inject({ method: 'GET', url: '/api/user', headers: { 'x-identity': forged } });
     expect(response.statusCode).toBe(401);
-    expect(response.json()).toEqual({ message: 'Authentication required' });
+    expect(response.json()).toEqual({ message: 'Authentication required', code: 'UNAUTHENTICATED' });
   });
 
   it('reads the user the gateway vouches for; administrators come from ADMIN_EMAILS once verified', async () => {
@@ -351,7 +377,7 @@ describe('GET /api/verify-email', () => {
     expect(first.json()).toEqual({ message: AUTH_MESSAGES.verified });
     const again = await app().inject({ method: 'GET', url: `/api/verify-email?token=${token}&userId=${userId}` });
     expect(again.statusCode).toBe(400);
-    expect(again.json()).toEqual({ message: AUTH_MESSAGES.verifyFailed });
+    expect(again.json()).toEqual({ message: AUTH_MESSAGES.verifyFailed, code: 'VERIFICATION_LINK_INVALID' });
     await eventually(() => published.some((e) => e.name === 'user.email_verified'), 5000, 'user.email_verified');
   });
 
@@ -362,19 +388,23 @@ describe('GET /api/verify-email', () => {
       method: 'GET',
       url: `/api/verify-email?token=${token}&userId=${crypto.randomUUID()}`,
     });
-    expect(other.statusCode).toBe(400);
+    expectError(other, 400, 'VERIFICATION_LINK_INVALID', AUTH_MESSAGES.verifyFailed);
     await sql.query(
       "UPDATE auth.email_verification_tokens SET expires_at = now() - interval '1 second' WHERE user_id = $1",
       [userId],
     );
     const expired = await app().inject({ method: 'GET', url: `/api/verify-email?token=${token}&userId=${userId}` });
-    expect(expired.statusCode).toBe(400);
+    expectError(expired, 400, 'VERIFICATION_LINK_INVALID', AUTH_MESSAGES.verifyFailed);
     const { rows } = await sql.query('SELECT email_verified_at FROM auth.users WHERE id = $1', [userId]);
     expect(rows[0].email_verified_at).toBeNull();
 
     const missing = await app().inject({ method: 'GET', url: '/api/verify-email?token=abc' });
     expect(missing.statusCode).toBe(400);
-    expect(missing.json()).toEqual({ message: 'Invalid verification link. Missing token or user ID.' });
+    expect(missing.json()).toEqual({
+      message: 'Invalid verification link. Missing token or user ID.',
+      code: 'VALIDATION_FAILED',
+      field: 'userId',
+    });
   });
 });
 
@@ -383,6 +413,7 @@ describe('POST /api/resend-verification', () => {
     await register({ email: 'resend@example.com' });
     await verificationFor('resend@example.com');
     published.length = 0;
+    const since = new Date();
     const answers = [];
     for (const email of ['resend@example.com', 'stranger@example.com', 'verified@example.com']) {
       const response = await app().inject({
@@ -396,6 +427,12 @@ describe('POST /api/resend-verification', () => {
     expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
     expect(answers[0]).toEqual([200, { message: AUTH_MESSAGES.resendAccepted }]);
     await verificationFor('resend@example.com');
+    // Queued in the same transaction as the answer: the outbox already holds every email these asked for.
+    const { rows: queued } = await sql.query(
+      "SELECT payload->>'email' AS email FROM auth.outbox_events WHERE name = 'email_verification.requested' AND occurred_at >= $1",
+      [since],
+    );
+    expect(queued).toEqual([{ email: 'resend@example.com' }]);
     await new Promise((r) => setTimeout(r, 200));
     expect(published.filter((e) => e.name === 'email_verification.requested')).toHaveLength(1);
   });
@@ -416,7 +453,7 @@ describe('POST /api/resend-verification', () => {
       method: 'GET',
       url: `/api/verify-email?token=${first.token}&userId=${first.userId}`,
     });
-    expect(old.statusCode).toBe(400);
+    expectError(old, 400, 'VERIFICATION_LINK_INVALID');
     const current = await app().inject({
       method: 'GET',
       url: `/api/verify-email?token=${second.token}&userId=${second.userId}`,
@@ -432,7 +469,11 @@ describe('POST /api/resend-verification', () => {
       payload: { email: 'nope' },
     });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ message: 'Please enter a valid email address' });
+    expect(response.json()).toEqual({
+      message: 'Please enter a valid email address',
+      code: 'VALIDATION_FAILED',
+      field: 'email',
+    });
   });
 });
 
@@ -445,51 +486,64 @@ describe('bad input on every endpoint', () => {
       valid: { firstName: 'A', lastName: 'B', companyName: 'C', email: 'someone@example.com', password: 'pw' },
     },
   ];
-  const cases: Array<[string, (valid: Record<string, unknown>) => string, number, RegExp]> = [
-    ['malformed JSON', () => '{"email": "a@b.co",', 400, /^Malformed JSON body$/],
-    ['a JSON array', () => '[]', 400, /./],
-    ['a wrong type', (v) => JSON.stringify({ ...v, email: ['a@b.co'] }), 400, /valid email/],
-    ['a missing field', (v) => JSON.stringify({ ...v, email: undefined }), 400, /valid email/],
-    ['an unknown field', (v) => JSON.stringify({ ...v, role: 'admin' }), 400, /Unrecognized key: "role"/],
+  const cases: Array<[string, (valid: Record<string, unknown>) => string, number, ErrorCode, RegExp]> = [
+    ['malformed JSON', () => '{"email": "a@b.co",', 400, 'MALFORMED_BODY', /^Malformed JSON body$/],
+    ['a JSON array', () => '[]', 400, 'VALIDATION_FAILED', /./],
+    ['a wrong type', (v) => JSON.stringify({ ...v, email: ['a@b.co'] }), 400, 'VALIDATION_FAILED', /valid email/],
+    ['a missing field', (v) => JSON.stringify({ ...v, email: undefined }), 400, 'VALIDATION_FAILED', /valid email/],
+    [
+      'an unknown field',
+      (v) => JSON.stringify({ ...v, role: 'admin' }),
+      400,
+      'VALIDATION_FAILED',
+      /Unrecognized key: "role"/,
+    ],
     [
       'an overlong string',
       (v) => JSON.stringify({ ...v, email: `${'a'.repeat(300)}@example.com` }),
       400,
+      'VALIDATION_FAILED',
       /at most 254/,
     ],
-    ['an oversized body', (v) => JSON.stringify({ ...v, pad: 'x'.repeat(1024 * 1024) }), 413, /too large/],
-    ['an empty body', () => '', 400, /empty/i],
+    [
+      'an oversized body',
+      (v) => JSON.stringify({ ...v, pad: 'x'.repeat(1024 * 1024) }),
+      413,
+      'BODY_TOO_LARGE',
+      /too large/,
+    ],
+    ['an empty body', () => '', 400, 'EMPTY_BODY', /empty/i],
   ];
 
   for (const endpoint of endpoints) {
-    it.each(cases)(`${endpoint.url}: %s gets a clear 4xx and changes nothing`, async (_name, body, status, message) => {
-      const before = await counts();
-      const response = await app().inject({
-        method: 'POST',
-        url: endpoint.url,
-        headers: json,
-        payload: body(endpoint.valid),
-      });
-      expect(response.statusCode).toBe(status);
-      expect(response.json().message).toMatch(message);
-      expect(await counts()).toEqual(before);
-    });
+    it.each(cases)(
+      `${endpoint.url}: %s gets a clear 4xx and changes nothing`,
+      async (_name, body, status, code, message) => {
+        const before = await counts();
+        const response = await app().inject({
+          method: 'POST',
+          url: endpoint.url,
+          headers: json,
+          payload: body(endpoint.valid),
+        });
+        expectError(response, status, code, message);
+        expect(await counts()).toEqual(before);
+      },
+    );
   }
 
   it('/api/verify-email: overlong and unknown parameters are refused', async () => {
     const long = await app().inject({ method: 'GET', url: `/api/verify-email?token=${'x'.repeat(500)}&userId=u` });
-    expect(long.statusCode).toBe(400);
-    expect(long.json().message).toBe('Invalid verification link.');
+    expectError(long, 400, 'VALIDATION_FAILED', 'Invalid verification link.');
     const extra = await app().inject({ method: 'GET', url: '/api/verify-email?token=t&userId=u&admin=1' });
-    expect(extra.statusCode).toBe(400);
-    expect(extra.json().message).toMatch(/Unrecognized key: "admin"/);
+    expectError(extra, 400, 'VALIDATION_FAILED', /Unrecognized key: "admin"/);
   });
 
   it('/api/logout and /api/user take no input and ignore a garbage cookie', async () => {
     const logout = await app().inject({ method: 'POST', url: '/api/logout', headers: { cookie: 'sid=%%%garbage' } });
     expect(logout.statusCode).toBe(200);
     const user = await app().inject({ method: 'GET', url: '/api/user', headers: { 'x-identity': 'not.valid' } });
-    expect(user.statusCode).toBe(401);
+    expectError(user, 401, 'UNAUTHENTICATED');
   });
 });
 
@@ -543,7 +597,7 @@ describe('account', () => {
         newPassword: 'b',
         confirmPassword: 'b',
       });
-      expect(response.statusCode).toBe(401);
+      expectError(response, 401, 'UNAUTHENTICATED');
     });
 
     it('refuses a wrong current password (403) and a mismatched confirmation (400), changing nothing', async () => {
@@ -556,17 +610,25 @@ describe('account', () => {
         confirmPassword: 'new password',
       });
       expect(wrong.statusCode).toBe(403);
-      expect(wrong.json()).toEqual({ message: ACCOUNT_MESSAGES.wrongPassword });
+      expect(wrong.json()).toEqual({ message: ACCOUNT_MESSAGES.wrongPassword, code: 'WRONG_PASSWORD' });
       const mismatch = await post('/api/account/password', user.headers, {
         currentPassword: user.password,
         newPassword: 'new password',
         confirmPassword: 'other',
       });
       expect(mismatch.statusCode).toBe(400);
-      expect(mismatch.json()).toEqual({ message: 'Passwords do not match' });
+      expect(mismatch.json()).toEqual({
+        message: 'Passwords do not match',
+        code: 'VALIDATION_FAILED',
+        field: 'confirmPassword',
+      });
       const missing = await post('/api/account/password', user.headers, { newPassword: 'x', confirmPassword: 'x' });
       expect(missing.statusCode).toBe(400);
-      expect(missing.json()).toEqual({ message: 'Current password is required' });
+      expect(missing.json()).toEqual({
+        message: 'Current password is required',
+        code: 'VALIDATION_FAILED',
+        field: 'currentPassword',
+      });
       expect(await passwordHash(user.userId)).toBe(hash);
       expect(await counts()).toEqual(before);
       for (const cookie of user.cookies) expect((await resolve(cookie)).statusCode).toBe(200);
@@ -589,8 +651,8 @@ describe('account', () => {
       expect(await passwordHash(user.userId)).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
 
       expect((await resolve(user.cookies[0]!)).statusCode).toBe(200);
-      expect((await resolve(user.cookies[1]!)).statusCode).toBe(404);
-      expect((await resolve(user.cookies[2]!)).statusCode).toBe(404);
+      expectError(await resolve(user.cookies[1]!), 404, 'SESSION_NOT_FOUND');
+      expectError(await resolve(user.cookies[2]!), 404, 'SESSION_NOT_FOUND');
       await eventually(() => published.some((e) => e.name === 'password.changed'), 5000, 'password.changed');
       const ended = published
         .filter((e) => e.name === 'session.ended')
@@ -602,40 +664,46 @@ describe('account', () => {
         firstName: 'Ada',
       });
 
-      expect((await login(user.email, user.password)).statusCode).toBe(401);
+      expectError(await login(user.email, user.password), 401, 'INVALID_CREDENTIALS');
       expect((await login(user.email, 'new password')).statusCode).toBe(200);
     });
   });
 
   describe('POST /api/account/email', () => {
     it('needs a user, the right password, another address and a free one', async () => {
-      expect((await post('/api/account/email', json, { newEmail: 'x@example.com', password: 'pw' })).statusCode).toBe(
+      expectError(
+        await post('/api/account/email', json, { newEmail: 'x@example.com', password: 'pw' }),
         401,
+        'UNAUTHENTICATED',
       );
       const user = await verifiedUser();
       const taken = await verifiedUser();
       const before = await counts();
       const wrong = await post('/api/account/email', user.headers, { newEmail: 'fresh@example.com', password: 'nope' });
       expect(wrong.statusCode).toBe(403);
-      expect(wrong.json()).toEqual({ message: ACCOUNT_MESSAGES.wrongPassword });
+      expect(wrong.json()).toEqual({ message: ACCOUNT_MESSAGES.wrongPassword, code: 'WRONG_PASSWORD' });
       const same = await post('/api/account/email', user.headers, {
         newEmail: user.email.toUpperCase(),
         password: user.password,
       });
       expect(same.statusCode).toBe(400);
-      expect(same.json()).toEqual({ message: ACCOUNT_MESSAGES.sameEmail });
+      expect(same.json()).toEqual({ message: ACCOUNT_MESSAGES.sameEmail, code: 'SAME_EMAIL' });
       const conflict = await post('/api/account/email', user.headers, {
         newEmail: taken.email,
         password: user.password,
       });
       expect(conflict.statusCode).toBe(409);
-      expect(conflict.json()).toEqual({ message: ACCOUNT_MESSAGES.emailTaken });
+      expect(conflict.json()).toEqual({ message: ACCOUNT_MESSAGES.emailTaken, code: 'EMAIL_TAKEN' });
       const invalid = await post('/api/account/email', user.headers, {
         newEmail: 'not an email',
         password: user.password,
       });
       expect(invalid.statusCode).toBe(400);
-      expect(invalid.json()).toEqual({ message: 'Please enter a valid email address' });
+      expect(invalid.json()).toEqual({
+        message: 'Please enter a valid email address',
+        code: 'VALIDATION_FAILED',
+        field: 'newEmail',
+      });
       expect(await counts()).toEqual(before);
     });
 
@@ -659,7 +727,7 @@ describe('account', () => {
       // Until the link is opened, the old address is the account's.
       expect((await emailOf(user.userId)).email).toBe(user.email);
       expect((await login(user.email, user.password)).statusCode).toBe(200);
-      expect((await login(newEmail, user.password)).statusCode).toBe(401);
+      expectError(await login(newEmail, user.password), 401, 'INVALID_CREDENTIALS');
 
       const opened = await open(link);
       expect(opened.statusCode).toBe(200);
@@ -668,12 +736,12 @@ describe('account', () => {
       expect(after.email).toBe(newEmail);
       expect(after.email_verified_at).not.toBeNull();
       expect((await login(newEmail, user.password)).statusCode).toBe(200);
-      expect((await login(user.email, user.password)).statusCode).toBe(401);
+      expectError(await login(user.email, user.password), 401, 'INVALID_CREDENTIALS');
       expect((await resolve(user.cookies[0]!)).json().identity.email).toBe(newEmail);
 
       const again = await open(link);
       expect(again.statusCode).toBe(400);
-      expect(again.json()).toEqual({ message: AUTH_MESSAGES.verifyFailed });
+      expect(again.json()).toEqual({ message: AUTH_MESSAGES.verifyFailed, code: 'VERIFICATION_LINK_INVALID' });
     });
 
     it('keeps a pending change when a verification link is resent, and vice versa', async () => {
@@ -696,7 +764,7 @@ describe('account', () => {
       const second = await verificationFor(email);
       expect(second.token).not.toBe(first.token);
       // The resend replaced the old verification link, not the change link.
-      expect((await open(first)).statusCode).toBe(400);
+      expectError(await open(first), 400, 'VERIFICATION_LINK_INVALID');
       const opened = await open(change);
       expect(opened.statusCode).toBe(200);
       expect(opened.json().message).toBe('Your email address has been changed');
@@ -723,7 +791,7 @@ describe('account', () => {
       const linkA = await changeLink(a);
       await post('/api/account/email', user.headers, { newEmail: b, password: user.password });
       const linkB = await changeLink(b);
-      expect((await open(linkA)).statusCode).toBe(400);
+      expectError(await open(linkA), 400, 'VERIFICATION_LINK_INVALID');
       expect((await open(linkB)).statusCode).toBe(200);
       expect((await emailOf(user.userId)).email).toBe(b);
     });
@@ -736,7 +804,11 @@ describe('account', () => {
       expect((await register({ email: contested })).statusCode).toBe(201);
       const opened = await open(link);
       expect(opened.statusCode).toBe(400);
-      expect(opened.json().message).toMatch(/used by another account/);
+      expect(opened.json()).toEqual({
+        message:
+          'This email address is now used by another account, so your email was not changed. Please request the change again with another address.',
+        code: 'EMAIL_CHANGE_TAKEN',
+      });
       expect((await emailOf(user.userId)).email).toBe(user.email);
     });
   });

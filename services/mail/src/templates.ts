@@ -1,14 +1,10 @@
+import { escapeHtml } from '@app/kit';
+
 export interface RenderedEmail {
   subject: string;
   text: string;
   html: string;
 }
-
-const escapeHtml = (value: string) =>
-  value.replace(
-    /[&<>"']/g,
-    (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char] ?? char,
-  );
 
 /** The link is built from PUBLIC_URL only; nothing from the request that caused it. */
 export function verificationEmail(input: {

@@ -71,7 +71,7 @@ export const authOperations = {
     summary: 'Verify an email address from the emailed link',
     query: VerifyEmailQuery,
     response: { status: 200, description: 'Verified', schema: VerifyEmailResponse },
-    errors: ['VERIFICATION_LINK_INVALID'],
+    errors: ['VERIFICATION_LINK_INVALID', 'EMAIL_CHANGE_TAKEN'],
   }),
   resendVerification: defineOperation({
     method: 'POST',

@@ -24,7 +24,8 @@ export const mailOperations = {
     service: 'mail',
     access: 'dev',
     summary: 'Every email `npm start` caught (no SMTP_URL), newest first, as a page',
-    response: { status: 200, description: 'The inbox page', contentType: 'text/html' },
+    response: { status: 200, description: 'The inbox page', contentType: 'text/html; charset=utf-8' },
+    errors: ['NOT_FOUND'],
   }),
   devInboxMessages: defineOperation({
     method: 'GET',
@@ -33,5 +34,6 @@ export const mailOperations = {
     access: 'dev',
     summary: 'The same emails as JSON',
     response: { status: 200, description: 'Emails, newest first', schema: CaughtEmail.array() },
+    errors: ['NOT_FOUND'],
   }),
 } as const;

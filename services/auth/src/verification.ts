@@ -1,0 +1,111 @@
+import { fail, sealer, type Emit, type TransactionRunner } from '@app/kit';
+import type { AuthConfig } from './config.ts';
+import type { Tx } from './db.ts';
+import {
+  deletePendingLinks,
+  findLinkWithUser,
+  findUserByEmail,
+  isUniqueViolation,
+  latestVerificationAt,
+  markEmailVerified,
+  moveEmail,
+  replacePendingLink,
+  useLink,
+} from './repository.ts';
+import { hashToken, newToken } from './tokens.ts';
+
+interface Recipient {
+  id: string;
+  email: string;
+  firstName: string;
+}
+
+/** What opening a link did: the account's address verified, or the account moved to a new address. */
+export type LinkOutcome = 'verified' | 'email-changed';
+
+/**
+ * The emailed links: verifying the account's address, and confirming a new one. Only the token's hash is
+ * stored; the token itself travels sealed in the event, for the mail service to put in the link.
+ */
+export function verificationUseCases(deps: { transaction: TransactionRunner<Tx>; config: AuthConfig }) {
+  const { transaction, config } = deps;
+  const tokenSealer = sealer(config.INTERNAL_SECRET, 'email-verification');
+
+  /** A new link: stored as its hash, replacing the pending ones of its kind; answers what the email carries. */
+  async function issueLink(tx: Tx, userId: string, newEmail: string | null) {
+    const token = newToken();
+    const expiresAt = new Date(Date.now() + config.VERIFICATION_TTL_HOURS * 3600_000);
+    await replacePendingLink(tx, { userId, tokenHash: hashToken(token), expiresAt, newEmail });
+    return { sealedToken: tokenSealer.seal(token), expiresAt: expiresAt.toISOString() };
+  }
+
+  /**
+   * Replaces the user's pending verification links with a new one and queues the email, in the caller's
+   * transaction. A pending email-change link is another link to another address and stays valid.
+   */
+  async function requestVerification(tx: Tx, emit: Emit, user: Recipient): Promise<void> {
+    const link = await issueLink(tx, user.id, null);
+    emit('email_verification.requested', { userId: user.id, email: user.email, firstName: user.firstName, ...link });
+  }
+
+  return {
+    requestVerification,
+
+    /**
+     * Sends a link to the new address; the email changes only when it is opened. A new request replaces an
+     * earlier pending change; ordinary verification links are left alone.
+     */
+    requestEmailChange: (user: Recipient, newEmail: string) =>
+      transaction(async (tx, emit) => {
+        const link = await issueLink(tx, user.id, newEmail);
+        emit('email_change.requested', { userId: user.id, newEmail, firstName: user.firstName, ...link });
+      }),
+
+    /** Sends a new link to an unverified account, unless one went out within the cooldown; false if none was sent. */
+    resend: (email: string): Promise<boolean> =>
+      transaction(async (tx, emit) => {
+        const user = await findUserByEmail(tx, email);
+        if (!user || user.emailVerifiedAt) return false;
+        const latest = await latestVerificationAt(tx, user.id);
+        if (latest && Date.now() - latest.getTime() < config.RESEND_COOLDOWN_SECONDS * 1000) return false;
+        await requestVerification(tx, emit, user);
+        return true;
+      }),
+
+    /** Opens a link, once: verifies the address, or moves the account to the new one it was sent to. */
+    async open(input: { token: string; userId: string }): Promise<LinkOutcome> {
+      try {
+        return await transaction(async (tx, emit) => {
+          const link = await findLinkWithUser(tx, hashToken(input.token));
+          if (!link || link.userId !== input.userId || link.usedAt || link.expiresAt.getTime() <= Date.now())
+            fail('VERIFICATION_LINK_INVALID');
+          if (!(await useLink(tx, link.id))) fail('VERIFICATION_LINK_INVALID');
+          const { user } = link;
+          if (link.newEmail !== null) {
+            // Another account may have taken the address since the request: refused, and the rollback
+            // leaves the link usable.
+            const holder = await findUserByEmail(tx, link.newEmail);
+            if (holder && holder.id !== user.id) fail('EMAIL_CHANGE_TAKEN');
+            // Opening the link proved the new address: the account is verified at it.
+            await moveEmail(tx, user.id, link.newEmail, user.emailVerifiedAt ?? new Date());
+            // Links sent to the old address (verification or an earlier change) no longer apply.
+            await deletePendingLinks(tx, user.id);
+            if (!user.emailVerifiedAt) emit('user.email_verified', { userId: user.id, email: link.newEmail });
+            return 'email-changed';
+          }
+          if (!user.emailVerifiedAt) {
+            await markEmailVerified(tx, user.id);
+            emit('user.email_verified', { userId: user.id, email: user.email });
+          }
+          return 'verified';
+        });
+      } catch (error) {
+        // The unique index on users.email settles a race with a registration taking the address.
+        if (isUniqueViolation(error)) fail('EMAIL_CHANGE_TAKEN');
+        throw error;
+      }
+    },
+  };
+}
+
+export type VerificationUseCases = ReturnType<typeof verificationUseCases>;

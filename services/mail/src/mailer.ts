@@ -1,0 +1,22 @@
+import type { sealer } from '@app/kit';
+import type { FastifyBaseLogger as Logger } from 'fastify';
+import type { MailConfig } from './config.ts';
+import type { SendOnce } from './sender.ts';
+import type { RenderedEmail } from './templates.ts';
+
+/** What every email subscriber works with. */
+export interface Mailer {
+  config: MailConfig;
+  sendOnce: SendOnce;
+  /** Opens the link tokens the auth service seals into its events. */
+  tokens: ReturnType<typeof sealer>;
+  /** Emails go to the built-in catcher (`npm start` without SMTP_URL): links are logged for the developer too. */
+  catching: boolean;
+}
+
+/** In development, the link of an email just sent, in the log next to where the inbox is. */
+export function logLinkForDeveloper(mailer: Mailer, log: Logger, label: string, email: RenderedEmail): void {
+  if (!mailer.catching) return;
+  const link = /https?:\/\/\S+/.exec(email.text)?.[0];
+  log.info(`${label}: ${link} (all emails: ${mailer.config.PUBLIC_URL}/dev/inbox)`);
+}

@@ -1,0 +1,21 @@
+import { defineSubscriber } from '../db.ts';
+import type { Mailer } from '../mailer.ts';
+import { introEmail } from '../templates.ts';
+
+/** The referrer's intro email, as they wrote it, from the product's name at our address. */
+export const sendReferralIntro = (mailer: Mailer) =>
+  defineSubscriber({
+    kind: 'idempotent',
+    id: 'mail-referral-intro',
+    event: 'referral.intro_email_requested',
+    handle: async ({ event, log }) => {
+      const { referralId, fromName, replyTo, to, cc, bcc, subject, body } = event.payload;
+      const outcome = await mailer.sendOnce(
+        event.id,
+        'referral-intro',
+        { to, cc, bcc, replyTo, fromName },
+        introEmail(subject, body),
+      );
+      log.info({ referralId, outcome }, 'referral intro email');
+    },
+  });
