@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ERRORS } from './errors.ts';
 
 const required = (message: string, max: number) =>
   z.string({ error: message }).trim().min(1, message).max(max, `Must be at most ${max} characters`);
@@ -28,11 +29,11 @@ const programFields = {
 export const CreateProgramRequest = z.strictObject({ ...programFields, isActive: z.boolean().default(true) });
 export type CreateProgramRequest = z.input<typeof CreateProgramRequest>;
 
-/** PATCH /api/programs/{id}: any subset, no defaults (the switch of spec 2 sends only isActive). */
-export const UpdateProgramRequest = z
-  .strictObject({ ...programFields, isActive: z.boolean() })
-  .partial()
-  .refine((value) => Object.keys(value).length > 0, 'Nothing to update');
+/**
+ * PATCH /api/programs/{id}: any subset, no defaults (the switch of spec 2 sends only isActive). An empty
+ * one is answered NOTHING_TO_UPDATE by the service.
+ */
+export const UpdateProgramRequest = z.strictObject({ ...programFields, isActive: z.boolean() }).partial();
 export type UpdateProgramRequest = z.input<typeof UpdateProgramRequest>;
 
 export const Program = z.object({
@@ -67,12 +68,5 @@ export const ProgramAnalysis = z.object({
 });
 export type ProgramAnalysis = z.infer<typeof ProgramAnalysis>;
 
-export const PROGRAM_MESSAGES = {
-  notFound: 'Program not found',
-  adminOnly: 'Only administrators can manage referral programs',
-  fileRequired: 'Please choose a document to analyze',
-  unsupportedType: 'Unsupported file type. Please upload a PDF, DOC, DOCX, TXT, PNG or JPG file.',
-  tooLarge: 'The document is larger than 10 MB',
-  imageNeedsVision:
-    'Images can only be analyzed when a vision-capable AI model is configured. Please upload a PDF, DOCX or TXT file, or use Manual Entry.',
-} as const;
+/** What the upload form says before sending a file the service would refuse (DOCUMENT_TOO_LARGE). */
+export const PROGRAM_MESSAGES = { tooLarge: ERRORS.DOCUMENT_TOO_LARGE.message } as const;

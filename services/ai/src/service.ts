@@ -1,22 +1,26 @@
 import { fileURLToPath } from 'node:url';
-import { createDataService, type DataService, type EventBus } from '@app/kit';
+import { createDataService, defineService, registerOperations, type DataService, type EventBus } from '@app/kit';
+import { languageModel } from '@app/llm';
 import type { FastifyServerOptions } from 'fastify';
 import { catalogueSource } from './catalogue/catalogue.ts';
-import type { AiConfig } from './config.ts';
-import { INTRO_DRAFT_SUBSCRIBER, introDrafts } from './drafts/intro-drafts.ts';
+import { readAiConfig, type AiConfig } from './config.ts';
+import { enrichmentCallbacks } from './enrichment/callback.ts';
 import { enrichmentRequests } from './enrichment/requests.ts';
-import { enrichmentRoutes } from './enrichment/routes.ts';
 import { enrichmentWebhook } from './enrichment/webhook.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
-import { languageModel } from '@app/llm';
 import { Matcher } from './match/engine.ts';
 import { programProducts } from './match/program-source.ts';
-import { MATCH_SUBSCRIBERS, matchReadModel } from './match/read-model.ts';
-import { matchRoutes, smartMatch } from './match/routes.ts';
-import { referralProgramRoutes } from './programs/referral-program.ts';
+import { matchReadModel } from './match/read-model.ts';
+import { smartMatch } from './match/smart-match.ts';
+import { aiRoutes } from './routes.ts';
 import { knownProducts } from './search/known-products.ts';
-import { searchRoutes } from './search/routes.ts';
 import { productSearch } from './search/search.ts';
+import { enrichmentPost } from './subscribers/enrichment-post.ts';
+import { introDraft } from './subscribers/intro-draft.ts';
+import { knownProductsSubscriber } from './subscribers/known-products.ts';
+import { matchBounties } from './subscribers/match-bounties.ts';
+import { matchLeadCriteria } from './subscribers/match-lead-criteria.ts';
+import { matchPrograms } from './subscribers/match-programs.ts';
 
 export const SCHEMA = 'ai';
 const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
@@ -27,33 +31,34 @@ const BODY_LIMIT = 64 * 1024;
 export type AiService = DataService<PrismaClient>;
 
 /**
- * Builds the ai service: product search, Smart Match (read model of programs and vendor profiles), intro drafts for new referrals (through its outbox), optional
- * enrichment, the referral-program question. Migrations applied, subscriptions made; not listening yet.
+ * Builds the ai service: product search, Smart Match (read model of programs and vendor profiles), intro
+ * drafts for new referrals, optional enrichment, the referral-program question. Migrations applied,
+ * operations registered, subscribers bound; not listening yet.
  */
 export async function createAiService(options: {
   config: AiConfig;
   bus: EventBus;
   logger?: FastifyServerOptions['logger'] | false;
 }): Promise<AiService> {
-  const { config, bus } = options;
+  const { config } = options;
   const service = await createDataService({
     name: 'ai',
     schema: SCHEMA,
     migrationsDir,
     databaseUrl: config.DATABASE_URL,
     internalSecret: config.INTERNAL_SECRET,
-    bus,
+    bus: options.bus,
     logger: options.logger,
     bodyLimit: BODY_LIMIT,
     poolSize: 4,
     prisma: (adapter) => new PrismaClient({ adapter }),
   });
-  const { app, prisma, relay } = service;
+  const { app, prisma } = service;
   const model = languageModel(config, app.log);
 
   // Smart Match: programs and vendor profiles from events, in memory for ranking, loaded before any request.
   const matcher = new Matcher();
-  const readModel = matchReadModel({ prisma, matcher, log: app.log });
+  const readModel = matchReadModel({ prisma, matcher });
   await readModel.sync();
 
   const known = knownProducts(prisma);
@@ -69,39 +74,37 @@ export async function createAiService(options: {
           maxRetries: config.ENRICHMENT_MAX_RETRIES,
         })
       : null;
-  const requests = webhook
-    ? enrichmentRequests({ prisma, webhook, callbackUrl: new URL('/api/enrichment/callback', config.PUBLIC_URL).href })
-    : null;
 
-  searchRoutes(app, search);
-  enrichmentRoutes(app, { prisma, relay, secret: config.ENRICHMENT_WEBHOOK_SECRET, webhook, requests });
-  referralProgramRoutes(app, model);
-  matchRoutes(app, smartMatch({ matcher, readModel, model }));
+  registerOperations(
+    app,
+    'ai',
+    aiRoutes({
+      search,
+      match: smartMatch({ matcher, readModel, model }),
+      callbacks: enrichmentCallbacks({
+        transaction: service.transaction,
+        secret: webhook ? (config.ENRICHMENT_WEBHOOK_SECRET ?? null) : null,
+      }),
+      webhook,
+      model,
+    }),
+  );
 
-  await bus.subscribe({
-    event: 'referral.created',
-    subscriber: INTRO_DRAFT_SUBSCRIBER,
-    handle: introDrafts({ prisma, relay, model, enrichment: requests, log: app.log }),
-  });
-  await bus.subscribe({
-    event: 'referral.created',
-    subscriber: 'ai-known-products',
-    handle: async (event) => known.remember(event.payload.project),
-  });
-  await bus.subscribe({
-    event: 'program.saved',
-    subscriber: MATCH_SUBSCRIBERS.programs,
-    handle: readModel.programSaved,
-  });
-  await bus.subscribe({
-    event: 'lead_criteria.saved',
-    subscriber: MATCH_SUBSCRIBERS.leadCriteria,
-    handle: readModel.leadCriteriaSaved,
-  });
-  await bus.subscribe({
-    event: 'bounties.saved',
-    subscriber: MATCH_SUBSCRIBERS.bounties,
-    handle: readModel.bountiesSaved,
-  });
+  await service.subscribe(introDraft({ model, enrichment: webhook !== null }));
+  if (webhook) {
+    const callbackUrl = new URL('/api/enrichment/callback', config.PUBLIC_URL).href;
+    await service.subscribe(enrichmentPost(enrichmentRequests({ prisma, webhook, callbackUrl })));
+  }
+  await service.subscribe(knownProductsSubscriber(known));
+  await service.subscribe(matchPrograms(readModel));
+  await service.subscribe(matchLeadCriteria(readModel));
+  await service.subscribe(matchBounties(readModel));
   return service;
 }
+
+export const aiService = defineService({
+  name: 'ai',
+  readConfig: readAiConfig,
+  port: (config) => config.AI_PORT,
+  create: createAiService,
+});

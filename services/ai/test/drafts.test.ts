@@ -14,7 +14,7 @@ beforeAll(async () => {
   sql = new pg.Pool({ connectionString: db.url, max: 2 });
 });
 afterAll(async () => {
-  await ai?.service.close();
+  await ai?.close();
   await sql?.end();
   await dropDatabase(db);
 });
@@ -68,7 +68,7 @@ describe('intro draft for referral.created, without a language model', () => {
     expect(ai.drafts.filter((d) => d.payload.referralId === event.payload.referralId)).toHaveLength(1);
     expect(ai.drafts.filter((d) => d.payload.referralId === concurrent.payload.referralId)).toHaveLength(1);
     const { rows } = await sql.query(
-      'SELECT count(*)::int AS n FROM ai.processed_events WHERE event_id = ANY($1::uuid[])',
+      'SELECT count(*)::int AS n FROM ai.processed_events WHERE event_id = ANY($1::text[])',
       [[event.id, concurrent.id]],
     );
     expect(rows[0].n).toBe(2);

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { freshDatabase } from '@app/testing';
+import { eventually, freshDatabase } from '@app/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { json, referralCreated, signedIn, startAi, type RunningAi, dropDatabase } from './support.ts';
@@ -53,7 +53,7 @@ beforeEach(() => {
   answer = () => ({ status: 200, body: { ok: true } });
 });
 afterAll(async () => {
-  await ai?.service.close();
+  await ai?.close();
   await sql?.end();
   await dropDatabase(db);
   webhook?.closeAllConnections();
@@ -80,13 +80,24 @@ const enrichedDraft = (referralId: number) => ({
   recipients: { to: ['grace@navy.example'], cc: ['ada@engines.example'], bcc: [] },
 });
 
-async function requestStatus(referralId: number) {
-  const { rows } = await sql.query(
+async function requestStatus(referralId: number, pool: pg.Pool = sql) {
+  const { rows } = await pool.query(
     'SELECT status, attempts, last_error FROM ai.enrichment_requests WHERE referral_id = $1',
     [referralId],
   );
   return rows[0] as { status: string; attempts: number; last_error: string | null } | undefined;
 }
+
+/** The referral is posted after its local draft, on its own: waits until the post is recorded. */
+const posted = (referralId: number, pool: pg.Pool = sql) =>
+  eventually(
+    async () => {
+      const request = await requestStatus(referralId, pool);
+      return request && request.status !== 'pending' ? request : undefined;
+    },
+    10_000,
+    `the post of referral ${referralId}`,
+  );
 
 describe('enrichment webhook', () => {
   it('drafts locally at once, posts the signed referral, and a signed callback replaces the draft', async () => {
@@ -95,6 +106,7 @@ describe('enrichment webhook', () => {
     const [local] = await ai.draftsFor(event.payload.referralId);
     expect(local!.source).toBe('template');
 
+    await posted(event.payload.referralId);
     expect(received).toHaveLength(1);
     const [post] = received;
     expect(post!.headers['x-signature']).toBe(sign(post!.raw));
@@ -120,6 +132,8 @@ describe('enrichment webhook', () => {
     await ai.bus.publish(event);
     await ai.bus.publish(event);
     await ai.draftsFor(event.payload.referralId);
+    await posted(event.payload.referralId);
+    await new Promise((resolve) => setTimeout(resolve, 300));
     expect(received).toHaveLength(1);
   });
 
@@ -128,6 +142,7 @@ describe('enrichment webhook', () => {
     const event = referralCreated();
     await ai.bus.publish(event);
     expect((await ai.draftsFor(event.payload.referralId))[0]!.source).toBe('template');
+    await posted(event.payload.referralId);
     expect(received).toHaveLength(2); // first attempt + ENRICHMENT_MAX_RETRIES=1
     expect(await requestStatus(event.payload.referralId)).toMatchObject({
       status: 'failed',
@@ -140,7 +155,9 @@ describe('enrichment webhook', () => {
     const hanging = createServer(() => {});
     await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
     const address = hanging.address();
-    const slow = await startAi(db.url, {
+    // Its own database: instances on one database share the bus's durable consumers, as on NATS.
+    const slowDb = await freshDatabase();
+    const slow = await startAi(slowDb.url, {
       ENRICHMENT_WEBHOOK_URL: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/`,
       ENRICHMENT_WEBHOOK_SECRET: SECRET,
       ENRICHMENT_TIMEOUT_MS: '200',
@@ -152,9 +169,10 @@ describe('enrichment webhook', () => {
       await slow.bus.publish(event);
       expect(Date.now() - started).toBeLessThan(3000);
       expect((await slow.draftsFor(event.payload.referralId))[0]!.source).toBe('template');
-      expect((await requestStatus(event.payload.referralId))?.last_error).toMatch(/timeout|aborted/i);
+      expect((await posted(event.payload.referralId, slow.service.pool)).last_error).toMatch(/timeout|aborted/i);
     } finally {
-      await slow.service.close();
+      await slow.close();
+      await dropDatabase(slowDb);
       hanging.closeAllConnections();
       hanging.close();
     }
@@ -166,6 +184,7 @@ describe('POST /api/enrichment/callback refuses', () => {
     const event = referralCreated();
     await ai.bus.publish(event);
     await ai.draftsFor(event.payload.referralId);
+    await posted(event.payload.referralId);
     const body = JSON.stringify(enrichedDraft(event.payload.referralId));
     for (const signature of [
       '',
@@ -176,14 +195,15 @@ describe('POST /api/enrichment/callback refuses', () => {
     ]) {
       const response = await callback(body, signature);
       expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual({ message: 'Invalid signature' });
+      expect(response.json()).toEqual({ message: 'Invalid signature', code: 'INVALID_SIGNATURE' });
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(ai.drafts.filter((d) => d.payload.referralId === event.payload.referralId)).toHaveLength(1);
   });
 
   it.each([
-    ['malformed JSON', '{"referralId":', 'Malformed JSON body'],
+    ['malformed JSON', '{"referralId":', 'Malformed JSON body', 'MALFORMED_BODY'],
+    ['an empty body', '', 'Request body is empty', 'EMPTY_BODY'],
     ['a missing subject', { referralId: 1, body: 'b', recipients: { to: ['a@b.co'] } }, 'subject'],
     ['a wrong type', { referralId: '1', subject: 's', body: 'b', recipients: { to: ['a@b.co'] } }, 'referralId'],
     [
@@ -206,16 +226,17 @@ describe('POST /api/enrichment/callback refuses', () => {
       { referralId: 1, subject: 's', body: 'b', recipients: { to: ['a@b.co'] }, source: 'llm' },
       'Unrecognized key: "source"',
     ],
-  ])('a correctly signed body with %s (400)', async (_case, body, message) => {
+  ])('a correctly signed body with %s (400)', async (_case, body, message, code = 'VALIDATION_FAILED') => {
     const response = await callback(body);
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toContain(message);
+    expect(response.json().code).toBe(code);
   });
 
   it('a referral that was never sent for enrichment (404), a non-JSON body (415), an oversized one (413)', async () => {
     const unknown = await callback(enrichedDraft(987_654_321));
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toEqual({ message: 'Referral not found' });
+    expect(unknown.json()).toEqual({ message: 'Referral not found', code: 'ENRICHMENT_NOT_EXPECTED' });
     const text = await ai.service.app.inject({
       method: 'POST',
       url: '/api/enrichment/callback',
@@ -223,8 +244,10 @@ describe('POST /api/enrichment/callback refuses', () => {
       payload: 'hi',
     });
     expect(text.statusCode).toBe(415);
+    expect(text.json().code).toBe('UNSUPPORTED_MEDIA_TYPE');
     const huge = await callback({ ...enrichedDraft(1), body: 'x'.repeat(70 * 1024) });
     expect(huge.statusCode).toBe(413);
+    expect(huge.json().code).toBe('BODY_TOO_LARGE');
   });
 
   it('everything when enrichment is not configured (404)', async () => {
@@ -238,8 +261,9 @@ describe('POST /api/enrichment/callback refuses', () => {
         payload: raw,
       });
       expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual({ message: 'Enrichment is not configured', code: 'ENRICHMENT_NOT_CONFIGURED' });
     } finally {
-      await plain.service.close();
+      await plain.close();
     }
   });
 });
@@ -278,7 +302,7 @@ describe('GET /api/test-clay-webhook', () => {
       const response = await test(down);
       expect(response.json()).toMatchObject({ message: 'Test Failed', result: expect.stringMatching(/ECONNREFUSED/) });
     } finally {
-      await down.service.close();
+      await down.close();
     }
   });
 
@@ -289,13 +313,14 @@ describe('GET /api/test-clay-webhook', () => {
       expect(response.statusCode).toBe(200);
       expect(response.json()).toMatchObject({ message: 'Enrichment webhook is not configured' });
     } finally {
-      await plain.service.close();
+      await plain.close();
     }
   });
 
   it('needs a signed-in user', async () => {
     const response = await test(ai, {});
     expect(response.statusCode).toBe(401);
+    expect(response.json().code).toBe('UNAUTHENTICATED');
     expect(received).toHaveLength(0);
   });
 });

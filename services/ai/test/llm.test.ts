@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 beforeEach(() => fake.reset());
 afterAll(async () => {
-  await ai?.service.close();
+  await ai?.close();
   await fake?.close();
   await dropDatabase(db);
 });
@@ -183,7 +183,7 @@ describe('search with a language model', () => {
       expect(fake.requests).toHaveLength(1);
       expect(fake.chats()).toHaveLength(0);
     } finally {
-      await wrong.service.close();
+      await wrong.close();
     }
   });
 });
@@ -292,10 +292,12 @@ describe('POST /internal/referral-program with a language model', () => {
   });
 
   it('is for other services only, and validates its input', async () => {
-    expect((await ask({ productName: 'HubSpot' }, {})).statusCode).toBe(403);
+    const outside = await ask({ productName: 'HubSpot' }, {});
+    expect(outside.statusCode).toBe(403);
+    expect(outside.json().code).toBe('INTERNAL_ONLY');
     const bad = await ask({ productName: '', companyName: 'x', website: null });
     expect(bad.statusCode).toBe(400);
-    expect(bad.json().message).toBe('productName is required');
+    expect(bad.json()).toEqual({ message: 'productName is required', code: 'VALIDATION_FAILED', field: 'productName' });
     expect((await ask({ productName: 'x', extra: true })).statusCode).toBe(400);
     expect(fake.requests).toHaveLength(0);
   });

@@ -35,11 +35,14 @@ beforeAll(async () => {
     OPENAI_MAX_RETRIES: '0',
   });
   for (const event of [crm, euCrm, gusto]) await ai.bus.publish(event);
-  await ai.bus.publish(leadCriteriaSaved('Teamleader', { countries: ['Belgium'] }));
+  const criteria = leadCriteriaSaved('Teamleader', { countries: ['Belgium'] });
+  await ai.bus.publish(criteria);
+  await ai.handled('ai-match-programs', crm, euCrm, gusto);
+  await ai.handled('ai-match-lead-criteria', criteria);
 });
 beforeEach(() => fake.reset());
 afterAll(async () => {
-  await ai?.service.close();
+  await ai?.close();
   await fake?.close();
   await dropDatabase(db);
 });

@@ -1,14 +1,14 @@
+import { companyKey } from '@app/domain';
 import { describe, expect, it } from 'vitest';
 import { Bm25Index } from '../src/match/bm25.ts';
 import { bountySummaries } from '../src/match/bounties.ts';
 import { seniorityOf } from '../src/match/icp.ts';
-import { vendorKey } from '../src/match/text.ts';
 
 describe('Smart Match building blocks', () => {
   it('normalizes vendors as the referrals service does', () => {
-    expect(vendorKey('Pipedrive, Inc.')).toBe('pipedrive');
-    expect(vendorKey('  ACME   Technologies GmbH ')).toBe('acme');
-    expect(vendorKey('  ')).toBeNull();
+    expect(companyKey('Pipedrive, Inc.')).toBe('pipedrive');
+    expect(companyKey('  ACME   Technologies GmbH ')).toBe('acme');
+    expect(companyKey('  ')).toBe('');
   });
 
   it('reads seniority only from roles that clearly state it', () => {

@@ -1,4 +1,4 @@
-import { MatchResponse } from '@app/contracts';
+import { LeadCriteria, MatchResponse } from '@app/contracts';
 import { freshDatabase } from '@app/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,34 +54,34 @@ beforeAll(async () => {
   sql = new pg.Pool({ connectionString: db.url, max: 2 });
   for (const event of [crm, payroll, euCrm, inactive]) await ai.bus.publish(event);
   // Vendors name themselves as they like: "Teamleader" is the vendor of "Teamleader GmbH".
-  await ai.bus.publish(
+  const criteria = [
     leadCriteriaSaved('Teamleader', {
       countries: ['Belgium', 'Netherlands', 'Germany'],
       employeeCount: ['11-50', '51-200'],
       industries: ['Marketing and Advertising'],
     }),
-  );
-  await ai.bus.publish(
     leadCriteriaSaved('pipedrive', {
       countries: ['United States', 'Germany'],
       seniority: ['Manager', 'Director', 'VP'],
       techStack: ['Gmail'],
     }),
-  );
-  await ai.bus.publish(
+  ];
+  const bounties = [
     bountiesSaved('Pipedrive Inc.', {
       qualifiedLead: { enabled: true, type: 'flat', amount: 50 },
       meetingHeld: { enabled: true, type: 'percentage_mrr', amount: 10, months: 12 },
       closedWon: { enabled: true, type: 'flat', amount: 500 },
       retentionBonus: { enabled: false, type: 'flat', amount: 999 },
     }),
-  );
-  await ai.bus.publish(
     bountiesSaved('Teamleader', { closedWon: { enabled: true, type: 'percentage_arr', amount: 20 } }),
-  );
+  ];
+  for (const event of [...criteria, ...bounties]) await ai.bus.publish(event);
+  await ai.handled('ai-match-programs', crm, payroll, euCrm, inactive);
+  await ai.handled('ai-match-lead-criteria', ...criteria);
+  await ai.handled('ai-match-bounties', ...bounties);
 });
 afterAll(async () => {
-  await ai?.service.close();
+  await ai?.close();
   await sql?.end();
   await dropDatabase(db);
 });
@@ -207,21 +207,22 @@ describe('POST /api/match, local ranking', () => {
       name: 'Zebra Helpdesk Partners',
       description: 'Helpdesk ticketing for support teams.',
     });
-    await ai.bus.publish(program);
-    expect((await matched({ need: 'helpdesk ticketing' })).matches.map((m) => m.programName)).toEqual([
-      'Zebra Helpdesk Partners',
-    ]);
+    const helpdesk = async () => (await matched({ need: 'helpdesk ticketing' })).matches.map((m) => m.programName);
+    const deliver = async (event: typeof program) => {
+      await ai.bus.publish(event);
+      await ai.handled('ai-match-programs', event);
+    };
+    await deliver(program);
+    expect(await helpdesk()).toEqual(['Zebra Helpdesk Partners']);
     const later = new Date(Date.now() + 1000);
-    await ai.bus.publish(programSaved({ ...program.payload, isActive: false }, later));
-    expect((await matched({ need: 'helpdesk ticketing' })).matches).toEqual([]);
-    await ai.bus.publish(programSaved({ ...program.payload, isActive: true }, new Date(Date.now() - 60_000)));
-    expect((await matched({ need: 'helpdesk ticketing' })).matches).toEqual([]);
-    await ai.bus.publish(
+    await deliver(programSaved({ ...program.payload, isActive: false }, later));
+    expect(await helpdesk()).toEqual([]);
+    await deliver(programSaved({ ...program.payload, isActive: true }, new Date(Date.now() - 60_000)));
+    expect(await helpdesk()).toEqual([]);
+    await deliver(
       programSaved({ ...program.payload, name: 'Zebra Support Partners', isActive: true }, new Date(Date.now() + 2000)),
     );
-    expect((await matched({ need: 'helpdesk ticketing' })).matches.map((m) => m.programName)).toEqual([
-      'Zebra Support Partners',
-    ]);
+    expect(await helpdesk()).toEqual(['Zebra Support Partners']);
   });
 
   it('handles each event once, however often it is delivered', async () => {
@@ -231,8 +232,10 @@ describe('POST /api/match, local ranking', () => {
     const criteria = leadCriteriaSaved('Once Co', { countries: ['Germany'] });
     await ai.bus.publish(criteria);
     await ai.bus.publish(criteria);
+    await ai.handled('ai-match-programs', event);
+    await ai.handled('ai-match-lead-criteria', criteria);
     const { rows } = await sql.query(
-      'SELECT subscriber, count(*)::int AS n FROM ai.processed_events WHERE event_id = ANY($1::uuid[]) GROUP BY subscriber ORDER BY subscriber',
+      'SELECT subscriber, count(*)::int AS n FROM ai.processed_events WHERE event_id = ANY($1::text[]) GROUP BY subscriber ORDER BY subscriber',
       [[event.id, criteria.id]],
     );
     expect(rows).toEqual([
@@ -244,7 +247,7 @@ describe('POST /api/match, local ranking', () => {
     ]);
     expect(programs.rows).toEqual([{ name: 'Once Program', company_key: null }]);
     const vendors = await sql.query("SELECT criteria FROM ai.vendor_profiles WHERE company_key = 'once'");
-    expect(vendors.rows).toEqual([{ criteria: { countries: ['Germany'] } }]);
+    expect(vendors.rows).toEqual([{ criteria: LeadCriteria.parse({ countries: ['Germany'] }) }]);
   });
 
   it('serves what another instance received, from the read model', async () => {
@@ -262,7 +265,7 @@ describe('POST /api/match, local ranking', () => {
       );
       expect(body.matches.map((m) => m.programName)).toEqual(['Gusto Referral Program']);
     } finally {
-      await other.service.close();
+      await other.close();
     }
   });
 });
@@ -271,6 +274,7 @@ describe('POST /api/match, refused requests', () => {
   it('answers 401 without a signed-in user', async () => {
     const response = await match({ need: 'CRM' }, {});
     expect(response.statusCode).toBe(401);
+    expect(response.json()).toEqual({ message: 'Authentication required', code: 'UNAUTHENTICATED' });
   });
 
   it('answers 400 with the contract message for bad input', async () => {
@@ -285,6 +289,7 @@ describe('POST /api/match, refused requests', () => {
       const response = await match(payload);
       expect(response.statusCode, JSON.stringify(payload)).toBe(400);
       expect(response.json().message).toContain(message);
+      expect(response.json().code).toBe('VALIDATION_FAILED');
     }
     expect((await match({ need: 'CRM', extra: 1 })).statusCode).toBe(400);
   });
@@ -299,6 +304,7 @@ describe('POST /api/search with programs', () => {
       website: 'https://quasarly.example',
     });
     await ai.bus.publish(program);
+    await ai.handled('ai-match-programs', program);
     const ask = async () =>
       (
         await ai.service.app.inject({
@@ -310,7 +316,9 @@ describe('POST /api/search with programs', () => {
       ).json().choices[0].message.content as string;
     expect(await ask()).toContain('Product: Quasarly Referral Program');
     expect(await ask()).toContain('Company: Quasarly Ltd');
-    await ai.bus.publish(programSaved({ ...program.payload, isActive: false }, new Date(Date.now() + 1000)));
+    const inactive = programSaved({ ...program.payload, isActive: false }, new Date(Date.now() + 1000));
+    await ai.bus.publish(inactive);
+    await ai.handled('ai-match-programs', inactive);
     expect(await ask()).not.toContain('Quasarly Referral Program');
   });
 });

@@ -1,5 +1,5 @@
 import { parseSearchContent, SearchResponse } from '@app/contracts';
-import { freshDatabase } from '@app/testing';
+import { eventually, freshDatabase } from '@app/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, referralCreated, signedIn, startAi, type RunningAi, dropDatabase } from './support.ts';
@@ -14,7 +14,7 @@ beforeAll(async () => {
   sql = new pg.Pool({ connectionString: db.url, max: 2 });
 });
 afterAll(async () => {
-  await ai?.service.close();
+  await ai?.close();
   await sql?.end();
   await dropDatabase(db);
 });
@@ -95,6 +95,7 @@ describe('POST /api/search without a language model', () => {
 
   it('also finds products the system learnt from referrals', async () => {
     expect((await found('Quokka Ledger')).product.product).toBe('Not found');
+    const learnt = async (product: string) => (await found(product)).product.product === product;
     await ai.bus.publish(
       referralCreated({
         project: {
@@ -105,6 +106,7 @@ describe('POST /api/search without a language model', () => {
         },
       }),
     );
+    await eventually(() => learnt('Quokka Ledger'), 10_000, 'the referred product to be known');
     expect((await found('Quokka Ledger')).product).toEqual({
       product: 'Quokka Ledger',
       company: 'Quokka Labs Pty Ltd',
@@ -123,10 +125,10 @@ describe('POST /api/search without a language model', () => {
         },
       }),
     );
-    const { rows } = await sql.query(
-      "SELECT product_name, description FROM ai.known_products WHERE key LIKE 'quokkaledger|%'",
-    );
-    expect(rows).toEqual([{ product_name: 'quokka ledger', description: 'Cloud bookkeeping.' }]);
+    const known = async () =>
+      (await sql.query("SELECT product_name, description FROM ai.known_products WHERE key LIKE 'quokkaledger|%'")).rows;
+    await eventually(async () => (await known())[0]?.description === 'Cloud bookkeeping.', 10_000, 'the update');
+    expect(await known()).toEqual([{ product_name: 'quokka ledger', description: 'Cloud bookkeeping.' }]);
   });
 
   it('keeps the catalogue first when a referral names a catalogue product differently', async () => {
@@ -134,6 +136,12 @@ describe('POST /api/search without a language model', () => {
       referralCreated({
         project: { productName: 'Slack', companyName: 'Someone Else', description: 'Typed by a user.', website: null },
       }),
+    );
+    await eventually(
+      async () =>
+        (await sql.query("SELECT 1 FROM ai.known_products WHERE company_name = 'Someone Else'")).rowCount === 1,
+      10_000,
+      'the referred product to be known',
     );
     expect((await found('Slack')).product.company).toBe('Slack Technologies, LLC');
   });
@@ -143,7 +151,7 @@ describe('POST /api/search refuses', () => {
   it('a request without a signed-in user (401) and a forged identity', async () => {
     const anonymous = await search('Slack', {});
     expect(anonymous.statusCode).toBe(401);
-    expect(anonymous.json()).toEqual({ message: 'Authentication required' });
+    expect(anonymous.json()).toEqual({ message: 'Authentication required', code: 'UNAUTHENTICATED' });
     const forged = await search('Slack', { 'x-identity': 'e30.forged' });
     expect(forged.statusCode).toBe(401);
   });
@@ -160,6 +168,7 @@ describe('POST /api/search refuses', () => {
     const response = await search(body);
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toContain(message);
+    expect(response.json().code).toBe('VALIDATION_FAILED');
   });
 
   it('malformed JSON (400) and a body over the size limit (413)', async () => {
@@ -170,9 +179,9 @@ describe('POST /api/search refuses', () => {
       payload: '{"query":',
     });
     expect(malformed.statusCode).toBe(400);
-    expect(malformed.json()).toEqual({ message: 'Malformed JSON body' });
+    expect(malformed.json()).toEqual({ message: 'Malformed JSON body', code: 'MALFORMED_BODY' });
     const huge = await search({ query: 'x'.repeat(70 * 1024) });
     expect(huge.statusCode).toBe(413);
-    expect(huge.json()).toEqual({ message: 'Request body is too large' });
+    expect(huge.json()).toEqual({ message: 'Request body is too large', code: 'BODY_TOO_LARGE' });
   });
 });

@@ -30,6 +30,10 @@ export interface RunningAi {
   drafts: Array<EventEnvelope<'referral.draft_generated'>>;
   /** The draft events for one referral, once at least `count` arrived. */
   draftsFor(referralId: number, count?: number): Promise<Array<EventPayload<'referral.draft_generated'>>>;
+  /** Resolves once the subscriber has handled every one of the events (its claims committed). */
+  handled(subscriber: string, ...events: EventEnvelope[]): Promise<void>;
+  /** Stops consuming first (instances on one database share the bus's durable consumers), then the service. */
+  close(): Promise<void>;
 }
 
 /** An ai service on the in-process bus against `databaseUrl`, ready (relay running), with its drafts collected. */
@@ -61,6 +65,24 @@ export async function startAi(databaseUrl: string, env: Record<string, string> =
         10_000,
         `draft for referral ${referralId}`,
       ),
+    handled: async (subscriber, ...events) => {
+      const ids = events.map((event) => event.id);
+      await eventually(
+        async () => {
+          const { rows } = await service.pool.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM processed_events WHERE subscriber = $1 AND event_id = ANY($2::text[])',
+            [subscriber, ids],
+          );
+          return rows[0]!.n === new Set(ids).size;
+        },
+        10_000,
+        `${subscriber} to handle ${ids.length} event(s)`,
+      );
+    },
+    async close() {
+      await bus.close();
+      await service.close();
+    },
   };
 }
 

@@ -1,15 +1,16 @@
 import { fileURLToPath } from 'node:url';
 import multipart from '@fastify/multipart';
 import { PROGRAM_DOCUMENT_MAX_BYTES } from '@app/contracts';
-import { createDataService, type DataService, type EventBus } from '@app/kit';
-import type { FastifyServerOptions } from 'fastify';
-import { visionEnabled, type ProgramsConfig } from './config.ts';
-import { PrismaClient } from './generated/prisma/client.ts';
+import { createDataService, defineService, registerOperations, type DataService, type EventBus } from '@app/kit';
 import { languageModel } from '@app/llm';
+import type { FastifyServerOptions } from 'fastify';
+import { readProgramsConfig, visionEnabled, type ProgramsConfig } from './config.ts';
+import { documentAnalysis } from './documents.ts';
+import { PrismaClient } from './generated/prisma/client.ts';
+import { programUseCases } from './programs.ts';
+import { programsRepository } from './repository.ts';
 import { programRoutes } from './routes.ts';
 import { s3Storage, type DocumentStorage } from './storage.ts';
-
-export * from './config.ts';
 
 export const SCHEMA = 'programs';
 const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
@@ -20,7 +21,7 @@ export const PROGRAMS_BODY_LIMIT = PROGRAM_DOCUMENT_MAX_BYTES + 512 * 1024;
 export type ProgramsService = DataService<PrismaClient> & { storage: DocumentStorage };
 
 /**
- * Builds the programs service: migrations applied, the documents bucket created when missing, routes
+ * Builds the programs service: migrations applied, the documents bucket created when missing, operations
  * registered, the outbox relay running once the app is ready. Not listening yet. `storage` replaces the
  * S3 storage built from S3_* (tests, other backends).
  */
@@ -30,7 +31,7 @@ export async function createProgramsService(options: {
   logger?: FastifyServerOptions['logger'] | false;
   storage?: DocumentStorage;
 }): Promise<ProgramsService> {
-  const { config, bus } = options;
+  const { config } = options;
   const storage =
     options.storage ??
     s3Storage({
@@ -47,12 +48,12 @@ export async function createProgramsService(options: {
     migrationsDir,
     databaseUrl: config.DATABASE_URL,
     internalSecret: config.INTERNAL_SECRET,
-    bus,
+    bus: options.bus,
     logger: options.logger,
     bodyLimit: PROGRAMS_BODY_LIMIT,
     prisma: (adapter) => new PrismaClient({ adapter }),
   });
-  const { app, prisma, relay } = service;
+  const { app, prisma } = service;
   await app.register(multipart, {
     limits: {
       fileSize: PROGRAM_DOCUMENT_MAX_BYTES,
@@ -63,7 +64,21 @@ export async function createProgramsService(options: {
       headerPairs: 100,
     },
   });
-  programRoutes(app, { prisma, relay, storage, model: languageModel(config, app.log), vision: visionEnabled(config) });
+  const repository = programsRepository(prisma);
+  registerOperations(
+    app,
+    'programs',
+    programRoutes({
+      repository,
+      useCases: programUseCases(service.transaction),
+      analyzeDocument: documentAnalysis({
+        repository,
+        storage,
+        model: languageModel(config, app.log),
+        vision: visionEnabled(config),
+      }),
+    }),
+  );
 
   return {
     ...service,
@@ -74,3 +89,10 @@ export async function createProgramsService(options: {
     },
   };
 }
+
+export const programsService = defineService({
+  name: 'programs',
+  readConfig: readProgramsConfig,
+  port: (config) => config.PROGRAMS_PORT,
+  create: createProgramsService,
+});

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { PROGRAM_DOCUMENT_MAX_BYTES, PROGRAM_MESSAGES, type ProgramAnalysis } from '@app/contracts';
+import { ERRORS, PROGRAM_DOCUMENT_MAX_BYTES, type ErrorCode, type ProgramAnalysis } from '@app/contracts';
 import { messageText, startFakeOpenAi, type FakeOpenAi } from '@app/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { makeDocx, makePdf, makeZip, PNG } from './documents.ts';
@@ -23,6 +23,9 @@ const upload = (
     payload: body.payload,
   });
 };
+
+/** The error answer of a code, with its default message (the spec's words). */
+const refusal = (code: ErrorCode) => ({ message: ERRORS[code].message, code });
 
 async function documentRow(ctx: TestContext, id: string) {
   const { rows } = await ctx.sql.query('SELECT * FROM programs.program_documents WHERE id = $1', [id]);
@@ -107,12 +110,13 @@ describe('document analysis without a language model', () => {
     const keys = await ctx.objectKeys();
     const image = await upload(ctx, { name: 'notes.txt', bytes: PNG, type: 'text/plain' });
     expect(image.statusCode).toBe(422);
-    expect(image.json()).toEqual({ message: PROGRAM_MESSAGES.imageNeedsVision });
+    expect(image.json()).toEqual(refusal('IMAGE_NEEDS_VISION'));
     const jpeg = await upload(ctx, {
       name: 'scan.jpg',
       bytes: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(64, 1)]),
     });
     expect(jpeg.statusCode).toBe(422);
+    expect(jpeg.json()).toEqual(refusal('IMAGE_NEEDS_VISION'));
     expect(await snapshot(ctx.sql)).toEqual(before);
     expect(await ctx.objectKeys()).toEqual(keys);
   });
@@ -133,7 +137,7 @@ describe('document analysis without a language model', () => {
     ] as const) {
       const response = await upload(ctx, { name, bytes });
       expect(response.statusCode, name).toBe(415);
-      expect(response.json()).toEqual({ message: PROGRAM_MESSAGES.unsupportedType });
+      expect(response.json()).toEqual(refusal('UNSUPPORTED_FILE_TYPE'));
     }
     expect(await snapshot(ctx.sql)).toEqual(before);
     expect(await ctx.objectKeys()).toEqual(keys);
@@ -144,7 +148,7 @@ describe('document analysis without a language model', () => {
     const keys = await ctx.objectKeys();
     const response = await upload(ctx, { name: 'big.txt', bytes: Buffer.alloc(PROGRAM_DOCUMENT_MAX_BYTES + 1, 'a') });
     expect(response.statusCode).toBe(413);
-    expect(response.json()).toEqual({ message: PROGRAM_MESSAGES.tooLarge });
+    expect(response.json()).toEqual(refusal('DOCUMENT_TOO_LARGE'));
     expect(await snapshot(ctx.sql)).toEqual(before);
     expect(await ctx.objectKeys()).toEqual(keys);
   });
@@ -162,10 +166,10 @@ describe('document analysis without a language model', () => {
     const keys = await ctx.objectKeys();
     const none = await upload(ctx, null, admin.headers, { note: 'no file' });
     expect(none.statusCode).toBe(400);
-    expect(none.json()).toEqual({ message: PROGRAM_MESSAGES.fileRequired });
+    expect(none.json()).toEqual(refusal('FILE_REQUIRED'));
     const wrongField = await upload(ctx, { name: 'a.txt', bytes: Buffer.from('hello'), field: 'document' });
     expect(wrongField.statusCode).toBe(400);
-    expect(wrongField.json()).toEqual({ message: PROGRAM_MESSAGES.fileRequired });
+    expect(wrongField.json()).toEqual(refusal('FILE_REQUIRED'));
     const json = await ctx.service.app.inject({
       method: 'POST',
       url: '/api/analyze-referral-program',
@@ -173,13 +177,14 @@ describe('document analysis without a language model', () => {
       payload: { file: 'x' },
     });
     expect(json.statusCode).toBe(400);
-    expect(json.json()).toEqual({ message: PROGRAM_MESSAGES.fileRequired });
+    expect(json.json()).toEqual(refusal('FILE_REQUIRED'));
     const empty = await upload(ctx, { name: 'empty.txt', bytes: Buffer.alloc(0) });
     expect(empty.statusCode).toBe(400);
-    expect(empty.json()).toEqual({ message: 'The document is empty' });
+    expect(empty.json()).toEqual({ message: 'The document is empty', code: 'EMPTY_FILE' });
     const damaged = await upload(ctx, { name: 'broken.pdf', bytes: Buffer.from('%PDF-1.7\n garbage without objects') });
     expect(damaged.statusCode).toBe(422);
     expect(damaged.json().message).toMatch(/could not be read/);
+    expect(damaged.json().code).toBe('DOCUMENT_UNREADABLE');
     // A Word 97-2003 header with a WordDocument stream name but no real document in it.
     const fakeDoc = Buffer.alloc(2048);
     Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]).copy(fakeDoc);
@@ -187,9 +192,11 @@ describe('document analysis without a language model', () => {
     const doc = await upload(ctx, { name: 'old.doc', bytes: fakeDoc });
     expect(doc.statusCode).toBe(422);
     expect(doc.json().message).toMatch(/could not be read/);
+    expect(doc.json().code).toBe('DOCUMENT_UNREADABLE');
     const blank = await upload(ctx, { name: 'blank.txt', bytes: Buffer.from('   \n\n  ') });
     expect(blank.statusCode).toBe(422);
     expect(blank.json().message).toMatch(/No text was found/);
+    expect(blank.json().code).toBe('DOCUMENT_HAS_NO_TEXT');
     expect(await snapshot(ctx.sql)).toEqual(before);
     expect(await ctx.objectKeys()).toEqual(keys);
   });
@@ -198,9 +205,10 @@ describe('document analysis without a language model', () => {
     const before = await snapshot(ctx.sql);
     const response = await upload(ctx, { name: 'a.txt', bytes: Buffer.from(PROGRAM_DOCUMENT) }, user.headers);
     expect(response.statusCode).toBe(403);
-    expect(response.json()).toEqual({ message: PROGRAM_MESSAGES.adminOnly });
+    expect(response.json()).toEqual(refusal('ADMIN_ONLY'));
     const anonymous = await upload(ctx, { name: 'a.txt', bytes: Buffer.from(PROGRAM_DOCUMENT) }, {});
     expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json().code).toBe('UNAUTHENTICATED');
     expect(await snapshot(ctx.sql)).toEqual(before);
   });
 });
@@ -340,7 +348,7 @@ describe('images with a model that does not read them', () => {
   it('answers 422 with the clear message and never calls the model', async () => {
     const response = await upload(ctx, { name: 'flyer.png', bytes: PNG });
     expect(response.statusCode).toBe(422);
-    expect(response.json()).toEqual({ message: PROGRAM_MESSAGES.imageNeedsVision });
+    expect(response.json()).toEqual(refusal('IMAGE_NEEDS_VISION'));
     expect(openai.chats()).toHaveLength(0);
   });
 });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { PROGRAM_MESSAGES, type Program } from '@app/contracts';
+import { ERRORS, type Program } from '@app/contracts';
 import { eventually } from '@app/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { programInput, snapshot, startPrograms, testUser, type TestContext } from './helpers.ts';
@@ -35,7 +35,7 @@ describe('programs', () => {
         payload: method === 'GET' ? undefined : programInput(),
       });
       expect(response.statusCode, `${method} ${url}`).toBe(401);
-      expect(response.json()).toEqual({ message: 'Authentication required' });
+      expect(response.json()).toEqual({ message: 'Authentication required', code: 'UNAUTHENTICATED' });
     }
     // A forged identity is no identity.
     const forged = await list({ 'x-identity': 'forged.token' });
@@ -81,11 +81,11 @@ describe('programs', () => {
     const before = await snapshot(ctx.sql);
     const created = await create(programInput(), user.headers);
     expect(created.statusCode).toBe(403);
-    expect(created.json()).toEqual({ message: PROGRAM_MESSAGES.adminOnly });
+    expect(created.json()).toEqual({ message: ERRORS.ADMIN_ONLY.message, code: 'ADMIN_ONLY' });
     const existing = (await list(admin.headers)).json<Program[]>()[0]!;
     const changed = await patch(existing.id, { isActive: false }, user.headers);
     expect(changed.statusCode).toBe(403);
-    expect(changed.json()).toEqual({ message: PROGRAM_MESSAGES.adminOnly });
+    expect(changed.json()).toEqual({ message: ERRORS.ADMIN_ONLY.message, code: 'ADMIN_ONLY' });
     expect(await snapshot(ctx.sql)).toEqual(before);
   });
 
@@ -106,8 +106,9 @@ describe('programs', () => {
     const before = await snapshot(ctx.sql);
     const response = await create(programInput(override));
     expect(response.statusCode).toBe(400);
-    if (message) expect(response.json()).toEqual({ message });
-    else expect(response.json().message).toEqual(expect.any(String));
+    if (message)
+      expect(response.json()).toEqual({ message, code: 'VALIDATION_FAILED', field: Object.keys(override)[0] });
+    else expect(response.json()).toMatchObject({ message: expect.any(String), code: 'VALIDATION_FAILED' });
     expect(await snapshot(ctx.sql)).toEqual(before);
   });
 
@@ -120,7 +121,7 @@ describe('programs', () => {
       payload: '{"name": ',
     });
     expect(malformed.statusCode).toBe(400);
-    expect(malformed.json()).toEqual({ message: 'Malformed JSON body' });
+    expect(malformed.json()).toEqual({ message: 'Malformed JSON body', code: 'MALFORMED_BODY' });
     const text = await ctx.service.app.inject({
       method: 'POST',
       url: '/api/programs',
@@ -128,6 +129,7 @@ describe('programs', () => {
       payload: 'hello',
     });
     expect(text.statusCode).toBe(415);
+    expect(text.json().code).toBe('UNSUPPORTED_MEDIA_TYPE');
     const array = await create([programInput()]);
     expect(array.statusCode).toBe(400);
     expect(await snapshot(ctx.sql)).toEqual(before);
@@ -178,10 +180,10 @@ describe('programs', () => {
     const before = await snapshot(ctx.sql);
     const missing = await patch(randomUUID(), { isActive: false });
     expect(missing.statusCode).toBe(404);
-    expect(missing.json()).toEqual({ message: 'Program not found' });
+    expect(missing.json()).toEqual({ message: 'Program not found', code: 'PROGRAM_NOT_FOUND' });
     const badId = await patch('not-a-uuid', { isActive: false });
     expect(badId.statusCode).toBe(400);
-    expect(badId.json()).toEqual({ message: 'Invalid program id' });
+    expect(badId.json()).toEqual({ message: 'Invalid program id', code: 'VALIDATION_FAILED', field: 'id' });
     for (const body of [
       {},
       { isActive: 'no' },
@@ -193,8 +195,12 @@ describe('programs', () => {
       const response = await patch(program.id, body);
       expect(response.statusCode, JSON.stringify(body).slice(0, 50)).toBe(400);
     }
-    expect((await patch(program.id, {})).json()).toEqual({ message: 'Nothing to update' });
-    expect((await patch(program.id, { website: 'nope' })).json()).toEqual({ message: 'Must be a valid URL' });
+    expect((await patch(program.id, {})).json()).toEqual({ message: 'Nothing to update', code: 'NOTHING_TO_UPDATE' });
+    expect((await patch(program.id, { website: 'nope' })).json()).toEqual({
+      message: 'Must be a valid URL',
+      code: 'VALIDATION_FAILED',
+      field: 'website',
+    });
     expect(await snapshot(ctx.sql)).toEqual(before);
   });
 });

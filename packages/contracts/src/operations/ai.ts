@@ -51,7 +51,13 @@ export const aiOperations = {
       'The enrichment service delivers a draft (x-signature: sha256=HMAC of the raw body with ENRICHMENT_WEBHOOK_SECRET)',
     body: EnrichmentCallback,
     response: { status: 200, description: 'Draft accepted', schema: MessageResponse },
-    errors: ['ENRICHMENT_NOT_CONFIGURED', 'INVALID_SIGNATURE', 'ENRICHMENT_NOT_EXPECTED', 'EMPTY_BODY'],
+    errors: [
+      'ENRICHMENT_NOT_CONFIGURED',
+      'INVALID_SIGNATURE',
+      'ENRICHMENT_NOT_EXPECTED',
+      'EMPTY_BODY',
+      'UNSUPPORTED_MEDIA_TYPE',
+    ],
   }),
   askReferralProgram: defineOperation({
     method: 'POST',

@@ -6,11 +6,12 @@ import {
   type MatchResponse,
   type ProgramMatch,
 } from '@app/contracts';
+import { companyKey } from '@app/domain';
 import type { z } from 'zod';
 import { Bm25Index } from './bm25.ts';
 import { bountySummaries } from './bounties.ts';
 import { checkIcp, readCriteria } from './icp.ts';
-import { plainWords, stem, terms, vendorKey } from './text.ts';
+import { plainWords, stem, terms } from './text.ts';
 
 type BountySummaryItem = z.infer<typeof BountySummary>;
 
@@ -68,8 +69,8 @@ export class Matcher {
   /** Vendors with their criteria and bounties read once, when saved, not per query. */
   readonly #vendors = new Map<string, { criteria: LeadCriteria | null; bounties: BountySummaryItem[] }>();
   #activeList: MatchProgramRecord[] | null = null;
-  /** Program id → its vendor's key, computed when the program is saved. */
-  readonly #vendorKeys = new Map<string, string | null>();
+  /** Program id → its vendor's key ('' for none), computed when the program is saved. */
+  readonly #vendorKeys = new Map<string, string>();
 
   get programCount(): number {
     return this.#programs.size;
@@ -86,7 +87,7 @@ export class Matcher {
 
   putProgram(program: MatchProgramRecord): void {
     this.#programs.set(program.id, program);
-    this.#vendorKeys.set(program.id, vendorKey(program.companyName));
+    this.#vendorKeys.set(program.id, companyKey(program.companyName));
     this.#activeList = null;
     if (!program.isActive) return this.index.remove(program.id);
     this.index.upsert({

@@ -1,16 +1,3 @@
-import { stripLegalSuffixes } from '@app/contracts';
-
-const collapse = (value: string) => value.normalize('NFKC').trim().replace(/\s+/g, ' ').toLowerCase();
-
-/**
- * The vendor a company name means: lower case, legal suffixes stripped ("Acme GmbH" and "acme" are one
- * vendor). The same form as the referrals service's companyKey, so both services agree on vendors.
- */
-export function vendorKey(company: string | null | undefined): string | null {
-  if (!company?.trim()) return null;
-  return collapse(stripLegalSuffixes(collapse(company))) || null;
-}
-
 /** Words that say nothing about what a client needs. */
 const STOPWORDS = new Set(
   'a an and are as at be but by for from has have i in is it its of on or our so that the their them they this to was we were will with you your need needs want wants looking look client clients customer customers tool tools software solution solutions platform company help helps better new best some any all more'.split(

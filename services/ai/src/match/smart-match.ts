@@ -1,7 +1,6 @@
-import { MatchRequest, type MatchResponse } from '@app/contracts';
-import { parse } from '@app/kit';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { MatchResponse } from '@app/contracts';
 import type { LanguageModel } from '@app/llm';
+import type { FastifyBaseLogger } from 'fastify';
 import { toMatch, type Matcher, type ParsedMatchRequest } from './engine.ts';
 import { askModelToRank, RERANKED } from './llm-rank.ts';
 import type { MatchReadModel } from './read-model.ts';
@@ -9,6 +8,10 @@ import type { MatchReadModel } from './read-model.ts';
 /** Other instances' changes reach this one's memory within this time (this instance's own at once). */
 const SYNC_MS = 10_000;
 
+/**
+ * POST /api/match: the local ranking, re-ranked by the language model when one is configured and its answer
+ * is valid.
+ */
 export function smartMatch(deps: { matcher: Matcher; readModel: MatchReadModel; model: LanguageModel | null }) {
   const { matcher, readModel, model } = deps;
   let syncedAt = Date.now();
@@ -52,8 +55,4 @@ export function smartMatch(deps: { matcher: Matcher; readModel: MatchReadModel; 
   };
 }
 
-export function matchRoutes(app: FastifyInstance, match: ReturnType<typeof smartMatch>) {
-  app.post('/api/match', { preHandler: app.requireUser }, async (request) =>
-    match(parse(MatchRequest, request.body), request.log),
-  );
-}
+export type SmartMatch = ReturnType<typeof smartMatch>;
