@@ -7,14 +7,23 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { createAuthService, readAuthConfig } from '@app/auth-service';
-import { createAiService, readAiConfig } from '@app/ai-service';
+import { authService } from '@app/auth-service';
+import { aiService } from '@app/ai-service';
 import { buildGateway, readGatewayConfig } from '@app/gateway';
-import { ConfigError, createLogger, inProcessBus, natsBus, type EventBus } from '@app/kit';
-import { createMailService, readMailConfig, startMailCatcher, type MailCatcher } from '@app/mail-service';
-import { createProfilesService, readProfilesConfig } from '@app/profiles-service';
-import { createProgramsService, readProgramsConfig, startEmbeddedS3 } from '@app/programs-service';
-import { createReferralsService, readReferralsConfig } from '@app/referrals-service';
+import {
+  ConfigError,
+  createLogger,
+  inProcessBus,
+  natsBus,
+  type EventBus,
+  type ProcessConfig,
+  type RunnableService,
+  type ServiceDefinition,
+} from '@app/kit';
+import { createMailService, mailService, startMailCatcher, type MailCatcher } from '@app/mail-service';
+import { profilesService } from '@app/profiles-service';
+import { programsService, startEmbeddedS3 } from '@app/programs-service';
+import { referralsService } from '@app/referrals-service';
 import { startEmbeddedPostgres } from './embedded-postgres.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -66,31 +75,32 @@ async function main() {
   const bus: EventBus = env.NATS_URL
     ? await natsBus({ url: env.NATS_URL, name: 'referral-platform', namespace: env.NATS_NAMESPACE, logger: log })
     : await inProcessBus({ databaseUrl: env.DATABASE_URL, logger: log });
-  closers.unshift(() => bus.close());
 
   // Services take loopback ports of the system's choosing; only the gateway's port is public. They start
-  // in dependency order, so a service that calls another (referrals -> ai) is given its address.
+  // in dependency order, so a service that calls another (referrals -> ai) is given its address. Each is
+  // built from the same definition its own process uses (`runService`).
   const serviceEnv: Record<string, string | undefined> = { ...env, HOST: '127.0.0.1' };
   const urls: Record<string, string> = {};
-  const launch = async (
-    name: string,
-    create: () => Promise<{
-      app: { listen(o: { host: string; port: number }): Promise<string> };
-      close(): Promise<void>;
-    }>,
+  const services: Array<{ close(): Promise<void> }> = [];
+  const launch = async <C extends ProcessConfig, S extends RunnableService>(
+    definition: ServiceDefinition<C, S>,
+    create: (config: C) => Promise<S> = (config) => definition.create({ config, bus }),
   ) => {
-    const service = await create();
-    closers.unshift(service.close);
-    urls[`${name.toUpperCase()}_URL`] = await service.app.listen({ host: '127.0.0.1', port: 0 });
+    const service = await create(definition.readConfig({ ...serviceEnv, ...urls }));
+    services.unshift(service);
+    urls[`${definition.name.toUpperCase()}_URL`] = await service.app.listen({ host: '127.0.0.1', port: 0 });
   };
-  await launch('auth', () => createAuthService({ config: readAuthConfig(serviceEnv), bus }));
-  await launch('mail', () => createMailService({ config: readMailConfig(serviceEnv), bus, catcher }));
-  await launch('ai', () => createAiService({ config: readAiConfig(serviceEnv), bus }));
-  await launch('referrals', () =>
-    createReferralsService({ config: readReferralsConfig({ ...serviceEnv, AI_URL: urls.AI_URL }), bus }),
-  );
-  await launch('programs', () => createProgramsService({ config: readProgramsConfig(serviceEnv), bus }));
-  await launch('profiles', () => createProfilesService({ config: readProfilesConfig(serviceEnv), bus }));
+  // Stopping: the bus first (no event left half-handled), then the services, newest first.
+  closers.unshift(async () => {
+    for (const service of services) await service.close();
+  });
+  closers.unshift(() => bus.close());
+  await launch(authService);
+  await launch(mailService, (config) => createMailService({ config, bus, catcher }));
+  await launch(aiService);
+  await launch(referralsService);
+  await launch(programsService);
+  await launch(profilesService);
 
   const gatewayConfig = readGatewayConfig({ WEB_DIST: `${root}web/dist`, HOST: '127.0.0.1', ...env, ...urls });
   const gateway = await buildGateway({ config: gatewayConfig, bus });

@@ -18,12 +18,8 @@ declare module 'fastify' {
     identity: Identity | null;
   }
   interface FastifyInstance {
-    /** preHandler: 401 unless the request carries a valid identity. */
-    requireUser: (request: FastifyRequest) => Promise<void>;
     /** preHandler: 401 unless the request comes from another service of ours. */
     requireInternal: (request: FastifyRequest) => Promise<void>;
-    /** The identity or a 401, for handlers. */
-    userOf: (request: FastifyRequest) => Identity;
   }
 }
 
@@ -82,16 +78,9 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
     request.identity = signer.verify(typeof header === 'string' ? header : undefined);
   });
 
-  app.decorate('requireUser', async (request: FastifyRequest) => {
-    if (!request.identity) throw new HttpError('UNAUTHENTICATED');
-  });
   app.decorate('requireInternal', async (request: FastifyRequest) => {
     const given = request.headers[INTERNAL_AUTH_HEADER];
     if (typeof given !== 'string' || !safeEqual(given, internalToken)) throw new HttpError('INTERNAL_ONLY');
-  });
-  app.decorate('userOf', (request: FastifyRequest) => {
-    if (!request.identity) throw new HttpError('UNAUTHENTICATED');
-    return request.identity;
   });
 
   if (options.service) {

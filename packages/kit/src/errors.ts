@@ -9,12 +9,10 @@ export class HttpError extends Error {
   readonly statusCode: number;
   readonly extra: Record<string, unknown> | undefined;
 
-  /** @deprecated-form `new HttpError(404, message)`: only while services move to codes (issue 8). */
-  constructor(code: ErrorCode | number, message?: string, extra?: Record<string, unknown>) {
-    const resolved = typeof code === 'number' ? codeForStatus(code) : code;
-    super(message ?? ERRORS[resolved].message);
-    this.code = resolved;
-    this.statusCode = typeof code === 'number' ? code : ERRORS[resolved].status;
+  constructor(code: ErrorCode, message?: string, extra?: Record<string, unknown>) {
+    super(message ?? ERRORS[code].message);
+    this.code = code;
+    this.statusCode = ERRORS[code].status;
     this.extra = extra;
   }
 }
