@@ -2,3 +2,4 @@
 export * from './programs.ts';
 export * from './stages.ts';
 export * from './vendors.ts';
+export * from './bounties.ts';
