@@ -5,6 +5,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '@/components/ui/sheet';
 import { Spinner } from '@/components/ui/spinner';
+import { paths } from '@/config/paths';
 import { destinationCompany, formatDate, formatDateTime, referredName, STATUS_BADGE } from './format';
 
 /** Spec 4: the Mark Milestone buttons and the status each sets (none sets 'declined'). */
@@ -187,7 +188,7 @@ export function ReferralSheet({
             </section>
 
             <Button asChild variant="outline">
-              <Link to={`/referral/${referral.id}/email-draft`}>
+              <Link to={paths.referralDraft(referral.id)}>
                 <Mail aria-hidden="true" />
                 {referral.emailSentAt ? 'View intro email' : 'Review intro email'}
               </Link>
