@@ -1,4 +1,4 @@
-import { act, screen } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PREVIEW_SUCCESS } from '@/features/referrals/components/automation-modal';
 import type { InitialEntry } from 'react-router-dom';
@@ -132,8 +132,13 @@ describe('referral submitted screen (spec 2, 7, 9)', () => {
 });
 
 describe('referral screen failures', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it("shows 'Something went wrong' with the server's message and Go Back", async () => {
-    installServer({
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const server = installServer({
       user: makeUser(),
       handler: (req) => {
         if (req.path === '/api/referrals/9') return problem('REFERRAL_FORBIDDEN');
@@ -141,9 +146,13 @@ describe('referral screen failures', () => {
       },
     });
     renderSubmitted(paths.referral(9));
+    // The referral is read again once (spec 7), after the query client's 1 s back-off: no need to wait it out.
+    await waitFor(() => expect(server.callsTo('GET', '/api/referrals/9')).toHaveLength(1));
+    await act(() => vi.advanceTimersByTimeAsync(1_000));
     expect(await screen.findByRole('heading', { name: 'Something went wrong' })).toBeInTheDocument();
     expect(screen.getByText('Not authorized to access this referral')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Go Back' })).toBeInTheDocument();
+    expect(server.callsTo('GET', '/api/referrals/9')).toHaveLength(2);
   });
 
   it('says a non-numeric id is invalid, and reads nothing', async () => {
