@@ -4,7 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import { paths } from '@/config/paths';
-import { AccountPage, memberSince, tabForPath } from '@/features/account/components/account-page';
+import { AccountPage } from '@/features/account/components/account-page';
+import { memberSince, tabForPath } from '@/features/account/utils/tabs';
 import { currentPath, installServer, json, makeUser, problem, renderRoute, type Handler } from './utils';
 
 /** The account screen at one of its three routes (the tabs navigate between them). */

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { User } from '@app/contracts';
 import { paths } from '@/config/paths';
 import { DashboardPage } from '@/features/dashboard/components/dashboard-page';
-import { buildTimeline } from '@/features/dashboard/components/referral-sheet';
+import { buildTimeline } from '@/features/dashboard/utils/timeline';
 import { greetingName } from '@/features/dashboard/utils/filters';
 import { SearchPage } from '@/features/search/components/search-page';
 import { makeList, makeReferral, queryOf } from './fixtures';

@@ -11,30 +11,11 @@ import { paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
 import { errorText } from '@/lib/errors';
 import { useChangeEmail, useChangePassword } from '../api/account';
+import { memberSince, TAB_PATHS, tabForPath, type Tab } from '../utils/tabs';
 
 interface AccountUser {
   email: string;
   createdAt?: string | null;
-}
-
-type Tab = 'profile' | 'email' | 'password';
-
-const TAB_PATHS: Record<Tab, string> = {
-  profile: paths.account,
-  email: paths.accountEmail,
-  password: paths.accountPassword,
-};
-
-export function tabForPath(pathname: string): Tab {
-  if (pathname.startsWith(paths.accountEmail)) return 'email';
-  if (pathname.startsWith(paths.accountPassword)) return 'password';
-  return 'profile';
-}
-
-export function memberSince(createdAt: string | null | undefined): string {
-  if (!createdAt) return 'N/A';
-  const date = new Date(createdAt);
-  return Number.isNaN(date.getTime()) ? 'N/A' : date.toLocaleDateString('en-US', { dateStyle: 'long' });
 }
 
 /** /account, /account/email, /account/password: the tab follows the route and a tab change navigates. */
