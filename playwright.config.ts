@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,10 +11,33 @@ if (!existsSync(chromium)) {
   );
 }
 
-const port = Number(process.env.E2E_PORT ?? 3100);
+/**
+ * Three loopback ports the system has free: the app, and the test SMTP server (SMTP and its JSON reader).
+ * The config is read synchronously, so a child process asks for them (port 0, closed again at once). They
+ * go into the environment: the workers, which read this file again, and e2e/support.ts get the same ones.
+ * E2E_PORT, E2E_SMTP_PORT and E2E_SMTP_HTTP_PORT set beforehand are kept.
+ */
+function freePorts(count: number): number[] {
+  const script = `
+    const { createServer } = require('node:net');
+    const servers = Array.from({ length: ${count} }, () => createServer());
+    Promise.all(servers.map((s) => new Promise((ok) => s.listen(0, '127.0.0.1', ok)))).then(() => {
+      process.stdout.write(JSON.stringify(servers.map((s) => s.address().port)));
+      for (const s of servers) s.close();
+    });`;
+  return JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' })) as number[];
+}
+
+if (!process.env.E2E_PORT || !process.env.E2E_SMTP_PORT || !process.env.E2E_SMTP_HTTP_PORT) {
+  const [app, smtp, smtpHttp] = freePorts(3);
+  process.env.E2E_PORT ??= String(app);
+  process.env.E2E_SMTP_PORT ??= String(smtp);
+  process.env.E2E_SMTP_HTTP_PORT ??= String(smtpHttp);
+}
+const port = Number(process.env.E2E_PORT);
 const baseURL = `http://127.0.0.1:${port}`;
-const smtpPort = Number(process.env.E2E_SMTP_PORT ?? 2525);
-const smtpHttpPort = Number(process.env.E2E_SMTP_HTTP_PORT ?? 2526);
+const smtpPort = Number(process.env.E2E_SMTP_PORT);
+const smtpHttpPort = Number(process.env.E2E_SMTP_HTTP_PORT);
 
 export default defineConfig({
   testDir: 'e2e',

@@ -5,8 +5,11 @@
 import { createServer } from 'node:http';
 import { startMailCatcher } from '@app/testing';
 
-const smtpPort = Number(process.env.E2E_SMTP_PORT ?? 2525);
-const httpPort = Number(process.env.E2E_SMTP_HTTP_PORT ?? 2526);
+// Ports chosen by playwright.config.ts (free ones).
+const smtpPort = Number(process.env.E2E_SMTP_PORT);
+const httpPort = Number(process.env.E2E_SMTP_HTTP_PORT);
+if (!smtpPort || !httpPort)
+  throw new Error('E2E_SMTP_PORT and E2E_SMTP_HTTP_PORT must be set (playwright.config.ts does)');
 
 const catcher = await startMailCatcher({ port: smtpPort });
 const server = createServer((request, response) => {

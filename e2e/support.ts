@@ -1,6 +1,7 @@
 import { expect, type Page } from '@playwright/test';
 
-export const SMTP_MESSAGES = `http://127.0.0.1:${process.env.E2E_SMTP_HTTP_PORT ?? 2526}/messages`;
+/** The test SMTP server's reader, on the port playwright.config.ts chose. */
+export const SMTP_MESSAGES = `http://127.0.0.1:${process.env.E2E_SMTP_HTTP_PORT}/messages`;
 
 export interface CaughtEmail {
   to: string[];

@@ -12,6 +12,9 @@ export default mergeConfig(
       include: ['test/**/*.test.{ts,tsx}'],
       setupFiles: ['./test/setup.ts'],
       restoreMocks: true,
+      // Files share a worker's jsdom and module cache instead of building their own (most of the suite's
+      // time): test/setup.ts resets what a file could leave behind (DOM, toasts, timers, stubs, mocks).
+      isolate: false,
       unstubGlobals: true,
     },
   }),

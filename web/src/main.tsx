@@ -2,12 +2,13 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
 import { preloadLandingPage } from './app/routes/lazy-pages';
+import * as paths from './config/public-paths';
 import './index.css';
 
 // zod's jitless config (lib/zod-config) runs before every screen chunk but the landing page's: app/routes/lazy-pages.ts.
 
 // On `/` most visitors are signed out: fetch the landing chunk alongside GET /api/user instead of after it.
-if (window.location.pathname === '/') preloadLandingPage();
+if (window.location.pathname === paths.home) preloadLandingPage();
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element');

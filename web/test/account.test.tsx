@@ -3,8 +3,20 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
-import { AccountPage, memberSince, tabForPath } from '@/features/account/components/account-page';
-import { currentPath, installServer, json, makeUser, renderApp, type Handler } from './utils';
+import { paths } from '@/config/paths';
+import { AccountPage } from '@/features/account/components/account-page';
+import { memberSince, tabForPath } from '@/features/account/utils/tabs';
+import { currentPath, installServer, json, makeUser, problem, renderRoute, type Handler } from './utils';
+
+/** The account screen at one of its three routes (the tabs navigate between them). */
+const renderAccount = (at: string) => {
+  const page = <AccountPage user={makeUser()} />;
+  return renderRoute(page, {
+    at,
+    path: paths.account,
+    routes: { [paths.accountEmail]: page, [paths.accountPassword]: page },
+  });
+};
 
 const accountServer = (handler?: Handler) => installServer({ user: makeUser(), handler });
 
@@ -21,7 +33,7 @@ describe('Account', () => {
   it('shows the profile; the tab follows the route and a tab click changes the route', async () => {
     accountServer();
     const user = userEvent.setup();
-    renderApp('/account');
+    renderAccount(paths.account);
     expect(await screen.findByRole('tab', { name: 'Profile', selected: true })).toBeInTheDocument();
     expect(screen.getByLabelText('Email', { selector: 'input' })).toHaveValue('ada@example.com');
     expect(screen.getByLabelText('Email', { selector: 'input' })).toHaveAttribute('readonly');
@@ -41,7 +53,7 @@ describe('Account', () => {
   it('opens the Password tab from its route and refuses mismatched passwords before sending', async () => {
     const server = accountServer();
     const user = userEvent.setup();
-    renderApp('/account/password');
+    renderAccount(paths.accountPassword);
     expect(await screen.findByRole('tab', { name: 'Password', selected: true })).toBeInTheDocument();
     await user.type(screen.getByLabelText('Current Password'), 'old-secret');
     await user.type(screen.getByLabelText('New Password'), 'new-secret-1');
@@ -55,13 +67,11 @@ describe('Account', () => {
     let wrong = false;
     const server = accountServer((req) => {
       if (req.method === 'POST' && req.path === '/api/account/password') {
-        return wrong
-          ? json(403, { message: ACCOUNT_MESSAGES.wrongPassword })
-          : json(200, { message: ACCOUNT_MESSAGES.passwordChanged });
+        return wrong ? problem('WRONG_PASSWORD') : json(200, { message: ACCOUNT_MESSAGES.passwordChanged });
       }
     });
     const user = userEvent.setup();
-    renderApp('/account/password');
+    renderAccount(paths.accountPassword);
     const fill = async () => {
       await user.type(await screen.findByLabelText('Current Password'), 'old-secret');
       await user.type(screen.getByLabelText('New Password'), 'new-secret-1');
@@ -87,13 +97,11 @@ describe('Account', () => {
     let taken = false;
     const server = accountServer((req) => {
       if (req.method === 'POST' && req.path === '/api/account/email') {
-        return taken
-          ? json(409, { message: ACCOUNT_MESSAGES.emailTaken })
-          : json(200, { message: ACCOUNT_MESSAGES.emailChangeSent });
+        return taken ? problem('EMAIL_TAKEN') : json(200, { message: ACCOUNT_MESSAGES.emailChangeSent });
       }
     });
     const user = userEvent.setup();
-    renderApp('/account/email');
+    renderAccount(paths.accountEmail);
     await user.type(await screen.findByLabelText('New Email'), 'not-an-email');
     await user.click(screen.getByRole('button', { name: 'Update Email' }));
     expect(await screen.findByText('Please enter a valid email address')).toBeInTheDocument();

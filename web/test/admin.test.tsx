@@ -2,7 +2,11 @@ import type { Program, ProgramAnalysis } from '@app/contracts';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { installServer, json, makeUser, renderApp, type Handler } from './utils';
+import { paths } from '@/config/paths';
+import { AdminPage } from '@/features/admin/components/admin-page';
+import { installServer, json, makeUser, renderApp, renderRoute, type Handler } from './utils';
+
+const renderAdmin = () => renderRoute(<AdminPage />, { at: paths.admin });
 
 /** A stand-in for the browser's XMLHttpRequest: the test drives upload progress and the answer. */
 class FakeXhr {
@@ -130,7 +134,7 @@ describe('Referral Program Management (spec 2, 4, 5, 8; issue 4)', () => {
   it('uploads with a real progress bar, analyzes, fills the review form and saves the program', async () => {
     const server = adminServer();
     const user = userEvent.setup();
-    renderApp('/admin');
+    renderAdmin();
     expect(await screen.findByRole('heading', { name: 'Referral Program Management' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: /Back to Dashboard/ })).toHaveAttribute('href', '/');
     expect(screen.getByRole('tab', { name: /Upload & Analyze Document/ })).toHaveAttribute('aria-selected', 'true');
@@ -190,7 +194,7 @@ describe('Referral Program Management (spec 2, 4, 5, 8; issue 4)', () => {
   it('the clear button resets file, state, progress and analysis', async () => {
     adminServer();
     const user = userEvent.setup();
-    renderApp('/admin');
+    renderAdmin();
     await chooseAndAnalyze(user);
     latestXhr().progress(50, 100);
     await user.click(screen.getByRole('button', { name: /Clear/ }));
@@ -212,10 +216,11 @@ describe('Referral Program Management (spec 2, 4, 5, 8; issue 4)', () => {
   it('shows the error text and the server message in a destructive toast', async () => {
     adminServer();
     const user = userEvent.setup();
-    renderApp('/admin');
+    renderAdmin();
     await chooseAndAnalyze(user);
     latestXhr().respond(415, {
       message: 'Unsupported file type. Please upload a PDF, DOC, DOCX, TXT, PNG or JPG file.',
+      code: 'UNSUPPORTED_FILE_TYPE',
     });
     expect(await screen.findByText('Error analyzing document')).toBeInTheDocument();
     const toastRegion = await screen.findByRole('region', { name: /Notifications/ });
@@ -224,14 +229,14 @@ describe('Referral Program Management (spec 2, 4, 5, 8; issue 4)', () => {
 
     // Without a message the fallback is used.
     await chooseAndAnalyze(user);
-    latestXhr().respond(422, {});
+    latestXhr().respond(422, { code: 'DOCUMENT_UNREADABLE' });
     expect(await within(toastRegion).findByText('Failed to analyze document')).toBeInTheDocument();
   });
 
   it('validates the manual entry form with the server rules', async () => {
     const server = adminServer();
     const user = userEvent.setup();
-    renderApp('/admin');
+    renderAdmin();
     await user.click(await screen.findByRole('tab', { name: /Manual Entry/ }));
     const panel = screen.getByRole('tabpanel', { name: /Manual Entry/ });
     expect(within(panel).getByLabelText('Website')).toHaveAttribute('type', 'url');
@@ -248,7 +253,7 @@ describe('Referral Program Management (spec 2, 4, 5, 8; issue 4)', () => {
   it('lists the programs and toggles one with its switch (PATCH, then the list again)', async () => {
     const server = adminServer();
     const user = userEvent.setup();
-    renderApp('/admin');
+    renderAdmin();
     const table = await screen.findByRole('table');
     expect(
       within(table)

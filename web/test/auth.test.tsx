@@ -1,14 +1,26 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { currentPath, installServer, json, makeUser, renderApp } from './utils';
+import { paths } from '@/config/paths';
+import { AuthPage } from '@/features/auth/components/auth-page';
+import { ResendVerificationPage } from '@/features/verification/components/resend-verification-page';
+import { currentPath, installServer, json, makeUser, problem, renderApp, renderRoute } from './utils';
+
+/** The login/register screen alone (both routes, and where an unverified login is sent). */
+const renderAuth = (at: string = paths.login) =>
+  renderRoute(<AuthPage />, {
+    path: paths.login,
+    at,
+    user: null,
+    routes: { [paths.signup]: <AuthPage />, [paths.resendVerification]: <ResendVerificationPage /> },
+  });
 
 const submit = (name: 'Login' | 'Register') => within(screen.getByRole('form', { name })).getByRole('button', { name });
 
 describe('login / register screen', () => {
   it('opens login mode on /login with the spec texts', async () => {
     installServer();
-    renderApp('/login');
+    renderAuth();
     expect(await screen.findByRole('heading', { name: 'Login to Your Account' })).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Turn non-fit prospects into warm referrals' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Get a demo' })).toHaveAttribute('href', '/demo-request');
@@ -23,7 +35,7 @@ describe('login / register screen', () => {
   it('validates on submit, then again on change', async () => {
     const server = installServer();
     const user = userEvent.setup();
-    renderApp('/login');
+    renderAuth();
     await screen.findByRole('heading', { name: 'Login to Your Account' });
     expect(screen.queryByText('Please enter a valid email address')).not.toBeInTheDocument();
 
@@ -44,7 +56,7 @@ describe('login / register screen', () => {
   it('switches to register mode in place and requires the names and company', async () => {
     const server = installServer();
     const user = userEvent.setup();
-    renderApp('/login');
+    renderAuth();
     await screen.findByRole('heading', { name: 'Login to Your Account' });
     await user.type(screen.getByLabelText('Email'), 'ada@example.com');
 
@@ -97,14 +109,11 @@ describe('login / register screen', () => {
     installServer({
       handler: (req) =>
         req.path === '/api/login'
-          ? json(403, {
-              message: 'Email not verified. Please check your inbox for a verification link or request a new one.',
-              emailVerificationSent: false,
-            })
+          ? problem('LOGIN_EMAIL_NOT_VERIFIED', undefined, { emailVerificationSent: false })
           : undefined,
     });
     const user = userEvent.setup();
-    renderApp('/login');
+    renderAuth();
     await screen.findByRole('heading', { name: 'Login to Your Account' });
     await user.type(screen.getByLabelText('Email'), 'ada@example.com');
     await user.type(screen.getByLabelText('Password'), 'secret');
@@ -122,10 +131,10 @@ describe('login / register screen', () => {
 
   it("shows other failures in a destructive 'Error' toast and stays", async () => {
     installServer({
-      handler: (req) => (req.path === '/api/login' ? json(401, { message: 'Invalid email or password' }) : undefined),
+      handler: (req) => (req.path === '/api/login' ? problem('INVALID_CREDENTIALS') : undefined),
     });
     const user = userEvent.setup();
-    renderApp('/login');
+    renderAuth();
     await screen.findByRole('heading', { name: 'Login to Your Account' });
     await user.type(screen.getByLabelText('Email'), 'ada@example.com');
     await user.type(screen.getByLabelText('Password'), 'wrong');
@@ -143,7 +152,7 @@ describe('login / register screen', () => {
           server.session.user = makeUser({ emailVerified: false });
           return json(201, { message: 'Account created.', emailVerificationSent: true });
         }
-        if (req.path === '/api/lead-criteria') return json(404, { message: 'No lead criteria saved' });
+        if (req.path === '/api/lead-criteria') return problem('LEAD_CRITERIA_NOT_FOUND');
       },
     });
     const user = userEvent.setup();

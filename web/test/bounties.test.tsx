@@ -2,8 +2,13 @@ import { DEFAULT_BOUNTIES, type Bounties } from '@app/contracts';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { bountyProblem, bountySummary } from '@/features/onboarding/components/bounties-page';
-import { currentPath, installServer, json, makeUser, renderApp, type Handler } from './utils';
+import { bountySummary } from '@app/domain';
+import { paths } from '@/config/paths';
+import { BountiesPage } from '@/features/onboarding/components/bounties-page';
+import { bountyProblem } from '@/features/onboarding/utils/bounties';
+import { currentPath, installServer, json, makeUser, problem, renderRoute, type Handler } from './utils';
+
+const renderBounties = (user = makeUser()) => renderRoute(<BountiesPage user={user} />, { at: paths.bounties, user });
 
 const none: Bounties = {
   qualifiedLead: { enabled: false },
@@ -22,7 +27,7 @@ function bountiesServer(saved: Bounties | null, extra?: Handler, user = makeUser
       if (req.method === 'GET' && req.path === '/api/bounties')
         return saved
           ? json(200, { bounties: saved, updatedAt: '2026-01-01T00:00:00.000Z' })
-          : json(404, { message: 'No bounties saved' });
+          : problem('BOUNTIES_NOT_FOUND');
       if (req.method === 'POST' && req.path === '/api/bounties')
         return json(200, { bounties: req.body, updatedAt: '2026-01-01T00:00:00.000Z' });
       return undefined;
@@ -59,7 +64,7 @@ describe('Set Your Bounties (spec 2, 5, 8)', () => {
   it('starts from the defaults, shows details only when enabled and sends one entry per milestone', async () => {
     const server = bountiesServer(null);
     const user = userEvent.setup();
-    renderApp('/onboarding/bounties');
+    renderBounties();
     const closedWon = await screen.findByRole('switch', { name: 'Enable Closed-Won' });
     expect(closedWon).toHaveAttribute('aria-checked', 'true');
     expect(screen.getByRole('switch', { name: 'Enable Qualified Lead' })).toHaveAttribute('aria-checked', 'false');
@@ -101,9 +106,11 @@ describe('Set Your Bounties (spec 2, 5, 8)', () => {
   });
 
   it('shows the empty state when none is enabled; its button enables Closed-Won', async () => {
-    bountiesServer(none);
+    // Saved bounties always have one enabled (the contract's rule): none is enabled once Closed-Won is off.
+    bountiesServer(null);
     const user = userEvent.setup();
-    renderApp('/onboarding/bounties');
+    renderBounties();
+    await user.click(await screen.findByRole('switch', { name: 'Enable Closed-Won' }));
     const add = await screen.findByRole('button', { name: 'Add your first bounty' });
     expect(saveButton()).toBeDisabled();
     expect(screen.queryByText(/You'll pay/)).not.toBeInTheDocument();
@@ -116,18 +123,16 @@ describe('Set Your Bounties (spec 2, 5, 8)', () => {
 
   it('loads saved bounties, toasts a failed save and tells unverified users to verify', async () => {
     const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const unverified = makeUser({ emailVerified: false });
     bountiesServer(
       { ...none, opportunityCreated: { enabled: true, type: 'flat', amount: 300 } },
-      (req) =>
-        req.method === 'POST' && req.path === '/api/bounties'
-          ? json(403, { message: 'Please verify your email' })
-          : undefined,
-      makeUser({ emailVerified: false }),
+      (req) => (req.method === 'POST' && req.path === '/api/bounties' ? problem('EMAIL_NOT_VERIFIED') : undefined),
+      unverified,
     );
     const user = userEvent.setup();
-    renderApp('/onboarding/bounties');
+    renderBounties(unverified);
     expect(await screen.findByText('Email Verification Required')).toBeInTheDocument();
-    expect(screen.getByLabelText('Amount (USD)')).toHaveValue(300);
+    expect(await screen.findByLabelText('Amount (USD)')).toHaveValue(300);
     await user.click(saveButton());
     expect(await screen.findByText('Failed to save your bounties. Please try again.')).toBeInTheDocument();
     expect(currentPath()).toBe('/onboarding/bounties');

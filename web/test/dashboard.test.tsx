@@ -2,10 +2,26 @@ import type { Referral, ReferralList } from '@app/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { greetingName } from '@/features/dashboard/components/dashboard-page';
-import { buildTimeline } from '@/features/dashboard/components/referral-sheet';
+import type { User } from '@app/contracts';
+import { paths } from '@/config/paths';
+import { DashboardPage } from '@/features/dashboard/components/dashboard-page';
+import { buildTimeline } from '@/features/dashboard/utils/timeline';
+import { greetingName } from '@/features/dashboard/utils/filters';
+import { SearchPage } from '@/features/search/components/search-page';
 import { makeList, makeReferral, queryOf } from './fixtures';
-import { currentPath, installServer, json, makeUser, renderApp, type Handler, type RecordedRequest } from './utils';
+import {
+  currentPath,
+  installServer,
+  json,
+  makeUser,
+  problem,
+  renderRoute,
+  type Handler,
+  type RecordedRequest,
+} from './utils';
+
+const renderDashboard = (user: User = makeUser()) =>
+  renderRoute(<DashboardPage user={user} />, { at: paths.dashboard, user, routes: { [paths.home]: <SearchPage /> } });
 
 const grace = makeReferral();
 const linus = makeReferral({
@@ -53,18 +69,16 @@ describe('Tee ups dashboard (spec 2, 4, 9)', () => {
     expect(greetingName({ firstName: null, email: '' })).toBe('User');
     expect(greetingName({})).toBe('User');
 
-    installServer({
-      user: makeUser({ firstName: '' }),
-      handler: (req) => (req.path === '/api/referrals' ? json(200, makeList([])) : undefined),
-    });
-    renderApp('/dashboard');
+    const user = makeUser({ firstName: '' });
+    installServer({ user, handler: (req) => (req.path === '/api/referrals' ? json(200, makeList([])) : undefined) });
+    renderDashboard(user);
     expect(await screen.findByText('Welcome, ada')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Tee ups' })).toBeInTheDocument();
   });
 
   it('shows the four summary cards and the table with the spec columns', async () => {
     dashboardServer(makeList([grace, linus], { summary: { total: 12, inFlight: 7, closedWon: 3, declined: 2 } }));
-    renderApp('/dashboard');
+    renderDashboard();
     await screen.findByRole('row', { name: /Grace Hopper/ });
     expect(screen.getByTestId('summary-total')).toHaveTextContent('Total Referrals12');
     expect(screen.getByTestId('summary-inFlight')).toHaveTextContent('In Flight7');
@@ -97,7 +111,7 @@ describe('Tee ups dashboard (spec 2, 4, 9)', () => {
 
   it('asks for the last 90 days of the first page by default', async () => {
     const server = dashboardServer();
-    renderApp('/dashboard');
+    renderDashboard();
     await screen.findByRole('row', { name: /Grace Hopper/ });
     expect(listCalls(server)).toEqual([{ days: '90', page: '1', pageSize: '10' }]);
     expect(screen.getByLabelText('Date range')).toHaveDisplayValue('Last 90 days');
@@ -106,7 +120,7 @@ describe('Tee ups dashboard (spec 2, 4, 9)', () => {
 
   it('offers only the five filterable stages, the companies of the list and the four ranges', async () => {
     dashboardServer(makeList([grace, linus], { companies: ['Acme Inc', 'Tux Ltd', 'Zed GmbH'] }));
-    renderApp('/dashboard');
+    renderDashboard();
     await screen.findByRole('row', { name: /Grace Hopper/ });
     const options = (label: string) =>
       within(screen.getByLabelText(label))
@@ -120,7 +134,7 @@ describe('Tee ups dashboard (spec 2, 4, 9)', () => {
   it('sends the filters as query parameters, the search once typing pauses', async () => {
     const server = dashboardServer();
     const user = userEvent.setup();
-    renderApp('/dashboard');
+    renderDashboard();
     await screen.findByRole('row', { name: /Grace Hopper/ });
 
     await user.type(screen.getByLabelText('Search'), 'grace');
@@ -159,7 +173,7 @@ describe('Tee ups dashboard (spec 2, 4, 9)', () => {
       return json(200, filtered ? makeList([], { summary: all.summary, companies: all.companies }) : all);
     });
     const user = userEvent.setup();
-    renderApp('/dashboard');
+    renderDashboard();
     await screen.findByRole('row', { name: /Grace Hopper/ });
 
     await user.selectOptions(screen.getByLabelText('Date range'), 'Last 7 days');
@@ -206,7 +220,7 @@ describe('Tee ups dashboard (spec 2, 4, 9)', () => {
       return json(200, makeList(page === 1 ? [grace] : [linus], { total: 11, page, pageSize: 10 }));
     });
     const user = userEvent.setup();
-    renderApp('/dashboard');
+    renderDashboard();
     await screen.findByRole('row', { name: /Grace Hopper/ });
     const pagination = screen.getByRole('navigation', { name: 'Pagination' });
     expect(pagination).toHaveTextContent('Showing 1–10 of 11');
@@ -224,7 +238,7 @@ describe('Tee ups dashboard (spec 2, 4, 9)', () => {
   it("shows 'No referrals yet' to a user without referrals; its button starts a referral at /", async () => {
     dashboardServer(makeList([]));
     const user = userEvent.setup();
-    renderApp('/dashboard');
+    renderDashboard();
     expect(await screen.findByRole('heading', { name: 'No referrals yet' })).toBeInTheDocument();
     expect(screen.queryByRole('table')).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Submit Your First Referral' }));
@@ -236,7 +250,7 @@ describe('Tee ups dashboard (spec 2, 4, 9)', () => {
     dashboardServer(
       makeList([], { summary: { total: 4, inFlight: 4, closedWon: 0, declined: 0 }, companies: ['Acme Inc'] }),
     );
-    renderApp('/dashboard');
+    renderDashboard();
     expect(await screen.findByRole('heading', { name: 'No referrals match your filters' })).toBeInTheDocument();
     expect(screen.getByText('Try adjusting your search criteria or date range.')).toBeInTheDocument();
     expect(screen.queryByText('No referrals yet')).not.toBeInTheDocument();
@@ -244,7 +258,7 @@ describe('Tee ups dashboard (spec 2, 4, 9)', () => {
 
   it("says 'Failed to fetch referrals' when the list cannot be read", async () => {
     dashboardServer(() => json(500, { message: 'db down' }, 'Internal Server Error'));
-    renderApp('/dashboard');
+    renderDashboard();
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch referrals');
   });
 });
@@ -253,7 +267,7 @@ describe('detail sheet', () => {
   it('opens on a row click and on Enter, and closes with Escape', async () => {
     dashboardServer();
     const user = userEvent.setup();
-    renderApp('/dashboard');
+    renderDashboard();
     await user.click(await screen.findByRole('row', { name: /Grace Hopper/ }));
     const sheet = await screen.findByRole('dialog', { name: 'Grace Hopper' });
     expect(sheet).toHaveTextContent('Acme CRM · Acme Inc');
@@ -283,7 +297,7 @@ describe('detail sheet', () => {
       },
     );
     const user = userEvent.setup();
-    renderApp('/dashboard');
+    renderDashboard();
     await user.click(await screen.findByRole('row', { name: /Linus Torvalds/ }));
     const sheet = await screen.findByRole('dialog', { name: 'Linus Torvalds' });
     const panel = within(within(sheet).getByRole('heading', { name: 'Mark Milestone' }).parentElement!);
@@ -317,11 +331,9 @@ describe('detail sheet', () => {
   });
 
   it("toasts a destructive 'Error' when the status cannot be changed", async () => {
-    dashboardServer(makeList([grace]), (req) =>
-      req.method === 'PUT' ? json(403, { message: 'Not authorized to access this referral' }) : undefined,
-    );
+    dashboardServer(makeList([grace]), (req) => (req.method === 'PUT' ? problem('REFERRAL_FORBIDDEN') : undefined));
     const user = userEvent.setup();
-    renderApp('/dashboard');
+    renderDashboard();
     await user.click(await screen.findByRole('row', { name: /Grace Hopper/ }));
     await user.click(await screen.findByRole('button', { name: 'Demo Scheduled' }));
     expect(await screen.findByText('Not authorized to access this referral')).toBeInTheDocument();
@@ -329,9 +341,11 @@ describe('detail sheet', () => {
   });
 
   it("falls back to 'Failed to update status'", async () => {
-    dashboardServer(makeList([grace]), (req) => (req.method === 'PUT' ? json(400, {}) : undefined));
+    dashboardServer(makeList([grace]), (req) =>
+      req.method === 'PUT' ? json(400, { code: 'VALIDATION_FAILED' }) : undefined,
+    );
     const user = userEvent.setup();
-    renderApp('/dashboard');
+    renderDashboard();
     await user.click(await screen.findByRole('row', { name: /Grace Hopper/ }));
     await user.click(await screen.findByRole('button', { name: 'Intro Occurred' }));
     expect(await screen.findByText('Failed to update status')).toBeInTheDocument();
@@ -340,7 +354,7 @@ describe('detail sheet', () => {
   it("shows the timeline from the referral's history and the reciprocity figures", async () => {
     dashboardServer(makeList([grace, linus], { reciprocity: { sent: 14, received: 3 } }));
     const user = userEvent.setup();
-    renderApp('/dashboard');
+    renderDashboard();
     await user.click(await screen.findByRole('row', { name: /Linus Torvalds/ }));
     const sheet = await screen.findByRole('dialog', { name: 'Linus Torvalds' });
     const items = within(within(sheet).getByRole('list', { name: 'Activity timeline' })).getAllByRole('listitem');

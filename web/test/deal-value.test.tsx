@@ -2,9 +2,11 @@ import type { Referral } from '@app/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { parseDealValue } from '@/features/dashboard/components/deal-value-dialog';
+import { paths } from '@/config/paths';
+import { DashboardPage } from '@/features/dashboard/components/dashboard-page';
+import { parseDealValue } from '@/features/dashboard/utils/deal-value';
 import { makeList, makeReferral } from './fixtures';
-import { installServer, json, makeUser, renderApp } from './utils';
+import { installServer, json, makeUser, renderRoute } from './utils';
 
 function server() {
   let current: Referral = makeReferral();
@@ -29,7 +31,7 @@ function server() {
 
 async function openClosedWon() {
   const user = userEvent.setup();
-  renderApp('/dashboard');
+  renderRoute(<DashboardPage user={makeUser()} />, { at: paths.dashboard });
   await user.click(await screen.findByRole('row', { name: /Grace Hopper/ }));
   const sheet = await screen.findByRole('dialog', { name: 'Grace Hopper' });
   await user.click(within(sheet).getByRole('button', { name: 'Closed-Won' }));

@@ -2,7 +2,13 @@ import { REFERRAL_SOURCES } from '@app/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { currentPath, installServer, json, renderApp } from './utils';
+import { paths } from '@/config/paths';
+import { DemoRequestPage } from '@/features/demo-request/components/demo-request-page';
+import { LandingPage } from '@/features/landing/components/landing-page';
+import { currentPath, installServer, json, renderRoute } from './utils';
+
+const renderDemoRequest = () =>
+  renderRoute(<DemoRequestPage />, { at: paths.demoRequest, routes: { [paths.home]: <LandingPage /> } });
 
 async function fill(user: ReturnType<typeof userEvent.setup>) {
   await user.type(await screen.findByLabelText('First Name'), 'Ada');
@@ -16,7 +22,7 @@ describe('Demo request', () => {
   it('has the header links and shows the spec validation messages', async () => {
     const server = installServer();
     const user = userEvent.setup();
-    renderApp('/demo-request');
+    renderDemoRequest();
     expect(await screen.findByRole('heading', { name: 'Request a Demo' })).toBeInTheDocument();
     const nav = screen.getByRole('navigation', { name: 'Account' });
     expect(within(nav).getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login');
@@ -47,7 +53,7 @@ describe('Demo request', () => {
           : undefined,
     });
     const user = userEvent.setup();
-    renderApp('/demo-request');
+    renderDemoRequest();
     await fill(user);
     await user.selectOptions(screen.getByLabelText('How did you hear about us? (optional)'), 'Industry Event');
     await user.click(screen.getByRole('button', { name: 'Request Demo' }));
@@ -71,11 +77,11 @@ describe('Demo request', () => {
     const server = installServer({
       handler: (req) =>
         req.method === 'POST' && req.path === '/api/demo-request'
-          ? json(500, { message: 'down' }, 'Internal Server Error')
+          ? json(500, { message: 'down', code: 'INTERNAL_ERROR' }, 'Internal Server Error')
           : undefined,
     });
     const user = userEvent.setup();
-    renderApp('/demo-request');
+    renderDemoRequest();
     await fill(user);
     await user.click(screen.getByRole('button', { name: 'Request Demo' }));
     expect(await screen.findByText('Submission failed')).toBeInTheDocument();

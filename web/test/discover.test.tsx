@@ -2,8 +2,17 @@ import type { MatchResponse, ProgramMatch } from '@app/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { referralStateFor } from '@/features/discover/components/discover-page';
-import { currentPath, installServer, json, makeUser, renderApp } from './utils';
+import { paths } from '@/config/paths';
+import { DiscoverPage } from '@/features/discover/components/discover-page';
+import { referralStateFor } from '@/features/discover/utils/match-form';
+import { SubmitReferralPage } from '@/features/referrals/components/submit-referral-page';
+import { currentPath, installServer, json, makeUser, problem, renderRoute } from './utils';
+
+const renderDiscover = () =>
+  renderRoute(<DiscoverPage />, {
+    at: paths.discover,
+    routes: { [paths.submitReferral]: <SubmitReferralPage /> },
+  });
 
 const match = (overrides: Partial<ProgramMatch> = {}): ProgramMatch => ({
   programId: 'prog-1',
@@ -63,7 +72,7 @@ describe('Discover: Smart Match (issue 4)', () => {
   it('requires the need, sends the form and ranks the results with fit, reasons and reward', async () => {
     const server = matchServer();
     const user = userEvent.setup();
-    renderApp('/discover');
+    renderDiscover();
     expect(await screen.findByRole('heading', { name: 'Discover' })).toBeInTheDocument();
     expect(screen.queryByText('Coming Soon')).not.toBeInTheDocument();
 
@@ -114,7 +123,7 @@ describe('Discover: Smart Match (issue 4)', () => {
   it('asks for approval, then starts the referral journey with the product info', async () => {
     matchServer();
     const user = userEvent.setup();
-    renderApp('/discover');
+    renderDiscover();
     await user.type(await screen.findByLabelText('What does your client need?'), 'Pipeline analytics');
     await user.click(screen.getByRole('button', { name: /Find Matches/ }));
     await user.click(await screen.findByRole('button', { name: 'Refer to Acme CRM Partners' }));
@@ -144,11 +153,11 @@ describe('Discover: Smart Match (issue 4)', () => {
     let fail = false;
     matchServer(() =>
       fail
-        ? json(400, { message: 'At most 20 integrations' })
+        ? problem('VALIDATION_FAILED', 'At most 20 integrations')
         : json(200, { matches: [], excluded: [], rankedBy: 'llm' }),
     );
     const user = userEvent.setup();
-    renderApp('/discover');
+    renderDiscover();
     await user.type(await screen.findByLabelText('What does your client need?'), 'Something rare');
     await user.click(screen.getByRole('button', { name: /Find Matches/ }));
     expect(await screen.findByText('No matching programs')).toBeInTheDocument();

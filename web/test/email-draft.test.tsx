@@ -2,9 +2,15 @@ import type { Referral } from '@app/contracts';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { validateDraft } from '@/features/referrals/components/email-draft-page';
+import { SendEmailRequest } from '@app/contracts';
+import { schemaErrors } from '@/components/ui/form';
+import { paths, routePatterns } from '@/config/paths';
+import { EmailDraftPage } from '@/features/referrals/components/email-draft-page';
 import { makeReferral } from './fixtures';
-import { currentPath, installServer, json, makeUser, renderApp, type Handler } from './utils';
+import { currentPath, installServer, json, makeUser, problem, renderApp, renderRoute, type Handler } from './utils';
+
+const renderDraft = (id: string | number = 7) =>
+  renderRoute(<EmailDraftPage />, { path: routePatterns.referralDraft, at: paths.referralDraft(id), user: makeUser() });
 
 const draftAnswer = (recipients: Record<string, unknown> = { to: ['grace@navy.example'], cc: [], bcc: [] }) => ({
   emailDraft: { subject: 'Intro: Grace, meet Acme', body: 'Hi Grace,\n\nMeet Acme.', recipients },
@@ -38,14 +44,14 @@ describe('email draft screen states (spec 2, 4, 6, 8)', () => {
 
   it('redirects to /login without a user', async () => {
     installServer();
-    renderApp('/referral/7/email-draft');
+    renderApp(paths.referralDraft(7));
     expect(await screen.findByRole('heading', { name: 'Login to Your Account' })).toBeInTheDocument();
     expect(currentPath()).toBe('/login');
   });
 
   it("says 'Invalid Referral' for a non-numeric id", async () => {
     const server = installServer({ user: makeUser() });
-    renderApp('/referral/7x/email-draft');
+    renderDraft('7x');
     expect(await screen.findByRole('heading', { name: 'Invalid Referral' })).toBeInTheDocument();
     expect(server.requests.filter((r) => r.path.startsWith('/api/referrals'))).toHaveLength(0);
   });
@@ -55,16 +61,16 @@ describe('email draft screen states (spec 2, 4, 6, 8)', () => {
       user: makeUser(),
       handler: (req) => (req.path.startsWith('/api/referrals/7') ? new Promise<Response>(() => {}) : undefined),
     });
-    renderApp('/referral/7/email-draft');
+    renderDraft();
     expect(await screen.findByText('Loading your email draft', { selector: 'span' })).toBeInTheDocument();
   });
 
   it("says 'Referral Not Found' for an unknown referral", async () => {
     draftServer({
-      referral: json(404, { message: 'Referral not found' }),
-      draft: () => json(404, { message: 'Referral not found' }),
+      referral: problem('REFERRAL_NOT_FOUND'),
+      draft: () => problem('REFERRAL_NOT_FOUND'),
     });
-    renderApp('/referral/7/email-draft');
+    renderDraft();
     expect(await screen.findByRole('heading', { name: 'Referral Not Found' })).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Email Draft Not Ready' })).not.toBeInTheDocument();
   });
@@ -75,10 +81,10 @@ describe('email draft screen states (spec 2, 4, 6, 8)', () => {
     draftServer({
       draft: () => {
         reads.push(Date.now());
-        return reads.length < 3 ? json(404, { message: 'Email draft not found' }) : json(200, draftAnswer());
+        return reads.length < 3 ? problem('DRAFT_NOT_READY') : json(200, draftAnswer());
       },
     });
-    renderApp('/referral/7/email-draft');
+    renderDraft();
     expect(await screen.findByRole('heading', { name: 'Email Draft Not Ready' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute('href', '/dashboard');
     expect(screen.getByRole('button', { name: 'Refresh' })).toBeInTheDocument();
@@ -102,18 +108,18 @@ describe('email draft screen states (spec 2, 4, 6, 8)', () => {
     draftServer({
       draft: () => {
         reads += 1;
-        return json(404, { message: 'Email draft not found' });
+        return problem('DRAFT_NOT_READY');
       },
     });
     const user = userEvent.setup();
-    renderApp('/referral/7/email-draft');
+    renderDraft();
     await user.click(await screen.findByRole('button', { name: 'Refresh' }));
     await waitFor(() => expect(reads).toBe(2));
   });
 
   it("shows 'Failed to load email draft' with the server's text, Go Back, and an 'Error' toast", async () => {
-    draftServer({ draft: () => json(403, { message: 'Not authorized to access this referral' }) });
-    renderApp('/referral/7/email-draft');
+    draftServer({ draft: () => problem('REFERRAL_FORBIDDEN') });
+    renderDraft();
     expect(await screen.findByRole('heading', { name: 'Failed to load email draft' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Go Back' })).toBeInTheDocument();
     expect(await screen.findByText('Error')).toBeInTheDocument();
@@ -122,14 +128,14 @@ describe('email draft screen states (spec 2, 4, 6, 8)', () => {
 
   it("falls back to 'Failed to get email draft' when the failure has no text", async () => {
     draftServer({ draft: () => new Response('', { status: 502, statusText: '' }) });
-    renderApp('/referral/7/email-draft');
+    renderDraft();
     expect(await screen.findByRole('heading', { name: 'Failed to load email draft' })).toBeInTheDocument();
     expect(screen.getAllByText('Failed to get email draft').length).toBeGreaterThanOrEqual(1);
   });
 
   it('refuses draft data of an unexpected shape', async () => {
     draftServer({ draft: () => json(200, { emailDraft: { subject: 'Hi' }, fromClay: false }) });
-    renderApp('/referral/7/email-draft');
+    renderDraft();
     expect(await screen.findByRole('heading', { name: 'Failed to load email draft' })).toBeInTheDocument();
     expect(screen.getAllByText('Email draft data is missing or in an unexpected format').length).toBeGreaterThanOrEqual(
       1,
@@ -151,7 +157,7 @@ describe('email draft editor', () => {
           }),
         ),
     });
-    renderApp('/referral/7/email-draft');
+    renderDraft();
     expect(await screen.findByRole('heading', { name: 'Review Your Intro Email' })).toBeInTheDocument();
     expect(screen.getByText('Grace Hopper')).toBeInTheDocument();
     expect(screen.getByText('Fallback Co')).toBeInTheDocument();
@@ -164,7 +170,7 @@ describe('email draft editor', () => {
 
   it("prefers the project's company name", async () => {
     draftServer();
-    renderApp('/referral/7/email-draft');
+    renderDraft();
     await screen.findByRole('heading', { name: 'Review Your Intro Email' });
     const intro = screen.getByText('Company').closest('div')!;
     expect(intro).toHaveTextContent('Acme Inc');
@@ -173,7 +179,7 @@ describe('email draft editor', () => {
   it('previews the edited email in the Preview tab', async () => {
     draftServer();
     const user = userEvent.setup();
-    renderApp('/referral/7/email-draft');
+    renderDraft();
     const subject = await screen.findByLabelText('Subject');
     await user.clear(subject);
     await user.type(subject, 'New subject');
@@ -191,7 +197,7 @@ describe('email draft editor', () => {
   it("requires a 'to' recipient and sends nothing without one", async () => {
     const server = draftServer();
     const user = userEvent.setup();
-    renderApp('/referral/7/email-draft');
+    renderDraft();
     const to = await screen.findByLabelText('To');
     await user.clear(to);
     await user.type(to, ' , ');
@@ -207,7 +213,7 @@ describe('email draft editor', () => {
   it("sends the edited email with normalized recipients, toasts, then shows 'Email Sent!'", async () => {
     const server = draftServer();
     const user = userEvent.setup();
-    renderApp('/referral/7/email-draft');
+    renderDraft();
     const to = await screen.findByLabelText('To');
     await user.type(to, ',  , ops@navy.example  ');
     await user.type(screen.getByLabelText('Bcc'), 'me@example.com,');
@@ -224,9 +230,9 @@ describe('email draft editor', () => {
   });
 
   it("toasts a failed send with the server's text and keeps the editor", async () => {
-    draftServer({ send: () => json(409, { message: 'This intro email has already been sent' }) });
+    draftServer({ send: () => problem('EMAIL_ALREADY_SENT') });
     const user = userEvent.setup();
-    renderApp('/referral/7/email-draft');
+    renderDraft();
     await user.click(await screen.findByRole('button', { name: 'Send Email' }));
     expect(await screen.findByText('This intro email has already been sent')).toBeInTheDocument();
     expect(screen.getByText('Error')).toBeInTheDocument();
@@ -236,7 +242,7 @@ describe('email draft editor', () => {
   it("falls back to 'Failed to send email'", async () => {
     draftServer({ send: () => new Response('', { status: 503, statusText: '' }) });
     const user = userEvent.setup();
-    renderApp('/referral/7/email-draft');
+    renderDraft();
     await user.click(await screen.findByRole('button', { name: 'Send Email' }));
     expect(await screen.findByText('Failed to send email')).toBeInTheDocument();
   });
@@ -244,25 +250,37 @@ describe('email draft editor', () => {
   it('Cancel returns to the dashboard', async () => {
     draftServer();
     const user = userEvent.setup();
-    renderApp('/referral/7/email-draft');
+    renderDraft();
     await user.click(await screen.findByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(currentPath()).toBe('/dashboard'));
   });
 
   it("shows 'Email Sent!' for a referral whose intro was already sent", async () => {
     draftServer({ referral: makeReferral({ emailSentAt: '2026-03-03T09:00:00.000Z' }) });
-    renderApp('/referral/7/email-draft');
+    renderDraft();
     expect(await screen.findByRole('heading', { name: 'Email Sent!' })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Send Email' })).not.toBeInTheDocument();
   });
 
   it('validates recipients with the server schema', () => {
-    const base = { subject: 'S', body: 'B', cc: '', bcc: '' };
-    expect(validateDraft({ ...base, to: ' ,, ' }).errors).toEqual({ to: 'At least one recipient is required' });
-    expect(validateDraft({ ...base, to: 'not-an-email' }).errors.to).toBe('Invalid recipient email address');
-    expect(validateDraft({ ...base, to: 'a@b.co', cc: 'x' }).errors).toEqual({ cc: 'Invalid recipient email address' });
-    expect(validateDraft({ ...base, subject: ' ', to: 'a@b.co' }).errors).toEqual({ subject: 'Subject is required' });
-    expect(validateDraft({ ...base, to: ' a@b.co , c@d.co ' }).request?.recipients).toEqual({
+    const draft = (fields: { subject?: string; to: string; cc?: string }) => ({
+      subject: fields.subject ?? 'S',
+      body: 'B',
+      recipients: { to: fields.to, cc: fields.cc ?? '', bcc: '' },
+    });
+    expect(schemaErrors(SendEmailRequest, draft({ to: ' ,, ' }))).toEqual({
+      'recipients.to': 'At least one recipient is required',
+    });
+    expect(schemaErrors(SendEmailRequest, draft({ to: 'not-an-email' }))['recipients.to']).toBe(
+      'Invalid recipient email address',
+    );
+    expect(schemaErrors(SendEmailRequest, draft({ to: 'a@b.co', cc: 'x' }))).toEqual({
+      'recipients.cc': 'Invalid recipient email address',
+    });
+    expect(schemaErrors(SendEmailRequest, draft({ subject: ' ', to: 'a@b.co' }))).toEqual({
+      subject: 'Subject is required',
+    });
+    expect(SendEmailRequest.parse(draft({ to: ' a@b.co , c@d.co ' })).recipients).toEqual({
       to: ['a@b.co', 'c@d.co'],
       cc: [],
       bcc: [],

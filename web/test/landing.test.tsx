@@ -1,11 +1,14 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { currentPath, installServer, renderApp } from './utils';
+import { paths } from '@/config/paths';
+import { AuthPage } from '@/features/auth/components/auth-page';
+import { LandingPage } from '@/features/landing/components/landing-page';
+import { currentPath, installServer, renderRoute } from './utils';
 
 async function openLanding() {
   installServer();
-  renderApp('/');
+  renderRoute(<LandingPage />, { at: paths.home, routes: { [paths.signup]: <AuthPage /> } });
   await screen.findByRole('heading', { level: 1, name: 'Automate Your Client Referrals With AI' });
 }
 

@@ -1,8 +1,14 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { formatRevenue, revenueDigits } from '@/features/onboarding/components/onboarding-page';
-import { currentPath, installServer, json, makeUser, renderApp, type Handler } from './utils';
+import type { User } from '@app/contracts';
+import { paths } from '@/config/paths';
+import { OnboardingPage } from '@/features/onboarding/components/onboarding-page';
+import { formatRevenue, revenueDigits } from '@/features/onboarding/utils/lead-criteria';
+import { currentPath, installServer, json, makeUser, problem, renderRoute, type Handler } from './utils';
+
+const renderProfile = (user: User = makeUser()) =>
+  renderRoute(<OnboardingPage user={user} />, { at: paths.onboarding, user });
 
 function icpServer(extra?: Handler, user = makeUser()) {
   return installServer({
@@ -10,9 +16,8 @@ function icpServer(extra?: Handler, user = makeUser()) {
     handler: (req) => {
       const answer = extra?.(req);
       if (answer) return answer;
-      if (req.method === 'GET' && req.path === '/api/lead-criteria')
-        return json(404, { message: 'No lead criteria saved' });
-      if (req.method === 'GET' && req.path === '/api/bounties') return json(404, { message: 'No bounties saved' });
+      if (req.method === 'GET' && req.path === '/api/lead-criteria') return problem('LEAD_CRITERIA_NOT_FOUND');
+      if (req.method === 'GET' && req.path === '/api/bounties') return problem('BOUNTIES_NOT_FOUND');
       return undefined;
     },
   });
@@ -30,7 +35,7 @@ describe('Ideal Customer Profile form (spec 2, 5, 8)', () => {
   it('adds tags by Enter and click, allows custom entries, ignores duplicates and blanks, and removes chips', async () => {
     icpServer();
     const user = userEvent.setup();
-    renderApp('/onboarding');
+    renderProfile();
     const industries = await screen.findByRole('combobox', { name: 'Industries' });
     expect(saveButton()).toBeDisabled();
 
@@ -69,7 +74,7 @@ describe('Ideal Customer Profile form (spec 2, 5, 8)', () => {
         : undefined,
     );
     const user = userEvent.setup();
-    renderApp('/onboarding');
+    renderProfile();
     const revenue = await screen.findByLabelText('Minimum Annual Revenue (USD)');
     await user.type(revenue, '0');
     expect(saveButton()).toBeDisabled(); // minRevenue counts only above 0
@@ -126,11 +131,11 @@ describe('Ideal Customer Profile form (spec 2, 5, 8)', () => {
           updatedAt: '2026-01-01T00:00:00.000Z',
         });
       if (req.method === 'POST' && req.path === '/api/lead-criteria')
-        return json(500, { message: 'boom' }, 'Internal Server Error');
+        return json(500, { message: 'boom', code: 'INTERNAL_ERROR' }, 'Internal Server Error');
       return undefined;
     });
     const user = userEvent.setup();
-    renderApp('/onboarding');
+    renderProfile();
     expect(await screen.findByRole('button', { name: 'Remove Accounting' })).toBeInTheDocument();
     expect(screen.getByLabelText('Minimum Annual Revenue (USD)')).toHaveValue('1,000');
     expect(screen.getByRole('checkbox', { name: 'VP' })).toBeChecked();
@@ -142,24 +147,26 @@ describe('Ideal Customer Profile form (spec 2, 5, 8)', () => {
   });
 
   it('tells unverified users to verify their email, but not administrators; Back goes home', async () => {
-    icpServer(undefined, makeUser({ emailVerified: false }));
+    const unverified = makeUser({ emailVerified: false });
+    icpServer(undefined, unverified);
     const user = userEvent.setup();
-    renderApp('/onboarding');
+    renderProfile(unverified);
     expect(await screen.findByText('Email Verification Required')).toBeInTheDocument();
     expect(screen.getByText('Please verify your email address before proceeding.')).toBeInTheDocument();
-    await user.click(screen.getAllByRole('button', { name: /Back/ })[0]!);
+    await user.click((await screen.findAllByRole('button', { name: /Back/ }))[0]!);
     expect(currentPath()).toBe('/');
   });
 
   it('lets the registration toast finish before the verification toast', async () => {
     const { toast } = await import('@/hooks/use-toast');
-    icpServer(undefined, makeUser({ emailVerified: false }));
+    const unverified = makeUser({ emailVerified: false });
+    icpServer(undefined, unverified);
     const registration = toast({
       title: 'Set Up Your Profile',
       description: "Let's set up your lead criteria to complete your profile",
       duration: 60_000,
     });
-    renderApp('/onboarding');
+    renderProfile(unverified);
     await screen.findByRole('heading', { name: 'Ideal Customer Profile' });
     expect(await screen.findByText('Set Up Your Profile')).toBeInTheDocument();
     expect(screen.queryByText('Email Verification Required')).not.toBeInTheDocument();
@@ -168,8 +175,9 @@ describe('Ideal Customer Profile form (spec 2, 5, 8)', () => {
   });
 
   it('does not toast verified users or unverified administrators', async () => {
-    icpServer(undefined, makeUser({ emailVerified: false, isAdmin: true }));
-    renderApp('/onboarding');
+    const admin = makeUser({ emailVerified: false, isAdmin: true });
+    icpServer(undefined, admin);
+    renderProfile(admin);
     await screen.findByRole('heading', { name: 'Ideal Customer Profile' });
     expect(screen.queryByText('Email Verification Required')).not.toBeInTheDocument();
   });

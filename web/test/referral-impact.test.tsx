@@ -4,7 +4,11 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { csvField, toCsv } from '@/features/referral-impact/components/csv';
 import { funnelPercent, timeAgo } from '@/features/referral-impact/components/format';
-import { installServer, json, makeUser, renderApp, type RecordedRequest } from './utils';
+import { paths } from '@/config/paths';
+import { ReferralImpactPage } from '@/features/referral-impact/components/referral-impact-page';
+import { installServer, json, makeUser, renderRoute, type RecordedRequest } from './utils';
+
+const renderImpact = () => renderRoute(<ReferralImpactPage />, { at: paths.referralImpact });
 
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
 
@@ -134,7 +138,7 @@ describe('Referral Impact Dashboard', () => {
       await gate;
       return json(200, summary);
     });
-    renderApp('/referral-impact');
+    renderImpact();
     expect(await screen.findByRole('heading', { name: 'Referral Impact Dashboard' })).toBeInTheDocument();
     expect(screen.getAllByTestId('impact-skeleton')).toHaveLength(4);
     release();
@@ -174,8 +178,8 @@ describe('Referral Impact Dashboard', () => {
   });
 
   it('shows the failure text', async () => {
-    impactServer(() => json(500, { message: 'boom' }, 'Internal Server Error'));
-    renderApp('/referral-impact');
+    impactServer(() => json(500, { message: 'boom', code: 'INTERNAL_ERROR' }, 'Internal Server Error'));
+    renderImpact();
     expect(await screen.findByText('Failed to fetch impact data')).toBeInTheDocument();
   });
 
@@ -189,7 +193,7 @@ describe('Referral Impact Dashboard', () => {
           : summary,
       ),
     );
-    renderApp('/referral-impact');
+    renderImpact();
     await screen.findByTestId('impact-total');
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: /Filters/ }));
@@ -224,7 +228,7 @@ describe('Referral Impact Dashboard', () => {
   it('Export downloads the summary and leaderboard as CSV', async () => {
     impactServer();
     const downloads = captureDownloads();
-    renderApp('/referral-impact');
+    renderImpact();
     await screen.findByTestId('impact-total');
     await userEvent.setup().click(screen.getByRole('button', { name: 'Export' }));
     expect(downloads.names).toEqual(['referral-impact-all-time.csv']);
@@ -244,7 +248,7 @@ describe('Referral Impact Dashboard', () => {
   it('Download CSV reads the commissions with the filters and saves them as CSV', async () => {
     const server = impactServer();
     const downloads = captureDownloads();
-    renderApp('/referral-impact');
+    renderImpact();
     await screen.findByTestId('impact-total');
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: /Filters/ }));

@@ -1,11 +1,20 @@
-import { act, screen } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { PREVIEW_SUCCESS } from '@/features/referrals/components/automation-modal';
-// Loaded up front: the router shows a lazily loaded screen only once its chunk has arrived, which takes real
-// time that the fake clock does not wait for.
-import '@/features/referrals/components/email-draft-page';
+import type { InitialEntry } from 'react-router-dom';
+import { paths, routePatterns } from '@/config/paths';
+import { EmailDraftPage } from '@/features/referrals/components/email-draft-page';
+import { ReferralPage } from '@/features/referrals/components/referral-page';
 import { makeReferral } from './fixtures';
-import { currentPath, installServer, json, makeUser, renderApp, type RecordedRequest } from './utils';
+import { currentPath, installServer, json, makeUser, problem, renderRoute, type RecordedRequest } from './utils';
+
+/** The submitted screen, and the draft it opens. */
+const renderSubmitted = (at: InitialEntry = paths.referral(7)) =>
+  renderRoute(<ReferralPage />, {
+    path: routePatterns.referral,
+    at,
+    routes: { [routePatterns.referralDraft]: <EmailDraftPage /> },
+  });
 
 const draft = {
   emailDraft: {
@@ -46,7 +55,7 @@ describe('referral submitted screen (spec 2, 7, 9)', () => {
         if (req.path === '/api/referrals/7') return json(200, makeReferral());
       },
     });
-    renderApp('/referral/7');
+    renderSubmitted();
     expect(await screen.findByRole('heading', { name: 'Referral Successfully Submitted!' })).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'What happens next' })).toBeInTheDocument();
     expect(screen.getAllByRole('listitem').map((li) => li.textContent)).toEqual([
@@ -90,7 +99,7 @@ describe('referral submitted screen (spec 2, 7, 9)', () => {
         if (req.path === '/api/referrals/7/automate') return json(200, { success: true, message: 'ok' });
       },
     });
-    renderApp({ pathname: '/referral/7', state: { justSubmitted: true } });
+    renderSubmitted({ pathname: paths.referral(7), state: { justSubmitted: true } });
     expect(await screen.findByRole('dialog', { name: 'Automating Referral Form' })).toBeInTheDocument();
     await act(() => vi.advanceTimersByTimeAsync(1_000));
     expect(currentPath()).toBe('/referral/7');
@@ -115,7 +124,7 @@ describe('referral submitted screen (spec 2, 7, 9)', () => {
         if (req.path === '/api/products/p-acme/referral-program') return json(200, { referralProgram: 'NO' });
       },
     });
-    renderApp({ pathname: '/referral/7', state: { justSubmitted: true } });
+    renderSubmitted({ pathname: paths.referral(7), state: { justSubmitted: true } });
     expect(await screen.findByRole('dialog', { name: 'Thanks for Your Referral!' })).toBeInTheDocument();
     await act(() => vi.advanceTimersByTimeAsync(700));
     expect(currentPath()).toBe('/referral/7/email-draft');
@@ -123,24 +132,32 @@ describe('referral submitted screen (spec 2, 7, 9)', () => {
 });
 
 describe('referral screen failures', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it("shows 'Something went wrong' with the server's message and Go Back", async () => {
-    installServer({
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const server = installServer({
       user: makeUser(),
       handler: (req) => {
-        if (req.path === '/api/referrals/9') return json(403, { message: 'Not authorized to access this referral' });
-        if (req.path === '/api/referrals/9/email-draft')
-          return json(403, { message: 'Not authorized to access this referral' });
+        if (req.path === '/api/referrals/9') return problem('REFERRAL_FORBIDDEN');
+        if (req.path === '/api/referrals/9/email-draft') return problem('REFERRAL_FORBIDDEN');
       },
     });
-    renderApp('/referral/9');
+    renderSubmitted(paths.referral(9));
+    // The referral is read again once (spec 7), after the query client's 1 s back-off: no need to wait it out.
+    await waitFor(() => expect(server.callsTo('GET', '/api/referrals/9')).toHaveLength(1));
+    await act(() => vi.advanceTimersByTimeAsync(1_000));
     expect(await screen.findByRole('heading', { name: 'Something went wrong' })).toBeInTheDocument();
     expect(screen.getByText('Not authorized to access this referral')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Go Back' })).toBeInTheDocument();
+    expect(server.callsTo('GET', '/api/referrals/9')).toHaveLength(2);
   });
 
   it('says a non-numeric id is invalid, and reads nothing', async () => {
     const server = installServer({ user: makeUser() });
-    renderApp('/referral/abc');
+    renderSubmitted('/referral/abc');
     expect(await screen.findByRole('heading', { name: 'Invalid Referral' })).toBeInTheDocument();
     expect(server.requests.filter((r) => r.path.startsWith('/api/referrals'))).toHaveLength(0);
   });

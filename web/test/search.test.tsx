@@ -1,8 +1,14 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { paths } from '@/config/paths';
+import { SubmitReferralPage } from '@/features/referrals/components/submit-referral-page';
+import { SearchPage } from '@/features/search/components/search-page';
 import { chatCompletion } from './fixtures';
-import { currentPath, installServer, json, makeUser, renderApp } from './utils';
+import { currentPath, installServer, json, makeUser, problem, renderApp, renderRoute } from './utils';
+
+const renderSearch = () =>
+  renderRoute(<SearchPage />, { at: paths.home, routes: { [paths.submitReferral]: <SubmitReferralPage /> } });
 
 const ACME = '**Product:** Acme CRM\n**Company:** Acme Technologies Inc\n**Description:** A CRM for small teams';
 
@@ -13,7 +19,7 @@ describe('search screen (spec 2 and 4)', () => {
       handler: (req) => (req.path === '/api/search' ? chatCompletion(ACME) : undefined),
     });
     const user = userEvent.setup();
-    const { store } = renderApp('/');
+    const { store } = renderSearch();
     expect(await screen.findByText('Enter a product, company, or website URL')).toBeInTheDocument();
     const input = screen.getByPlaceholderText('Refer Anything..');
     const button = screen.getByRole('button', { name: 'Search' });
@@ -41,7 +47,7 @@ describe('search screen (spec 2 and 4)', () => {
         req.path === '/api/search' ? chatCompletion('Company: Initech\nLearn more at initech.example') : undefined,
     });
     const user = userEvent.setup();
-    renderApp('/');
+    renderSearch();
     await user.type(await screen.findByPlaceholderText('Refer Anything..'), 'initech{Enter}');
     const card = await screen.findByRole('region', { name: 'Selected Product' });
     expect(within(card).queryByText('Product')).not.toBeInTheDocument();
@@ -61,7 +67,7 @@ describe('search screen (spec 2 and 4)', () => {
       },
     });
     const user = userEvent.setup();
-    const { store } = renderApp('/');
+    const { store } = renderSearch();
     const input = await screen.findByPlaceholderText('Refer Anything..');
     await user.type(input, 'acme{Enter}');
     await screen.findByRole('region', { name: 'Selected Product' });
@@ -85,12 +91,12 @@ describe('search screen (spec 2 and 4)', () => {
       handler: (req) =>
         req.path === '/api/search'
           ? fail
-            ? json(429, { message: 'Too many searches, slow down' })
+            ? problem('RATE_LIMITED', 'Too many searches, slow down')
             : chatCompletion(ACME)
           : undefined,
     });
     const user = userEvent.setup();
-    const { store } = renderApp('/');
+    const { store } = renderSearch();
     const input = await screen.findByPlaceholderText('Refer Anything..');
     await user.type(input, 'acme{Enter}');
     await screen.findByRole('region', { name: 'Selected Product' });
@@ -108,10 +114,12 @@ describe('search screen (spec 2 and 4)', () => {
     installServer({
       user: makeUser(),
       handler: (req) =>
-        req.path === '/api/search' ? json(500, { message: 'stack trace here' }, 'Internal Server Error') : undefined,
+        req.path === '/api/search'
+          ? json(500, { message: 'stack trace here', code: 'INTERNAL_ERROR' }, 'Internal Server Error')
+          : undefined,
     });
     const user = userEvent.setup();
-    renderApp('/');
+    renderSearch();
     await user.type(await screen.findByPlaceholderText('Refer Anything..'), 'acme{Enter}');
     expect(await screen.findByText('Unable to process your search. Please try again.')).toBeInTheDocument();
     expect(screen.queryByText('stack trace here')).not.toBeInTheDocument();
@@ -123,7 +131,7 @@ describe('search screen (spec 2 and 4)', () => {
       handler: (req) => (req.path === '/api/search' ? chatCompletion(ACME) : undefined),
     });
     const user = userEvent.setup();
-    const { store } = renderApp('/');
+    const { store } = renderSearch();
     await user.type(await screen.findByPlaceholderText('Refer Anything..'), 'acme{Enter}');
     await screen.findByRole('region', { name: 'Selected Product' });
     await user.click(screen.getByRole('button', { name: 'No' }));
@@ -138,7 +146,7 @@ describe('search screen (spec 2 and 4)', () => {
       handler: (req) => (req.path === '/api/search' ? chatCompletion(ACME) : undefined),
     });
     const user = userEvent.setup();
-    renderApp('/');
+    renderSearch();
     await user.type(await screen.findByPlaceholderText('Refer Anything..'), 'acme{Enter}');
     await screen.findByRole('region', { name: 'Selected Product' });
     await user.click(screen.getByRole('button', { name: 'Yes' }));

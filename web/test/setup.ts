@@ -1,7 +1,7 @@
 import '@/lib/zod-config';
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, vi } from 'vitest';
 import { clearToasts } from '@/hooks/use-toast';
 
 // Screens are lazily loaded chunks: the first visit to one in a file transforms it, which can take a second.
@@ -21,4 +21,6 @@ Element.prototype.scrollIntoView ??= () => {};
 afterEach(() => {
   cleanup();
   clearToasts();
+  // Test files share their worker (vitest.config.ts: isolate false): nothing carries over to the next one.
+  vi.useRealTimers();
 });

@@ -2,7 +2,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { avatarLetter } from '@/features/shell/components/account-menu';
-import { currentPath, installServer, json, makeUser, renderApp } from './utils';
+import { currentPath, installServer, json, makeUser, problem, renderApp } from './utils';
 
 const openAccountMenu = async (user: ReturnType<typeof userEvent.setup>) => {
   await user.click(await screen.findByRole('button', { name: 'Account menu' }));
@@ -18,7 +18,7 @@ describe('route table', () => {
     renderApp('/');
     expect(screen.getByRole('status')).toHaveTextContent('Loading your session');
     expect(screen.queryByRole('heading')).not.toBeInTheDocument();
-    act(() => answer(json(401, { message: 'Authentication required' })));
+    act(() => answer(problem('UNAUTHENTICATED')));
     expect(await screen.findByRole('heading', { name: 'Automate Your Client Referrals With AI' })).toBeInTheDocument();
   });
 

@@ -1,15 +1,29 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import type { InitialEntry } from 'react-router-dom';
+import { paths, routePatterns } from '@/config/paths';
+import { ReferralPage } from '@/features/referrals/components/referral-page';
+import { SubmitReferralPage } from '@/features/referrals/components/submit-referral-page';
+import { SearchPage } from '@/features/search/components/search-page';
 import type { Handler } from './utils';
 import { makeReferral } from './fixtures';
-import { currentPath, installServer, json, makeUser, renderApp } from './utils';
+import { currentPath, installServer, json, makeUser, problem, renderRoute } from './utils';
 
 const productInfo = { product: 'Acme CRM', company: 'Acme Software, Inc.', description: 'A CRM for small teams' };
 const formEntry = {
-  pathname: '/submit-referral',
+  pathname: paths.submitReferral,
   state: { searchResult: 'Product: Acme CRM', originalQuery: 'acme', productInfo },
 };
+
+/** The form, and the screens it leads to: the submitted screen and home. */
+const renderForm = (at: InitialEntry = formEntry, options: { strict?: boolean } = {}) =>
+  renderRoute(<SubmitReferralPage />, {
+    path: paths.submitReferral,
+    at,
+    routes: { [routePatterns.referral]: <ReferralPage />, [paths.home]: <SearchPage /> },
+    ...options,
+  });
 
 type Routes = Record<string, (req: Parameters<Handler>[0]) => Response | Promise<Response>>;
 
@@ -41,14 +55,14 @@ async function fillAndSubmit(user: ReturnType<typeof userEvent.setup>) {
 describe('Submit New Referral (spec 2, 3, 5)', () => {
   it('redirects to the search screen without product information', async () => {
     installServer({ user: makeUser() });
-    renderApp('/submit-referral');
+    renderForm(paths.submitReferral);
     expect(await screen.findByRole('heading', { name: 'What do you want to refer?' })).toBeInTheDocument();
     expect(currentPath()).toBe('/');
   });
 
   it('shows the selected product with legal suffixes stripped and a Back to Dashboard link to /', async () => {
     installServer({ user: makeUser() });
-    renderApp(formEntry);
+    renderForm();
     const card = await screen.findByRole('region', { name: 'Selected Product' });
     expect(within(card).getByText('Acme CRM')).toBeInTheDocument();
     expect(within(card).getByText('Acme')).toBeInTheDocument();
@@ -59,7 +73,7 @@ describe('Submit New Referral (spec 2, 3, 5)', () => {
 
   it('hides a product that was not found', async () => {
     installServer({ user: makeUser() });
-    renderApp({ ...formEntry, state: { ...formEntry.state, productInfo: { ...productInfo, product: 'Not found' } } });
+    renderForm({ ...formEntry, state: { ...formEntry.state, productInfo: { ...productInfo, product: 'Not found' } } });
     const card = await screen.findByRole('region', { name: 'Selected Product' });
     expect(within(card).queryByText('Product')).not.toBeInTheDocument();
     expect(within(card).queryByText('Not found')).not.toBeInTheDocument();
@@ -68,7 +82,7 @@ describe('Submit New Referral (spec 2, 3, 5)', () => {
   it('validates with the spec 5 messages and sends nothing', async () => {
     const server = referralServer();
     const user = userEvent.setup();
-    renderApp(formEntry);
+    renderForm();
     await user.click(await screen.findByRole('button', { name: 'Submit Referral' }));
     expect(await screen.findByText('First name is required')).toBeInTheDocument();
     expect(screen.getByText('Last name is required')).toBeInTheDocument();
@@ -90,7 +104,7 @@ describe('Submit New Referral (spec 2, 3, 5)', () => {
         json(200, { referralProgram: 'NO: this vendor has no referral program we know of.' }),
     });
     const user = userEvent.setup();
-    renderApp(formEntry);
+    renderForm();
     await user.click(await screen.findByLabelText('The vendor may mention my name when reaching out'));
     await fillAndSubmit(user);
     await screen.findByRole('heading', { name: 'Referral Successfully Submitted!' });
@@ -109,13 +123,28 @@ describe('Submit New Referral (spec 2, 3, 5)', () => {
   });
 
   it("toasts a failed create with the server's text and stays on the form", async () => {
-    referralServer({ 'POST /api/referrals': () => json(400, { message: 'Referred email looks wrong' }) });
+    referralServer({ 'POST /api/referrals': () => problem('VALIDATION_FAILED', 'Referred email looks wrong') });
     const user = userEvent.setup();
-    renderApp(formEntry);
+    renderForm();
     await fillAndSubmit(user);
     expect(await screen.findByText('Referred email looks wrong')).toBeInTheDocument();
     expect(currentPath()).toBe('/submit-referral');
     expect(screen.getByLabelText('First name')).toHaveValue('Grace');
+  });
+
+  it('shows a refusal the server pins on a field next to that field', async () => {
+    referralServer({
+      'POST /api/referrals': () =>
+        problem('VALIDATION_FAILED', 'This address does not take email', { field: 'referredEmail' }),
+    });
+    const user = userEvent.setup();
+    renderForm();
+    await fillAndSubmit(user);
+    expect(await screen.findByText('This address does not take email')).toBeInTheDocument();
+    expect(screen.getByLabelText('Email')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText('Email')).toHaveAccessibleDescription('This address does not take email');
+    expect(screen.queryByText('Error')).not.toBeInTheDocument();
+    expect(currentPath()).toBe('/submit-referral');
   });
 });
 
@@ -127,7 +156,7 @@ describe('after the referral is created (spec 4)', () => {
       'POST /api/referrals/7/automate': () => json(200, { success: true, message: 'Dry run ready' }),
     });
     const user = userEvent.setup();
-    const { store } = renderApp(formEntry);
+    const { store } = renderForm();
     await fillAndSubmit(user);
 
     expect(await screen.findByText('Referral submitted successfully')).toBeInTheDocument();
@@ -149,7 +178,7 @@ describe('after the referral is created (spec 4)', () => {
         json(200, { referralProgram: 'Sorry, there is No Referral Program for this vendor.' }),
     });
     const user = userEvent.setup();
-    renderApp(formEntry);
+    renderForm();
     await fillAndSubmit(user);
     const dialog = await screen.findByRole('dialog', { name: 'Thanks for Your Referral!' });
     expect(dialog).toHaveTextContent(/among the first/);
@@ -165,17 +194,17 @@ describe('after the referral is created (spec 4)', () => {
       'GET /api/products/p-acme/referral-program': () => json(200, { referralProgram: 'NO. Not that we know of.' }),
     });
     const user = userEvent.setup();
-    renderApp(formEntry);
+    renderForm();
     await fillAndSubmit(user);
     expect(await screen.findByRole('dialog', { name: 'Thanks for Your Referral!' })).toBeInTheDocument();
   });
 
   it('program check fails: a success toast and back to /', async () => {
     const server = referralServer({
-      'GET /api/products/p-acme/referral-program': () => json(404, { message: 'Product not found' }),
+      'GET /api/products/p-acme/referral-program': () => problem('PRODUCT_NOT_FOUND'),
     });
     const user = userEvent.setup();
-    renderApp(formEntry);
+    renderForm();
     await fillAndSubmit(user);
     expect(await screen.findByRole('heading', { name: 'What do you want to refer?' })).toBeInTheDocument();
     expect(currentPath()).toBe('/');
@@ -191,7 +220,7 @@ describe('after the referral is created (spec 4)', () => {
       'POST /api/referrals/7/automate': () => new Response('', { status: 502, statusText: '' }),
     });
     const user = userEvent.setup();
-    renderApp(formEntry);
+    renderForm();
     await fillAndSubmit(user);
     expect(await screen.findByRole('heading', { name: 'What do you want to refer?' })).toBeInTheDocument();
     expect(screen.getByText('Referral submitted successfully')).toBeInTheDocument();
@@ -206,7 +235,7 @@ describe('after the referral is created (spec 4)', () => {
         json(200, { success: false, message: 'The vendor form could not be read' }),
     });
     const user = userEvent.setup();
-    renderApp(formEntry);
+    renderForm();
     await fillAndSubmit(user);
     expect(await screen.findByRole('heading', { name: 'What do you want to refer?' })).toBeInTheDocument();
     expect(screen.getByText('Error')).toBeInTheDocument();
@@ -220,7 +249,7 @@ describe('after the referral is created (spec 4)', () => {
       'POST /api/referrals/7/automate': () => json(200, { success: true, message: 'ok' }),
     });
     const user = userEvent.setup();
-    renderApp(formEntry, { strict: true });
+    renderForm(formEntry, { strict: true });
     await fillAndSubmit(user);
     expect(await screen.findByRole('dialog', { name: 'Automating Referral Form' })).toBeInTheDocument();
     expect(server.callsTo('POST', '/api/referrals')).toHaveLength(1);
@@ -236,7 +265,7 @@ describe('after the referral is created (spec 4)', () => {
         if (req.path === '/api/referrals/7/email-draft') return json(200, { ready: false, fromClay: false });
       },
     });
-    renderApp('/referral/7');
+    renderRoute(<ReferralPage />, { path: routePatterns.referral, at: paths.referral(7) });
     expect(await screen.findByRole('heading', { name: 'Referral Successfully Submitted!' })).toBeInTheDocument();
     expect(server.requests.some((r) => r.path.includes('/referral-program'))).toBe(false);
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();

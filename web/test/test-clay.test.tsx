@@ -1,7 +1,11 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { installServer, json, makeUser, renderApp } from './utils';
+import { paths } from '@/config/paths';
+import { TestClayPage } from '@/features/test-clay/components/test-clay-page';
+import { installServer, json, makeUser, problem, renderRoute } from './utils';
+
+const renderTestPage = () => renderRoute(<TestClayPage />, { at: paths.testClay });
 
 describe('/test-clay (spec 2)', () => {
   it('runs the webhook test and shows the returned message and result', async () => {
@@ -13,7 +17,7 @@ describe('/test-clay (spec 2)', () => {
           : undefined,
     });
     const user = userEvent.setup();
-    renderApp('/test-clay');
+    renderTestPage();
     await user.click(await screen.findByRole('button', { name: 'Test' }));
     expect(await screen.findByText('Result')).toBeInTheDocument();
     expect((await screen.findAllByText('Test Successful')).length).toBeGreaterThan(0);
@@ -24,13 +28,10 @@ describe('/test-clay (spec 2)', () => {
   it("shows 'Test Failed' with the error", async () => {
     installServer({
       user: makeUser(),
-      handler: (req) =>
-        req.path === '/api/test-clay-webhook'
-          ? json(502, { message: 'Service temporarily unavailable. Please try again.' })
-          : undefined,
+      handler: (req) => (req.path === '/api/test-clay-webhook' ? problem('BAD_GATEWAY') : undefined),
     });
     const user = userEvent.setup();
-    renderApp('/test-clay');
+    renderTestPage();
     await user.click(await screen.findByRole('button', { name: 'Test' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('Test Failed');
   });

@@ -1,11 +1,13 @@
-import type { User } from '@app/contracts';
+import { ERRORS, type ErrorCode, type User } from '@app/contracts';
 import { render, screen } from '@testing-library/react';
-import { StrictMode, type ReactNode } from 'react';
-import { MemoryRouter, useLocation, type InitialEntry } from 'react-router-dom';
+import { StrictMode, type ReactElement, type ReactNode } from 'react';
+import { Provider } from 'react-redux';
+import { MemoryRouter, Route, Routes, useLocation, type InitialEntry } from 'react-router-dom';
 import { vi } from 'vitest';
 import { AppProvider } from '@/app/provider';
 import { AppRoutes } from '@/app/router';
 import { createQueryClient } from '@/lib/query-client';
+import { currentUserQueryKey } from '@/lib/session';
 import { createAppStore } from '@/stores/store';
 
 export interface RecordedRequest {
@@ -25,6 +27,12 @@ export function json(status: number, body: unknown, statusText?: string): Respon
     statusText,
     headers: { 'Content-Type': 'application/json' },
   });
+}
+
+/** An error answer as every service gives it: `{ message, code }` (the code's own message unless given). */
+export function problem(code: ErrorCode, message?: string, extra: Record<string, unknown> = {}): Response {
+  const { status, message: standard } = ERRORS[code];
+  return json(status, { message: message ?? standard, code, ...extra });
 }
 
 export const makeUser = (overrides: Partial<User> = {}): User => ({
@@ -61,7 +69,7 @@ export function installServer(options: { user?: User | null; handler?: Handler }
     const answer = await options.handler?.(req);
     if (answer) return answer;
     if (req.method === 'GET' && req.path === '/api/user') {
-      return session.user ? json(200, session.user) : json(401, { message: 'Authentication required' });
+      return session.user ? json(200, session.user) : problem('UNAUTHENTICATED');
     }
     return json(599, { message: `No test handler for ${req.method} ${url}` }, 'Unhandled');
   });
@@ -97,3 +105,44 @@ export function renderApp(path: InitialEntry, { strict = false }: { strict?: boo
 
 /** The router's current path and query, as the app sees it. */
 export const currentPath = () => screen.getByTestId('location').textContent;
+
+export interface RouteOptions {
+  /** The route pattern the page is mounted at (`paths` / `routePatterns`); `at` by default. */
+  path?: string;
+  /** Where the router starts: a path, or {pathname, state} to carry navigation state. */
+  at: InitialEntry;
+  /** Other screens the page leads to, for tests that follow it there. */
+  routes?: Record<string, ReactElement>;
+  /** The signed-in user, put in the session cache as the app would have read it. */
+  user?: User | null;
+  strict?: boolean;
+}
+
+/**
+ * Renders one screen with the app's providers (query client, toasts, Redux store) in a memory router at its
+ * route, without the route tables, the session read and the lazily loaded chunks of the whole app.
+ */
+export function renderRoute(page: ReactElement, { path, at, routes = {}, user, strict = false }: RouteOptions) {
+  const queryClient = createQueryClient();
+  if (user !== undefined) queryClient.setQueryData(currentUserQueryKey, user);
+  const store = createAppStore();
+  const pattern = path ?? (typeof at === 'string' ? at : (at.pathname ?? '/')).split('?')[0]!;
+  const tree: ReactNode = (
+    <AppProvider queryClient={queryClient} store={store}>
+      <Provider store={store}>
+        <MemoryRouter initialEntries={[at]}>
+          <Routes>
+            <Route path={pattern} element={page} />
+            {Object.entries(routes).map(([routePath, element]) => (
+              <Route key={routePath} path={routePath} element={element} />
+            ))}
+            <Route path="*" element={<p>Another screen</p>} />
+          </Routes>
+          <LocationProbe />
+        </MemoryRouter>
+      </Provider>
+    </AppProvider>
+  );
+  const result = render(strict ? <StrictMode>{tree}</StrictMode> : tree);
+  return { ...result, queryClient, store };
+}

@@ -1,13 +1,26 @@
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { currentPath, installServer, json, makeUser, renderApp } from './utils';
+import { paths } from '@/config/paths';
+import { OnboardingPage } from '@/features/onboarding/components/onboarding-page';
+import { ResendVerificationPage } from '@/features/verification/components/resend-verification-page';
+import { VerifyEmailPage } from '@/features/verification/components/verify-email-page';
+import { currentPath, installServer, json, makeUser, problem, renderApp, renderRoute } from './utils';
+
+/** The verification screen at a link, and the profile form it sends a verified user to. */
+const renderVerify = (at: string) =>
+  renderRoute(<VerifyEmailPage />, {
+    path: at.split('?')[0],
+    at,
+    routes: { [paths.onboarding]: <OnboardingPage /> },
+  });
+const renderResend = () => renderRoute(<ResendVerificationPage />, { at: paths.resendVerification });
 
 const verifyHandler = (answer: () => Response | Promise<Response>) => (req: { path: string }) =>
   req.path === '/api/verify-email'
     ? answer()
     : req.path === '/api/lead-criteria' // the profile form opened after the redirect
-      ? json(404, { message: 'No lead criteria saved' })
+      ? problem('LEAD_CRITERIA_NOT_FOUND')
       : undefined;
 
 describe('email verification screen', () => {
@@ -17,7 +30,7 @@ describe('email verification screen', () => {
 
   it('says the link is invalid without token or userId, and calls nothing', async () => {
     const server = installServer();
-    renderApp('/verify-email?token=abc');
+    renderVerify('/verify-email?token=abc');
     expect(await screen.findByText('Invalid verification link. Missing token or user ID.')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Verification Failed' })).toBeInTheDocument();
     expect(server.callsTo('GET', '/api/verify-email')).toHaveLength(0);
@@ -64,7 +77,7 @@ describe('email verification screen', () => {
     installServer({
       handler: verifyHandler(() => json(200, { message: 'ok', redirectUrl: 'https://evil.example/x' })),
     });
-    renderApp('/verify-email?token=t&userId=u1');
+    renderVerify('/verify-email?token=t&userId=u1');
     expect(await screen.findByRole('heading', { name: 'Email Verified' })).toBeInTheDocument();
     await act(() => vi.advanceTimersByTimeAsync(2000));
     expect(currentPath()).toBe('/onboarding');
@@ -72,11 +85,9 @@ describe('email verification screen', () => {
 
   it("shows the server's text on failure, with the way out", async () => {
     installServer({
-      handler: verifyHandler(() =>
-        json(400, { message: 'This verification link is invalid or has expired. Please request a new one.' }),
-      ),
+      handler: verifyHandler(() => problem('VERIFICATION_LINK_INVALID')),
     });
-    renderApp('/verify-email?token=t&userId=u1');
+    renderVerify('/verify-email?token=t&userId=u1');
     expect(await screen.findByRole('heading', { name: 'Verification Failed' })).toBeInTheDocument();
     expect(
       screen.getByText('This verification link is invalid or has expired. Please request a new one.'),
@@ -90,17 +101,20 @@ describe('email verification screen', () => {
 
   it('falls back to the generic texts', async () => {
     installServer({ handler: verifyHandler(() => new Response('', { status: 400 })) });
-    const first = renderApp('/verify-email?token=t&userId=u1');
+    const first = renderVerify('/verify-email?token=t&userId=u1');
     expect(await screen.findByText('Verification failed. Please try again.')).toBeInTheDocument();
     first.unmount();
 
     installServer({ handler: verifyHandler(() => Promise.reject(new TypeError('Failed to fetch'))) });
-    renderApp('/verify-email?token=t2&userId=u1');
+    renderVerify('/verify-email?token=t2&userId=u1');
     expect(await screen.findByText('An unexpected error occurred. Please try again.')).toBeInTheDocument();
   });
 
   it('is shown on any path containing verify-email, signed in too', async () => {
-    installServer({ user: makeUser(), handler: verifyHandler(() => json(400, { message: 'Used link' })) });
+    installServer({
+      user: makeUser(),
+      handler: verifyHandler(() => problem('VERIFICATION_LINK_INVALID', 'Used link')),
+    });
     renderApp('/auth/verify-email/confirm?token=t&userId=u1');
     expect(await screen.findByText('Used link')).toBeInTheDocument();
     // Not inside the shell.
@@ -115,7 +129,7 @@ describe('resend verification screen', () => {
         req.path === '/api/resend-verification' ? json(200, { message: 'If an account exists…' }) : undefined,
     });
     const user = userEvent.setup();
-    renderApp('/resend-verification');
+    renderResend();
     await screen.findByRole('heading', { name: 'Resend Verification Email' });
     expect(screen.getByRole('link', { name: /Back to login/ })).toHaveAttribute('href', '/login');
 
@@ -136,10 +150,10 @@ describe('resend verification screen', () => {
   it("shows the server's text on failure", async () => {
     installServer({
       handler: (req) =>
-        req.path === '/api/resend-verification' ? json(429, { message: 'Too many attempts' }) : undefined,
+        req.path === '/api/resend-verification' ? problem('RATE_LIMITED', 'Too many attempts') : undefined,
     });
     const user = userEvent.setup();
-    renderApp('/resend-verification');
+    renderResend();
     await user.type(await screen.findByLabelText('Email'), 'ada@example.com');
     await user.click(screen.getByRole('button', { name: 'Send Verification Link' }));
     expect(await screen.findByText('Too many attempts')).toBeInTheDocument();

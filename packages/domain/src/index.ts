@@ -3,3 +3,4 @@ export * from './commissions.ts';
 export * from './programs.ts';
 export * from './stages.ts';
 export * from './vendors.ts';
+export * from './bounties.ts';

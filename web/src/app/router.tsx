@@ -1,7 +1,8 @@
 import { Suspense } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
-import { FullPageSpinner } from './routes/session-spinner';
+import * as paths from '@/config/public-paths';
 import { useUser } from '@/features/auth/api/get-user';
+import { FullPageSpinner } from './routes/session-spinner';
 import {
   AuthPage,
   BountiesPage,
@@ -13,16 +14,11 @@ import {
   VerifyEmailPage,
 } from './routes/lazy-pages';
 
-/** /email-verified, /verify-email and any path containing verify-email: shown signed in or not. */
-export function isVerificationPath(pathname: string): boolean {
-  return pathname === '/email-verified' || pathname.includes('verify-email');
-}
-
 export function AppRoutes() {
   const { pathname } = useLocation();
   const userQuery = useUser();
 
-  if (isVerificationPath(pathname)) {
+  if (paths.isVerificationPath(pathname)) {
     return (
       <Suspense fallback={<FullPageSpinner />}>
         <VerifyEmailPage />
@@ -41,15 +37,15 @@ export function AppRoutes() {
 function SignedOutRoutes() {
   return (
     <Routes>
-      <Route path="/" element={<LandingPage />} />
-      <Route path="/login" element={<AuthPage />} />
-      <Route path="/signup" element={<AuthPage />} />
-      <Route path="/demo-request" element={<DemoRequestPage />} />
-      <Route path="/resend-verification" element={<ResendVerificationPage />} />
-      <Route path="/onboarding" element={<OnboardingPage />} />
-      <Route path="/onboarding/bounties" element={<BountiesPage />} />
+      <Route path={paths.home} element={<LandingPage />} />
+      <Route path={paths.login} element={<AuthPage />} />
+      <Route path={paths.signup} element={<AuthPage />} />
+      <Route path={paths.demoRequest} element={<DemoRequestPage />} />
+      <Route path={paths.resendVerification} element={<ResendVerificationPage />} />
+      <Route path={paths.onboarding} element={<OnboardingPage />} />
+      <Route path={paths.bounties} element={<BountiesPage />} />
       {/* Spec 2/6: the referral draft page needs a user; without one it redirects to /login. */}
-      <Route path="/referral/:id/email-draft" element={<Navigate to="/login" replace />} />
+      <Route path={paths.referralDraft(':id')} element={<Navigate to={paths.login} replace />} />
       <Route path="*" element={<LandingPage />} />
     </Routes>
   );

@@ -1,114 +1,62 @@
-/**
- * The one way the web talks to the gateway: same origin, cookie session, JSON. The error formats follow spec
- * sections 7 and 8 so every screen shows server failures the same way.
- */
-
-export class ApiError extends Error {
-  readonly status: number;
-  /** Set when a failed login/register answer says whether a verification email went out. */
-  readonly emailVerificationSent: boolean | undefined;
-
-  constructor(message: string, status: number, emailVerificationSent?: boolean) {
-    super(message);
-    this.name = 'ApiError';
-    this.status = status;
-    this.emailVerificationSent = emailVerificationSent;
-  }
-}
-
-export const DEFAULT_MUTATION_ERROR = 'An error occurred';
-
-/** Mutation failures: 5xx → status text; else the JSON body's message (+ emailVerificationSent); else the body text. */
-export async function mutationErrorFromResponse(res: Response): Promise<ApiError> {
-  if (res.status >= 500) return new ApiError(res.statusText || DEFAULT_MUTATION_ERROR, res.status);
-  const text = await readText(res);
-  const body = parseJson(text);
-  if (body !== undefined && body !== null && typeof body === 'object') {
-    const { message, emailVerificationSent } = body as { message?: unknown; emailVerificationSent?: unknown };
-    return new ApiError(
-      typeof message === 'string' && message !== '' ? message : DEFAULT_MUTATION_ERROR,
-      res.status,
-      typeof emailVerificationSent === 'boolean' ? emailVerificationSent : undefined,
-    );
-  }
-  return new ApiError(text || res.statusText || DEFAULT_MUTATION_ERROR, res.status);
-}
-
-/** Query failures: '{status}: {status text}' for 5xx, '{status}: {body text}' otherwise. */
-export async function queryErrorFromResponse(res: Response): Promise<ApiError> {
-  if (res.status >= 500) return new ApiError(`${res.status}: ${res.statusText}`, res.status);
-  const text = await readText(res);
-  return new ApiError(`${res.status}: ${text || res.statusText}`, res.status);
-}
-
-/** A network failure (no response at all) becomes an ApiError carrying the exception's own text. */
-export function networkError(error: unknown): ApiError {
-  return new ApiError(error instanceof Error ? error.message : String(error), 0);
-}
-
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/** A state-changing call (mutation). Resolves to the parsed JSON body, or undefined for an empty one. */
-export async function apiRequest<T>(method: Method, url: string, body?: unknown): Promise<T> {
-  let res: Response;
-  try {
-    res = await fetch(url, {
-      method,
-      credentials: 'include',
-      headers:
-        body === undefined
-          ? { Accept: 'application/json' }
-          : { Accept: 'application/json', 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch (error) {
-    throw networkError(error);
-  }
-  if (!res.ok) throw await mutationErrorFromResponse(res);
-  const text = await readText(res);
-  return (text === '' ? undefined : JSON.parse(text)) as T;
-}
-
-export type UnauthorizedBehavior = 'returnNull' | 'throw';
+import { pathFor, type OperationSpec, type ResponseOf } from '@app/contracts';
+import type { z } from 'zod';
+import { UNEXPECTED_RESPONSE_MESSAGE } from './errors';
+import { ApiError, request, type ApiErrorCode } from './http';
 
 /**
- * A read (query). No abort signal is passed on purpose: a query kept by the cache is shared by every screen
- * asking for the same key, and unmounting one of them must not cancel (and so repeat) the request.
+ * The one way the web calls the server: an operation of the contract (`operations` of @app/contracts),
+ * its path filled from `params`, `query` as the query string, `body` as JSON, and the answer parsed with the
+ * operation's response schema. A failure, or an answer that does not match the contract, is an ApiError.
+ *
+ *   call(operations.getReferral, { params: { id } })
  */
-export async function queryFetch<T>(url: string, options: { on401?: UnauthorizedBehavior } = {}): Promise<T> {
-  let res: Response;
-  try {
-    res = await fetch(url, { credentials: 'include', headers: { Accept: 'application/json' } });
-  } catch (error) {
-    throw networkError(error);
+
+export { errorText } from './errors';
+export { ApiError, type ApiErrorCode } from './http';
+
+export const isApiError = (error: unknown, code?: ApiErrorCode): error is ApiError =>
+  error instanceof ApiError && (code === undefined || error.code === code);
+
+type ParamsInput<O extends OperationSpec> = O['params'] extends z.ZodType
+  ? { params: Record<keyof z.input<O['params']>, string | number> }
+  : { params?: undefined };
+type QueryInput<O extends OperationSpec> = O['query'] extends z.ZodType
+  ? { query?: z.input<O['query']> }
+  : { query?: undefined };
+type BodyInput<O extends OperationSpec> = O['body'] extends z.ZodType
+  ? O['bodyKind'] extends 'upload'
+    ? { body?: undefined }
+    : { body: z.input<O['body']> }
+  : { body?: undefined };
+
+export type CallInput<O extends OperationSpec> = ParamsInput<O> & QueryInput<O> & BodyInput<O>;
+
+/** The operation's URL: its path with the parameters filled in, and the query values that are set. */
+export function urlFor(op: OperationSpec, input: { params?: object; query?: object } = {}): string {
+  const path = pathFor(op.path, input.params as Record<string, string | number> | undefined);
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(input.query ?? {}) as Array<[string, unknown]>) {
+    if (value !== undefined && value !== null) search.set(key, String(value));
   }
-  if (options.on401 === 'returnNull' && res.status === 401) return null as T;
-  if (!res.ok) throw await queryErrorFromResponse(res);
-  return (await res.json()) as T;
+  return search.size > 0 ? `${path}?${search.toString()}` : path;
 }
 
-/** The default query function: the first element of the query key is the URL. */
-export function getQueryFn(options: { on401?: UnauthorizedBehavior } = {}) {
-  return ({ queryKey }: { queryKey: readonly unknown[] }) => {
-    const [url] = queryKey;
-    if (typeof url !== 'string') throw new Error('The first element of a query key must be its URL');
-    return queryFetch<unknown>(url, options);
-  };
+/** The answer read with the operation's response schema; one that does not match is an ApiError. */
+export function parseAnswer<O extends OperationSpec>(op: O, data: unknown, status = op.response.status): ResponseOf<O> {
+  const schema = op.response.schema;
+  if (!schema) return data as ResponseOf<O>;
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) {
+    throw new ApiError({ status, code: 'UNEXPECTED_RESPONSE', message: UNEXPECTED_RESPONSE_MESSAGE });
+  }
+  return parsed.data as ResponseOf<O>;
 }
 
-async function readText(res: Response): Promise<string> {
-  try {
-    return await res.text();
-  } catch {
-    return '';
-  }
-}
-
-function parseJson(text: string): unknown {
-  if (text === '') return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
+export async function call<O extends OperationSpec>(
+  op: O,
+  ...[input]: object extends CallInput<O> ? [CallInput<O>?] : [CallInput<O>]
+): Promise<ResponseOf<O>> {
+  const given = (input ?? {}) as { params?: object; query?: object; body?: unknown };
+  const answer = await request(op.method, urlFor(op, given), given.body);
+  return parseAnswer(op, answer.data, answer.status);
 }

@@ -1,40 +1,25 @@
-import { ApiError, DEFAULT_MUTATION_ERROR } from './api-client';
+import { ApiError, DEFAULT_MUTATION_ERROR } from './http';
+
+/** Texts of failures for screens (kept out of lib/http.ts, which the entry chunk carries). */
+
+export const UNEXPECTED_RESPONSE_MESSAGE = 'The server answered in an unexpected format';
 
 /**
- * The server's own words for a failure, for toasts and error screens. Query errors read
- * '{status}: {body text}' (spec 8): a JSON body's `message` is taken from them. Answers `fallback` when the
- * failure carries no usable text (no message, the generic 'An error occurred', or not an Error at all).
+ * Spec 7's text of a failure: for a 5xx its status text (a server error's body is not for users), else the
+ * server's message; 'An error occurred' when there is none; a network failure's own text.
  */
+export function failureText(error: unknown): string {
+  if (!(error instanceof Error)) return '';
+  if (error instanceof ApiError && error.status >= 500) return error.statusText?.trim() || DEFAULT_MUTATION_ERROR;
+  return error.message.trim();
+}
+
+/** The failure's text for a screen, or the screen's own `fallback` when it has nothing more precise. */
 export function errorText(error: unknown, fallback: string): string {
-  if (!(error instanceof Error)) return fallback;
-  let message = error.message.trim();
-  const queryFormat = /^\d{3}:\s*([\s\S]*)$/.exec(message);
-  if (queryFormat) {
-    const body = queryFormat[1]!.trim();
-    message = jsonMessage(body) ?? body;
-  }
-  if (message === '' || message === DEFAULT_MUTATION_ERROR) return fallback;
-  return message;
+  const text = failureText(error);
+  return text === '' || text === DEFAULT_MUTATION_ERROR ? fallback : text;
 }
 
-/** The `message` of a failure's JSON body, if it had one (query errors keep the body text). */
-export function serverMessage(error: unknown): string | undefined {
-  if (!(error instanceof Error)) return undefined;
-  const queryFormat = /^\d{3}:\s*([\s\S]*)$/.exec(error.message.trim());
-  return queryFormat ? jsonMessage(queryFormat[1]!.trim()) : error.message;
-}
-
-export const errorStatus = (error: unknown): number | undefined =>
-  error instanceof ApiError ? error.status : undefined;
-
-function jsonMessage(text: string): string | undefined {
-  try {
-    const body = JSON.parse(text) as unknown;
-    if (body && typeof body === 'object' && typeof (body as { message?: unknown }).message === 'string') {
-      return (body as { message: string }).message;
-    }
-  } catch {
-    // not JSON
-  }
-  return undefined;
-}
+/** Spec 8, a failed read as reported: '{status}: {status text}' for 5xx, '{status}: {server text}' otherwise. */
+export const failureSummary = (error: ApiError) =>
+  `${error.status}: ${error.status >= 500 ? error.statusText : error.message}`;

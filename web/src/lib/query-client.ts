@@ -1,12 +1,12 @@
 import { QueryClient, notifyManager } from '@tanstack/react-query';
-import { getQueryFn } from './api-client';
+import { getQueryFn } from './http';
 
 /** Spec 7/9: GET by URL key, no retries, never stale, no polling, no refetch on focus. */
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
       queries: {
-        queryFn: getQueryFn({ on401: 'throw' }),
+        queryFn: getQueryFn(),
         retry: false,
         staleTime: Infinity,
         refetchInterval: false,

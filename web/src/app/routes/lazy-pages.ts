@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { lazy, type ComponentType } from 'react';
 
 /**
  * Route-level code splitting: each screen is its own chunk, loaded when its route is first shown.
@@ -9,42 +9,38 @@ import { lazy } from 'react';
  */
 export const zodFirst = () => import('@/lib/zod-config');
 
+/** A screen loaded after zod's config: the chunk `load` brings, and the screen's name in it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each screen has its own props
+export function afterZod<M extends Record<K, ComponentType<any>>, K extends keyof M>(load: () => Promise<M>, name: K) {
+  return lazy(() =>
+    zodFirst()
+      .then(load)
+      .then((m) => ({ default: m[name] })),
+  );
+}
+
 const loadLanding = () => import('@/features/landing/components/landing-page');
 export const LandingPage = lazy(() => loadLanding().then((m) => ({ default: m.LandingPage })));
 /** Starts fetching the landing chunk while the session is still being read (main.tsx, on `/` only). */
 export const preloadLandingPage = () => void loadLanding();
-export const AuthPage = lazy(() =>
-  zodFirst().then(() => import('@/features/auth/components/auth-page').then((m) => ({ default: m.AuthPage }))),
+export const AuthPage = afterZod(() => import('@/features/auth/components/auth-page'), 'AuthPage');
+export const VerifyEmailPage = afterZod(
+  () => import('@/features/verification/components/verify-email-page'),
+  'VerifyEmailPage',
 );
-export const VerifyEmailPage = lazy(() =>
-  zodFirst().then(() =>
-    import('@/features/verification/components/verify-email-page').then((m) => ({ default: m.VerifyEmailPage })),
-  ),
+export const ResendVerificationPage = afterZod(
+  () => import('@/features/verification/components/resend-verification-page'),
+  'ResendVerificationPage',
 );
-export const ResendVerificationPage = lazy(() =>
-  zodFirst().then(() =>
-    import('@/features/verification/components/resend-verification-page').then((m) => ({
-      default: m.ResendVerificationPage,
-    })),
-  ),
+export const DemoRequestPage = afterZod(
+  () => import('@/features/demo-request/components/demo-request-page'),
+  'DemoRequestPage',
 );
-export const DemoRequestPage = lazy(() =>
-  zodFirst().then(() =>
-    import('@/features/demo-request/components/demo-request-page').then((m) => ({ default: m.DemoRequestPage })),
-  ),
+export const OnboardingPage = afterZod(
+  () => import('@/features/onboarding/components/onboarding-page'),
+  'OnboardingPage',
 );
-export const OnboardingPage = lazy(() =>
-  zodFirst().then(() =>
-    import('@/features/onboarding/components/onboarding-page').then((m) => ({ default: m.OnboardingPage })),
-  ),
-);
-export const BountiesPage = lazy(() =>
-  zodFirst().then(() =>
-    import('@/features/onboarding/components/bounties-page').then((m) => ({ default: m.BountiesPage })),
-  ),
-);
+export const BountiesPage = afterZod(() => import('@/features/onboarding/components/bounties-page'), 'BountiesPage');
 
 /** The signed-in route table and its screens (`signed-in-pages.ts`): a chunk of its own, not in the entry. */
-export const SignedInRoutes = lazy(() =>
-  zodFirst().then(() => import('./signed-in-routes').then((m) => ({ default: m.SignedInRoutes }))),
-);
+export const SignedInRoutes = afterZod(() => import('./signed-in-routes'), 'SignedInRoutes');

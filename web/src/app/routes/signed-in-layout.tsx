@@ -2,6 +2,7 @@ import type { User } from '@app/contracts';
 import { Suspense } from 'react';
 import { Outlet, useNavigate } from 'react-router-dom';
 import { PageSpinner } from '@/components/ui/spinner';
+import { paths } from '@/config/paths';
 import { useLogout } from '@/features/auth/api/logout';
 import { AppShell } from '@/features/shell/components/app-shell';
 import { VerificationBanner } from '@/features/verification/components/verification-banner';
@@ -12,7 +13,7 @@ import { ReduxBoundary } from './redux-boundary';
 export function SignedInLayout({ user }: { user: User }) {
   const navigate = useNavigate();
   // Navigate once the signed-out route table is on screen, or /login would bounce back to /.
-  const logout = useLogout({ onLoggedOut: () => afterCacheUpdates(() => navigate('/login')) });
+  const logout = useLogout({ onLoggedOut: () => afterCacheUpdates(() => navigate(paths.login)) });
   const showBanner = !user.emailVerified && !user.isAdmin;
 
   return (

@@ -1,5 +1,6 @@
 import type { User } from '@app/contracts';
 import { Navigate, Route, Routes } from 'react-router-dom';
+import { paths, routePatterns } from '@/config/paths';
 import { BountiesPage, DemoRequestPage, OnboardingPage, ResendVerificationPage } from './lazy-pages';
 import {
   AccountPage,
@@ -20,27 +21,27 @@ import {
 export function SignedInRoutes({ user }: { user: User }) {
   return (
     <Routes>
-      <Route path="/login" element={<Navigate to="/" replace />} />
-      <Route path="/signup" element={<Navigate to="/" replace />} />
+      <Route path={paths.login} element={<Navigate to={paths.home} replace />} />
+      <Route path={paths.signup} element={<Navigate to={paths.home} replace />} />
       {/* Not in the spec's signed-in table, but linked from screens a signed-in user sees
           (the verification error screen, the landing call to action): keep them working. */}
-      <Route path="/resend-verification" element={<ResendVerificationPage />} />
-      <Route path="/demo-request" element={<DemoRequestPage />} />
+      <Route path={paths.resendVerification} element={<ResendVerificationPage />} />
+      <Route path={paths.demoRequest} element={<DemoRequestPage />} />
       <Route element={<SignedInLayout user={user} />}>
-        <Route path="/" element={<SearchPage />} />
-        <Route path="/dashboard" element={<DashboardPage user={user} />} />
-        <Route path="/referral-impact" element={<ReferralImpactPage />} />
-        <Route path="/discover" element={<DiscoverPage />} />
-        <Route path="/submit-referral" element={<SubmitReferralPage />} />
-        <Route path="/referral/:id/email-draft" element={<EmailDraftPage />} />
-        <Route path="/referral/:id" element={<ReferralPage />} />
-        <Route path="/account" element={<AccountPage user={user} />} />
-        <Route path="/account/email" element={<AccountPage user={user} />} />
-        <Route path="/account/password" element={<AccountPage user={user} />} />
-        <Route path="/test-clay" element={<TestClayPage />} />
-        <Route path="/admin" element={user.isAdmin ? <AdminPage /> : <NotFoundPage />} />
-        <Route path="/onboarding" element={<OnboardingPage user={user} />} />
-        <Route path="/onboarding/bounties" element={<BountiesPage user={user} />} />
+        <Route path={paths.home} element={<SearchPage />} />
+        <Route path={paths.dashboard} element={<DashboardPage user={user} />} />
+        <Route path={paths.referralImpact} element={<ReferralImpactPage />} />
+        <Route path={paths.discover} element={<DiscoverPage />} />
+        <Route path={paths.submitReferral} element={<SubmitReferralPage />} />
+        <Route path={routePatterns.referralDraft} element={<EmailDraftPage />} />
+        <Route path={routePatterns.referral} element={<ReferralPage />} />
+        <Route path={paths.account} element={<AccountPage user={user} />} />
+        <Route path={paths.accountEmail} element={<AccountPage user={user} />} />
+        <Route path={paths.accountPassword} element={<AccountPage user={user} />} />
+        <Route path={paths.testClay} element={<TestClayPage />} />
+        <Route path={paths.admin} element={user.isAdmin ? <AdminPage /> : <NotFoundPage />} />
+        <Route path={paths.onboarding} element={<OnboardingPage user={user} />} />
+        <Route path={paths.bounties} element={<BountiesPage user={user} />} />
         <Route path="*" element={<NotFoundPage />} />
       </Route>
     </Routes>

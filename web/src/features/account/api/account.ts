@@ -1,14 +1,12 @@
-import type { ChangeEmailRequest, ChangePasswordRequest } from '@app/contracts';
+import { operations, type ChangeEmailRequest, type ChangePasswordRequest } from '@app/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { apiRequest } from '@/lib/api-client';
+import { call } from '@/lib/api-client';
 
-/** POST /api/account/password → {message}; 403 wrong current password. Other sessions end. */
-export const changePassword = (body: ChangePasswordRequest) =>
-  apiRequest<{ message?: string }>('POST', '/api/account/password', body);
+/** POST /api/account/password → {message}; WRONG_PASSWORD for a wrong current password. Other sessions end. */
+export const changePassword = (body: ChangePasswordRequest) => call(operations.changePassword, { body });
 
-/** POST /api/account/email → {message}; 403 wrong password, 409 taken, 400 same address. */
-export const changeEmail = (body: ChangeEmailRequest) =>
-  apiRequest<{ message?: string }>('POST', '/api/account/email', body);
+/** POST /api/account/email → {message}; WRONG_PASSWORD, EMAIL_TAKEN or SAME_EMAIL. */
+export const changeEmail = (body: ChangeEmailRequest) => call(operations.changeEmail, { body });
 
 export const useChangePassword = () => useMutation({ mutationFn: changePassword });
 export const useChangeEmail = () => useMutation({ mutationFn: changeEmail });

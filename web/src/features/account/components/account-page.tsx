@@ -1,45 +1,21 @@
 import { ACCOUNT_MESSAGES, ChangeEmailRequest, ChangePasswordRequest } from '@app/contracts';
-import { useState, type FormEvent } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
-import { fieldA11y, FormField } from '@/components/ui/form-field';
+import { Form, FormInput } from '@/components/ui/form';
+import { FormField } from '@/components/ui/form-field';
 import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
 import { errorText } from '@/lib/errors';
 import { useChangeEmail, useChangePassword } from '../api/account';
+import { memberSince, TAB_PATHS, tabForPath, type Tab } from '../utils/tabs';
 
 interface AccountUser {
   email: string;
   createdAt?: string | null;
-}
-
-type Tab = 'profile' | 'email' | 'password';
-
-const TAB_PATHS: Record<Tab, string> = { profile: '/account', email: '/account/email', password: '/account/password' };
-
-export function tabForPath(pathname: string): Tab {
-  if (pathname.startsWith('/account/email')) return 'email';
-  if (pathname.startsWith('/account/password')) return 'password';
-  return 'profile';
-}
-
-export function memberSince(createdAt: string | null | undefined): string {
-  if (!createdAt) return 'N/A';
-  const date = new Date(createdAt);
-  return Number.isNaN(date.getTime()) ? 'N/A' : date.toLocaleDateString('en-US', { dateStyle: 'long' });
-}
-
-/** The first message per field of a failed schema check. */
-function fieldErrors(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): Record<string, string> {
-  const errors: Record<string, string> = {};
-  for (const issue of issues) {
-    const key = String(issue.path[0] ?? '');
-    errors[key] ??= issue.message;
-  }
-  return errors;
 }
 
 /** /account, /account/email, /account/password: the tab follows the route and a tab change navigates. */
@@ -56,7 +32,7 @@ export function AccountPage({ user }: { user: AccountUser | null }) {
           </CardHeader>
           <CardContent>
             <Button asChild>
-              <Link to="/login">Go to Login</Link>
+              <Link to={paths.login}>Go to Login</Link>
             </Button>
           </CardContent>
         </Card>
@@ -120,7 +96,7 @@ function ProfileTab({ user, onEditEmail }: { user: AccountUser; onEditEmail: () 
         </CardHeader>
         <CardFooter>
           <Button asChild variant="outline">
-            <Link to="/onboarding">Edit Lead Criteria</Link>
+            <Link to={paths.onboarding}>Edit Lead Criteria</Link>
           </Button>
         </CardFooter>
       </Card>
@@ -128,34 +104,23 @@ function ProfileTab({ user, onEditEmail }: { user: AccountUser; onEditEmail: () 
   );
 }
 
+const toastFailure = (fallback: string) => (error: unknown) =>
+  toast({ variant: 'destructive', title: 'Error', description: errorText(error, fallback) });
+
 function EmailTab({ currentEmail }: { currentEmail: string }) {
-  const [newEmail, setNewEmail] = useState('');
-  const [password, setPassword] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const mutation = useChangeEmail();
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (mutation.isPending) return;
-    const parsed = ChangeEmailRequest.safeParse({ newEmail, password });
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error.issues));
-      return;
-    }
-    setErrors({});
-    try {
-      await mutation.mutateAsync({ newEmail: newEmail.trim(), password });
-      setNewEmail('');
-      setPassword('');
-      toast({ title: 'Check your new inbox', description: ACCOUNT_MESSAGES.emailChangeSent });
-    } catch (error) {
-      toast({ variant: 'destructive', title: 'Error', description: errorText(error, 'Failed to change email') });
-    }
-  };
-
   return (
     <Card>
-      <form onSubmit={(e) => void submit(e)} noValidate>
+      <Form
+        schema={ChangeEmailRequest}
+        defaultValues={{ newEmail: '', password: '' }}
+        onSubmit={async (values, form) => {
+          await mutation.mutateAsync(values);
+          form.reset();
+          toast({ title: 'Check your new inbox', description: ACCOUNT_MESSAGES.emailChangeSent });
+        }}
+        onError={toastFailure('Failed to change email')}
+      >
         <CardHeader>
           <CardTitle>Email</CardTitle>
           <CardDescription>
@@ -166,24 +131,14 @@ function EmailTab({ currentEmail }: { currentEmail: string }) {
           <FormField id="current-email" label="Current Email">
             <Input id="current-email" value={currentEmail} readOnly />
           </FormField>
-          <FormField id="new-email" label="New Email" error={errors.newEmail}>
-            <Input
-              {...fieldA11y('new-email', errors.newEmail)}
-              type="email"
-              autoComplete="email"
-              value={newEmail}
-              onChange={(e) => setNewEmail(e.target.value)}
-            />
-          </FormField>
-          <FormField id="email-password" label="Confirm Password" error={errors.password}>
-            <Input
-              {...fieldA11y('email-password', errors.password)}
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-            />
-          </FormField>
+          <FormInput name="newEmail" id="new-email" label="New Email" type="email" autoComplete="email" />
+          <FormInput
+            name="password"
+            id="email-password"
+            label="Confirm Password"
+            type="password"
+            autoComplete="current-password"
+          />
         </CardContent>
         <CardFooter>
           <Button type="submit" disabled={mutation.isPending}>
@@ -191,60 +146,38 @@ function EmailTab({ currentEmail }: { currentEmail: string }) {
             Update Email
           </Button>
         </CardFooter>
-      </form>
+      </Form>
     </Card>
   );
 }
 
+const PASSWORD_FIELDS = [
+  { name: 'currentPassword', id: 'current-password', label: 'Current Password', autoComplete: 'current-password' },
+  { name: 'newPassword', id: 'new-password', label: 'New Password', autoComplete: 'new-password' },
+  { name: 'confirmPassword', id: 'confirm-password', label: 'Confirm New Password', autoComplete: 'new-password' },
+] as const;
+
 function PasswordTab() {
-  const [values, setValues] = useState({ currentPassword: '', newPassword: '', confirmPassword: '' });
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const mutation = useChangePassword();
-  const set = (key: keyof typeof values) => (e: { target: { value: string } }) =>
-    setValues((v) => ({ ...v, [key]: e.target.value }));
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (mutation.isPending) return;
-    const parsed = ChangePasswordRequest.safeParse(values);
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error.issues));
-      return;
-    }
-    setErrors({});
-    try {
-      const answer = await mutation.mutateAsync(values);
-      setValues({ currentPassword: '', newPassword: '', confirmPassword: '' });
-      toast({ title: 'Password Updated', description: answer?.message || ACCOUNT_MESSAGES.passwordChanged });
-    } catch (error) {
-      toast({ variant: 'destructive', title: 'Error', description: errorText(error, 'Failed to change password') });
-    }
-  };
-
-  const fields: Array<{ key: keyof typeof values; id: string; label: string; autoComplete: string }> = [
-    { key: 'currentPassword', id: 'current-password', label: 'Current Password', autoComplete: 'current-password' },
-    { key: 'newPassword', id: 'new-password', label: 'New Password', autoComplete: 'new-password' },
-    { key: 'confirmPassword', id: 'confirm-password', label: 'Confirm New Password', autoComplete: 'new-password' },
-  ];
-
   return (
     <Card>
-      <form onSubmit={(e) => void submit(e)} noValidate>
+      <Form
+        schema={ChangePasswordRequest}
+        defaultValues={{ currentPassword: '', newPassword: '', confirmPassword: '' }}
+        onSubmit={async (values, form) => {
+          const answer = await mutation.mutateAsync(values);
+          form.reset();
+          toast({ title: 'Password Updated', description: answer.message || ACCOUNT_MESSAGES.passwordChanged });
+        }}
+        onError={toastFailure('Failed to change password')}
+      >
         <CardHeader>
           <CardTitle>Password</CardTitle>
           <CardDescription>Changing your password signs out your other sessions.</CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">
-          {fields.map((f) => (
-            <FormField key={f.key} id={f.id} label={f.label} error={errors[f.key]}>
-              <Input
-                {...fieldA11y(f.id, errors[f.key])}
-                type="password"
-                autoComplete={f.autoComplete}
-                value={values[f.key]}
-                onChange={set(f.key)}
-              />
-            </FormField>
+          {PASSWORD_FIELDS.map((field) => (
+            <FormInput key={field.name} {...field} type="password" />
           ))}
         </CardContent>
         <CardFooter>
@@ -253,7 +186,7 @@ function PasswordTab() {
             Update Password
           </Button>
         </CardFooter>
-      </form>
+      </Form>
     </Card>
   );
 }

@@ -1,7 +1,8 @@
-import type { ProgramAnalysis } from '@app/contracts';
-import { mutationErrorFromResponse, networkError } from '@/lib/api-client';
+import { operations, type ProgramAnalysis } from '@app/contracts';
+import { parseAnswer, urlFor } from '@/lib/api-client';
+import { answerData, errorFromAnswer, networkError } from '@/lib/http';
 
-export const ANALYZE_URL = '/api/analyze-referral-program';
+const analyze = operations.analyzeProgramDocument;
 
 export interface AnalyzeCallbacks {
   /** Percent (0-100) of the request body sent so far, from the browser's upload progress events. */
@@ -14,7 +15,7 @@ export interface AnalyzeCallbacks {
 /**
  * POST /api/analyze-referral-program (multipart/form-data, field `file`) → ProgramAnalysis. Sent with
  * XMLHttpRequest rather than fetch because only XHR reports upload progress (issue 4: a real progress bar from
- * the bytes sent). Failures read like every other mutation's (spec 7): 5xx → status text, else the JSON message.
+ * the bytes sent). The answer and the failures are read as every other call's (lib/api-client).
  */
 export function analyzeDocument(
   file: File,
@@ -29,7 +30,7 @@ export function analyzeDocument(
       onUploadProgress(100);
       onUploaded();
     };
-    xhr.open('POST', ANALYZE_URL);
+    xhr.open(analyze.method, urlFor(analyze));
     xhr.withCredentials = true;
     xhr.setRequestHeader('Accept', 'application/json');
     xhr.upload.onprogress = (event) => {
@@ -40,19 +41,15 @@ export function analyzeDocument(
     xhr.onload = () => {
       markUploaded();
       const status = xhr.status;
-      if (status >= 200 && status < 300) {
-        try {
-          resolve(JSON.parse(xhr.responseText) as ProgramAnalysis);
-        } catch (error) {
-          reject(networkError(error));
-        }
+      if (status < 200 || status >= 300) {
+        reject(errorFromAnswer(status, xhr.statusText, xhr.responseText));
         return;
       }
-      const res = new Response(xhr.responseText, {
-        status: status >= 200 && status <= 599 ? status : 500,
-        statusText: xhr.statusText,
-      });
-      void mutationErrorFromResponse(res).then(reject, reject);
+      try {
+        resolve(parseAnswer(analyze, answerData(xhr.responseText), status));
+      } catch (error) {
+        reject(error);
+      }
     };
     xhr.onerror = () => reject(networkError(new Error('Network error: the document could not be sent')));
     xhr.onabort = () => reject(new DOMException('The upload was cancelled', 'AbortError'));

@@ -1,22 +1,23 @@
-import type { CreateProgramRequest, Program } from '@app/contracts';
+import { operations, type CreateProgramRequest } from '@app/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest, queryFetch } from '@/lib/api-client';
+import { call } from '@/lib/api-client';
 
-export const programsKey = ['/api/programs/all'] as const;
+const list = operations.listPrograms;
+export const programsKey = [list.path] as const;
 
 /** GET /api/programs/all: every program (administrators see the inactive ones too). */
-export const getPrograms = () => queryFetch<Program[]>(programsKey[0]);
+export const getPrograms = () => call(list);
 
 export const programsQueryOptions = () => queryOptions({ queryKey: programsKey, queryFn: getPrograms });
 
 export const usePrograms = () => useQuery(programsQueryOptions());
 
 /** POST /api/programs → 201 Program. */
-export const createProgram = (data: CreateProgramRequest) => apiRequest<Program>('POST', '/api/programs', data);
+export const createProgram = (body: CreateProgramRequest) => call(operations.createProgram, { body });
 
 /** PATCH /api/programs/{id} {isActive} → the updated program. */
 export const setProgramActive = (id: string, isActive: boolean) =>
-  apiRequest<Program>('PATCH', `/api/programs/${encodeURIComponent(id)}`, { isActive });
+  call(operations.updateProgram, { params: { id }, body: { isActive } });
 
 export function useCreateProgram() {
   const queryClient = useQueryClient();

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
+import { paths } from '@/config/paths';
 import { DocumentUpload } from './document-upload';
 import { EMPTY_PROGRAM, ProgramForm } from './program-form';
 import { ProgramsTable } from './programs-table';
@@ -12,7 +13,10 @@ export function AdminPage() {
   const [tab, setTab] = useState('upload');
   return (
     <section className="mx-auto w-full max-w-5xl px-4 py-8">
-      <Link to="/" className="mb-4 inline-flex items-center gap-2 text-sm text-muted-foreground hover:text-foreground">
+      <Link
+        to={paths.home}
+        className="mb-4 inline-flex items-center gap-2 text-sm text-muted-foreground hover:text-foreground"
+      >
         <ArrowLeft className="size-4" aria-hidden="true" /> Back to Dashboard
       </Link>
       <h1 className="text-3xl font-bold tracking-tight">Referral Program Management</h1>

@@ -1,18 +1,10 @@
 import { CreateProgramRequest } from '@app/contracts';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Loader2, Save } from 'lucide-react';
-import { useForm } from 'react-hook-form';
-import type { z } from 'zod';
 import { Button } from '@/components/ui/button';
-import { FormField, fieldA11y } from '@/components/ui/form-field';
-import { Input } from '@/components/ui/input';
-import { Textarea } from '@/components/ui/textarea';
+import { Form, FormInput, FormTextarea } from '@/components/ui/form';
 import { toast } from '@/hooks/use-toast';
 import { errorText } from '@/lib/errors';
 import { useCreateProgram } from '../api/programs';
-
-type FormInput = z.input<typeof CreateProgramRequest>;
-type FormOutput = z.output<typeof CreateProgramRequest>;
 
 export interface ProgramFormValues {
   name: string;
@@ -29,8 +21,6 @@ export const EMPTY_PROGRAM: ProgramFormValues = {
   rewardDetails: '',
   companyName: '',
 };
-
-const resolver = zodResolver(CreateProgramRequest);
 
 export const PROGRAM_TOASTS = {
   created: { title: 'Success', description: 'Referral program created successfully' },
@@ -51,67 +41,46 @@ export function ProgramForm({
   onSaved?: () => void;
 }) {
   const create = useCreateProgram();
-  const {
-    register: field,
-    handleSubmit,
-    reset,
-    formState: { errors, isSubmitting },
-  } = useForm<FormInput, unknown, FormOutput>({
-    resolver,
-    mode: 'onSubmit',
-    reValidateMode: 'onChange',
-    defaultValues,
-  });
-
-  const onSubmit = handleSubmit(async (values) => {
-    try {
-      const { companyName, ...rest } = values;
-      await create.mutateAsync({ ...rest, ...(companyName ? { companyName } : {}) });
-      toast(PROGRAM_TOASTS.created);
-      reset(EMPTY_PROGRAM);
-      onSaved?.();
-    } catch (error) {
-      toast({ variant: 'destructive', title: 'Error', description: errorText(error, PROGRAM_TOASTS.createFailed) });
-    }
-  });
-
   const id = (name: string) => `${idPrefix}-${name}`;
-  const busy = isSubmitting || create.isPending;
   return (
-    <form className="grid gap-4" onSubmit={onSubmit} noValidate>
-      <FormField id={id('name')} label="Program Name" error={errors.name?.message}>
-        <Input {...fieldA11y(id('name'), errors.name?.message)} {...field('name')} />
-      </FormField>
-      <FormField id={id('company')} label="Vendor Company (optional)" error={errors.companyName?.message}>
-        <Input
-          {...fieldA11y(id('company'), errors.companyName?.message)}
-          {...field('companyName')}
-          placeholder="The company whose lead criteria and bounties apply"
-        />
-      </FormField>
-      <FormField id={id('description')} label="Description" error={errors.description?.message}>
-        <Textarea {...fieldA11y(id('description'), errors.description?.message)} {...field('description')} />
-      </FormField>
-      <FormField id={id('website')} label="Website" error={errors.website?.message}>
-        <Input
-          type="url"
-          placeholder="https://"
-          {...fieldA11y(id('website'), errors.website?.message)}
-          {...field('website')}
-        />
-      </FormField>
-      <FormField id={id('reward')} label="Reward Details" error={errors.rewardDetails?.message}>
-        <Textarea
-          className="min-h-[200px]"
-          {...fieldA11y(id('reward'), errors.rewardDetails?.message)}
-          {...field('rewardDetails')}
-        />
-      </FormField>
-      <div className="flex justify-end">
-        <Button type="submit" disabled={busy}>
-          {busy ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Save aria-hidden="true" />} Save Program
-        </Button>
-      </div>
-    </form>
+    <Form
+      schema={CreateProgramRequest}
+      defaultValues={defaultValues}
+      onSubmit={async ({ companyName, ...rest }, form) => {
+        await create.mutateAsync({ ...rest, ...(companyName ? { companyName } : {}) });
+        toast(PROGRAM_TOASTS.created);
+        form.reset(EMPTY_PROGRAM);
+        onSaved?.();
+      }}
+      onError={(error) =>
+        toast({ variant: 'destructive', title: 'Error', description: errorText(error, PROGRAM_TOASTS.createFailed) })
+      }
+      className="grid gap-4"
+    >
+      {({ formState }) => (
+        <>
+          <FormInput name="name" id={id('name')} label="Program Name" />
+          <FormInput
+            name="companyName"
+            id={id('company')}
+            label="Vendor Company (optional)"
+            placeholder="The company whose lead criteria and bounties apply"
+          />
+          <FormTextarea name="description" id={id('description')} label="Description" />
+          <FormInput name="website" id={id('website')} label="Website" type="url" placeholder="https://" />
+          <FormTextarea name="rewardDetails" id={id('reward')} label="Reward Details" className="min-h-[200px]" />
+          <div className="flex justify-end">
+            <Button type="submit" disabled={formState.isSubmitting || create.isPending}>
+              {formState.isSubmitting || create.isPending ? (
+                <Loader2 className="animate-spin" aria-hidden="true" />
+              ) : (
+                <Save aria-hidden="true" />
+              )}{' '}
+              Save Program
+            </Button>
+          </div>
+        </>
+      )}
+    </Form>
   );
 }

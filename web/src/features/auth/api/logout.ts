@@ -1,11 +1,10 @@
+import { operations } from '@app/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '@/lib/api-client';
+import { call } from '@/lib/api-client';
 import { currentUserQueryKey } from '@/lib/session';
 
 /** POST /api/logout. */
-export function logout(): Promise<{ message: string }> {
-  return apiRequest<{ message: string }>('POST', '/api/logout');
-}
+export const logout = () => call(operations.logout);
 
 /**
  * Ends the session, then forgets the user and every other cached answer (they belonged to that user).

@@ -1,12 +1,11 @@
-import type { AuthResponse, RegisterRequest } from '@app/contracts';
+import { operations, type RegisterRequest } from '@app/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '@/lib/api-client';
+import { call } from '@/lib/api-client';
 import { currentUserQueryKey } from '@/lib/session';
 
 /** POST /api/register with exactly the five registration fields (the server rejects any other). */
-export function register(data: RegisterRequest): Promise<AuthResponse> {
-  const { firstName, lastName, companyName, email, password } = data;
-  return apiRequest<AuthResponse>('POST', '/api/register', { firstName, lastName, companyName, email, password });
+export function register({ firstName, lastName, companyName, email, password }: RegisterRequest) {
+  return call(operations.register, { body: { firstName, lastName, companyName, email, password } });
 }
 
 /** Registering signs the user in: the current user is fetched again before the mutation resolves. */

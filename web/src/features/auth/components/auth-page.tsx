@@ -2,6 +2,7 @@ import { CheckCircle2 } from 'lucide-react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { Logo } from '@/components/layout/logo';
 import { Button } from '@/components/ui/button';
+import { paths } from '@/config/paths';
 import { AuthForm, type AuthMode } from './auth-form';
 
 const HIGHLIGHTS = [
@@ -14,8 +15,8 @@ const HIGHLIGHTS = [
 export function AuthPage() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
-  const mode: AuthMode = pathname === '/signup' ? 'register' : 'login';
-  const otherPath = mode === 'login' ? '/signup' : '/login';
+  const mode: AuthMode = pathname === paths.signup ? 'register' : 'login';
+  const otherPath = mode === 'login' ? paths.signup : paths.login;
 
   return (
     <div className="dark min-h-screen bg-background text-foreground">
@@ -24,12 +25,12 @@ export function AuthPage() {
         aria-hidden="true"
       />
       <header className="relative mx-auto flex max-w-6xl items-center justify-between gap-4 px-4 py-5 sm:px-6">
-        <Link to="/" className="rounded-md" aria-label="Home">
+        <Link to={paths.home} className="rounded-md" aria-label="Home">
           <Logo textClassName="hidden sm:inline" />
         </Link>
         <nav aria-label="Account" className="flex items-center gap-2">
           <Button asChild variant="ghost">
-            <Link to="/demo-request">Get a demo</Link>
+            <Link to={paths.demoRequest}>Get a demo</Link>
           </Button>
           <Button asChild>
             <Link to={otherPath} replace>

@@ -1,6 +1,6 @@
-import type { ReferralList, ReferralStatus } from '@app/contracts';
+import { operations, type ListReferralsQuery, type ReferralStatus } from '@app/contracts';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { queryFetch } from '@/lib/api-client';
+import { call, urlFor } from '@/lib/api-client';
 import { referralListKey } from '@/lib/query-keys';
 
 export type DateRange = '7' | '30' | '90' | 'all';
@@ -17,34 +17,36 @@ export const DEFAULT_FILTERS: ReferralFilters = { search: '', status: '', compan
 
 export const DASHBOARD_PAGE_SIZE = 10;
 
-/** The query string of GET /api/referrals: only the filters in use, plus the range and the page. */
-export function listReferralsParams(
+/** The query of GET /api/referrals: only the filters in use, plus the range and the page. */
+export function listReferralsQuery(
   filters: ReferralFilters,
   page: number,
   pageSize = DASHBOARD_PAGE_SIZE,
-): URLSearchParams {
-  const params = new URLSearchParams();
+): ListReferralsQuery {
   const search = filters.search.trim();
-  if (search) params.set('search', search);
-  if (filters.status) params.set('status', filters.status);
-  if (filters.company) params.set('company', filters.company);
-  params.set('days', filters.days);
-  params.set('page', String(page));
-  params.set('pageSize', String(pageSize));
-  return params;
+  return {
+    ...(search ? { search } : {}),
+    ...(filters.status ? { status: filters.status } : {}),
+    ...(filters.company ? { company: filters.company } : {}),
+    days: filters.days,
+    page,
+    pageSize,
+  };
 }
 
+/** GET /api/referrals with the dashboard's filters, filtered and paged by the server. */
+export const listReferrals = (query: ListReferralsQuery) => call(operations.listReferrals, { query });
+
 export function listReferralsQueryOptions(filters: ReferralFilters, page: number, pageSize = DASHBOARD_PAGE_SIZE) {
-  const params = listReferralsParams(filters, page, pageSize);
+  const query = listReferralsQuery(filters, page, pageSize);
   return queryOptions({
-    queryKey: [...referralListKey, params.toString()] as const,
-    queryFn: () => queryFetch<ReferralList>(`${referralListKey[0]}?${params.toString()}`),
+    queryKey: [...referralListKey, urlFor(operations.listReferrals, { query })] as const,
+    queryFn: () => listReferrals(query),
     // Keep showing the previous page while the next filter or page loads.
     placeholderData: keepPreviousData,
   });
 }
 
-/** GET /api/referrals with the dashboard's filters, filtered and paged by the server. */
 export function useReferralList(filters: ReferralFilters, page: number) {
   return useQuery(listReferralsQueryOptions(filters, page));
 }

@@ -7,33 +7,21 @@ import { Card, CardContent } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { useDebouncedValue } from '@/hooks/use-debounced-value';
 import { toast } from '@/hooks/use-toast';
+import { paths } from '@/config/paths';
 import { errorText } from '@/lib/errors';
 import { resetSearch } from '@/stores/search-slice';
 import { useAppDispatch } from '@/stores/store';
-import { DASHBOARD_PAGE_SIZE, DEFAULT_FILTERS, useReferralList, type ReferralFilters } from '../api/list-referrals';
+import { DEFAULT_FILTERS, useReferralList, type ReferralFilters } from '../api/list-referrals';
 import { useUpdateReferralStatus } from '../api/update-status';
 import { DealValueDialog } from './deal-value-dialog';
 import { FilterBar } from './filter-bar';
 import { ReferralSheet } from './referral-sheet';
 import { ReferralsTable } from './referrals-table';
 import { SummaryCards } from './summary-cards';
+import { greetingName, isDefaultFilters } from '../utils/filters';
 
 /** The search box is sent to the server once typing has paused this long. */
 export const SEARCH_DEBOUNCE_MS = 300;
-
-/** Spec 2: 'Welcome, {first name, else the part of the email before the at-sign, else User}'. */
-export function greetingName(user: { firstName?: string | null; email?: string | null }): string {
-  const first = user.firstName?.trim();
-  if (first) return first;
-  const local = user.email?.split('@')[0]?.trim();
-  return local || 'User';
-}
-
-const isDefault = (filters: ReferralFilters) =>
-  filters.search === DEFAULT_FILTERS.search &&
-  filters.status === DEFAULT_FILTERS.status &&
-  filters.company === DEFAULT_FILTERS.company &&
-  filters.days === DEFAULT_FILTERS.days;
 
 const newer = (a: Referral, b: Referral) => (Date.parse(a.updatedAt) >= Date.parse(b.updatedAt) ? a : b);
 
@@ -91,7 +79,7 @@ export function DashboardPage({ user }: { user: { firstName?: string | null; ema
 
   const startFirstReferral = () => {
     dispatch(resetSearch());
-    navigate('/');
+    navigate(paths.home);
   };
 
   const totalPages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
@@ -114,7 +102,7 @@ export function DashboardPage({ user }: { user: { firstName?: string | null; ema
           companies={data?.companies ?? []}
           onChange={onChange}
           onClear={onClear}
-          showClear={!isDefault(filters)}
+          showClear={!isDefaultFilters(filters)}
         />
       </div>
 
@@ -215,5 +203,3 @@ export function DashboardPage({ user }: { user: { firstName?: string | null; ema
     </section>
   );
 }
-
-export { DASHBOARD_PAGE_SIZE };

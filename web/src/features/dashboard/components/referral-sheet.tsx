@@ -5,6 +5,8 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '@/components/ui/sheet';
 import { Spinner } from '@/components/ui/spinner';
+import { paths } from '@/config/paths';
+import { buildTimeline } from '../utils/timeline';
 import { destinationCompany, formatDate, formatDateTime, referredName, STATUS_BADGE } from './format';
 
 /** Spec 4: the Mark Milestone buttons and the status each sets (none sets 'declined'). */
@@ -14,54 +16,6 @@ export const MILESTONES: Array<{ label: string; status: ReferralStatus }> = [
   { label: 'Intro Occurred', status: 'intro_occurred' },
   { label: 'Closed-Won', status: 'became_customer' },
 ];
-
-export interface TimelineEntry {
-  key: string;
-  title: string;
-  description: string;
-  at: string;
-  kind: 'created' | 'status' | 'email';
-}
-
-/**
- * The activity timeline, oldest first: the creation ('Referral submitted' / 'Initial referral created', spec
- * 2), every recorded status change, and the intro email once sent.
- */
-export function buildTimeline(referral: Referral): TimelineEntry[] {
-  const creation = referral.history.find((change) => change.from === null);
-  const entries: TimelineEntry[] = [
-    {
-      key: 'created',
-      title: 'Referral submitted',
-      description: 'Initial referral created',
-      at: creation?.at ?? referral.createdAt,
-      kind: 'created',
-    },
-  ];
-  referral.history.forEach((change, index) => {
-    if (change.from === null) return;
-    entries.push({
-      key: `status-${index}`,
-      title: `Moved to ${STATUS_LABELS[change.to]}`,
-      description: `From ${STATUS_LABELS[change.from]}`,
-      at: change.at,
-      kind: 'status',
-    });
-  });
-  if (referral.emailSentAt) {
-    entries.push({
-      key: 'email',
-      title: 'Intro email sent',
-      description: `Introduction sent to ${referredName(referral)}`,
-      at: referral.emailSentAt,
-      kind: 'email',
-    });
-  }
-  return entries
-    .map((entry, index) => ({ entry, index }))
-    .sort((a, b) => Date.parse(a.entry.at) - Date.parse(b.entry.at) || a.index - b.index)
-    .map(({ entry }) => entry);
-}
 
 export function ReferralSheet({
   referral,
@@ -187,7 +141,7 @@ export function ReferralSheet({
             </section>
 
             <Button asChild variant="outline">
-              <Link to={`/referral/${referral.id}/email-draft`}>
+              <Link to={paths.referralDraft(referral.id)}>
                 <Mail aria-hidden="true" />
                 {referral.emailSentAt ? 'View intro email' : 'Review intro email'}
               </Link>

@@ -4,6 +4,7 @@ import type { KeyboardEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { paths } from '@/config/paths';
 import { destinationCompany, formatDate, referredName, STATUS_BADGE } from './format';
 
 const headers = [
@@ -91,7 +92,7 @@ export function ReferralsTable({ referrals, onOpen }: { referrals: Referral[]; o
                     </Button>
                     <Button asChild variant="ghost" size="sm">
                       <Link
-                        to={`/referral/${referral.id}/email-draft`}
+                        to={paths.referralDraft(referral.id)}
                         aria-label={`Intro email for ${name}`}
                         onClick={(event) => event.stopPropagation()}
                       >

@@ -1,9 +1,8 @@
-import type { DemoRequest } from '@app/contracts';
+import { operations, type DemoRequest } from '@app/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { apiRequest } from '@/lib/api-client';
+import { call } from '@/lib/api-client';
 
 /** POST /api/demo-request → 201 {message}. */
-export const submitDemoRequest = (body: DemoRequest) =>
-  apiRequest<{ message?: string }>('POST', '/api/demo-request', body);
+export const submitDemoRequest = (body: DemoRequest) => call(operations.requestDemo, { body });
 
 export const useSubmitDemoRequest = () => useMutation({ mutationFn: submitDemoRequest });

@@ -2,12 +2,12 @@ import {
   COMPANY_SIZES,
   COUNTRIES,
   INDUSTRIES,
-  MatchRequest,
+  type MatchRequest,
   type MatchResponse,
   type ProgramMatch,
 } from '@app/contracts';
 import { Loader2, Sparkles } from 'lucide-react';
-import { useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -20,121 +20,48 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog';
-import { FormField, fieldA11y } from '@/components/ui/form-field';
-import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
-import { NativeSelect } from '@/components/ui/native-select';
+import { Form, FormControl, FormInput, FormSelect, FormTextarea } from '@/components/ui/form';
 import { TagInput } from '@/components/ui/tag-input';
-import { Textarea } from '@/components/ui/textarea';
+import { paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
 import { errorText } from '@/lib/errors';
-import type { SubmitReferralState } from '@/lib/referral-flow';
 import { useFindMatches } from '../api/match';
+import { EMPTY_MATCH_FORM, MatchForm, referralStateFor } from '../utils/match-form';
 import { MatchResults } from './match-results';
-
-interface MatchFormState {
-  need: string;
-  company: string;
-  website: string;
-  industry: string;
-  country: string;
-  companySize: string;
-  role: string;
-  integrations: string[];
-  urgency: string;
-}
-
-const EMPTY_FORM: MatchFormState = {
-  need: '',
-  company: '',
-  website: '',
-  industry: '',
-  country: '',
-  companySize: '',
-  role: '',
-  integrations: [],
-  urgency: '',
-};
 
 export const APPROVAL_TEXT =
   "Nothing is sent without your approval. Next you fill in your contact's details and review the referral before anything goes out.";
 
-/** The request: blank optional fields are left out. */
-export function toMatchRequest(form: MatchFormState): MatchRequest {
-  const text = (value: string) => (value.trim() === '' ? undefined : value.trim());
-  return {
-    need: form.need,
-    company: text(form.company),
-    website: text(form.website),
-    industry: text(form.industry),
-    country: text(form.country),
-    companySize: (text(form.companySize) as MatchRequest['companySize']) ?? undefined,
-    role: text(form.role),
-    integrations: form.integrations,
-    urgency: (text(form.urgency) as MatchRequest['urgency']) ?? undefined,
-  };
-}
-
-/** What the referral form receives: the same shape the search screen's Yes carries (spec 2). */
-export function referralStateFor(match: ProgramMatch, need: string): SubmitReferralState {
-  const company = match.companyName ?? match.programName;
-  const description = match.description.replace(/\s+/g, ' ').trim();
-  return {
-    searchResult: `Product: ${match.programName}\nCompany: ${company}\nDescription: ${description}`,
-    originalQuery: need.trim(),
-    productInfo: { product: match.programName, company, description },
-  };
-}
-
-function preventEnterSubmit(event: KeyboardEvent<HTMLFormElement>) {
-  if (event.key === 'Enter' && event.target instanceof HTMLInputElement) event.preventDefault();
-}
+// Rendered once: the lists are long, and typing in the form does not render the page again.
+const INDUSTRY_OPTIONS = INDUSTRIES.map((industry) => <option key={industry} value={industry} />);
+const COUNTRY_OPTIONS = COUNTRIES.map((country) => (
+  <option key={country.code} value={country.name} label={`${country.flag} ${country.name}`} />
+));
 
 /** /discover (issue 4): Smart Match. The referrer describes the client's need; programs come back ranked by fit. */
 export function DiscoverPage() {
   const navigate = useNavigate();
   const findMatches = useFindMatches();
-  const [form, setForm] = useState<MatchFormState>(EMPTY_FORM);
-  const [needError, setNeedError] = useState<string | undefined>();
   const [response, setResponse] = useState<{ answer: MatchResponse; need: string } | null>(null);
   const [approving, setApproving] = useState<ProgramMatch | null>(null);
-  const set = <K extends keyof MatchFormState>(key: K, value: MatchFormState[K]) =>
-    setForm((f) => ({ ...f, [key]: value }));
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
+  const onSubmit = async (request: MatchRequest) => {
     if (findMatches.isPending) return;
-    const request = toMatchRequest(form);
-    const parsed = MatchRequest.safeParse(request);
-    if (!parsed.success) {
-      const needIssue = parsed.error.issues.find((i) => i.path[0] === 'need');
-      setNeedError(needIssue?.message);
-      if (!needIssue)
-        toast({
-          variant: 'destructive',
-          title: 'Error',
-          description: parsed.error.issues[0]?.message ?? 'Please check the form',
-        });
-      return;
-    }
-    setNeedError(undefined);
-    try {
-      const answer = await findMatches.mutateAsync(request);
-      setResponse({ answer, need: form.need });
-    } catch (error) {
-      toast({
-        variant: 'destructive',
-        title: 'Error',
-        description: errorText(error, 'Failed to find matching programs'),
-      });
-    }
+    const answer = await findMatches.mutateAsync(request);
+    setResponse({ answer, need: request.need });
   };
+  const onError = (error: unknown) =>
+    toast({
+      variant: 'destructive',
+      title: 'Error',
+      description: errorText(error, 'Failed to find matching programs'),
+    });
 
   const approve = () => {
     if (!approving || !response) return;
     const state = referralStateFor(approving, response.need);
     setApproving(null);
-    navigate('/submit-referral', { state });
+    navigate(paths.submitReferral, { state });
   };
 
   return (
@@ -155,106 +82,72 @@ export function DiscoverPage() {
           <CardDescription>Only the need is required; every detail you add sharpens the ranking.</CardDescription>
         </CardHeader>
         <CardContent>
-          <form className="grid gap-4" onSubmit={onSubmit} onKeyDown={preventEnterSubmit} noValidate>
-            <FormField id="match-need" label="What does your client need?" error={needError}>
-              <Textarea
-                {...fieldA11y('match-need', needError)}
-                required
-                aria-required="true"
-                value={form.need}
-                placeholder="e.g. A CRM for a 30-person sales team that works with Gmail"
-                onChange={(event) => set('need', event.target.value)}
-              />
-            </FormField>
+          <Form
+            schema={MatchForm}
+            defaultValues={EMPTY_MATCH_FORM}
+            onSubmit={onSubmit}
+            onError={onError}
+            noEnterSubmit
+            className="grid gap-4"
+          >
+            <FormTextarea
+              name="need"
+              id="match-need"
+              label="What does your client need?"
+              required
+              aria-required="true"
+              placeholder="e.g. A CRM for a 30-person sales team that works with Gmail"
+            />
             <div className="grid gap-4 sm:grid-cols-2">
-              <FormField id="match-company" label="Company">
-                <Input
-                  id="match-company"
-                  value={form.company}
-                  onChange={(event) => set('company', event.target.value)}
-                />
-              </FormField>
-              <FormField id="match-website" label="Website">
-                <Input
-                  id="match-website"
-                  type="url"
-                  placeholder="https://"
-                  value={form.website}
-                  onChange={(event) => set('website', event.target.value)}
-                />
-              </FormField>
-              <FormField id="match-industry" label="Industry">
-                <Input
+              <FormInput name="company" id="match-company" label="Company" />
+              <FormInput name="website" id="match-website" label="Website" type="url" placeholder="https://" />
+              <div className="grid gap-2">
+                <FormInput
+                  name="industry"
                   id="match-industry"
+                  label="Industry"
                   list="match-industries"
                   autoComplete="off"
-                  value={form.industry}
-                  onChange={(event) => set('industry', event.target.value)}
                 />
-                <datalist id="match-industries">
-                  {INDUSTRIES.map((industry) => (
-                    <option key={industry} value={industry} />
-                  ))}
-                </datalist>
-              </FormField>
-              <FormField id="match-country" label="Country">
-                <Input
+                <datalist id="match-industries">{INDUSTRY_OPTIONS}</datalist>
+              </div>
+              <div className="grid gap-2">
+                <FormInput
+                  name="country"
                   id="match-country"
+                  label="Country"
                   list="match-countries"
                   autoComplete="off"
-                  value={form.country}
-                  onChange={(event) => set('country', event.target.value)}
                 />
-                <datalist id="match-countries">
-                  {COUNTRIES.map((country) => (
-                    <option key={country.code} value={country.name} label={`${country.flag} ${country.name}`} />
-                  ))}
-                </datalist>
-              </FormField>
-              <FormField id="match-size" label="Company size">
-                <NativeSelect
-                  id="match-size"
-                  value={form.companySize}
-                  onChange={(event) => set('companySize', event.target.value)}
-                >
-                  <option value="">Unknown</option>
-                  {COMPANY_SIZES.map((size) => (
-                    <option key={size} value={size}>
-                      {size}
-                    </option>
-                  ))}
-                </NativeSelect>
-              </FormField>
-              <FormField id="match-role" label="Contact's role">
-                <Input
-                  id="match-role"
-                  value={form.role}
-                  placeholder="e.g. Head of Sales"
-                  onChange={(event) => set('role', event.target.value)}
-                />
-              </FormField>
-              <div className="grid gap-2">
-                <Label htmlFor="match-integrations">Integrations</Label>
-                <TagInput
-                  id="match-integrations"
-                  label="Integrations"
-                  value={form.integrations}
-                  onChange={(next) => set('integrations', next)}
-                  placeholder="e.g. Slack, then Enter"
-                />
+                <datalist id="match-countries">{COUNTRY_OPTIONS}</datalist>
               </div>
-              <FormField id="match-urgency" label="Urgency">
-                <NativeSelect
-                  id="match-urgency"
-                  value={form.urgency}
-                  onChange={(event) => set('urgency', event.target.value)}
-                >
-                  <option value="">Not sure</option>
-                  <option value="low">Low</option>
-                  <option value="medium">Medium</option>
-                  <option value="high">High</option>
-                </NativeSelect>
-              </FormField>
+              <FormSelect name="companySize" id="match-size" label="Company size">
+                <option value="">Unknown</option>
+                {COMPANY_SIZES.map((size) => (
+                  <option key={size} value={size}>
+                    {size}
+                  </option>
+                ))}
+              </FormSelect>
+              <FormInput name="role" id="match-role" label="Contact's role" placeholder="e.g. Head of Sales" />
+              <FormControl name="integrations" id="match-integrations" label="Integrations">
+                {({ field, id, error }) => (
+                  <TagInput
+                    id={id}
+                    label="Integrations"
+                    value={field.value}
+                    onChange={field.onChange}
+                    describedBy={error ? `${id}-error` : undefined}
+                    placeholder="e.g. Slack, then Enter"
+                  />
+                )}
+              </FormControl>
+              <FormSelect name="urgency" id="match-urgency" label="Urgency">
+                <option value="">Not sure</option>
+                <option value="low">Low</option>
+                <option value="medium">Medium</option>
+                <option value="high">High</option>
+              </FormSelect>
             </div>
             <div className="flex justify-end">
               <Button type="submit" disabled={findMatches.isPending}>
@@ -266,7 +159,7 @@ export function DiscoverPage() {
                 Find Matches
               </Button>
             </div>
-          </form>
+          </Form>
         </CardContent>
       </Card>
 

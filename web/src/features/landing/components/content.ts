@@ -1,4 +1,5 @@
 /** Landing page copy. Testimonials and aggregate statistics are invented marketing data (spec 1). */
+import * as paths from '@/config/public-paths';
 
 export const ANCHORS = [
   { href: '#how-it-works', label: 'How it works' },
@@ -83,7 +84,7 @@ export const PLANS: Plan[] = [
     referrals: '5 referrals per month',
     features: ['AI partner matching', 'Direct-send', 'Basic analytics', 'Community support'],
     keeps: 'You keep 70% of each payout',
-    cta: { label: 'Get Started Free', to: '/signup' },
+    cta: { label: 'Get Started Free', to: paths.signup },
   },
   {
     name: 'Growth',
@@ -98,7 +99,7 @@ export const PLANS: Plan[] = [
       'Email and chat support',
     ],
     keeps: 'You keep 80% (product fee 20%)',
-    cta: { label: 'Start Growth', to: '/signup' },
+    cta: { label: 'Start Growth', to: paths.signup },
     highlighted: true,
   },
   {
@@ -113,7 +114,7 @@ export const PLANS: Plan[] = [
       'Team permissions',
     ],
     keeps: 'You keep 90% (fee 10%)',
-    cta: { label: 'Book a Call', to: '/demo-request' },
+    cta: { label: 'Book a Call', to: paths.demoRequest },
   },
 ];
 
@@ -148,15 +149,15 @@ export const FOOTER = [
   {
     title: 'Company',
     links: [
-      { label: 'Schedule a demo', to: '/demo-request' },
-      { label: 'Create an account', to: '/signup' },
+      { label: 'Schedule a demo', to: paths.demoRequest },
+      { label: 'Create an account', to: paths.signup },
     ],
   },
   {
     title: 'Support',
     links: [
-      { label: 'Login', to: '/login' },
-      { label: 'Resend verification email', to: '/resend-verification' },
+      { label: 'Login', to: paths.login },
+      { label: 'Resend verification email', to: paths.resendVerification },
       { label: 'Pricing FAQ', href: '#faq' },
     ],
   },

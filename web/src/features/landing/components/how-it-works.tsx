@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
+import * as paths from '@/config/public-paths';
 import { btn, container } from './styles';
 
 type Mode = 'match' | 'direct';
@@ -33,7 +34,7 @@ export function HowItWorks() {
   const id = useId();
   const onDirect = (event: FormEvent) => {
     event.preventDefault();
-    navigate('/signup');
+    navigate(paths.signup);
   };
   const tab = (m: Mode, label: string) => (
     <button

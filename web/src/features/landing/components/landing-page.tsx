@@ -1,5 +1,6 @@
 import { Bot, Clock, Handshake, LineChart, MessageSquare, Star, Users } from './icons';
 import { Link } from 'react-router-dom';
+import * as paths from '@/config/public-paths';
 import { LandingLogo as Logo } from './landing-logo';
 import { FEATURES, FOOTER, STATS, TESTIMONIALS } from './content';
 import { DashboardMock } from './dashboard-mock';
@@ -39,7 +40,7 @@ export function LandingPage() {
               drafts the intro, and tracks the commission. You approve every send.
             </p>
             <div className="mt-10 flex flex-col justify-center gap-3 sm:flex-row">
-              <Link to="/signup" className={btn.primaryLg}>
+              <Link to={paths.signup} className={btn.primaryLg}>
                 Get Started Free
               </Link>
               <a href="#how-it-works" className={btn.outlineLg}>
@@ -113,10 +114,10 @@ export function LandingPage() {
             </h2>
             <p className="mt-3 text-gray-600">Your first referral is free and there is nothing to set up.</p>
             <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-              <Link to="/signup" className={btn.primaryLg}>
+              <Link to={paths.signup} className={btn.primaryLg}>
                 Start Your Free Trial
               </Link>
-              <Link to="/demo-request" className={btn.outlineLg}>
+              <Link to={paths.demoRequest} className={btn.outlineLg}>
                 Schedule Demo
               </Link>
             </div>

@@ -1,6 +1,7 @@
 import { Menu, X } from './icons';
 import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
+import * as paths from '@/config/public-paths';
 import { LandingLogo as Logo } from './landing-logo';
 import { ANCHORS } from './content';
 import { btn } from './styles';
@@ -27,7 +28,7 @@ export function SiteHeader() {
     <header className="sticky top-0 z-40 border-b border-border bg-background/95 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6">
         <Link
-          to="/"
+          to={paths.home}
           aria-label="Referral Hub home"
           className="rounded-md outline-none focus-visible:ring-2 focus-visible:ring-ring"
         >
@@ -45,10 +46,10 @@ export function SiteHeader() {
           ))}
         </nav>
         <div className="hidden items-center gap-2 md:flex">
-          <Link to="/login" className={btn.ghost}>
+          <Link to={paths.login} className={btn.ghost}>
             Login
           </Link>
-          <Link to="/signup" className={btn.primary}>
+          <Link to={paths.signup} className={btn.primary}>
             Get Started
           </Link>
         </div>
@@ -84,7 +85,7 @@ export function SiteHeader() {
           ))}
           <li>
             <Link
-              to="/login"
+              to={paths.login}
               onClick={close}
               className="block rounded-md px-3 py-3 text-base font-medium hover:bg-muted"
             >
@@ -92,7 +93,7 @@ export function SiteHeader() {
             </Link>
           </li>
           <li className="pt-1">
-            <Link to="/signup" onClick={close} className={`${btn.primary} w-full`}>
+            <Link to={paths.signup} onClick={close} className={`${btn.primary} w-full`}>
               Get Started
             </Link>
           </li>

@@ -1,21 +1,16 @@
-import type { Bounties } from '@app/contracts';
+import { operations, type Bounties } from '@app/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest, queryFetch } from '@/lib/api-client';
-import { errorStatus } from '@/lib/errors';
+import { call, isApiError } from '@/lib/api-client';
 
-export const bountiesKey = ['/api/bounties'] as const;
+const get = operations.getBounties;
+export const bountiesKey = [get.path] as const;
 
-interface SavedBounties {
-  bounties: Bounties;
-  updatedAt: string;
-}
-
-/** GET /api/bounties: the saved bounties, or null when none were saved yet (404). */
+/** GET /api/bounties: the saved bounties, or null when none were saved yet. */
 export async function getBounties(): Promise<Bounties | null> {
   try {
-    return (await queryFetch<SavedBounties>(bountiesKey[0])).bounties;
+    return (await call(get)).bounties;
   } catch (error) {
-    if (errorStatus(error) === 404) return null;
+    if (isApiError(error, 'BOUNTIES_NOT_FOUND')) return null;
     throw error;
   }
 }
@@ -25,9 +20,7 @@ export const bountiesQueryOptions = () => queryOptions({ queryKey: bountiesKey, 
 export const useBounties = () => useQuery(bountiesQueryOptions());
 
 /** POST /api/bounties: one entry per milestone ({enabled, type?, amount?, months?}). */
-export function saveBounties(bounties: Bounties): Promise<SavedBounties> {
-  return apiRequest<SavedBounties>('POST', bountiesKey[0], bounties);
-}
+export const saveBounties = (bounties: Bounties) => call(operations.saveBounties, { body: bounties });
 
 export function useSaveBounties() {
   const queryClient = useQueryClient();

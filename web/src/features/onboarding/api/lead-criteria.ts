@@ -1,16 +1,16 @@
-import type { LeadCriteria, LeadCriteriaInput } from '@app/contracts';
+import { operations, type LeadCriteria, type LeadCriteriaInput } from '@app/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest, queryFetch } from '@/lib/api-client';
-import { errorStatus } from '@/lib/errors';
+import { call, isApiError } from '@/lib/api-client';
 
-export const leadCriteriaKey = ['/api/lead-criteria'] as const;
+const get = operations.getLeadCriteria;
+export const leadCriteriaKey = [get.path] as const;
 
-/** GET /api/lead-criteria: the saved profile, or null when none was saved yet (404). */
+/** GET /api/lead-criteria: the saved profile, or null when none was saved yet. */
 export async function getLeadCriteria(): Promise<LeadCriteria | null> {
   try {
-    return await queryFetch<LeadCriteria>(leadCriteriaKey[0]);
+    return await call(get);
   } catch (error) {
-    if (errorStatus(error) === 404) return null;
+    if (isApiError(error, 'LEAD_CRITERIA_NOT_FOUND')) return null;
     throw error;
   }
 }
@@ -20,9 +20,7 @@ export const leadCriteriaQueryOptions = () => queryOptions({ queryKey: leadCrite
 export const useLeadCriteria = () => useQuery(leadCriteriaQueryOptions());
 
 /** POST /api/lead-criteria: the eleven fields. */
-export function saveLeadCriteria(criteria: LeadCriteriaInput): Promise<LeadCriteria> {
-  return apiRequest<LeadCriteria>('POST', leadCriteriaKey[0], criteria);
-}
+export const saveLeadCriteria = (criteria: LeadCriteriaInput) => call(operations.saveLeadCriteria, { body: criteria });
 
 export function useSaveLeadCriteria() {
   const queryClient = useQueryClient();

@@ -1,35 +1,21 @@
-import {
-  BOUNTY_MESSAGES,
-  Bounties,
-  DEFAULT_BOUNTIES,
-  MILESTONES,
-  PAYOUT_TYPES,
-  type Bounty,
-  type Milestone,
-  type PayoutType,
-  type User,
-} from '@app/contracts';
+import { MILESTONES, PAYOUT_TYPES, type Bounties, type Milestone, type PayoutType, type User } from '@app/contracts';
+import { BOUNTY_LABELS, bountySummary, DEFAULT_MRR_MONTHS, describeBounty } from '@app/domain';
 import { ArrowLeft, Gift, Loader2, Save } from 'lucide-react';
-import { useState, type FormEvent, type KeyboardEvent } from 'react';
+import { useFormContext, useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Form, useSchemaForm } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { NativeSelect } from '@/components/ui/native-select';
 import { PageSpinner } from '@/components/ui/spinner';
 import { Switch } from '@/components/ui/switch';
+import { paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
 import { useBounties, useSaveBounties } from '../api/bounties';
+import { BountiesForm as BountiesSchema, bountyProblem, initialBounties } from '../utils/bounties';
 import { useLogFailure, useVerificationToast } from './page-hooks';
-
-export const MILESTONE_LABELS: Record<Milestone, string> = {
-  qualifiedLead: 'Qualified Lead',
-  meetingHeld: 'Meeting Held',
-  opportunityCreated: 'Opportunity Created',
-  closedWon: 'Closed-Won',
-  retentionBonus: 'Retention Bonus',
-};
 
 export const PAYOUT_TYPE_LABELS: Record<PayoutType, string> = {
   flat: 'Flat amount (USD)',
@@ -43,73 +29,8 @@ export const BOUNTY_TOASTS = {
   failed: { title: 'Error', description: 'Failed to save your bounties. Please try again.' },
 } as const;
 
-/** 'Title – description' (spec 5) split for a toast. */
-const splitMessage = (message: string) => {
-  const [title, ...rest] = message.split(' – ');
-  return { title: title!, description: rest.join(' – ') };
-};
-
-const DEFAULT_MONTHS = 12;
-
-/** One milestone's payout as a phrase of the summary line. */
-export function describeBounty(bounty: Bounty, label: string): string {
-  const amount = bounty.amount !== undefined && bounty.amount > 0 ? bounty.amount : undefined;
-  switch (bounty.type ?? 'flat') {
-    case 'percentage_arr':
-      return `${amount ?? '?'}% of first-year ARR at ${label}`;
-    case 'percentage_mrr':
-      return `${amount ?? '?'}% of MRR for ${bounty.months ?? DEFAULT_MONTHS} months at ${label}`;
-    default:
-      return `${amount !== undefined ? `$${amount.toLocaleString('en-US')}` : '$?'} at ${label}`;
-  }
-}
-
-/** "You'll pay …" from the enabled milestones, in milestone order; null when none is enabled. */
-export function bountySummary(bounties: Bounties): string | null {
-  const parts = MILESTONES.filter((m) => bounties[m].enabled).map((m) =>
-    describeBounty(bounties[m], MILESTONE_LABELS[m]),
-  );
-  if (parts.length === 0) return null;
-  const list = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
-  return `You'll pay ${list}.`;
-}
-
-/** What is sent: the details of enabled milestones only (months only for percentage_mrr). */
-export function bountiesPayload(bounties: Bounties): Bounties {
-  const out = {} as Bounties;
-  for (const m of MILESTONES) {
-    const b = bounties[m];
-    if (!b.enabled) {
-      out[m] = { enabled: false };
-      continue;
-    }
-    const type = b.type ?? 'flat';
-    out[m] = { enabled: true, type, ...(b.amount !== undefined ? { amount: b.amount } : {}) };
-    if (type === 'percentage_mrr') out[m].months = b.months ?? DEFAULT_MONTHS;
-  }
-  return out;
-}
-
-/** The first rule of spec 5 the bounties break, as a toast; null when they can be saved. */
-export function bountyProblem(bounties: Bounties): { title: string; description: string } | null {
-  const result = Bounties.safeParse(bountiesPayload(bounties));
-  if (result.success) return null;
-  const messages = result.error.issues.map((i) => i.message);
-  const first =
-    messages.find((m) => m === BOUNTY_MESSAGES.noneEnabled) ??
-    messages.find((m) => m === BOUNTY_MESSAGES.missingAmount) ??
-    messages[0]!;
-  return first.includes(' – ') ? splitMessage(first) : { title: 'Check your bounties', description: first };
-}
-
-function normalize(saved: Bounties | null): Bounties {
-  const base = saved ?? DEFAULT_BOUNTIES;
-  return Object.fromEntries(MILESTONES.map((m) => [m, { ...(base[m] ?? { enabled: false }) }])) as Bounties;
-}
-
-function preventEnterSubmit(event: KeyboardEvent<HTMLFormElement>) {
-  if (event.key === 'Enter' && event.target instanceof HTMLInputElement) event.preventDefault();
-}
+/** A number input's value: blank is "not given". */
+const numberOrUndefined = (value: unknown) => (value === '' || value === undefined ? undefined : Number(value));
 
 /** /onboarding/bounties (spec 2): Set Your Bounties. */
 export function BountiesPage({ user }: { user?: User | null }) {
@@ -117,62 +38,69 @@ export function BountiesPage({ user }: { user?: User | null }) {
   const saved = useBounties();
   useLogFailure(saved.error, 'Failed to load the bounties');
   if (saved.isPending) return <PageSpinner label="Loading your bounties" />;
-  return <BountiesForm initial={normalize(saved.data ?? null)} />;
+  return <BountiesEditor initial={initialBounties(saved.data ?? null)} />;
 }
 
-function BountiesForm({ initial }: { initial: Bounties }) {
+function BountiesEditor({ initial }: { initial: Bounties }) {
   const navigate = useNavigate();
   const save = useSaveBounties();
-  const [bounties, setBounties] = useState<Bounties>(initial);
-  const update = (m: Milestone, patch: Partial<Bounty>) => setBounties((b) => ({ ...b, [m]: { ...b[m], ...patch } }));
+  const form = useSchemaForm(BountiesSchema, { defaultValues: initial });
+  const bounties = useWatch({ control: form.control }) as Bounties;
   const summary = bountySummary(bounties);
   const anyEnabled = summary !== null;
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
+  const onSubmit = async (payload: Bounties) => {
     if (save.isPending) return;
-    const problem = bountyProblem(bounties);
-    if (problem) {
-      toast({ variant: 'destructive', ...problem });
-      return;
-    }
-    try {
-      await save.mutateAsync(bountiesPayload(bounties));
-      toast({
-        title: BOUNTY_TOASTS.saved.title,
-        description: (
-          <>
-            <span className="block">{BOUNTY_TOASTS.saved.description}</span>
-            <span className="block">{BOUNTY_TOASTS.savedForm}</span>
-          </>
-        ),
-      });
-      navigate('/');
-    } catch (error) {
-      console.error('Failed to save the bounties', error);
-      toast({ variant: 'destructive', ...BOUNTY_TOASTS.failed });
-    }
+    await save.mutateAsync(payload);
+    toast({
+      title: BOUNTY_TOASTS.saved.title,
+      description: (
+        <>
+          <span className="block">{BOUNTY_TOASTS.saved.description}</span>
+          <span className="block">{BOUNTY_TOASTS.savedForm}</span>
+        </>
+      ),
+    });
+    navigate(paths.home);
   };
+
+  const onError = (error: unknown) => {
+    console.error('Failed to save the bounties', error);
+    toast({ variant: 'destructive', ...BOUNTY_TOASTS.failed });
+  };
+
+  // Spec 5: a broken rule is told as a toast, the first one only.
+  const onInvalid = () => {
+    const problem = bountyProblem(form.getValues());
+    if (problem) toast({ variant: 'destructive', ...problem });
+  };
+
+  const enable = (m: Milestone) =>
+    form.setValue(m, { ...form.getValues(m), enabled: true, type: form.getValues(m).type ?? 'flat' });
 
   return (
     <section className="mx-auto w-full max-w-3xl px-4 py-8">
-      <Button variant="ghost" className="mb-4" onClick={() => navigate('/')}>
+      <Button variant="ghost" className="mb-4" onClick={() => navigate(paths.home)}>
         <ArrowLeft aria-hidden="true" /> Back
       </Button>
       <h1 className="text-3xl font-bold tracking-tight">Set Your Bounties</h1>
       <p className="mt-2 text-muted-foreground">Choose the rewards you pay referrers at each sales milestone.</p>
 
-      <form className="mt-6 grid gap-4" onSubmit={onSubmit} onKeyDown={preventEnterSubmit} noValidate>
+      <Form
+        form={form}
+        onSubmit={onSubmit}
+        onError={onError}
+        onInvalid={onInvalid}
+        noEnterSubmit
+        className="mt-6 grid gap-4"
+      >
         {!anyEnabled ? (
           <Card>
             <CardContent className="flex flex-col items-center gap-3 p-8 text-center">
               <Gift className="size-10 text-primary" aria-hidden="true" />
               <p className="font-medium">No bounties yet</p>
               <p className="text-sm text-muted-foreground">Reward the partners who bring you customers.</p>
-              <Button
-                type="button"
-                onClick={() => update('closedWon', { enabled: true, type: bounties.closedWon.type ?? 'flat' })}
-              >
+              <Button type="button" onClick={() => enable('closedWon')}>
                 Add your first bounty
               </Button>
             </CardContent>
@@ -180,7 +108,7 @@ function BountiesForm({ initial }: { initial: Bounties }) {
         ) : null}
 
         {MILESTONES.map((m) => (
-          <MilestoneRow key={m} milestone={m} bounty={bounties[m]} onChange={(patch) => update(m, patch)} />
+          <MilestoneRow key={m} milestone={m} bounty={bounties[m]} onEnable={() => enable(m)} />
         ))}
 
         {summary ? (
@@ -190,7 +118,7 @@ function BountiesForm({ initial }: { initial: Bounties }) {
         ) : null}
 
         <div className="flex justify-end gap-3">
-          <Button type="button" variant="outline" onClick={() => navigate('/')}>
+          <Button type="button" variant="outline" onClick={() => navigate(paths.home)}>
             Back
           </Button>
           <Button type="submit" disabled={!anyEnabled || save.isPending}>
@@ -198,7 +126,7 @@ function BountiesForm({ initial }: { initial: Bounties }) {
             Save Bounties
           </Button>
         </div>
-      </form>
+      </Form>
     </section>
   );
 }
@@ -206,16 +134,19 @@ function BountiesForm({ initial }: { initial: Bounties }) {
 function MilestoneRow({
   milestone,
   bounty,
-  onChange,
+  onEnable,
 }: {
   milestone: Milestone;
-  bounty: Bounty;
-  onChange: (patch: Partial<Bounty>) => void;
+  bounty: Bounties[Milestone];
+  onEnable: () => void;
 }) {
-  const label = MILESTONE_LABELS[milestone];
+  const { register, setValue, getFieldState, formState } = useFormContext<Bounties>();
+  const label = BOUNTY_LABELS[milestone];
   const id = `bounty-${milestone}`;
   const type = bounty.type ?? 'flat';
   const percent = type !== 'flat';
+  const invalid = (name: 'amount' | 'months') =>
+    getFieldState(`${milestone}.${name}`, formState).invalid ? true : undefined;
   return (
     <Card>
       <CardHeader className="flex-row items-center justify-between gap-4 space-y-0">
@@ -228,7 +159,7 @@ function MilestoneRow({
         <Switch
           aria-label={`Enable ${label}`}
           checked={bounty.enabled}
-          onCheckedChange={(enabled) => onChange(enabled ? { enabled, type } : { enabled })}
+          onCheckedChange={(enabled) => (enabled ? onEnable() : setValue(`${milestone}.enabled`, false))}
         />
       </CardHeader>
       {bounty.enabled ? (
@@ -237,15 +168,14 @@ function MilestoneRow({
             <Label htmlFor={`${id}-type`}>Payout type</Label>
             <NativeSelect
               id={`${id}-type`}
-              value={type}
-              onChange={(event) => {
-                const next = event.target.value as PayoutType;
-                onChange(
-                  next === 'percentage_mrr'
-                    ? { type: next, months: bounty.months ?? DEFAULT_MONTHS }
-                    : { type: next, months: undefined },
-                );
-              }}
+              {...register(`${milestone}.type`, {
+                // An MRR bounty starts at the placeholder's months; other types have none.
+                onChange: (event: { target: { value: string } }) =>
+                  setValue(
+                    `${milestone}.months`,
+                    event.target.value === 'percentage_mrr' ? (bounty.months ?? DEFAULT_MRR_MONTHS) : undefined,
+                  ),
+              })}
             >
               {PAYOUT_TYPES.map((t) => (
                 <option key={t} value={t}>
@@ -264,10 +194,8 @@ function MilestoneRow({
               max={percent ? 100 : undefined}
               step="any"
               placeholder={percent ? '10' : '500'}
-              value={bounty.amount ?? ''}
-              onChange={(event) =>
-                onChange({ amount: event.target.value === '' ? undefined : Number(event.target.value) })
-              }
+              aria-invalid={invalid('amount')}
+              {...register(`${milestone}.amount`, { setValueAs: numberOrUndefined })}
             />
           </div>
           {type === 'percentage_mrr' ? (
@@ -280,12 +208,10 @@ function MilestoneRow({
                 min={1}
                 max={60}
                 step={1}
-                placeholder="12"
+                placeholder={String(DEFAULT_MRR_MONTHS)}
                 aria-describedby={`${id}-months-help`}
-                value={bounty.months ?? ''}
-                onChange={(event) =>
-                  onChange({ months: event.target.value === '' ? undefined : Number(event.target.value) })
-                }
+                aria-invalid={invalid('months')}
+                {...register(`${milestone}.months`, { setValueAs: numberOrUndefined })}
               />
               <p id={`${id}-months-help`} className="text-xs text-muted-foreground">
                 How many months to receive the monthly MRR percentage

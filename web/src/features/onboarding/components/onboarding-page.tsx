@@ -6,112 +6,71 @@ import {
   hasAnyCriteria,
   INDUSTRIES,
   JOB_TITLES,
+  LeadCriteria,
   SENIORITY_LEVELS,
-  type LeadCriteria,
   type User,
 } from '@app/contracts';
 import { ArrowLeft, Loader2, Save } from 'lucide-react';
-import { useMemo, useState, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
+import { useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { ChoiceChips } from '@/components/ui/choice-chips';
+import { Form, FormControl, useSchemaForm } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
-import { Label } from '@/components/ui/label';
 import { PageSpinner } from '@/components/ui/spinner';
 import { TagInput, type TagOption } from '@/components/ui/tag-input';
+import { paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
 import { useLeadCriteria, useSaveLeadCriteria } from '../api/lead-criteria';
+import {
+  criteriaValues,
+  EMPTY_CRITERIA,
+  formatRevenue,
+  revenueDigits,
+  type CriteriaValues,
+} from '../utils/lead-criteria';
 import { useLogFailure, useVerificationToast } from './page-hooks';
-
-type Criteria = Omit<LeadCriteria, 'employeeCount' | 'fundingStage' | 'seniority' | 'departments'> & {
-  employeeCount: string[];
-  fundingStage: string[];
-  seniority: string[];
-  departments: string[];
-};
-
-export const EMPTY_CRITERIA: Criteria = {
-  employeeCount: [],
-  industries: [],
-  countries: [],
-  minRevenue: '',
-  fundingStage: [],
-  techStack: [],
-  companyNotes: [],
-  jobTitles: [],
-  seniority: [],
-  departments: [],
-  contactNotes: [],
-};
 
 export const ICP_TOASTS = {
   saved: { title: 'Ideal Customer Profile Saved', description: 'Your profile has been saved successfully.' },
   failed: { title: 'Error', description: 'Failed to save your Ideal Customer Profile. Please try again.' },
 } as const;
 
-/** Digits only (spec 5), at most 15. */
-export const revenueDigits = (text: string) => text.replace(/\D/g, '').slice(0, 15);
-/** The digits with thousands separators, e.g. '1000000' → '1,000,000'. */
-export const formatRevenue = (digits: string) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-
-/**
- * Enter in a one-line input never submits the profile (spec 2): tags are added with Enter, and a half-typed
- * entry must not save the form.
- */
-function preventEnterSubmit(event: KeyboardEvent<HTMLFormElement>) {
-  if (event.key === 'Enter' && event.target instanceof HTMLInputElement) event.preventDefault();
-}
+const COUNTRY_OPTIONS: TagOption[] = COUNTRIES.map((c) => ({ value: c.name, prefix: c.flag }));
 
 /** /onboarding (spec 2): the Ideal Customer Profile form. */
 export function OnboardingPage({ user }: { user?: User | null }) {
   useVerificationToast(user);
   const saved = useLeadCriteria();
-  // A failed read other than 404 is only logged (spec 7): the form starts empty.
+  // A failed read other than 'none saved yet' is only logged (spec 7): the form starts empty.
   useLogFailure(saved.error, 'Failed to load the Ideal Customer Profile');
   if (saved.isPending) return <PageSpinner label="Loading your profile" />;
-  const initial = saved.data ? pickCriteria(saved.data) : EMPTY_CRITERIA;
+  const initial = saved.data ? criteriaValues(saved.data) : EMPTY_CRITERIA;
   return <CriteriaForm initial={initial} />;
 }
 
-function pickCriteria(data: LeadCriteria): Criteria {
-  const out = { ...EMPTY_CRITERIA };
-  for (const key of Object.keys(EMPTY_CRITERIA) as (keyof Criteria)[]) {
-    const value = (data as Partial<Record<keyof Criteria, unknown>>)[key];
-    if (key === 'minRevenue') out.minRevenue = typeof value === 'string' ? revenueDigits(value) : '';
-    else if (Array.isArray(value))
-      (out as Record<string, unknown>)[key] = value.filter((v): v is string => typeof v === 'string');
-  }
-  return out;
-}
-
-function CriteriaForm({ initial }: { initial: Criteria }) {
+function CriteriaForm({ initial }: { initial: CriteriaValues }) {
   const navigate = useNavigate();
   const save = useSaveLeadCriteria();
-  const [criteria, setCriteria] = useState<Criteria>(initial);
-  const set =
-    <K extends keyof Criteria>(key: K) =>
-    (value: Criteria[K]) =>
-      setCriteria((c) => ({ ...c, [key]: value }));
-  const countryOptions = useMemo<TagOption[]>(() => COUNTRIES.map((c) => ({ value: c.name, prefix: c.flag })), []);
-  const canSave = hasAnyCriteria(criteria as LeadCriteria) && !save.isPending;
+  const form = useSchemaForm(LeadCriteria, { defaultValues: initial });
+  const values = useWatch({ control: form.control });
+  const canSave = hasAnyCriteria(values) && !save.isPending;
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
+  const onSubmit = async (criteria: LeadCriteria) => {
     if (!canSave) return;
-    try {
-      await save.mutateAsync(criteria as LeadCriteria);
-      toast(ICP_TOASTS.saved);
-      navigate('/');
-    } catch (error) {
-      console.error('Failed to save the Ideal Customer Profile', error);
-      toast({ variant: 'destructive', ...ICP_TOASTS.failed });
-    }
+    await save.mutateAsync(criteria);
+    toast(ICP_TOASTS.saved);
+    navigate(paths.home);
+  };
+  const onError = (error: unknown) => {
+    console.error('Failed to save the Ideal Customer Profile', error);
+    toast({ variant: 'destructive', ...ICP_TOASTS.failed });
   };
 
   return (
     <section className="mx-auto w-full max-w-3xl px-4 py-8">
-      <Button variant="ghost" className="mb-4" onClick={() => navigate('/')}>
+      <Button variant="ghost" className="mb-4" onClick={() => navigate(paths.home)}>
         <ArrowLeft aria-hidden="true" /> Back
       </Button>
       <h1 className="text-3xl font-bold tracking-tight">Ideal Customer Profile</h1>
@@ -119,82 +78,94 @@ function CriteriaForm({ initial }: { initial: Criteria }) {
         Describe the customers you want so that only matching prospects are routed to you.
       </p>
 
-      <form className="mt-6 grid gap-6" onSubmit={onSubmit} onKeyDown={preventEnterSubmit} noValidate>
+      <Form form={form} onSubmit={onSubmit} onError={onError} noEnterSubmit className="mt-6 grid gap-6">
         <Card>
           <CardHeader>
             <CardTitle>Company</CardTitle>
             <CardDescription>The companies you sell to.</CardDescription>
           </CardHeader>
           <CardContent className="grid gap-6">
-            <ChoiceChips
-              legend="Company Size"
-              options={COMPANY_SIZES}
-              value={criteria.employeeCount}
-              onChange={set('employeeCount')}
-            />
-            <TagField id="icp-industries" label="Industries">
-              {(id, label) => (
+            <FormControl name="employeeCount">
+              {({ field }) => (
+                <ChoiceChips
+                  legend="Company Size"
+                  options={COMPANY_SIZES}
+                  value={field.value}
+                  onChange={field.onChange}
+                />
+              )}
+            </FormControl>
+            <FormControl name="industries" id="icp-industries" label="Industries">
+              {({ field, id }) => (
                 <TagInput
                   id={id}
-                  label={label}
+                  value={field.value}
+                  onChange={field.onChange}
+                  label="Industries"
                   options={INDUSTRIES}
-                  value={criteria.industries}
-                  onChange={set('industries')}
                   placeholder="Type an industry and press Enter"
                 />
               )}
-            </TagField>
-            <TagField id="icp-countries" label="Countries">
-              {(id, label) => (
+            </FormControl>
+            <FormControl name="countries" id="icp-countries" label="Countries">
+              {({ field, id }) => (
                 <TagInput
                   id={id}
-                  label={label}
-                  options={countryOptions}
-                  value={criteria.countries}
-                  onChange={set('countries')}
+                  value={field.value}
+                  onChange={field.onChange}
+                  label="Countries"
+                  options={COUNTRY_OPTIONS}
                   placeholder="Type a country and press Enter"
                 />
               )}
-            </TagField>
-            <div className="grid gap-2">
-              <Label htmlFor="icp-revenue">Minimum Annual Revenue (USD)</Label>
-              <Input
-                id="icp-revenue"
-                inputMode="numeric"
-                autoComplete="off"
-                placeholder="e.g. 1,000,000"
-                value={formatRevenue(criteria.minRevenue)}
-                onChange={(event) => set('minRevenue')(revenueDigits(event.target.value))}
-              />
-            </div>
-            <ChoiceChips
-              legend="Funding Stage"
-              options={FUNDING_STAGES}
-              value={criteria.fundingStage}
-              onChange={set('fundingStage')}
-            />
-            <TagField id="icp-tech" label="Tech Stack">
-              {(id, label) => (
+            </FormControl>
+            <FormControl name="minRevenue" id="icp-revenue" label="Minimum Annual Revenue (USD)">
+              {({ field, a11y }) => (
+                <Input
+                  {...a11y}
+                  ref={field.ref}
+                  name={field.name}
+                  inputMode="numeric"
+                  autoComplete="off"
+                  placeholder="e.g. 1,000,000"
+                  value={formatRevenue(field.value)}
+                  onBlur={field.onBlur}
+                  onChange={(event) => field.onChange(revenueDigits(event.target.value))}
+                />
+              )}
+            </FormControl>
+            <FormControl name="fundingStage">
+              {({ field }) => (
+                <ChoiceChips
+                  legend="Funding Stage"
+                  options={FUNDING_STAGES}
+                  value={field.value}
+                  onChange={field.onChange}
+                />
+              )}
+            </FormControl>
+            <FormControl name="techStack" id="icp-tech" label="Tech Stack">
+              {({ field, id }) => (
                 <TagInput
                   id={id}
-                  label={label}
-                  value={criteria.techStack}
-                  onChange={set('techStack')}
+                  value={field.value}
+                  onChange={field.onChange}
+                  label="Tech Stack"
                   placeholder="e.g. Salesforce, then Enter"
                 />
               )}
-            </TagField>
-            <TagField id="icp-company-notes" label="Company Notes">
-              {(id, label) => (
+            </FormControl>
+            <FormControl name="companyNotes" id="icp-company-notes" label="Company Notes">
+              {({ field, id }) => (
                 <TagInput
                   id={id}
-                  label={label}
-                  value={criteria.companyNotes}
-                  onChange={set('companyNotes')}
+                  value={field.value}
+                  onChange={field.onChange}
+                  label="Company Notes"
                   placeholder="Anything else about the company, then Enter"
                 />
               )}
-            </TagField>
+            </FormControl>
           </CardContent>
         </Card>
 
@@ -204,47 +175,50 @@ function CriteriaForm({ initial }: { initial: Criteria }) {
             <CardDescription>The people you want to be introduced to.</CardDescription>
           </CardHeader>
           <CardContent className="grid gap-6">
-            <TagField id="icp-job-titles" label="Job Titles">
-              {(id, label) => (
+            <FormControl name="jobTitles" id="icp-job-titles" label="Job Titles">
+              {({ field, id }) => (
                 <TagInput
                   id={id}
-                  label={label}
+                  value={field.value}
+                  onChange={field.onChange}
+                  label="Job Titles"
                   options={JOB_TITLES}
-                  value={criteria.jobTitles}
-                  onChange={set('jobTitles')}
                   listClassName="h-72"
                   placeholder="Type a job title and press Enter"
                 />
               )}
-            </TagField>
-            <ChoiceChips
-              legend="Seniority"
-              options={SENIORITY_LEVELS}
-              value={criteria.seniority}
-              onChange={set('seniority')}
-            />
-            <ChoiceChips
-              legend="Departments"
-              options={DEPARTMENTS}
-              value={criteria.departments}
-              onChange={set('departments')}
-            />
-            <TagField id="icp-contact-notes" label="Contact Notes">
-              {(id, label) => (
+            </FormControl>
+            <FormControl name="seniority">
+              {({ field }) => (
+                <ChoiceChips
+                  legend="Seniority"
+                  options={SENIORITY_LEVELS}
+                  value={field.value}
+                  onChange={field.onChange}
+                />
+              )}
+            </FormControl>
+            <FormControl name="departments">
+              {({ field }) => (
+                <ChoiceChips legend="Departments" options={DEPARTMENTS} value={field.value} onChange={field.onChange} />
+              )}
+            </FormControl>
+            <FormControl name="contactNotes" id="icp-contact-notes" label="Contact Notes">
+              {({ field, id }) => (
                 <TagInput
                   id={id}
-                  label={label}
-                  value={criteria.contactNotes}
-                  onChange={set('contactNotes')}
+                  value={field.value}
+                  onChange={field.onChange}
+                  label="Contact Notes"
                   placeholder="Anything else about the contact, then Enter"
                 />
               )}
-            </TagField>
+            </FormControl>
           </CardContent>
         </Card>
 
         <div className="flex justify-end gap-3">
-          <Button type="button" variant="outline" onClick={() => navigate('/')}>
+          <Button type="button" variant="outline" onClick={() => navigate(paths.home)}>
             Back
           </Button>
           <Button type="submit" disabled={!canSave}>
@@ -252,24 +226,7 @@ function CriteriaForm({ initial }: { initial: Criteria }) {
             Save &amp; Continue
           </Button>
         </div>
-      </form>
+      </Form>
     </section>
-  );
-}
-
-function TagField({
-  id,
-  label,
-  children,
-}: {
-  id: string;
-  label: string;
-  children: (id: string, label: string) => ReactNode;
-}) {
-  return (
-    <div className="grid gap-2">
-      <Label htmlFor={id}>{label}</Label>
-      {children(id, label)}
-    </div>
   );
 }

@@ -1,13 +1,10 @@
-import type { CreateReferralRequest, Referral } from '@app/contracts';
+import { operations, type CreateReferralRequest } from '@app/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '@/lib/api-client';
-import { referralListKey } from './keys';
-import { referralQueryKey } from './get-referral';
+import { call } from '@/lib/api-client';
+import { referralKey, referralListKey } from '@/lib/query-keys';
 
 /** POST /api/referrals: the form fields plus product, company and description → 201 Referral. */
-export function createReferral(data: CreateReferralRequest): Promise<Referral> {
-  return apiRequest<Referral>('POST', '/api/referrals', data);
-}
+export const createReferral = (body: CreateReferralRequest) => call(operations.createReferral, { body });
 
 /** Seeds the new referral into the cache (the submitted screen reads it) and marks the lists out of date. */
 export function useCreateReferral() {
@@ -15,7 +12,7 @@ export function useCreateReferral() {
   return useMutation({
     mutationFn: createReferral,
     onSuccess: async (referral) => {
-      queryClient.setQueryData(referralQueryKey(referral.id), referral);
+      queryClient.setQueryData(referralKey(referral.id), referral);
       await queryClient.invalidateQueries({ queryKey: referralListKey, refetchType: 'none' });
     },
   });

@@ -1,15 +1,16 @@
-import type { Referral } from '@app/contracts';
+import { operations } from '@app/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { queryFetch } from '@/lib/api-client';
-import { referralPath } from './keys';
+import { call } from '@/lib/api-client';
+import { referralKey } from '@/lib/query-keys';
 
-export const referralQueryKey = (id: string | number) => [referralPath(id)] as const;
+/** GET /api/referrals/{id}. */
+export const getReferral = (id: string | number) => call(operations.getReferral, { params: { id } });
 
-/** GET /api/referrals/{id}: retried once, fresh for 5 seconds (spec 7). */
+/** Retried once, fresh for 5 seconds (spec 7). */
 export function getReferralQueryOptions(id: string | number) {
   return queryOptions({
-    queryKey: referralQueryKey(id),
-    queryFn: () => queryFetch<Referral>(referralPath(id)),
+    queryKey: referralKey(id),
+    queryFn: () => getReferral(id),
     retry: 1,
     staleTime: 5_000,
   });

@@ -1,30 +1,27 @@
-import { normalizeRecipients, SendEmailRequest, type EmailDraft, type Referral } from '@app/contracts';
+import { SendEmailRequest, type EmailDraft, type Referral } from '@app/contracts';
 import { ArrowLeft, Clock, Eye, MailCheck, PencilLine, RefreshCw, SearchX, Send } from 'lucide-react';
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
+import { useWatch } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { FormField, fieldA11y } from '@/components/ui/form-field';
-import { Input } from '@/components/ui/input';
+import { Form, FormInput, FormTextarea, useSchemaForm } from '@/components/ui/form';
 import { PageSpinner, Spinner } from '@/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
-import { Textarea } from '@/components/ui/textarea';
+import { paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
-import { ApiError } from '@/lib/api-client';
-import { errorText, serverMessage } from '@/lib/errors';
-import { isDraftNotReady, UnexpectedDraftError, UNEXPECTED_DRAFT, useEmailDraft } from '../api/get-email-draft';
+import { isApiError } from '@/lib/api-client';
+import { errorText } from '@/lib/errors';
+import { isDraftNotReady, useEmailDraft } from '../api/get-email-draft';
 import { useReferral } from '../api/get-referral';
 import { useSendEmail } from '../api/send-email';
+import { parseRecipients, recipientsText } from '../utils/recipients';
 import { GoBackButton, InvalidReferral, StateCard } from './referral-states';
 import { isReferralId } from './messages';
 
-export const RECIPIENT_REQUIRED = 'At least one recipient is required';
 export const SEND_FAILED = 'Failed to send email';
 export const GET_DRAFT_FAILED = 'Failed to get email draft';
-
-/** Recipient text fields: comma-separated, trimmed, empties dropped (spec 5). */
-export const parseRecipients = (text: string): string[] => normalizeRecipients(text);
-export const recipientsText = (list: readonly string[]): string => list.join(', ');
+const LOAD_REFERRAL_FAILED = 'Failed to load referral';
 
 /** /referral/{id}/email-draft (spec 2): loading, not found, not ready (polled), failed, editor, sent. */
 export function EmailDraftPage() {
@@ -33,7 +30,9 @@ export function EmailDraftPage() {
   return <EmailDraftScreen key={id} id={id} />;
 }
 
-const isNotFound = (error: unknown) => error instanceof ApiError && error.status === 404;
+const isReferralNotFound = (error: unknown) => isApiError(error, 'REFERRAL_NOT_FOUND');
+/** What the screen itself says ('Referral Not Found', 'Email Draft Not Ready'): no toast for those. */
+const saysItself = (error: unknown) => isReferralNotFound(error) || isDraftNotReady(error);
 
 function EmailDraftScreen({ id }: { id: string }) {
   const referralQuery = useReferral(id);
@@ -43,23 +42,17 @@ function EmailDraftScreen({ id }: { id: string }) {
   const referralError = referralQuery.error;
   const draftError = draftQuery.error;
 
-  // Spec 8: failed calls toast a destructive 'Error' with the server's text (not for 'not found' / 'not ready',
-  // which the screen itself says).
+  // Spec 8: failed calls toast a destructive 'Error' with the server's text.
   useEffect(() => {
-    if (!referralError || isNotFound(referralError)) return;
-    toast({ variant: 'destructive', title: 'Error', description: errorText(referralError, 'Failed to load referral') });
+    if (!referralError || saysItself(referralError)) return;
+    toast({ variant: 'destructive', title: 'Error', description: errorText(referralError, LOAD_REFERRAL_FAILED) });
   }, [referralError]);
   useEffect(() => {
-    if (!draftError || isNotFound(draftError)) return;
-    toast({
-      variant: 'destructive',
-      title: 'Error',
-      description:
-        draftError instanceof UnexpectedDraftError ? UNEXPECTED_DRAFT : errorText(draftError, GET_DRAFT_FAILED),
-    });
+    if (!draftError || saysItself(draftError)) return;
+    toast({ variant: 'destructive', title: 'Error', description: errorText(draftError, GET_DRAFT_FAILED) });
   }, [draftError]);
 
-  if (isNotFound(referralError) || (isNotFound(draftError) && serverMessage(draftError) === 'Referral not found')) {
+  if (isReferralNotFound(referralError) || isReferralNotFound(draftError)) {
     return (
       <StateCard
         title="Referral Not Found"
@@ -72,8 +65,8 @@ function EmailDraftScreen({ id }: { id: string }) {
       </StateCard>
     );
   }
-  if (referralError) return <LoadFailed text={errorText(referralError, 'Failed to load referral')} />;
-  if (draftError && isDraftNotReady(draftError)) {
+  if (referralError) return <LoadFailed text={errorText(referralError, LOAD_REFERRAL_FAILED)} />;
+  if (isDraftNotReady(draftError)) {
     return (
       <StateCard title="Email Draft Not Ready" icon={<Clock className="size-10 text-primary" aria-hidden="true" />}>
         <p className="text-muted-foreground">
@@ -89,13 +82,7 @@ function EmailDraftScreen({ id }: { id: string }) {
       </StateCard>
     );
   }
-  if (draftError) {
-    return (
-      <LoadFailed
-        text={draftError instanceof UnexpectedDraftError ? UNEXPECTED_DRAFT : errorText(draftError, GET_DRAFT_FAILED)}
-      />
-    );
-  }
+  if (draftError) return <LoadFailed text={errorText(draftError, GET_DRAFT_FAILED)} />;
   if (referralQuery.isPending || draftQuery.isPending) {
     return (
       <div className="flex flex-1 flex-col items-center justify-center gap-2">
@@ -115,7 +102,7 @@ function EmailDraftScreen({ id }: { id: string }) {
 function BackToDashboard() {
   return (
     <Button asChild variant="outline">
-      <Link to="/dashboard">
+      <Link to={paths.dashboard}>
         <ArrowLeft aria-hidden="true" />
         Back to Dashboard
       </Link>
@@ -140,42 +127,10 @@ function EmailSent({ referral }: { referral: Referral }) {
         on your Tee ups dashboard.
       </p>
       <Button asChild>
-        <Link to="/dashboard">Return to Dashboard</Link>
+        <Link to={paths.dashboard}>Return to Dashboard</Link>
       </Button>
     </StateCard>
   );
-}
-
-type FieldName = 'subject' | 'body' | 'to' | 'cc' | 'bcc';
-type FieldErrors = Partial<Record<FieldName, string>>;
-
-interface DraftValues {
-  subject: string;
-  body: string;
-  to: string;
-  cc: string;
-  bcc: string;
-}
-
-/** Checks the edited draft with the server's schema; the recipient rule of spec 5 first. */
-export function validateDraft(values: DraftValues): { errors: FieldErrors; request?: SendEmailRequest } {
-  const to = parseRecipients(values.to);
-  const request: SendEmailRequest = {
-    subject: values.subject,
-    body: values.body,
-    recipients: { to, cc: parseRecipients(values.cc), bcc: parseRecipients(values.bcc) },
-  };
-  const errors: FieldErrors = {};
-  const parsed = SendEmailRequest.safeParse(request);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) {
-      const [first, second] = issue.path;
-      const name = (first === 'recipients' ? second : first) as FieldName | undefined;
-      if (name && !errors[name]) errors[name] = issue.message;
-    }
-  }
-  if (to.length === 0) errors.to = RECIPIENT_REQUIRED;
-  return Object.keys(errors).length > 0 ? { errors } : { errors, request };
 }
 
 function DraftEditor({
@@ -191,56 +146,41 @@ function DraftEditor({
 }) {
   const navigate = useNavigate();
   const sendEmail = useSendEmail(id);
-  const formId = useId();
   const [tab, setTab] = useState('edit');
-  const [values, setValues] = useState<DraftValues>(() => ({
-    subject: draft.subject,
-    body: draft.body,
-    to: recipientsText(draft.recipients.to),
-    cc: recipientsText(draft.recipients.cc),
-    bcc: recipientsText(draft.recipients.bcc),
-  }));
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [submitted, setSubmitted] = useState(false);
+  // Recipients are edited as comma-separated text (spec 2); the contract reads that text as lists.
+  const form = useSchemaForm(SendEmailRequest, {
+    defaultValues: {
+      subject: draft.subject,
+      body: draft.body,
+      recipients: {
+        to: recipientsText(draft.recipients.to),
+        cc: recipientsText(draft.recipients.cc),
+        bcc: recipientsText(draft.recipients.bcc),
+      },
+    },
+  });
+  const values = useWatch({ control: form.control });
   const company = referral.project.companyName || referral.company;
   const name = `${referral.referredFirstName} ${referral.referredLastName}`.trim();
 
-  const update = (field: FieldName, value: string) => {
-    const next = { ...values, [field]: value };
-    setValues(next);
-    // Validated on Send, then again on every change.
-    if (submitted) setErrors(validateDraft(next).errors);
+  const onSubmit = async (request: SendEmailRequest) => {
+    await sendEmail.mutateAsync(request);
+    toast({ title: 'Success', description: 'Email sent successfully!' });
+    onSent();
   };
-
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    setSubmitted(true);
-    const { errors: found, request } = validateDraft(values);
-    setErrors(found);
-    if (!request) {
-      setTab('edit');
-      return;
-    }
-    try {
-      const answer = await sendEmail.mutateAsync(request);
-      if (answer && answer.success === false) throw new Error(answer.message || SEND_FAILED);
-      toast({ title: 'Success', description: 'Email sent successfully!' });
-      onSent();
-    } catch (error) {
-      toast({ variant: 'destructive', title: 'Error', description: errorText(error, SEND_FAILED) });
-    }
-  };
+  const onError = (error: unknown) =>
+    toast({ variant: 'destructive', title: 'Error', description: errorText(error, SEND_FAILED) });
 
   const preview = {
-    to: parseRecipients(values.to),
-    cc: parseRecipients(values.cc),
-    bcc: parseRecipients(values.bcc),
+    to: parseRecipients(values.recipients?.to),
+    cc: parseRecipients(values.recipients?.cc),
+    bcc: parseRecipients(values.recipients?.bcc),
   };
 
   return (
     <section className="mx-auto w-full max-w-3xl px-4 py-8 sm:px-6 sm:py-10">
       <Link
-        to="/dashboard"
+        to={paths.dashboard}
         className="inline-flex items-center gap-1.5 rounded text-sm font-medium text-muted-foreground hover:text-foreground focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
       >
         <ArrowLeft className="size-4" aria-hidden="true" />
@@ -266,7 +206,14 @@ function DraftEditor({
         </CardContent>
       </Card>
 
-      <form id={formId} noValidate onSubmit={onSubmit} aria-label="Intro email" className="mt-6">
+      <Form
+        form={form}
+        onSubmit={onSubmit}
+        onError={onError}
+        onInvalid={() => setTab('edit')}
+        aria-label="Intro email"
+        className="mt-6"
+      >
         <Tabs value={tab} onValueChange={setTab}>
           <TabsList aria-label="Email draft view">
             <TabsTrigger value="edit">
@@ -281,46 +228,19 @@ function DraftEditor({
           <TabsContent value="edit">
             <Card>
               <CardContent className="grid gap-5 pt-6">
-                <FormField id="email-to" label="To" error={errors.to}>
-                  <Input
-                    placeholder="name@company.com, other@company.com"
-                    value={values.to}
-                    onChange={(event) => update('to', event.target.value)}
-                    {...fieldA11y('email-to', errors.to)}
-                  />
-                </FormField>
+                <FormInput
+                  name="recipients.to"
+                  id="email-to"
+                  label="To"
+                  placeholder="name@company.com, other@company.com"
+                />
                 <div className="grid gap-5 sm:grid-cols-2">
-                  <FormField id="email-cc" label="Cc" error={errors.cc}>
-                    <Input
-                      value={values.cc}
-                      onChange={(event) => update('cc', event.target.value)}
-                      {...fieldA11y('email-cc', errors.cc)}
-                    />
-                  </FormField>
-                  <FormField id="email-bcc" label="Bcc" error={errors.bcc}>
-                    <Input
-                      value={values.bcc}
-                      onChange={(event) => update('bcc', event.target.value)}
-                      {...fieldA11y('email-bcc', errors.bcc)}
-                    />
-                  </FormField>
+                  <FormInput name="recipients.cc" id="email-cc" label="Cc" />
+                  <FormInput name="recipients.bcc" id="email-bcc" label="Bcc" />
                 </div>
                 <p className="-mt-3 text-xs text-muted-foreground">Separate several addresses with commas.</p>
-                <FormField id="email-subject" label="Subject" error={errors.subject}>
-                  <Input
-                    value={values.subject}
-                    onChange={(event) => update('subject', event.target.value)}
-                    {...fieldA11y('email-subject', errors.subject)}
-                  />
-                </FormField>
-                <FormField id="email-body" label="Body" error={errors.body}>
-                  <Textarea
-                    rows={14}
-                    value={values.body}
-                    onChange={(event) => update('body', event.target.value)}
-                    {...fieldA11y('email-body', errors.body)}
-                  />
-                </FormField>
+                <FormInput name="subject" id="email-subject" label="Subject" />
+                <FormTextarea name="body" id="email-body" label="Body" rows={14} />
               </CardContent>
             </Card>
           </TabsContent>
@@ -331,7 +251,7 @@ function DraftEditor({
                   <PreviewLine label="To" value={recipientsText(preview.to) || '—'} />
                   {preview.cc.length > 0 ? <PreviewLine label="Cc" value={recipientsText(preview.cc)} /> : null}
                   {preview.bcc.length > 0 ? <PreviewLine label="Bcc" value={recipientsText(preview.bcc)} /> : null}
-                  <PreviewLine label="Subject" value={values.subject} strong />
+                  <PreviewLine label="Subject" value={values.subject ?? ''} strong />
                 </dl>
                 <div className="whitespace-pre-wrap break-words leading-relaxed" data-testid="preview-body">
                   {values.body}
@@ -342,7 +262,7 @@ function DraftEditor({
         </Tabs>
 
         <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-          <Button variant="outline" onClick={() => navigate('/dashboard')}>
+          <Button variant="outline" onClick={() => navigate(paths.dashboard)}>
             Cancel
           </Button>
           <Button type="submit" disabled={sendEmail.isPending}>
@@ -354,7 +274,7 @@ function DraftEditor({
             Send Email
           </Button>
         </div>
-      </form>
+      </Form>
     </section>
   );
 }

@@ -1,16 +1,18 @@
 import { stripLegalSuffixes, type Referral } from '@app/contracts';
+import { isReferralProgramText } from '@app/domain';
 import { ArrowLeft, Bell, CheckCircle2, FileText, Loader2, MailCheck, TrendingUp } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { PageSpinner } from '@/components/ui/spinner';
+import { paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
 import { errorText } from '@/lib/errors';
 import { isJustSubmitted } from '@/lib/referral-flow';
 import { useEmailDraftCheck } from '../api/check-email-draft';
 import { useReferral } from '../api/get-referral';
-import { automateReferral, getReferralProgram, hasReferralProgram } from '../api/referral-program';
+import { automateReferral, getReferralProgram } from '../api/referral-program';
 import { AutomationModal } from './automation-modal';
 import { AUTOMATE_FAILED, CHECK_FAILED, isReferralId, SUBMITTED_TOAST } from './messages';
 import { GoBackButton, InvalidReferral, StateCard } from './referral-states';
@@ -76,7 +78,7 @@ function ReferralSubmitted({ id }: { id: string }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  const goHome = useCallback(() => navigate('/'), [navigate]);
+  const goHome = useCallback(() => navigate(paths.home), [navigate]);
 
   const started = useRef(false);
   useEffect(() => {
@@ -95,10 +97,7 @@ function ReferralSubmitted({ id }: { id: string }) {
   const hold = phase === 'checking' || phase === 'automating' || (phase === 'preview' && !previewComplete);
   useEffect(() => {
     if (!draftReady || hold) return;
-    const timer = setTimeout(
-      () => navigate(`/referral/${id}/email-draft`, { replace: true }),
-      DRAFT_NAVIGATION_DELAY_MS,
-    );
+    const timer = setTimeout(() => navigate(paths.referralDraft(id), { replace: true }), DRAFT_NAVIGATION_DELAY_MS);
     return () => clearTimeout(timer);
   }, [draftReady, hold, id, navigate]);
 
@@ -166,7 +165,7 @@ function ReferralSubmitted({ id }: { id: string }) {
 
       <div className="mt-6 flex justify-center">
         <Button asChild variant="outline">
-          <Link to="/dashboard">
+          <Link to={paths.dashboard}>
             <ArrowLeft aria-hidden="true" />
             Back to Dashboard
           </Link>
@@ -208,7 +207,7 @@ async function runFollowUp(
     return;
   }
   if (!isActive()) return;
-  if (!hasReferralProgram(programText)) {
+  if (!isReferralProgramText(programText)) {
     setPhase('thanks');
     return;
   }

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
+import { paths } from '@/config/paths';
 
 /** A centred card for the states of the referral screens (invalid, not found, not ready, failed). */
 export function StateCard({ icon, title, children }: { icon?: ReactNode; title: string; children?: ReactNode }) {
@@ -33,7 +34,7 @@ export function GoBackButton() {
   const navigate = useNavigate();
   const location = useLocation();
   return (
-    <Button variant="outline" onClick={() => (location.key === 'default' ? navigate('/dashboard') : navigate(-1))}>
+    <Button variant="outline" onClick={() => (location.key === 'default' ? navigate(paths.dashboard) : navigate(-1))}>
       <ArrowLeft aria-hidden="true" />
       Go Back
     </Button>

@@ -1,6 +1,6 @@
-import { parseSearchContent, type ParsedProduct, type SearchResponse } from '@app/contracts';
+import { operations, parseSearchContent, type ParsedProduct } from '@app/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { apiRequest } from '@/lib/api-client';
+import { call } from '@/lib/api-client';
 
 export interface SearchAnswer {
   /** `choices[0].message.content` as the server sent it. */
@@ -10,9 +10,8 @@ export interface SearchAnswer {
 
 /** POST /api/search {query}: a chat completion whose first choice's text holds the labelled lines (spec 3). */
 export async function searchProducts(query: string): Promise<SearchAnswer> {
-  const answer = await apiRequest<Partial<SearchResponse> | undefined>('POST', '/api/search', { query });
-  const text = answer?.choices?.[0]?.message?.content;
-  if (typeof text !== 'string') throw new Error('The search answer had no text');
+  const answer = await call(operations.searchProducts, { body: { query } });
+  const text = answer.choices[0]!.message.content;
   return { text, product: parseSearchContent(text) };
 }
 

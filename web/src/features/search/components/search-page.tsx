@@ -1,14 +1,16 @@
+import { SearchRequest } from '@app/contracts';
 import { nanoid } from '@reduxjs/toolkit';
 import { ArrowRight, Check, X } from 'lucide-react';
-import type { FormEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { SelectedProductCard } from '@/components/referral/selected-product-card';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
+import { Form, FormControl, useSchemaForm } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
+import { paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
-import { ApiError } from '@/lib/api-client';
+import { isApiError } from '@/lib/api-client';
 import { errorText } from '@/lib/errors';
 import type { SubmitReferralState } from '@/lib/referral-flow';
 import { resetSearch, searchFailed, searchStarted, searchSucceeded, setQuery } from '@/stores/search-slice';
@@ -19,8 +21,7 @@ export const SEARCH_FAILED_FALLBACK = 'Unable to process your search. Please try
 
 /** The server's message for a failed search (4xx); a server error, a network failure or no message gives the fallback. */
 function searchFailureText(error: unknown): string {
-  if (error instanceof ApiError && error.status >= 400 && error.status < 500)
-    return errorText(error, SEARCH_FAILED_FALLBACK);
+  if (isApiError(error) && error.status >= 400 && error.status < 500) return errorText(error, SEARCH_FAILED_FALLBACK);
   return SEARCH_FAILED_FALLBACK;
 }
 
@@ -37,10 +38,14 @@ export function SearchPage() {
   const searching = search.status === 'searching';
   const blank = search.query.trim() === '';
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    if (blank || searching) return;
-    const query = search.query.trim();
+  // The query lives in the search slice (the top bar starts over); the form validates and submits it.
+  const form = useSchemaForm(SearchRequest, {
+    defaultValues: { query: search.query },
+    values: { query: search.query },
+  });
+
+  const onSubmit = async ({ query }: { query: string }) => {
+    if (searching) return;
     const requestId = nanoid();
     dispatch(searchStarted({ requestId }));
     try {
@@ -59,7 +64,7 @@ export function SearchPage() {
       originalQuery: search.resultQuery,
       productInfo: search.result,
     };
-    navigate('/submit-referral', { state });
+    navigate(paths.submitReferral, { state });
   };
 
   return (
@@ -70,21 +75,37 @@ export function SearchPage() {
       </p>
       <Card className="mt-8 w-full">
         <CardContent className="p-3">
-          <form role="search" aria-label="Product search" onSubmit={onSubmit} className="flex items-center gap-2">
+          <Form
+            form={form}
+            onSubmit={onSubmit}
+            role="search"
+            aria-label="Product search"
+            className="flex items-center gap-2"
+          >
             <label htmlFor="refer-query" className="sr-only">
               Product, company, or website URL
             </label>
-            <Input
-              id="refer-query"
-              value={search.query}
-              onChange={(event) => dispatch(setQuery(event.target.value))}
-              placeholder="Refer Anything.."
-              disabled={searching}
-              aria-describedby="refer-prompt"
-              className="h-12 border-0 text-base shadow-none focus-visible:ring-0"
-              autoComplete="off"
-              maxLength={500}
-            />
+            <FormControl name="query" id="refer-query">
+              {({ field, id }) => (
+                <Input
+                  id={id}
+                  ref={field.ref}
+                  name={field.name}
+                  value={field.value}
+                  onBlur={field.onBlur}
+                  onChange={(event) => {
+                    field.onChange(event);
+                    dispatch(setQuery(event.target.value));
+                  }}
+                  placeholder="Refer Anything.."
+                  disabled={searching}
+                  aria-describedby="refer-prompt"
+                  className="h-12 border-0 text-base shadow-none focus-visible:ring-0"
+                  autoComplete="off"
+                  maxLength={500}
+                />
+              )}
+            </FormControl>
             <Button
               type="submit"
               size="icon"
@@ -98,7 +119,7 @@ export function SearchPage() {
                 <ArrowRight aria-hidden="true" />
               )}
             </Button>
-          </form>
+          </Form>
         </CardContent>
       </Card>
 

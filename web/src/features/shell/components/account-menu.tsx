@@ -10,6 +10,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu';
+import { paths } from '@/config/paths';
 
 export interface ShellUser {
   email: string;
@@ -26,13 +27,13 @@ export function AccountMenu({ user, onLogout }: { user: ShellUser; onLogout: () 
   const navigate = useNavigate();
   const role = user.isAdmin ? 'Administrator' : 'User';
   const entries: { label: string; to: string; icon: ReactNode }[] = [
-    { label: 'My Account', to: '/account', icon: <UserIcon aria-hidden="true" /> },
-    { label: 'Email Settings', to: '/account/email', icon: <Mail aria-hidden="true" /> },
-    { label: 'Change Password', to: '/account/password', icon: <KeyRound aria-hidden="true" /> },
-    { label: 'Lead Criteria', to: '/onboarding', icon: <Target aria-hidden="true" /> },
-    { label: 'Manage Bounties', to: '/onboarding/bounties', icon: <Gift aria-hidden="true" /> },
+    { label: 'My Account', to: paths.account, icon: <UserIcon aria-hidden="true" /> },
+    { label: 'Email Settings', to: paths.accountEmail, icon: <Mail aria-hidden="true" /> },
+    { label: 'Change Password', to: paths.accountPassword, icon: <KeyRound aria-hidden="true" /> },
+    { label: 'Lead Criteria', to: paths.onboarding, icon: <Target aria-hidden="true" /> },
+    { label: 'Manage Bounties', to: paths.bounties, icon: <Gift aria-hidden="true" /> },
   ];
-  if (user.isAdmin) entries.push({ label: 'Admin', to: '/admin', icon: <ShieldCheck aria-hidden="true" /> });
+  if (user.isAdmin) entries.push({ label: 'Admin', to: paths.admin, icon: <ShieldCheck aria-hidden="true" /> });
 
   return (
     <DropdownMenu>

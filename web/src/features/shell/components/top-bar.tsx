@@ -2,6 +2,7 @@ import { BarChart3, Compass, ListChecks, Plus } from 'lucide-react';
 import { NavLink, useNavigate } from 'react-router-dom';
 import { LogoMark, PRODUCT_NAME } from '@/components/layout/logo';
 import { Button } from '@/components/ui/button';
+import { paths } from '@/config/paths';
 import { cn } from '@/lib/utils';
 import { resetSearch } from '@/stores/search-slice';
 import { useAppDispatch } from '@/stores/store';
@@ -30,7 +31,7 @@ export function TopBar({ user, onLogout }: { user: ShellUser; onLogout: () => vo
       <div className="mx-auto flex h-full max-w-7xl items-center gap-2 px-4 sm:px-6">
         <button
           type="button"
-          onClick={() => startOver('/')}
+          onClick={() => startOver(paths.home)}
           aria-label="Home"
           className="mr-2 flex items-center gap-2 rounded-md focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
         >
@@ -38,25 +39,25 @@ export function TopBar({ user, onLogout }: { user: ShellUser; onLogout: () => vo
           <span className="hidden text-base font-semibold tracking-tight lg:inline">{PRODUCT_NAME}</span>
         </button>
         <nav aria-label="Main" className="flex items-center gap-1">
-          <NavLink to="/dashboard" className={(s) => cn(navLinkClass(s), 'hidden xs:inline-flex')}>
+          <NavLink to={paths.dashboard} className={(s) => cn(navLinkClass(s), 'hidden xs:inline-flex')}>
             <ListChecks aria-hidden="true" />
             Tee ups
           </NavLink>
           <NavLink
-            to="/discover"
+            to={paths.discover}
             onClick={() => dispatch(resetSearch())}
             className={(s) => cn(navLinkClass(s), 'hidden md:inline-flex')}
           >
             <Compass aria-hidden="true" />
             Discover
           </NavLink>
-          <NavLink to="/referral-impact" className={(s) => cn(navLinkClass(s), 'hidden md:inline-flex')}>
+          <NavLink to={paths.referralImpact} className={(s) => cn(navLinkClass(s), 'hidden md:inline-flex')}>
             <BarChart3 aria-hidden="true" />
             Impact
           </NavLink>
         </nav>
         <div className="ml-auto flex items-center gap-3">
-          <Button size="sm" onClick={() => startOver('/')}>
+          <Button size="sm" onClick={() => startOver(paths.home)}>
             <Plus aria-hidden="true" />
             New Referral
           </Button>

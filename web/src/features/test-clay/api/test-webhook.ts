@@ -1,13 +1,11 @@
-import type { z } from 'zod';
-import type { TestWebhookResponse } from '@app/contracts';
+import { operations } from '@app/contracts';
 import { useMutation } from '@tanstack/react-query';
-import { apiRequest } from '@/lib/api-client';
-
-export type TestWebhookAnswer = z.infer<typeof TestWebhookResponse>;
+import { call } from '@/lib/api-client';
 
 /** GET /api/test-clay-webhook: posts a test payload to the enrichment webhook and reports what it answered. */
-export const testWebhook = () => apiRequest<TestWebhookAnswer>('GET', '/api/test-clay-webhook');
+export const testWebhook = () => call(operations.testEnrichmentWebhook);
 
+/** Run on demand (the Test button), so a mutation rather than a query. */
 export function useTestWebhook() {
   return useMutation({ mutationFn: testWebhook });
 }

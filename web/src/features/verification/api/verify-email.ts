@@ -1,5 +1,7 @@
-import { VERIFY_LINK_MISSING, VerifyEmailResponse } from '@app/contracts';
+import { operations, VERIFY_LINK_MISSING } from '@app/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { call, isApiError, urlFor } from '@/lib/api-client';
+import { DEFAULT_MUTATION_ERROR } from '@/lib/http';
 
 export const VERIFY_FAILED = 'Verification failed. Please try again.';
 export const VERIFY_UNEXPECTED = 'An unexpected error occurred. Please try again.';
@@ -10,39 +12,19 @@ export interface VerifyEmailParams {
   userId: string;
 }
 
-export function verifyEmailUrl({ token, userId }: VerifyEmailParams): string {
-  return `/api/verify-email?${new URLSearchParams({ token, userId }).toString()}`;
-}
+/** GET /api/verify-email?token=&userId= (spec 7). */
+export const verifyEmail = (query: VerifyEmailParams) => call(operations.verifyEmail, { query });
 
 /**
- * GET /api/verify-email. A failure shows the server's text (its JSON message, else its plain-text body);
- * anything else (no answer, an answer that is not the expected JSON) is an unexpected error.
+ * What the failed screen says (spec 8): the server's text; the generic failure when it gave none; the
+ * unexpected error when nothing (or nothing readable) came back.
  */
-export async function verifyEmail(params: VerifyEmailParams): Promise<VerifyEmailResponse> {
-  let res: Response;
-  let text: string;
-  try {
-    res = await fetch(verifyEmailUrl(params), { credentials: 'include', headers: { Accept: 'application/json' } });
-    text = await res.text();
-  } catch {
-    throw new Error(VERIFY_UNEXPECTED);
+export function verifyFailureText(error: unknown): string {
+  if (!isApiError(error) || error.code === 'NETWORK_ERROR' || error.code === 'UNEXPECTED_RESPONSE') {
+    return VERIFY_UNEXPECTED;
   }
-  if (!res.ok) throw new Error(serverText(text) || VERIFY_FAILED);
-  try {
-    return VerifyEmailResponse.parse(JSON.parse(text));
-  } catch {
-    throw new Error(VERIFY_UNEXPECTED);
-  }
-}
-
-function serverText(text: string): string {
-  try {
-    const body = JSON.parse(text) as { message?: unknown };
-    return typeof body.message === 'string' ? body.message.trim() : '';
-  } catch {
-    // A plain-text body is shown as it is, an HTML error page is not.
-    return /^\s*</.test(text) ? '' : text.trim().slice(0, 500);
-  }
+  const text = error.message.trim();
+  return text === '' || text === DEFAULT_MUTATION_ERROR ? VERIFY_FAILED : text;
 }
 
 /**
@@ -51,7 +33,7 @@ function serverText(text: string): string {
  */
 export function verifyEmailQueryOptions(params: VerifyEmailParams) {
   return queryOptions({
-    queryKey: [verifyEmailUrl(params)],
+    queryKey: [urlFor(operations.verifyEmail, { query: params })],
     queryFn: () => verifyEmail(params),
     staleTime: Infinity,
     gcTime: Infinity,

@@ -1,15 +1,14 @@
 import { ResendVerificationRequest } from '@app/contracts';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { ArrowLeft, MailCheck } from 'lucide-react';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { Link, useLocation } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
-import { FormField, fieldA11y } from '@/components/ui/form-field';
-import { Input } from '@/components/ui/input';
+import { Form, FormInput } from '@/components/ui/form';
 import { Spinner } from '@/components/ui/spinner';
+import { paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
+import { failureText } from '@/lib/errors';
 import { useResendVerification } from '../api/resend-verification';
 import { VerificationLayout } from './verification-layout';
 
@@ -26,29 +25,13 @@ export function ResendVerificationPage() {
     state && typeof state === 'object' && 'email' in state && typeof state.email === 'string' ? state.email : '';
   const [sentTo, setSentTo] = useState<string | null>(null);
   const resend = useResendVerification();
-  const {
-    register,
-    handleSubmit,
-    formState: { errors },
-  } = useForm<ResendVerificationRequest, unknown, ResendVerificationRequest>({
-    defaultValues: { email: initialEmail },
-    mode: 'onSubmit',
-    reValidateMode: 'onChange',
-    resolver: zodResolver(ResendVerificationRequest),
-  });
 
-  const onSubmit = handleSubmit(async ({ email }) => {
-    try {
-      await resend.mutateAsync({ email });
-      setSentTo(email);
-    } catch (error) {
-      toast({
-        variant: 'destructive',
-        title: 'Error',
-        description: error instanceof Error && error.message ? error.message : RESEND_FAILED,
-      });
-    }
-  });
+  const onSubmit = async ({ email }: { email: string }) => {
+    await resend.mutateAsync({ email });
+    setSentTo(email);
+  };
+  const onError = (error: unknown) =>
+    toast({ variant: 'destructive', title: 'Error', description: failureText(error) || RESEND_FAILED });
 
   return (
     <VerificationLayout>
@@ -67,7 +50,7 @@ export function ResendVerificationPage() {
           </CardContent>
           <CardFooter className="justify-center">
             <Button asChild>
-              <Link to="/login">Return to Login</Link>
+              <Link to={paths.login}>Return to Login</Link>
             </Button>
           </CardFooter>
         </Card>
@@ -80,27 +63,33 @@ export function ResendVerificationPage() {
             </CardDescription>
           </CardHeader>
           <CardContent>
-            <form noValidate onSubmit={onSubmit} className="grid gap-4" aria-label="Resend verification email">
-              <FormField id="resend-email" label="Email" error={errors.email?.message}>
-                <Input
-                  type="email"
-                  inputMode="email"
-                  autoComplete="email"
-                  placeholder="you@company.com"
-                  {...fieldA11y('resend-email', errors.email?.message)}
-                  {...register('email')}
-                />
-              </FormField>
+            <Form
+              schema={ResendVerificationRequest}
+              defaultValues={{ email: initialEmail }}
+              onSubmit={onSubmit}
+              onError={onError}
+              className="grid gap-4"
+              aria-label="Resend verification email"
+            >
+              <FormInput
+                name="email"
+                id="resend-email"
+                label="Email"
+                type="email"
+                inputMode="email"
+                autoComplete="email"
+                placeholder="you@company.com"
+              />
               <p className="text-xs text-muted-foreground">{PRIVACY_NOTE}</p>
               <Button type="submit" disabled={resend.isPending} className="w-full">
                 {resend.isPending ? <Spinner className="size-4 text-current" label="Sending" /> : null}
                 Send Verification Link
               </Button>
-            </form>
+            </Form>
           </CardContent>
           <CardFooter>
             <Link
-              to="/login"
+              to={paths.login}
               className="inline-flex items-center gap-1 rounded text-sm text-primary underline-offset-4 hover:underline"
             >
               <ArrowLeft className="size-4" aria-hidden="true" />

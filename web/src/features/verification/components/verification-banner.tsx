@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
+import { failureText } from '@/lib/errors';
 import { useResendVerification } from '../api/resend-verification';
 
 export const BANNER_CONFIRMATION_MS = 5000;
@@ -27,7 +28,7 @@ export function VerificationBanner({ email }: { email: string }) {
           toast({
             variant: 'destructive',
             title: 'Error',
-            description: error.message || 'Failed to resend verification email',
+            description: failureText(error) || 'Failed to resend verification email',
           }),
       },
     );

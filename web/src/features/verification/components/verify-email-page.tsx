@@ -5,9 +5,10 @@ import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
+import { paths } from '@/config/paths';
 import { currentUserQueryKey } from '@/lib/session';
 import { safeInternalPath } from '@/lib/utils';
-import { VERIFY_FAILED, VERIFY_LINK_MISSING, useVerifyEmail } from '../api/verify-email';
+import { VERIFY_LINK_MISSING, useVerifyEmail, verifyFailureText } from '../api/verify-email';
 import { VerificationLayout } from './verification-layout';
 
 export const VERIFIED_REDIRECT_DELAY_MS = 2000;
@@ -21,7 +22,7 @@ export function VerifyEmailPage() {
   const verification = useVerifyEmail(params);
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const redirectTo = verification.isSuccess ? safeInternalPath(verification.data.redirectUrl, '/onboarding') : null;
+  const redirectTo = verification.isSuccess ? safeInternalPath(verification.data.redirectUrl, paths.onboarding) : null;
 
   useEffect(() => {
     if (redirectTo === null) return;
@@ -45,7 +46,7 @@ export function VerifyEmailPage() {
       </Card>
     );
   } else if (verification.isError) {
-    content = <VerificationFailed message={verification.error.message || VERIFY_FAILED} />;
+    content = <VerificationFailed message={verifyFailureText(verification.error)} />;
   } else {
     content = (
       <Card className="w-full max-w-md text-center">
@@ -58,7 +59,7 @@ export function VerifyEmailPage() {
         </CardHeader>
         <CardFooter className="justify-center">
           <Button asChild variant="outline">
-            <Link to={redirectTo ?? '/onboarding'} replace>
+            <Link to={redirectTo ?? paths.onboarding} replace>
               Continue now
             </Link>
           </Button>
@@ -83,10 +84,10 @@ function VerificationFailed({ message }: { message: string }) {
       </CardContent>
       <CardFooter className="flex-col gap-2 sm:flex-row sm:justify-center">
         <Button asChild>
-          <Link to="/login">Go to Login</Link>
+          <Link to={paths.login}>Go to Login</Link>
         </Button>
         <Button asChild variant="outline">
-          <Link to="/resend-verification">Resend Verification Email</Link>
+          <Link to={paths.resendVerification}>Resend Verification Email</Link>
         </Button>
       </CardFooter>
     </Card>

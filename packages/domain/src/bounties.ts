@@ -1,0 +1,49 @@
+import { MILESTONES, type Bounties, type Bounty, type Milestone, type PayoutType } from '@app/contracts';
+
+/**
+ * How a vendor's bounties are put into words, the same on the bounty form, in Smart Match and wherever a
+ * reward is shown: '$500 at Closed-Won', '20% of first-year ARR at Closed-Won', '10% of MRR for 12 months
+ * at Meeting Held'.
+ */
+
+/** The bounty form's names of the milestones (title case, as the vendor sets them). */
+export const BOUNTY_LABELS: Record<Milestone, string> = {
+  qualifiedLead: 'Qualified Lead',
+  meetingHeld: 'Meeting Held',
+  opportunityCreated: 'Opportunity Created',
+  closedWon: 'Closed-Won',
+  retentionBonus: 'Retention Bonus',
+};
+
+/** An MRR bounty saved without months pays for a year (the form's placeholder, spec 5). */
+export const DEFAULT_MRR_MONTHS = 12;
+
+const number = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 2 });
+
+/** One milestone's payout in words; an amount not given yet reads '?'. */
+export function bountyText(
+  label: string,
+  type: PayoutType | string | undefined,
+  amount: number | undefined,
+  months: number | null | undefined,
+): string {
+  const shown = amount !== undefined && amount > 0 ? number(amount) : '?';
+  if (type === 'percentage_arr') return `${shown}% of first-year ARR at ${label}`;
+  if (type === 'percentage_mrr') {
+    const paidMonths = months ?? DEFAULT_MRR_MONTHS;
+    return `${shown}% of MRR for ${paidMonths} month${paidMonths === 1 ? '' : 's'} at ${label}`;
+  }
+  return `$${shown} at ${label}`;
+}
+
+/** A milestone's bounty as it stands (type flat when none was chosen). */
+export const describeBounty = (bounty: Bounty, label: string): string =>
+  bountyText(label, bounty.type ?? 'flat', bounty.amount, bounty.months);
+
+/** "You'll pay …" from the enabled milestones, in milestone order; null when none is enabled. */
+export function bountySummary(bounties: Bounties): string | null {
+  const parts = MILESTONES.filter((m) => bounties[m].enabled).map((m) => describeBounty(bounties[m], BOUNTY_LABELS[m]));
+  if (parts.length === 0) return null;
+  const list = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+  return `You'll pay ${list}.`;
+}

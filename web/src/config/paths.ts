@@ -1,0 +1,45 @@
+import {
+  bounties,
+  demoRequest,
+  home,
+  login,
+  onboarding,
+  referralDraft,
+  resendVerification,
+  signup,
+} from './public-paths';
+
+/**
+ * Every route of the app (spec 2), in one place: screens link with `paths`, the route tables declare them
+ * (`routePatterns` for the ones with parameters). No zod and no contracts here.
+ */
+export const paths = {
+  home,
+  login,
+  signup,
+  demoRequest,
+  resendVerification,
+  onboarding,
+  bounties,
+  dashboard: '/dashboard',
+  referralImpact: '/referral-impact',
+  discover: '/discover',
+  submitReferral: '/submit-referral',
+  account: '/account',
+  accountEmail: '/account/email',
+  accountPassword: '/account/password',
+  testClay: '/test-clay',
+  admin: '/admin',
+  /** The submitted screen of a referral (its id: digits, spec 5). */
+  referral: (id: string | number) => `/referral/${id}`,
+  /** The intro email draft of a referral. */
+  referralDraft,
+} as const;
+
+/** The patterns of the routes with parameters, as React Router reads them. */
+export const routePatterns = {
+  referral: paths.referral(':id'),
+  referralDraft: paths.referralDraft(':id'),
+};
+
+export { isVerificationPath } from './public-paths';
