@@ -84,21 +84,23 @@ export const Bounty = z.strictObject({
 export type Bounty = z.infer<typeof Bounty>;
 
 /** POST /api/bounties: one entry per milestone, with the rules of spec 5. */
-export const Bounties = z
-  .strictObject(Object.fromEntries(MILESTONES.map((m) => [m, Bounty])) as Record<Milestone, typeof Bounty>)
-  .superRefine((bounties, ctx) => {
-    const enabled = MILESTONES.filter((m) => bounties[m].enabled);
-    if (enabled.length === 0) ctx.addIssue({ code: 'custom', message: BOUNTY_MESSAGES.noneEnabled });
-    for (const m of enabled) {
-      const bounty = bounties[m];
-      if (!(bounty.amount !== undefined && bounty.amount > 0))
-        ctx.addIssue({ code: 'custom', path: [m, 'amount'], message: BOUNTY_MESSAGES.missingAmount });
-      if (bounty.type?.startsWith('percentage') && bounty.amount !== undefined && bounty.amount > 100)
-        ctx.addIssue({ code: 'custom', path: [m, 'amount'], message: BOUNTY_MESSAGES.percentage });
-      if (bounty.type === 'percentage_mrr' && bounty.months === undefined)
-        ctx.addIssue({ code: 'custom', path: [m, 'months'], message: BOUNTY_MESSAGES.months });
-    }
-  });
+const BountyFields = z.strictObject(
+  Object.fromEntries(MILESTONES.map((m) => [m, Bounty])) as Record<Milestone, typeof Bounty>,
+);
+
+export const Bounties = BountyFields.superRefine((bounties, ctx) => {
+  const enabled = MILESTONES.filter((m) => bounties[m].enabled);
+  if (enabled.length === 0) ctx.addIssue({ code: 'custom', message: BOUNTY_MESSAGES.noneEnabled });
+  for (const m of enabled) {
+    const bounty = bounties[m];
+    if (!(bounty.amount !== undefined && bounty.amount > 0))
+      ctx.addIssue({ code: 'custom', path: [m, 'amount'], message: BOUNTY_MESSAGES.missingAmount });
+    if (bounty.type?.startsWith('percentage') && bounty.amount !== undefined && bounty.amount > 100)
+      ctx.addIssue({ code: 'custom', path: [m, 'amount'], message: BOUNTY_MESSAGES.percentage });
+    if (bounty.type === 'percentage_mrr' && bounty.months === undefined)
+      ctx.addIssue({ code: 'custom', path: [m, 'months'], message: BOUNTY_MESSAGES.months });
+  }
+});
 export type Bounties = z.infer<typeof Bounties>;
 
 /** Spec 3 defaults: only closedWon enabled. */
@@ -112,7 +114,8 @@ export const DEFAULT_BOUNTIES: Bounties = {
 
 /** What a saved profile answers (GET), with when it was saved. */
 export const SavedLeadCriteria = LeadCriteria.extend({ updatedAt: z.iso.datetime() });
-export const SavedBounties = z.object({ bounties: Bounties, updatedAt: z.iso.datetime() });
+/** Saved bounties are read as stored: the save rules (at least one enabled...) are the form's, not the reader's. */
+export const SavedBounties = z.object({ bounties: BountyFields, updatedAt: z.iso.datetime() });
 
 /** Plans (spec 9): the referrer's share of each payout. Everyone is on Starter until plans are sold. */
 export const PLAN_SHARES = { starter: 0.7, growth: 0.8, scale: 0.9 } as const;

@@ -1,4 +1,5 @@
 import { MILESTONES, type Bounties, type Bounty, type Milestone, type PayoutType } from '@app/contracts';
+import { DEFAULT_MRR_MONTHS } from './commissions.ts';
 
 /**
  * How a vendor's bounties are put into words, the same on the bounty form, in Smart Match and wherever a
@@ -6,7 +7,7 @@ import { MILESTONES, type Bounties, type Bounty, type Milestone, type PayoutType
  * at Meeting Held'.
  */
 
-/** The bounty form's names of the milestones (title case, as the vendor sets them). */
+/** The names of the milestones (title case, as the vendor sets them), wherever a bounty is shown. */
 export const BOUNTY_LABELS: Record<Milestone, string> = {
   qualifiedLead: 'Qualified Lead',
   meetingHeld: 'Meeting Held',
@@ -14,9 +15,6 @@ export const BOUNTY_LABELS: Record<Milestone, string> = {
   closedWon: 'Closed-Won',
   retentionBonus: 'Retention Bonus',
 };
-
-/** An MRR bounty saved without months pays for a year (the form's placeholder, spec 5). */
-export const DEFAULT_MRR_MONTHS = 12;
 
 const number = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 2 });
 

@@ -29,15 +29,6 @@ export const STAGE_MILESTONES: Partial<Record<ReferralStatus, Milestone>> = {
   became_customer: 'closedWon',
 };
 
-/** The vendor's words for each milestone, shown beside the spec's stage labels where they differ. */
-export const MILESTONE_LABELS: Record<Milestone, string> = {
-  qualifiedLead: 'Qualified lead',
-  meetingHeld: 'Meeting held',
-  opportunityCreated: 'Opportunity created',
-  closedWon: 'Closed-won',
-  retentionBonus: 'Retention bonus',
-};
-
 /** The milestones a referral has reached at a stage (every one up to its rank). */
 export function milestonesReached(furthest: ReferralStatus): Milestone[] {
   const rank = STAGE_RANK[furthest];
