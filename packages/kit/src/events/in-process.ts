@@ -155,12 +155,14 @@ export async function inProcessBus(options: InProcessBusOptions): Promise<EventB
   async function nextDue(subscriber: string, state: { wake: () => void }) {
     const { rows } = await pool
       .query<{ wait: number | null }>(
-        `SELECT GREATEST(0, EXTRACT(EPOCH FROM (min(available_at) - now())) * 1000)::float8 AS wait
+        // No delivery at all: NULL (GREATEST would turn it into 0 and spin).
+        `SELECT (EXTRACT(EPOCH FROM (min(available_at) - now())) * 1000)::float8 AS wait
            FROM deliveries WHERE subscriber = $1`,
         [subscriber],
       )
       .catch(() => ({ rows: [{ wait: null }] }));
-    const wait = Math.min(IDLE_POLL_MS, rows[0]?.wait ?? IDLE_POLL_MS);
+    const due = rows[0]?.wait;
+    const wait = due === null || due === undefined ? IDLE_POLL_MS : Math.max(0, Math.min(IDLE_POLL_MS, due));
     if (closed) return;
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, wait);
