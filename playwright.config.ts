@@ -44,7 +44,8 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
-  workers: 1,
+  // Two spec files at a time against the one app: every test signs up its own users.
+  workers: 2,
   reporter: [['list']],
   use: {
     baseURL,
