@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import type { EventName, ServiceName } from '@app/contracts';
 import type { PrismaPg } from '@prisma/adapter-pg';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
@@ -16,13 +17,11 @@ import {
 import { bindSubscriber, type Subscriber } from './events/subscriber.ts';
 
 export interface DataServiceOptions<P> {
-  /** The service: its name, and whose contract operations its routes must be. */
+  /** The service: its name, its PostgreSQL schema, and whose contract operations its routes must be. */
   name: ServiceName;
-  /** The service's own PostgreSQL schema. */
-  schema: string;
-  migrationsDir: string;
-  databaseUrl: string;
-  internalSecret: string;
+  /** Its committed Prisma migrations (`new URL('../prisma/migrations', import.meta.url)`). */
+  migrations: URL;
+  config: { DATABASE_URL: string; INTERNAL_SECRET: string };
   bus: EventBus;
   logger?: FastifyServerOptions['logger'] | false;
   bodyLimit?: number;
@@ -32,6 +31,13 @@ export interface DataServiceOptions<P> {
   pgPoolSize?: number;
   /** The service's generated Prisma client on the adapter, e.g. `(adapter) => new PrismaClient({ adapter })`. */
   prisma: (adapter: PrismaPg) => P;
+}
+
+/** What every create<Name>Service takes: its configuration, the bus, and a logger (false in tests). */
+export interface ServiceOptions<C> {
+  config: C;
+  bus: EventBus;
+  logger?: FastifyServerOptions['logger'] | false;
 }
 
 export interface DataService<P> {
@@ -55,13 +61,15 @@ type PrismaLike = { $disconnect(): Promise<void> } & TransactionalClient<SqlTran
  * is ready. `close` stops taking requests first, then the relay, then the connections.
  */
 export async function createDataService<P extends PrismaLike>(options: DataServiceOptions<P>): Promise<DataService<P>> {
-  await migrateService(options.databaseUrl, options.schema, options.migrationsDir);
-  const prisma = options.prisma(prismaAdapter(options.databaseUrl, options.schema, options.poolSize ?? 5));
-  const pool = createPool(options.databaseUrl, options.schema, options.pgPoolSize ?? 2);
+  const { DATABASE_URL: databaseUrl, INTERNAL_SECRET: internalSecret } = options.config;
+  const schema = options.name;
+  await migrateService(databaseUrl, schema, fileURLToPath(options.migrations));
+  const prisma = options.prisma(prismaAdapter(databaseUrl, schema, options.poolSize ?? 5));
+  const pool = createPool(databaseUrl, schema, options.pgPoolSize ?? 2);
   const app = createServiceApp({
     name: options.name,
     service: options.name,
-    internalSecret: options.internalSecret,
+    internalSecret,
     logger: options.logger,
     bodyLimit: options.bodyLimit,
     readiness: [async () => void (await pool.query('SELECT 1'))],

@@ -1,7 +1,5 @@
-import { fileURLToPath } from 'node:url';
-import { createDataService, defineService, registerOperations, type DataService, type EventBus } from '@app/kit';
+import { createDataService, defineService, registerOperations, type DataService, type ServiceOptions } from '@app/kit';
 import { languageModel } from '@app/llm';
-import type { FastifyServerOptions } from 'fastify';
 import { catalogueSource } from './catalogue/catalogue.ts';
 import { readAiConfig, type AiConfig } from './config.ts';
 import { enrichmentCallbacks } from './enrichment/callback.ts';
@@ -22,9 +20,6 @@ import { matchBounties } from './subscribers/match-bounties.ts';
 import { matchLeadCriteria } from './subscribers/match-lead-criteria.ts';
 import { matchPrograms } from './subscribers/match-programs.ts';
 
-export const SCHEMA = 'ai';
-const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
-
 /** Search texts and match requests are short and enrichment callbacks carry one email: nothing legitimate is larger. */
 const BODY_LIMIT = 64 * 1024;
 
@@ -35,18 +30,12 @@ export type AiService = DataService<PrismaClient>;
  * drafts for new referrals, optional enrichment, the referral-program question. Migrations applied,
  * operations registered, subscribers bound; not listening yet.
  */
-export async function createAiService(options: {
-  config: AiConfig;
-  bus: EventBus;
-  logger?: FastifyServerOptions['logger'] | false;
-}): Promise<AiService> {
+export async function createAiService(options: ServiceOptions<AiConfig>): Promise<AiService> {
   const { config } = options;
   const service = await createDataService({
     name: 'ai',
-    schema: SCHEMA,
-    migrationsDir,
-    databaseUrl: config.DATABASE_URL,
-    internalSecret: config.INTERNAL_SECRET,
+    config,
+    migrations: new URL('../prisma/migrations', import.meta.url),
     bus: options.bus,
     logger: options.logger,
     bodyLimit: BODY_LIMIT,

@@ -1,7 +1,5 @@
-import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
-import { createDataService, defineService, registerOperations, type DataService, type EventBus } from '@app/kit';
-import type { FastifyServerOptions } from 'fastify';
+import { createDataService, defineService, registerOperations, type DataService, type ServiceOptions } from '@app/kit';
 import { accountUseCases } from './accounts.ts';
 import { readAuthConfig, type AuthConfig } from './config.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
@@ -9,27 +7,18 @@ import { authRoutes } from './routes.ts';
 import { sessionUseCases } from './sessions.ts';
 import { verificationUseCases } from './verification.ts';
 
-export const SCHEMA = 'auth';
-const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
-
 export type AuthService = DataService<PrismaClient>;
 
 /**
  * Builds the auth service (accounts, sessions, verification links): migrations applied, operations
  * registered, outbox relay running once the app is ready. Not listening yet.
  */
-export async function createAuthService(options: {
-  config: AuthConfig;
-  bus: EventBus;
-  logger?: FastifyServerOptions['logger'] | false;
-}): Promise<AuthService> {
+export async function createAuthService(options: ServiceOptions<AuthConfig>): Promise<AuthService> {
   const { config } = options;
   const service = await createDataService({
     name: 'auth',
-    schema: SCHEMA,
-    migrationsDir,
-    databaseUrl: config.DATABASE_URL,
-    internalSecret: config.INTERNAL_SECRET,
+    config,
+    migrations: new URL('../prisma/migrations', import.meta.url),
     bus: options.bus,
     logger: options.logger,
     // Every request through the gateway resolves its session here.

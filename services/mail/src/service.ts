@@ -1,13 +1,11 @@
-import { fileURLToPath } from 'node:url';
 import {
   createDataService,
   defineService,
   registerOperations,
   sealer,
   type DataService,
-  type EventBus,
+  type ServiceOptions,
 } from '@app/kit';
-import type { FastifyServerOptions } from 'fastify';
 import nodemailer from 'nodemailer';
 import type { MailCatcher } from './catcher.ts';
 import { readMailConfig, type MailConfig } from './config.ts';
@@ -22,9 +20,6 @@ import { sendPasswordChangedNotice } from './subscribers/password-changed.ts';
 import { sendReferralIntro } from './subscribers/referral-intro.ts';
 import { sendVerificationEmail } from './subscribers/verification-email.ts';
 
-export const SCHEMA = 'mail';
-const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
-
 export type MailService = DataService<PrismaClient>;
 
 /**
@@ -32,19 +27,14 @@ export type MailService = DataService<PrismaClient>;
  * With `catcher` (the built-in one behind SMTP_URL, when `npm start` runs without one) the development
  * inbox shows what it caught. Not listening yet.
  */
-export async function createMailService(options: {
-  config: MailConfig;
-  bus: EventBus;
-  catcher?: MailCatcher;
-  logger?: FastifyServerOptions['logger'] | false;
-}): Promise<MailService> {
+export async function createMailService(
+  options: ServiceOptions<MailConfig> & { catcher?: MailCatcher },
+): Promise<MailService> {
   const { config, catcher } = options;
   const service = await createDataService({
     name: 'mail',
-    schema: SCHEMA,
-    migrationsDir,
-    databaseUrl: config.DATABASE_URL,
-    internalSecret: config.INTERNAL_SECRET,
+    config,
+    migrations: new URL('../prisma/migrations', import.meta.url),
     bus: options.bus,
     logger: options.logger,
     poolSize: 4,

@@ -1,6 +1,4 @@
-import { fileURLToPath } from 'node:url';
-import { createDataService, defineService, registerOperations, type DataService, type EventBus } from '@app/kit';
-import type { FastifyServerOptions } from 'fastify';
+import { createDataService, defineService, registerOperations, type DataService, type ServiceOptions } from '@app/kit';
 import { readProfilesConfig, type ProfilesConfig } from './config.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 import { profileUseCases } from './profiles.ts';
@@ -8,27 +6,18 @@ import { profilesRepository } from './repository.ts';
 import { profileRoutes } from './routes.ts';
 import { userProfile } from './subscribers/user-profile.ts';
 
-export const SCHEMA = 'profiles';
-const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
-
 export type ProfilesService = DataService<PrismaClient>;
 
 /**
  * Builds the profiles service (lead criteria, bounties, demo requests): migrations applied, operations
  * registered, subscribers bound, outbox relay running once the app is ready. Not listening yet.
  */
-export async function createProfilesService(options: {
-  config: ProfilesConfig;
-  bus: EventBus;
-  logger?: FastifyServerOptions['logger'] | false;
-}): Promise<ProfilesService> {
+export async function createProfilesService(options: ServiceOptions<ProfilesConfig>): Promise<ProfilesService> {
   const { config, bus } = options;
   const service = await createDataService({
     name: 'profiles',
-    schema: SCHEMA,
-    migrationsDir,
-    databaseUrl: config.DATABASE_URL,
-    internalSecret: config.INTERNAL_SECRET,
+    config,
+    migrations: new URL('../prisma/migrations', import.meta.url),
     bus,
     logger: options.logger,
     prisma: (adapter) => new PrismaClient({ adapter }),

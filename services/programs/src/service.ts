@@ -1,9 +1,7 @@
-import { fileURLToPath } from 'node:url';
 import multipart from '@fastify/multipart';
 import { PROGRAM_DOCUMENT_MAX_BYTES } from '@app/contracts';
-import { createDataService, defineService, registerOperations, type DataService, type EventBus } from '@app/kit';
+import { createDataService, defineService, registerOperations, type DataService, type ServiceOptions } from '@app/kit';
 import { languageModel } from '@app/llm';
-import type { FastifyServerOptions } from 'fastify';
 import { readProgramsConfig, visionEnabled, type ProgramsConfig } from './config.ts';
 import { documentAnalysis } from './documents.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
@@ -11,9 +9,6 @@ import { programUseCases } from './programs.ts';
 import { programsRepository } from './repository.ts';
 import { programRoutes } from './routes.ts';
 import { s3Storage, type DocumentStorage } from './storage.ts';
-
-export const SCHEMA = 'programs';
-const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 
 /** The largest request: a 10 MB document plus the multipart framing. */
 export const PROGRAMS_BODY_LIMIT = PROGRAM_DOCUMENT_MAX_BYTES + 512 * 1024;
@@ -25,12 +20,9 @@ export type ProgramsService = DataService<PrismaClient> & { storage: DocumentSto
  * registered, the outbox relay running once the app is ready. Not listening yet. `storage` replaces the
  * S3 storage built from S3_* (tests, other backends).
  */
-export async function createProgramsService(options: {
-  config: ProgramsConfig;
-  bus: EventBus;
-  logger?: FastifyServerOptions['logger'] | false;
-  storage?: DocumentStorage;
-}): Promise<ProgramsService> {
+export async function createProgramsService(
+  options: ServiceOptions<ProgramsConfig> & { storage?: DocumentStorage },
+): Promise<ProgramsService> {
   const { config } = options;
   const storage =
     options.storage ??
@@ -44,10 +36,8 @@ export async function createProgramsService(options: {
   await storage.ensureBucket();
   const service = await createDataService({
     name: 'programs',
-    schema: SCHEMA,
-    migrationsDir,
-    databaseUrl: config.DATABASE_URL,
-    internalSecret: config.INTERNAL_SECRET,
+    config,
+    migrations: new URL('../prisma/migrations', import.meta.url),
     bus: options.bus,
     logger: options.logger,
     bodyLimit: PROGRAMS_BODY_LIMIT,

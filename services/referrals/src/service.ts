@@ -1,6 +1,4 @@
-import { fileURLToPath } from 'node:url';
-import { createDataService, defineService, registerOperations, type DataService, type EventBus } from '@app/kit';
-import type { FastifyServerOptions } from 'fastify';
+import { createDataService, defineService, registerOperations, type DataService, type ServiceOptions } from '@app/kit';
 import { commissionUseCases } from './commissions.ts';
 import { readReferralsConfig, type ReferralsConfig } from './config.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
@@ -17,9 +15,6 @@ import { emailDraft } from './subscribers/email-draft.ts';
 import { programs } from './subscribers/programs.ts';
 import { referrerProfile } from './subscribers/referrer-profile.ts';
 
-export const SCHEMA = 'referrals';
-const migrationsDir = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
-
 export type ReferralsService = DataService<PrismaClient>;
 
 /**
@@ -27,19 +22,13 @@ export type ReferralsService = DataService<PrismaClient>;
  * Impact dashboard): migrations applied, operations registered, subscribers bound, the retention check
  * scheduled, outbox relay running once the app is ready. Not listening yet.
  */
-export async function createReferralsService(options: {
-  config: ReferralsConfig;
-  bus: EventBus;
-  logger?: FastifyServerOptions['logger'] | false;
-}): Promise<ReferralsService> {
+export async function createReferralsService(options: ServiceOptions<ReferralsConfig>): Promise<ReferralsService> {
   const { config, bus } = options;
   // Writes go through Prisma; the dashboard's reads (reads.ts, impact.ts) and the relay share a plain pg pool.
   const service = await createDataService({
     name: 'referrals',
-    schema: SCHEMA,
-    migrationsDir,
-    databaseUrl: config.DATABASE_URL,
-    internalSecret: config.INTERNAL_SECRET,
+    config,
+    migrations: new URL('../prisma/migrations', import.meta.url),
     bus,
     logger: options.logger,
     pgPoolSize: 10,
