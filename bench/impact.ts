@@ -187,7 +187,8 @@ async function main() {
  * own company "Bench", so ~1 % of everyone's referrals are "received" by it), referrals over a year in
  * every stage (deal values on Closed-Won and half of the in-flight ones), their status history (the
  * Tee-up row plus the move to the current stage), a closedWon commission per Closed-Won referral
- * (some paid out), the stage counters and vendor bounties. Returns the time of each step.
+ * (some paid out), the stage counters, and the 300 vendors as verified workspaces with bounties (their
+ * referrals routed to them, as the leaderboard and CSV join them). Returns the time of each step.
  */
 async function seed(db: pg.Client): Promise<Array<[string, number]>> {
   const timings: Array<[string, number]> = [];
@@ -213,8 +214,11 @@ async function seed(db: pg.Client): Promise<Array<[string, number]>> {
      INSERT INTO referrals.referrers (user_id, email, company_name, company_key)
      SELECT 'other-user-' || n, 'other' || n || '@example.com', 'Vendor ' || (n % 300), 'vendor ' || (n % 300) FROM generate_series(0, 4999) n;
      INSERT INTO referrals.referrers (user_id, email, company_name, company_key) VALUES ('${BIG}', 'big@example.com', 'Bench', 'bench'), ('${SMALL}', 'small@example.com', 'Small', 'small');
-     INSERT INTO referrals.vendor_bounties (company_key, company_name, bounties, saved_at)
-     SELECT 'vendor ' || n, 'Vendor ' || n, '{"qualifiedLead":{"enabled":false},"meetingHeld":{"enabled":false},"opportunityCreated":{"enabled":false},"closedWon":{"enabled":true,"type":"percentage_arr","amount":20},"retentionBonus":{"enabled":false}}', now()
+     INSERT INTO referrals.vendors (id, version, name, domain, company_key, lead_inbox, verified, members)
+     SELECT 'vendor-' || n, 1, 'Vendor ' || n, 'vendor' || n || '.example', 'vendor ' || n, 'leads@vendor' || n || '.example', true, '[]'
+       FROM generate_series(0, 299) n;
+     INSERT INTO referrals.vendor_bounties (vendor_id, version, bounties)
+     SELECT 'vendor-' || n, 1, '{"qualifiedLead":{"enabled":false},"meetingHeld":{"enabled":false},"opportunityCreated":{"enabled":false},"closedWon":{"enabled":true,"type":"percentage_arr","amount":20},"retentionBonus":{"enabled":false}}'
        FROM generate_series(0, 299) n`,
   );
   // One insert in time order, as a live table grows: the benched users' rows are spread among everyone's.
@@ -228,8 +232,10 @@ async function seed(db: pg.Client): Promise<Array<[string, number]>> {
                UNION ALL SELECT n, '${SMALL}' FROM generate_series(1, $2::int) n
                UNION ALL SELECT n, 'other-user-' || (n % 5000) FROM generate_series(1, $3::int) n) users)
      INSERT INTO referrals.referrals (user_id, project_id, status, referred_first_name, referred_last_name, referred_email, referral_reason,
-                                      company, search_text, created_at, updated_at, deal_value, furthest_stage, closed_won_at)
+                                      company, vendor_id, lead_status, search_text, created_at, updated_at, deal_value, furthest_stage, closed_won_at)
      SELECT s.user_id, s.project_id, s.status, 'Anna', 'Smith' || s.n, 'anna' || s.n || '@client.example', 'They need it.', p.company_name,
+            CASE WHEN p.company_key LIKE 'vendor %' THEN 'vendor-' || split_part(p.company_key, ' ', 2) END,
+            CASE WHEN p.company_key LIKE 'vendor %' THEN 'new'::referrals.lead_status END,
             'anna smith' || s.n, s.created_at, s.created_at,
             CASE WHEN s.status = 'became_customer' OR (s.status IN ('intro_made', 'intro_accepted', 'intro_occurred') AND s.n % 2 = 0) THEN 1000 + (s.n % 99) * 1000 END,
             CASE s.status ${Object.entries(STAGE_RANK)

@@ -137,12 +137,15 @@ function buildMatcher(size: number): Matcher {
         rand() < 0.5
           ? `${5 + Math.floor(rand() * 25)}% recurring commission for 12 months`
           : `$${100 * (1 + Math.floor(rand() * 20))} per closed deal`,
+      vendorId: `vendor-${i}`,
       companyName: company,
       isActive: rand() < 0.9,
     });
     if (rand() < 0.8) {
       matcher.putVendor({
-        companyKey: brand,
+        vendorId: `vendor-${i}`,
+        name: company,
+        verified: true,
         criteria: {
           countries: rand() < 0.7 ? some(rand, COUNTRIES, 1, 5) : [],
           employeeCount: rand() < 0.6 ? some(rand, SIZES_LIST, 2, 5) : [],

@@ -63,7 +63,9 @@ test.describe('signed out, phone 390x844', () => {
 });
 
 test.describe('signed in', () => {
-  test('axe: home, dashboard, discover, onboarding, bounties, account', async ({ page }) => {
+  test('axe: home, dashboard, discover, onboarding, bounties, account, vendor workspace, lead inbox', async ({
+    page,
+  }) => {
     test.setTimeout(120_000);
     await signUpVerified(page, {
       firstName: 'Ally',
@@ -76,12 +78,21 @@ test.describe('signed in', () => {
       { path: '/', ready: (p) => expect(p.getByText('What do you want to refer?')).toBeVisible() },
       { path: '/dashboard', ready: (p) => expect(p.getByText(/^Welcome, /)).toBeVisible() },
       { path: '/discover', ready: (p) => expect(p.getByRole('heading', { level: 1, name: 'Discover' })).toBeVisible() },
-      { path: '/onboarding', ready: (p) => expect(p.getByRole('button', { name: 'Save & Continue' })).toBeVisible() },
+      // No vendor workspace yet: the lead criteria page guides to /vendor (issue 9).
+      {
+        path: '/onboarding',
+        ready: (p) => expect(p.getByRole('link', { name: 'Create a vendor workspace' })).toBeVisible(),
+      },
       {
         path: '/onboarding/bounties',
         ready: (p) => expect(p.getByRole('heading', { name: 'Set Your Bounties' })).toBeVisible(),
       },
       { path: '/account', ready: (p) => expect(p.getByRole('tab', { name: 'Profile' })).toBeVisible() },
+      {
+        path: '/vendor',
+        ready: (p) => expect(p.getByRole('form', { name: 'Create a vendor workspace' })).toBeVisible(),
+      },
+      { path: '/vendor/leads', ready: (p) => expect(p.getByText('You have no vendor workspace yet')).toBeVisible() },
     ];
     const failures: string[] = [];
     for (const screen of screens) {

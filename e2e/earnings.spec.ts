@@ -1,27 +1,28 @@
 import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
-import { signUpVerified, uniqueEmail, waitForEmail } from './support.ts';
+import { createVerifiedWorkspace, describeClient, signUpVerified, uniqueEmail, waitForEmail } from './support.ts';
 
 test('a Closed-Won referral with a deal value pays the vendor bounty; the referrer sees it on Impact and downloads the CSV', async ({
   browser,
 }) => {
   test.setTimeout(150_000);
 
-  // The vendor behind the product the referrer will find: Slack (its company key is 'slack').
+  // The vendor behind the product the referrer will find: HubSpot, verified by an address on hubspot.com.
   const vendor = await (await browser.newContext()).newPage();
   await signUpVerified(vendor, {
     firstName: 'Sam',
     lastName: 'Seller',
-    company: 'Slack',
-    email: uniqueEmail('sam'),
+    company: 'HubSpot',
+    email: `sam-${Date.now().toString(36)}@hubspot.com`,
     password: 'vendor passphrase',
   });
+  await createVerifiedWorkspace(vendor, { name: 'HubSpot', website: 'hubspot.com' });
   await vendor.goto('/onboarding/bounties');
   await vendor.getByRole('group', { name: 'Closed-Won' }).getByLabel('Amount (USD)').fill('1000');
   await vendor.getByRole('button', { name: 'Save Bounties' }).click();
   await expect(vendor.getByText('Bounties Saved', { exact: true })).toBeVisible();
 
-  // The referrer refers a client to Slack.
+  // The referrer refers a client to HubSpot: routed to its workspace.
   const page = await (await browser.newContext()).newPage();
   const client = { firstName: 'Dana', lastName: 'Deal' };
   await signUpVerified(page, {
@@ -32,13 +33,15 @@ test('a Closed-Won referral with a deal value pays the vendor bounty; the referr
     password: 'referrer passphrase',
   });
   await page.goto('/');
-  await page.getByPlaceholder('Refer Anything..').fill('slack');
+  await page.getByPlaceholder('Refer Anything..').fill('hubspot');
   await page.getByRole('button', { name: 'Search' }).click();
   await page.getByRole('button', { name: 'Yes' }).click();
   await page.getByLabel('First name').fill(client.firstName);
   await page.getByLabel('Last name').fill(client.lastName);
   await page.getByLabel('Email').fill(uniqueEmail('dana'));
-  await page.getByLabel('Why is this referral a good fit?').fill('Needs team chat for 200 people.');
+  await page.getByLabel('Why is this referral a good fit?').fill('Needs a CRM for 200 people.');
+  await describeClient(page, { name: 'Deal Industries', size: '201-500', country: 'United States' });
+  await expect(page.getByText("Routed to HubSpot's lead inbox")).toBeVisible();
   await page.getByRole('button', { name: 'Submit Referral' }).click();
   await expect(page.getByText('Referral submitted successfully', { exact: true })).toBeVisible();
 

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { signUpVerified, uniqueEmail, waitForEmail } from './support.ts';
+import { describeClient, signUpVerified, uniqueEmail, waitForEmail } from './support.ts';
 
 test('refer a client: find the product, submit, review and send the intro, move it to Closed-Won', async ({ page }) => {
   test.setTimeout(120_000);
@@ -33,6 +33,9 @@ test('refer a client: find the product, submit, review and send the intro, move 
   await page
     .getByLabel('Why is this referral a good fit?')
     .fill('Their team of 40 is drowning in email threads and needs a shared chat tool.');
+  // Issue 9: the client organization; Slack has no workspace here, so nothing is routed.
+  await describeClient(page, { name: 'Carl & Co', size: '11-50', country: 'Canada' });
+  await expect(page.getByText(/is not on Referral Hub yet: the intro goes to your client only/)).toBeVisible();
   await page.getByRole('button', { name: 'Submit Referral' }).click();
 
   // No known referral program for this vendor: the 'Thanks' modal, over the submitted screen.
@@ -53,10 +56,10 @@ test('refer a client: find the product, submit, review and send the intro, move 
   await expect(page.getByText('Email sent successfully!', { exact: true })).toBeVisible();
   await expect(page.getByText('Email Sent!')).toBeVisible();
 
-  // The intro really left through SMTP: from the product, replying to the referrer.
+  // The intro really left through SMTP: a warm intro from the referrer via Referral Hub, replying to them.
   const intro = await waitForEmail((m) => m.subject === 'Carl, meet Slack', 'the intro email');
   expect(intro.to).toContain(client.email);
-  expect(intro.from).toContain('Slack');
+  expect(intro.from).toContain(`${referrer.firstName} ${referrer.lastName} via Referral Hub`);
   expect(intro.replyTo).toBe(referrer.email);
   expect(intro.text).toContain('Carl');
 

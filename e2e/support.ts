@@ -56,3 +56,45 @@ export async function signUpVerified(
   await page.goto(await verificationLink(person.email));
   await expect(page.getByText('Email Verified', { exact: true })).toBeVisible();
 }
+
+/**
+ * Creates a vendor workspace on /vendor (issue 9) and waits until it is verified by its owner's confirmed
+ * address on its domain: at once, or after 'Check again' once the profiles service has heard of the
+ * confirmation.
+ */
+export async function createVerifiedWorkspace(
+  page: Page,
+  workspace: { name: string; website: string; leadInbox?: string },
+) {
+  await page.goto('/vendor');
+  const form = page.getByRole('form', { name: 'Create a vendor workspace' });
+  await form.getByLabel('Company name').fill(workspace.name);
+  await form.getByLabel('Website').fill(workspace.website);
+  if (workspace.leadInbox) await form.getByLabel('Lead inbox (optional)').fill(workspace.leadInbox);
+  await form.getByRole('button', { name: 'Create workspace' }).click();
+  await expect(page.getByRole('heading', { level: 2, name: workspace.name })).toBeVisible();
+  const verified = page.getByRole('region', { name: 'Verified by domain' });
+  await expect
+    .poll(
+      async () => {
+        if (await verified.isVisible()) return true;
+        const again = page.getByRole('button', { name: 'Check again' });
+        if (await again.isVisible()) await again.click();
+        return false;
+      },
+      { timeout: 20_000, message: `${workspace.name} is verified by its domain` },
+    )
+    .toBe(true);
+}
+
+/** Fills the client organization of the referral form (issue 9). */
+export async function describeClient(
+  page: Page,
+  client: { name: string; size?: string; country?: string; industry?: string; website?: string },
+) {
+  await page.getByLabel('Client organization').fill(client.name);
+  if (client.website) await page.getByLabel('Client website').fill(client.website);
+  if (client.size) await page.getByLabel('Company size').selectOption(client.size);
+  if (client.country) await page.getByLabel('Country').fill(client.country);
+  if (client.industry) await page.getByLabel('Industry').fill(client.industry);
+}

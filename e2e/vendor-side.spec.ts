@@ -1,12 +1,14 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { signUpVerified, uniqueEmail } from './support.ts';
+import { createVerifiedWorkspace, describeClient, signUpVerified, uniqueEmail } from './support.ts';
 
-const VENDOR_COMPANY = `Acme Analytics ${Date.now().toString(36)}`;
+const RUN = Date.now().toString(36);
+const VENDOR_COMPANY = `Acme Analytics ${RUN}`;
+const VENDOR_DOMAIN = `acme-analytics-${RUN}.test`;
 const PROGRAM_DOCUMENT = `${VENDOR_COMPANY} Partner Program
 
 ${VENDOR_COMPANY} builds sales analytics dashboards and pipeline reporting for B2B revenue teams.
 
-Website: https://acme-analytics.example.com
+Website: https://${VENDOR_DOMAIN}
 
 Rewards
 Earn 20% of the first-year ARR for every referred customer that signs within 90 days.
@@ -24,14 +26,15 @@ test('a vendor sets its ICP and bounties, an admin adds its program from a docum
 }) => {
   test.setTimeout(150_000);
 
-  // The vendor: lead criteria and bounties.
+  // The vendor: a workspace verified by its domain, then its lead criteria and bounties.
   const vendor = await userPage(browser, {
     firstName: 'Vera',
     lastName: 'Vendor',
     company: VENDOR_COMPANY,
-    email: uniqueEmail('vera'),
+    email: `vera@${VENDOR_DOMAIN}`,
     password: 'vendor passphrase',
   });
+  await createVerifiedWorkspace(vendor, { name: VENDOR_COMPANY, website: VENDOR_DOMAIN });
   await vendor.goto('/onboarding');
   const countries = vendor.getByLabel('Countries');
   await countries.fill('Germany');
@@ -68,8 +71,11 @@ test('a vendor sets its ICP and bounties, an admin adds its program from a docum
   await expect(admin.getByLabel('Reward Details').first()).toHaveValue(
     /Earn 20% of the first-year ARR for every referred customer that signs within 90 days\./,
   );
-  await admin.getByLabel('Vendor Company (optional)').first().fill(VENDOR_COMPANY);
-  await admin.getByRole('button', { name: 'Save Program' }).first().click();
+  // The program's website is on the vendor's verified domain: its workspace is proposed and linked.
+  const review = admin.getByRole('tabpanel', { name: /Upload & Analyze Document/ });
+  await expect(review.getByText(new RegExp(`linked to the ${VENDOR_COMPANY} workspace`))).toBeVisible();
+  await expect(review.getByLabel('Vendor workspace')).toHaveValue(/.+/);
+  await review.getByRole('button', { name: 'Save Program' }).click();
   const programs = admin.getByRole('region', { name: 'Existing Referral Programs' });
   await expect(programs).toContainText(`${VENDOR_COMPANY} Partner Program`);
   await expect(programs).toContainText('Active');
@@ -114,6 +120,8 @@ test('a vendor sets its ICP and bounties, an admin adds its program from a docum
   await referrer
     .getByLabel('Why is this referral a good fit?')
     .fill('Their Berlin sales team needs pipeline dashboards.');
+  await describeClient(referrer, { name: 'Gruber Logistik GmbH', size: '51-200', country: 'Germany' });
+  await expect(referrer.getByText(`Routed to ${VENDOR_COMPANY}'s lead inbox`)).toBeVisible();
   await referrer.getByRole('button', { name: 'Submit Referral' }).click();
   await expect(referrer.getByRole('dialog', { name: 'Automating Referral Form' })).toBeVisible();
   await expect(referrer.getByText('Success: Form filled successfully (mock dry run)')).toBeVisible({ timeout: 20_000 });

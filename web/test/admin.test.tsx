@@ -1,10 +1,11 @@
-import type { Program, ProgramAnalysis } from '@app/contracts';
+import type { Program, ProgramAnalysis, Vendor, VendorSummary } from '@app/contracts';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { paths } from '@/config/paths';
 import { AdminPage } from '@/features/admin/components/admin-page';
-import { installServer, json, makeUser, renderApp, renderRoute, type Handler } from './utils';
+import { installServer, json, makeUser, problem, renderApp, renderRoute, type Handler } from './utils';
+import { queryOf } from './fixtures';
 
 const renderAdmin = () => renderRoute(<AdminPage />, { at: paths.admin });
 
@@ -64,7 +65,8 @@ const program = (overrides: Partial<Program> = {}): Program => ({
   description: 'Refer teams to Acme CRM',
   website: 'https://acme.example/partners',
   rewardDetails: '20% of first-year revenue',
-  companyName: 'Acme Inc',
+  vendorId: null,
+  vendorName: null,
   isActive: true,
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
@@ -76,11 +78,44 @@ const analysis: ProgramAnalysis = {
   description: 'Earn rewards for every team you bring to Notion.',
   website: 'https://www.notion.so/partners',
   rewardDetails: 'Step 1: apply. Step 2: share your link. You earn 50% of the first year, paid after 60 days.',
+  vendorName: 'Notion Labs',
   documentId: 'doc-1',
   analyzedBy: 'extractor',
 };
 
+export const summary = (overrides: Partial<VendorSummary> = {}): VendorSummary => ({
+  id: 'v-acme',
+  name: 'Acme',
+  domain: 'acme.example',
+  verified: true,
+  verification: 'domain',
+  members: 2,
+  createdAt: '2026-01-05T00:00:00.000Z',
+  ...overrides,
+});
+
+const vendorOf = (s: VendorSummary, overrides: Partial<Vendor> = {}): Vendor => ({
+  id: s.id,
+  name: s.name,
+  domain: s.domain,
+  leadInbox: `leads@${s.domain}`,
+  verified: s.verified,
+  verification: s.verification,
+  verifiedAt: s.verified ? '2026-01-06T00:00:00.000Z' : null,
+  role: null,
+  members: [],
+  invitations: [],
+  hasLeadCriteria: false,
+  hasBounties: false,
+  createdAt: s.createdAt,
+  ...overrides,
+});
+
 function adminServer(extra?: Handler, user = makeUser({ isAdmin: true })) {
+  let vendors = [
+    summary(),
+    summary({ id: 'v-tux', name: 'Tux Cloud', domain: 'tux.example', verified: false, verification: null, members: 1 }),
+  ];
   let programs = [
     program(),
     program({ id: 'prog-2', name: 'Tux Cloud Referrals', website: 'https://tux.example', isActive: false }),
@@ -101,6 +136,36 @@ function adminServer(extra?: Handler, user = makeUser({ isAdmin: true })) {
       }
       if (req.method === 'POST' && req.path === '/api/programs')
         return json(201, program({ id: 'prog-3', ...(req.body as Partial<Program>) }));
+      if (req.method === 'GET' && req.path === '/api/admin/vendors') {
+        const { status = 'all', search = '' } = queryOf(req);
+        return json(
+          200,
+          vendors.filter(
+            (v) =>
+              (status === 'all' || v.verified === (status === 'verified')) &&
+              v.name.toLowerCase().includes(search.toLowerCase()),
+          ),
+        );
+      }
+      if (req.method === 'POST' && req.path === '/api/admin/vendors') {
+        const body = req.body as { name: string; website: string; approve?: boolean };
+        const approved = body.approve ?? false;
+        const created = summary({
+          id: 'v-new',
+          name: body.name,
+          domain: body.website,
+          verified: approved,
+          verification: approved ? 'admin' : null,
+          members: 0,
+        });
+        vendors = [...vendors, created];
+        return json(201, vendorOf(created));
+      }
+      const approve = /^\/api\/vendors\/([^/]+)\/approve$/.exec(req.path);
+      if (req.method === 'POST' && approve) {
+        vendors = vendors.map((v) => (v.id === approve[1] ? { ...v, verified: true, verification: 'admin' } : v));
+        return json(200, vendorOf(vendors.find((v) => v.id === approve[1])!));
+      }
       return undefined;
     },
   });
@@ -174,7 +239,18 @@ describe('Referral Program Management (spec 2, 4, 5, 8; issue 4)', () => {
     expect(within(panel).getByLabelText('Program Name')).toHaveValue('Notion Partner Program');
     expect(within(panel).getByLabelText('Website')).toHaveValue('https://www.notion.so/partners');
     expect(within(panel).getByLabelText('Reward Details')).toHaveValue(analysis.rewardDetails);
-    await user.type(within(panel).getByLabelText('Vendor Company (optional)'), 'Notion Labs');
+    // The document names Notion Labs, which has no workspace: the administrator creates one for it.
+    expect(within(panel).getByText('The document names Notion Labs, which has no workspace yet.')).toBeInTheDocument();
+    await user.click(within(panel).getByRole('button', { name: 'Create a workspace for Notion Labs' }));
+    await waitFor(() => expect(server.callsTo('POST', '/api/admin/vendors')).toHaveLength(1));
+    expect(server.callsTo('POST', '/api/admin/vendors')[0]!.body).toEqual({
+      name: 'Notion Labs',
+      website: 'notion.so',
+    });
+    await waitFor(() => expect(within(panel).getByLabelText('Vendor workspace')).toHaveValue('v-new'));
+    expect(
+      await within(panel).findByText('The document names Notion Labs: linked to the Notion Labs workspace.'),
+    ).toBeInTheDocument();
     await user.click(within(panel).getByRole('button', { name: /Save Program/ }));
     await waitFor(() => expect(server.callsTo('POST', '/api/programs')).toHaveLength(1));
     expect(server.callsTo('POST', '/api/programs')[0]!.body).toEqual({
@@ -182,7 +258,7 @@ describe('Referral Program Management (spec 2, 4, 5, 8; issue 4)', () => {
       description: analysis.description,
       website: 'https://www.notion.so/partners',
       rewardDetails: analysis.rewardDetails,
-      companyName: 'Notion Labs',
+      vendorId: 'v-new',
       isActive: true,
     });
     expect(await screen.findByText('Referral program created successfully')).toBeInTheDocument();
@@ -224,8 +300,8 @@ describe('Referral Program Management (spec 2, 4, 5, 8; issue 4)', () => {
     });
     expect(await screen.findByText('Error analyzing document')).toBeInTheDocument();
     const toastRegion = await screen.findByRole('region', { name: /Notifications/ });
-    expect(within(toastRegion).getByText('Error')).toBeInTheDocument();
-    expect(within(toastRegion).getByText(/Unsupported file type/)).toBeInTheDocument();
+    expect(await within(toastRegion).findByText('Error')).toBeInTheDocument();
+    expect(await within(toastRegion).findByText(/Unsupported file type/)).toBeInTheDocument();
 
     // Without a message the fallback is used.
     await chooseAndAnalyze(user);
@@ -259,7 +335,7 @@ describe('Referral Program Management (spec 2, 4, 5, 8; issue 4)', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((h) => h.textContent),
-    ).toEqual(['Program Name', 'Website', 'Status', 'Actions']);
+    ).toEqual(['Program Name', 'Website', 'Vendor', 'Status', 'Actions']);
     const link = within(table).getByRole('link', { name: 'https://acme.example/partners' });
     expect(link).toHaveAttribute('target', '_blank');
     expect(link).toHaveAttribute('rel', expect.stringContaining('noopener'));
@@ -271,5 +347,120 @@ describe('Referral Program Management (spec 2, 4, 5, 8; issue 4)', () => {
     await waitFor(() => expect(within(tuxRow).getByText('Active')).toBeInTheDocument());
     expect(within(tuxRow).getByRole('switch')).toHaveAttribute('aria-checked', 'true');
     expect(server.callsTo('GET', '/api/programs/all')).toHaveLength(2);
+  });
+
+  it('links the vendor the document names when it has a workspace', async () => {
+    const server = adminServer((req) =>
+      req.method === 'GET' && req.path === '/api/admin/vendors'
+        ? json(200, [summary({ id: 'v-notion', name: 'Notion Labs, Inc.', domain: 'notion.so' })])
+        : undefined,
+    );
+    const user = userEvent.setup();
+    renderAdmin();
+    await chooseAndAnalyze(user);
+    latestXhr().uploaded();
+    latestXhr().respond(200, analysis);
+    const panel = uploadPanel();
+    expect(
+      await within(panel).findByText('The document names Notion Labs: linked to the Notion Labs, Inc. workspace.'),
+    ).toBeInTheDocument();
+    await waitFor(() => expect(within(panel).getByLabelText('Vendor workspace')).toHaveValue('v-notion'));
+    await user.click(within(panel).getByRole('button', { name: /Save Program/ }));
+    await waitFor(() => expect(server.callsTo('POST', '/api/programs')).toHaveLength(1));
+    expect(server.callsTo('POST', '/api/programs')[0]!.body).toMatchObject({ vendorId: 'v-notion' });
+  });
+
+  it('links an existing program to a vendor from the list', async () => {
+    const server = adminServer();
+    const user = userEvent.setup();
+    renderAdmin();
+    const table = await screen.findByRole('table');
+    const picker = within(table).getByRole('combobox', { name: 'Vendor of Acme Partners' });
+    await waitFor(() => expect(within(picker).getByRole('option', { name: 'Acme' })).toBeInTheDocument());
+    await user.selectOptions(picker, 'v-acme');
+    await waitFor(() => expect(server.callsTo('PATCH', '/api/programs/prog-1')).toHaveLength(1));
+    expect(server.callsTo('PATCH', '/api/programs/prog-1')[0]!.body).toEqual({ vendorId: 'v-acme' });
+  });
+});
+
+describe('Admin: vendor workspaces (issue 9)', () => {
+  const openVendors = async (user: ReturnType<typeof userEvent.setup>) => {
+    renderAdmin();
+    await user.click(await screen.findByRole('tab', { name: /Vendors/ }));
+    return screen.findByRole('region', { name: 'Vendor workspaces' });
+  };
+
+  it('lists every workspace with its verification, and filters by status and search', async () => {
+    const server = adminServer();
+    const user = userEvent.setup();
+    const region = await openVendors(user);
+    const acme = within(region).getByRole('row', { name: /Acme/ });
+    expect(acme).toHaveTextContent('acme.example');
+    expect(acme).toHaveTextContent('Verified by domain');
+    expect(within(acme).queryByRole('button', { name: /Approve/ })).not.toBeInTheDocument();
+    expect(within(region).getByRole('row', { name: /Tux Cloud/ })).toHaveTextContent('Not verified');
+
+    await user.selectOptions(screen.getByLabelText('Show'), 'unverified');
+    await waitFor(() => expect(within(region).queryByRole('row', { name: /Acme/ })).not.toBeInTheDocument());
+    expect(queryOf(server.callsTo('GET', '/api/admin/vendors').at(-1)!)).toEqual({ status: 'unverified' });
+    await user.selectOptions(screen.getByLabelText('Show'), 'all');
+    await user.type(screen.getByLabelText('Search'), 'tux');
+    await waitFor(() =>
+      expect(queryOf(server.callsTo('GET', '/api/admin/vendors').at(-1)!)).toEqual({ status: 'all', search: 'tux' }),
+    );
+  });
+
+  it('approves a workspace with a note, which is required', async () => {
+    const server = adminServer();
+    const user = userEvent.setup();
+    const region = await openVendors(user);
+    await user.click(within(region).getByRole('button', { name: 'Approve Tux Cloud' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Approve Tux Cloud?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    expect(await within(dialog).findByText('Please say why you approve this vendor')).toBeInTheDocument();
+    expect(server.callsTo('POST', '/api/vendors/v-tux/approve')).toHaveLength(0);
+    await user.type(within(dialog).getByLabelText('Why do you approve it?'), 'Called their CEO');
+    await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
+    await waitFor(() => expect(server.callsTo('POST', '/api/vendors/v-tux/approve')).toHaveLength(1));
+    expect(server.callsTo('POST', '/api/vendors/v-tux/approve')[0]!.body).toEqual({ note: 'Called their CEO' });
+    expect(await screen.findByText('Vendor approved')).toBeInTheDocument();
+    await waitFor(() =>
+      expect(within(region).getByRole('row', { name: /Tux Cloud/ })).toHaveTextContent('Verified by an administrator'),
+    );
+  });
+
+  it('creates a workspace for a vendor; a verified domain is refused next to the website', async () => {
+    let refuse = true;
+    const server = adminServer((req) => {
+      if (req.method === 'POST' && req.path === '/api/admin/vendors' && refuse) {
+        refuse = false;
+        return problem('DOMAIN_TAKEN');
+      }
+      return undefined;
+    });
+    const user = userEvent.setup();
+    await openVendors(user);
+    await user.click(screen.getByRole('button', { name: 'Create a workspace' }));
+    const form = screen.getByRole('form', { name: 'Create a workspace for a vendor' });
+    await user.type(within(form).getByLabelText('Company name'), 'Globex');
+    await user.type(within(form).getByLabelText('Website'), 'https://www.globex.example/about');
+    await user.click(within(form).getByLabelText('Approve it now'));
+    await user.click(within(form).getByRole('button', { name: 'Create workspace' }));
+    // Approving at once needs a note for the audit log.
+    expect(await within(form).findByText('Please say why you approve this vendor')).toBeInTheDocument();
+    await user.type(within(form).getByLabelText('Why do you approve it?'), 'Signed partner');
+    await user.click(within(form).getByRole('button', { name: 'Create workspace' }));
+    expect(
+      await within(form).findByText('A verified vendor workspace already exists for this website'),
+    ).toBeInTheDocument();
+    await user.click(within(form).getByRole('button', { name: 'Create workspace' }));
+    await waitFor(() => expect(server.callsTo('POST', '/api/admin/vendors')).toHaveLength(2));
+    expect(server.callsTo('POST', '/api/admin/vendors')[1]!.body).toEqual({
+      name: 'Globex',
+      website: 'globex.example',
+      approve: true,
+      note: 'Signed partner',
+    });
+    expect(await screen.findByText('Workspace created')).toBeInTheDocument();
   });
 });

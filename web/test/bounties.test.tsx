@@ -7,6 +7,7 @@ import { paths } from '@/config/paths';
 import { BountiesPage } from '@/features/onboarding/components/bounties-page';
 import { bountyProblem } from '@/features/onboarding/utils/bounties';
 import { currentPath, installServer, json, makeUser, problem, renderRoute, type Handler } from './utils';
+import { makeVendor } from './fixtures';
 
 const renderBounties = (user = makeUser()) => renderRoute(<BountiesPage user={user} />, { at: paths.bounties, user });
 
@@ -24,6 +25,8 @@ function bountiesServer(saved: Bounties | null, extra?: Handler, user = makeUser
     handler: (req) => {
       const answer = extra?.(req);
       if (answer) return answer;
+      if (req.method === 'GET' && req.path === '/api/vendors/mine')
+        return json(200, { vendors: [makeVendor()], invitations: [] });
       if (req.method === 'GET' && req.path === '/api/bounties')
         return saved
           ? json(200, { bounties: saved, updatedAt: '2026-01-01T00:00:00.000Z' })

@@ -361,8 +361,8 @@ describe('detail sheet', () => {
     expect(items).toHaveLength(2);
     expect(items[0]).toHaveTextContent('Referral submitted');
     expect(items[0]).toHaveTextContent('Initial referral created');
-    expect(items[1]).toHaveTextContent('Moved to Warm Intro');
-    expect(items[1]).toHaveTextContent('From Tee-up');
+    expect(items[1]).toHaveTextContent('Stage changed');
+    expect(items[1]).toHaveTextContent('Moved to Warm Intro from Tee-up');
     expect(within(items[1]!).getByText(/Mar/).closest('time')).toHaveAttribute('dateTime', '2026-03-04T15:30:00.000Z');
 
     const reciprocity = within(within(sheet).getByRole('heading', { name: 'Reciprocity' }).parentElement!);
@@ -376,9 +376,9 @@ describe('detail sheet', () => {
 
   it('builds the timeline oldest first, with the creation entry even without history, and the sent email', () => {
     const bare = makeReferral({ history: [], emailSentAt: '2026-03-03T12:00:00.000Z' });
-    expect(buildTimeline(bare).map((e) => [e.title, e.at])).toEqual([
-      ['Referral submitted', bare.createdAt],
-      ['Intro email sent', '2026-03-03T12:00:00.000Z'],
+    expect(buildTimeline(bare).map((e) => [e.kind, e.at])).toEqual([
+      ['submitted', bare.createdAt],
+      ['intro_sent', '2026-03-03T12:00:00.000Z'],
     ]);
     const moved = makeReferral({
       history: [
@@ -387,10 +387,73 @@ describe('detail sheet', () => {
         { from: 'pending', to: 'intro_made', at: '2026-03-05T10:00:00.000Z' },
       ],
     });
-    expect(buildTimeline(moved).map((e) => e.title)).toEqual([
-      'Referral submitted',
-      'Moved to Warm Intro',
-      'Moved to Declined',
+    expect(buildTimeline(moved).map((e) => e.text)).toEqual([
+      'Initial referral created',
+      'Moved to Warm Intro from Tee-up',
+      'Moved to Declined from Warm Intro',
     ]);
+  });
+
+  it("shows the vendor's decision and the referral's own timeline (issue 9)", async () => {
+    const accepted = makeReferral({
+      lead: {
+        vendorId: 'v-acme',
+        vendorName: 'Acme',
+        status: 'accepted',
+        declineReason: null,
+        decidedAt: '2026-03-03T10:00:00.000Z',
+      },
+      timeline: [
+        { at: '2026-03-02T10:00:00.000Z', actor: 'referrer', kind: 'submitted', text: 'You referred Grace Hopper' },
+        { at: '2026-03-02T10:00:01.000Z', actor: 'system', kind: 'routed', text: "Sent to Acme's lead inbox" },
+        { at: '2026-03-03T10:00:00.000Z', actor: 'vendor', kind: 'accepted', text: 'Acme accepted the lead' },
+      ],
+    });
+    const declined = makeReferral({
+      ...linus,
+      status: 'declined',
+      lead: {
+        vendorId: 'v-tux',
+        vendorName: 'Tux',
+        status: 'declined',
+        declineReason: 'Not in our region',
+        decidedAt: '2026-03-05T10:00:00.000Z',
+      },
+    });
+    dashboardServer(makeList([accepted, declined]));
+    const user = userEvent.setup();
+    renderDashboard();
+    const row = await screen.findByRole('row', { name: /Grace Hopper/ });
+    expect(row).toHaveTextContent('Accepted by Acme');
+    expect(screen.getByRole('row', { name: /Linus Torvalds/ })).toHaveTextContent('Declined by Tux');
+
+    await user.click(row);
+    const sheet = await screen.findByRole('dialog', { name: 'Grace Hopper' });
+    expect(within(sheet).getByText('Acme accepted this lead on Mar 3, 2026.')).toBeInTheDocument();
+    const items = within(within(sheet).getByRole('list', { name: 'Activity timeline' })).getAllByRole('listitem');
+    expect(items.map((item) => item.querySelector('p')?.textContent)).toEqual([
+      'Referral submitted',
+      "Sent to the vendor's lead inbox",
+      'Lead accepted',
+    ]);
+    expect(items[2]).toHaveTextContent('Acme accepted the lead');
+    await user.keyboard('{Escape}');
+
+    await user.click(screen.getByRole('row', { name: /Linus Torvalds/ }));
+    const other = await screen.findByRole('dialog', { name: 'Linus Torvalds' });
+    expect(within(other).getByText('Tux declined this lead on Mar 5, 2026.')).toBeInTheDocument();
+    expect(within(other).getByText('Reason: Not in our region')).toBeInTheDocument();
+    expect(within(other).getByText('Declined', { selector: 'span' })).toBeInTheDocument();
+  });
+
+  it('says when the vendor is not on Referral Hub', async () => {
+    dashboardServer(makeList([grace]));
+    const user = userEvent.setup();
+    renderDashboard();
+    await user.click(await screen.findByRole('row', { name: /Grace Hopper/ }));
+    const sheet = await screen.findByRole('dialog', { name: 'Grace Hopper' });
+    expect(
+      within(sheet).getByText('Acme Inc is not on Referral Hub yet: the intro goes to your client only.'),
+    ).toBeInTheDocument();
   });
 });

@@ -145,7 +145,12 @@ describe('Discover: Smart Match (issue 4)', () => {
     expect(referralStateFor(answer.matches[1]!, ' Pipeline analytics ')).toEqual({
       searchResult: 'Product: Pipeline Pro\nCompany: Pipeline Pro\nDescription: Pipeline analytics.',
       originalQuery: 'Pipeline analytics',
-      productInfo: { product: 'Pipeline Pro', company: 'Pipeline Pro', description: 'Pipeline analytics.' },
+      productInfo: {
+        product: 'Pipeline Pro',
+        company: 'Pipeline Pro',
+        description: 'Pipeline analytics.',
+        website: answer.matches[1]!.website,
+      },
     });
   });
 

@@ -1,4 +1,4 @@
-import type { Referral } from '@app/contracts';
+import { normalizeRecipients, type Referral } from '@app/contracts';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -12,9 +12,20 @@ import { currentPath, installServer, json, makeUser, problem, renderApp, renderR
 const renderDraft = (id: string | number = 7) =>
   renderRoute(<EmailDraftPage />, { path: routePatterns.referralDraft, at: paths.referralDraft(id), user: makeUser() });
 
-const draftAnswer = (recipients: Record<string, unknown> = { to: ['grace@navy.example'], cc: [], bcc: [] }) => ({
+const draftAnswer = (
+  recipients: Record<string, unknown> = { to: ['grace@navy.example'], cc: [], bcc: [] },
+  alwaysCc: string[] = [],
+) => ({
   emailDraft: { subject: 'Intro: Grace, meet Acme', body: 'Hi Grace,\n\nMeet Acme.', recipients },
   fromClay: false,
+  from: 'Ada Lovelace via Referral Hub',
+  replyTo: 'ada@example.com',
+  alwaysCc,
+  sendTo: {
+    to: normalizeRecipients(recipients.to),
+    cc: [...normalizeRecipients(recipients.cc), ...alwaysCc],
+    bcc: normalizeRecipients(recipients.bcc),
+  },
 });
 
 function draftServer({
@@ -192,6 +203,35 @@ describe('email draft editor', () => {
     expect(screen.queryByLabelText('Subject')).not.toBeInTheDocument();
     await user.click(screen.getByRole('tab', { name: 'Edit' }));
     expect(screen.getByLabelText('Subject')).toHaveValue('New subject');
+  });
+
+  it('previews From, Reply-To, To and Cc as sent: the referrer via Referral Hub, the vendor inbox copied (issue 9)', async () => {
+    draftServer({
+      referral: makeReferral({
+        lead: { vendorId: 'v-acme', vendorName: 'Acme', status: 'new', declineReason: null, decidedAt: null },
+      }),
+      draft: () =>
+        json(
+          200,
+          draftAnswer({ to: ['grace@navy.example'], cc: ['ada@example.com'], bcc: [] }, ['leads@acme.example']),
+        ),
+    });
+    const user = userEvent.setup();
+    renderRoute(<EmailDraftPage user={makeUser()} />, {
+      path: routePatterns.referralDraft,
+      at: paths.referralDraft(7),
+      user: makeUser(),
+    });
+    expect(
+      await screen.findByText(/Sent as Ada Lovelace via Referral Hub, replies to ada@example\.com\./),
+    ).toHaveTextContent("Acme's lead inbox (leads@acme.example) is copied too.");
+    await user.click(screen.getByRole('tab', { name: 'Preview' }));
+    const panel = screen.getByRole('tabpanel');
+    const line = (label: string) => within(panel).getByText(`${label}:`).nextSibling;
+    expect(line('From')).toHaveTextContent('Ada Lovelace via Referral Hub');
+    expect(line('Reply-To')).toHaveTextContent('ada@example.com');
+    expect(line('To')).toHaveTextContent('grace@navy.example');
+    expect(line('Cc')).toHaveTextContent('ada@example.com, leads@acme.example');
   });
 
   it("requires a 'to' recipient and sends nothing without one", async () => {

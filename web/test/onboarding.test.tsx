@@ -6,6 +6,7 @@ import { paths } from '@/config/paths';
 import { OnboardingPage } from '@/features/onboarding/components/onboarding-page';
 import { formatRevenue, revenueDigits } from '@/features/onboarding/utils/lead-criteria';
 import { currentPath, installServer, json, makeUser, problem, renderRoute, type Handler } from './utils';
+import { makeVendor } from './fixtures';
 
 const renderProfile = (user: User = makeUser()) =>
   renderRoute(<OnboardingPage user={user} />, { at: paths.onboarding, user });
@@ -16,6 +17,8 @@ function icpServer(extra?: Handler, user = makeUser()) {
     handler: (req) => {
       const answer = extra?.(req);
       if (answer) return answer;
+      if (req.method === 'GET' && req.path === '/api/vendors/mine')
+        return json(200, { vendors: [makeVendor()], invitations: [] });
       if (req.method === 'GET' && req.path === '/api/lead-criteria') return problem('LEAD_CRITERIA_NOT_FOUND');
       if (req.method === 'GET' && req.path === '/api/bounties') return problem('BOUNTIES_NOT_FOUND');
       return undefined;

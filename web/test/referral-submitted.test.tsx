@@ -23,6 +23,10 @@ const draft = {
     recipients: { to: ['grace@navy.example'], cc: [], bcc: [] },
   },
   fromClay: false,
+  from: 'Ada Lovelace via Referral Hub',
+  replyTo: 'ada@example.com',
+  alwaysCc: [],
+  sendTo: { to: ['grace@navy.example'], cc: [], bcc: [] },
 };
 
 const isCheck = (req: RecordedRequest) =>

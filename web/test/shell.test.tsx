@@ -92,6 +92,8 @@ describe('top bar and account menu', () => {
       'My Account',
       'Email Settings',
       'Change Password',
+      'Vendor Workspace',
+      'Lead Inbox',
       'Lead Criteria',
       'Manage Bounties',
       'Log out',

@@ -6,6 +6,7 @@ import { paths, routePatterns } from '@/config/paths';
 import { ReferralPage } from '@/features/referrals/components/referral-page';
 import { SubmitReferralPage } from '@/features/referrals/components/submit-referral-page';
 import { SearchPage } from '@/features/search/components/search-page';
+import { DiscoverPage } from '@/features/discover/components/discover-page';
 import type { Handler } from './utils';
 import { makeReferral } from './fixtures';
 import { currentPath, installServer, json, makeUser, problem, renderRoute } from './utils';
@@ -21,7 +22,11 @@ const renderForm = (at: InitialEntry = formEntry, options: { strict?: boolean } 
   renderRoute(<SubmitReferralPage />, {
     path: paths.submitReferral,
     at,
-    routes: { [routePatterns.referral]: <ReferralPage />, [paths.home]: <SearchPage /> },
+    routes: {
+      [routePatterns.referral]: <ReferralPage />,
+      [paths.home]: <SearchPage />,
+      [paths.discover]: <DiscoverPage />,
+    },
     ...options,
   });
 
@@ -35,6 +40,8 @@ function referralServer(routes: Routes = {}) {
     handler: (req) => {
       const route = routes[`${req.method} ${req.path}`];
       if (route) return route(req);
+      if (req.method === 'POST' && req.path === '/api/referrals/fit')
+        return json(200, { vendor: null, fit: null, routable: true });
       if (req.method === 'POST' && req.path === '/api/referrals') return json(201, referral);
       if (req.method === 'GET' && req.path === '/api/referrals/7') return json(200, referral);
       if (req.method === 'GET' && req.path === '/api/referrals/7/email-draft')
@@ -49,6 +56,7 @@ async function fillAndSubmit(user: ReturnType<typeof userEvent.setup>) {
   await user.type(screen.getByLabelText('Last name'), 'Hopper');
   await user.type(screen.getByLabelText('Email'), 'Grace@Navy.example');
   await user.type(screen.getByLabelText('Why is this referral a good fit?'), 'Needs a CRM');
+  await user.type(screen.getByLabelText('Client organization'), 'Globex');
   await user.click(screen.getByRole('button', { name: 'Submit Referral' }));
 }
 
@@ -88,6 +96,7 @@ describe('Submit New Referral (spec 2, 3, 5)', () => {
     expect(screen.getByText('Last name is required')).toBeInTheDocument();
     expect(screen.getByText('Invalid email address')).toBeInTheDocument();
     expect(screen.getByText('Please explain why this referral is a good fit')).toBeInTheDocument();
+    expect(screen.getByText("Please enter the client's organization")).toBeInTheDocument();
     expect(screen.getByLabelText('First name')).toHaveAttribute('aria-invalid', 'true');
 
     await user.type(screen.getByLabelText('Email'), 'not-an-email');
@@ -119,6 +128,9 @@ describe('Submit New Referral (spec 2, 3, 5)', () => {
       product: 'Acme CRM',
       company: 'Acme Software, Inc.',
       description: 'A CRM for small teams',
+      website: '',
+      client: { name: 'Globex', website: '', country: '', industry: '' },
+      notes: '',
     });
   });
 
@@ -269,5 +281,117 @@ describe('after the referral is created (spec 4)', () => {
     expect(await screen.findByRole('heading', { name: 'Referral Successfully Submitted!' })).toBeInTheDocument();
     expect(server.requests.some((r) => r.path.includes('/referral-program'))).toBe(false);
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+});
+
+describe('where the referral goes and how the client fits (issue 9)', () => {
+  const routedEntry = {
+    ...formEntry,
+    state: { ...formEntry.state, productInfo: { ...productInfo, website: 'https://acme.example' } },
+  };
+
+  async function describeClient(user: ReturnType<typeof userEvent.setup>, country = 'Germany') {
+    await user.type(await screen.findByLabelText('Client organization'), 'Globex');
+    await user.selectOptions(screen.getByLabelText('Company size'), '51-200');
+    await user.type(screen.getByLabelText('Country'), country);
+    await user.type(screen.getByLabelText('Industry'), 'Logistics');
+  }
+
+  it('asks nothing until the client is named, then shows the vendor and the criteria that fit', async () => {
+    const server = referralServer({
+      'POST /api/referrals/fit': () =>
+        json(200, {
+          vendor: { id: 'v-acme', name: 'Acme' },
+          fit: { fits: ['Based in Germany, a country they sell to'], fails: [], unknown: ['Funding stage not given'] },
+          routable: true,
+        }),
+    });
+    const user = userEvent.setup();
+    renderForm(routedEntry);
+    expect(
+      await screen.findByText(
+        "Enter the client's organization to see where this referral goes and how the client fits.",
+      ),
+    ).toBeInTheDocument();
+    await describeClient(user);
+    expect(await screen.findByText("Routed to Acme's lead inbox")).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('list', { name: 'Fits' })).getByText('Based in Germany, a country they sell to'),
+    ).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('list', { name: 'Not known yet' })).getByText('Funding stage not given'),
+    ).toBeInTheDocument();
+    // Debounced: one check for the settled fields, with the product's website.
+    const checks = server.callsTo('POST', '/api/referrals/fit');
+    expect(checks.at(-1)!.body).toEqual({
+      product: 'Acme CRM',
+      company: 'Acme Software, Inc.',
+      website: 'https://acme.example',
+      client: { name: 'Globex', website: '', size: '51-200', country: 'Germany', industry: 'Logistics' },
+    });
+    expect(checks.length).toBeLessThan(5);
+    expect(screen.getByRole('button', { name: 'Submit Referral' })).toBeEnabled();
+  });
+
+  it('says when the vendor is not on Referral Hub', async () => {
+    referralServer();
+    const user = userEvent.setup();
+    renderForm();
+    await user.type(await screen.findByLabelText('Client organization'), 'Globex');
+    expect(
+      await screen.findByText('Acme is not on Referral Hub yet: the intro goes to your client only'),
+    ).toBeInTheDocument();
+  });
+
+  it('a clear fail disables Submit with the reasons and offers Smart Match, prefilled', async () => {
+    const server = referralServer({
+      'POST /api/referrals/fit': () =>
+        json(200, {
+          vendor: { id: 'v-acme', name: 'Acme' },
+          fit: {
+            fits: ['51-200 employees is a size they want'],
+            fails: ['France is not a country they sell to'],
+            unknown: [],
+          },
+          routable: false,
+        }),
+    });
+    const user = userEvent.setup();
+    renderForm(routedEntry);
+    await user.type(await screen.findByLabelText('Why is this referral a good fit?'), 'Needs a CRM');
+    await describeClient(user, 'France');
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(
+      "This client does not match the vendor's ideal customer profile, so the referral cannot be routed.",
+    );
+    expect(within(alert).getByRole('list', { name: 'Why it cannot be routed' })).toHaveTextContent(
+      'France is not a country they sell to',
+    );
+    expect(screen.getByRole('button', { name: 'Submit Referral' })).toBeDisabled();
+
+    await user.click(within(alert).getByRole('link', { name: /Find a better match with Smart Match/ }));
+    expect(await screen.findByLabelText('What does your client need?')).toHaveValue('Needs a CRM');
+    expect(currentPath()).toBe('/discover');
+    expect(screen.getByLabelText('Company')).toHaveValue('Globex');
+    expect(screen.getByLabelText('Country')).toHaveValue('France');
+    expect(screen.getByLabelText('Company size')).toHaveValue('51-200');
+    expect(server.callsTo('POST', '/api/referrals')).toHaveLength(0);
+  });
+
+  it("shows the server's ICP_MISMATCH reasons the same way, until the client changes", async () => {
+    referralServer({
+      'POST /api/referrals': () =>
+        problem('ICP_MISMATCH', undefined, { details: ['Fewer than 50 employees is too small for them'] }),
+    });
+    const user = userEvent.setup();
+    renderForm();
+    await fillAndSubmit(user);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Fewer than 50 employees is too small for them');
+    expect(within(alert).getByRole('link', { name: /Smart Match/ })).toHaveAttribute('href', '/discover');
+    expect(screen.getByRole('button', { name: 'Submit Referral' })).toBeDisabled();
+    expect(currentPath()).toBe('/submit-referral');
+    await user.type(screen.getByLabelText('Client organization'), ' Group');
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Submit Referral' })).toBeEnabled());
   });
 });

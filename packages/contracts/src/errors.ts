@@ -66,6 +66,10 @@ export const ERRORS = {
   // Programs and documents
   PROGRAM_NOT_FOUND: { status: 404, message: 'Program not found' },
   NOTHING_TO_UPDATE: { status: 400, message: 'Nothing to update' },
+  PROGRAM_WEBSITE_OFF_DOMAIN: {
+    status: 400,
+    message: "A vendor's program must be on the vendor's own website domain. Ask an administrator to link others.",
+  },
   FILE_REQUIRED: { status: 400, message: 'Please choose a document to analyze' },
   EMPTY_FILE: { status: 400, message: 'The document is empty' },
   DOCUMENT_TOO_LARGE: { status: 413, message: 'The document is larger than 10 MB' },
@@ -92,6 +96,42 @@ export const ERRORS = {
     message: 'The image could not be analyzed right now. Please try again later or use Manual Entry.',
   },
 
+  // Vendor workspaces and leads
+  VENDOR_NOT_FOUND: { status: 404, message: 'Vendor workspace not found' },
+  NO_WORKSPACE: { status: 404, message: 'You have no vendor workspace yet. Create one to set your lead criteria.' },
+  CHOOSE_WORKSPACE: { status: 400, message: 'You belong to several vendor workspaces: choose one.' },
+  NOT_A_MEMBER: { status: 403, message: 'Only members of this vendor workspace can do this' },
+  NOT_AN_OWNER: { status: 403, message: 'Only owners of this vendor workspace can do this' },
+  WORKSPACE_NOT_VERIFIED: {
+    status: 403,
+    message:
+      'This vendor workspace is not verified yet. Verify it with an email address on its website domain, or ask an administrator to approve it.',
+  },
+  WEBMAIL_DOMAIN: {
+    status: 400,
+    message: 'A webmail domain cannot identify a company. Please enter your company website.',
+  },
+  DOMAIN_TAKEN: { status: 409, message: 'A verified vendor workspace already exists for this website' },
+  WEBSITE_LOCKED: {
+    status: 400,
+    message: 'The website of a verified workspace cannot be changed. Ask an administrator.',
+  },
+  ALREADY_A_MEMBER: { status: 409, message: 'This person is already a member of the workspace' },
+  LAST_OWNER: { status: 400, message: 'A workspace needs at least one owner' },
+  MEMBER_NOT_FOUND: { status: 404, message: 'Member not found' },
+  INVITATION_NOT_FOUND: { status: 404, message: 'Invitation not found' },
+  INVITATION_NOT_YOURS: {
+    status: 403,
+    message: 'This invitation was sent to another email address. Sign in with that address to accept it.',
+  },
+  INVITATION_ALREADY_ACCEPTED: { status: 409, message: 'This invitation has already been accepted' },
+  ICP_MISMATCH: {
+    status: 422,
+    message: "This client does not match the vendor's ideal customer profile, so the referral cannot be routed.",
+  },
+  LEAD_NOT_FOUND: { status: 404, message: 'Lead not found' },
+  LEAD_ALREADY_DECIDED: { status: 409, message: 'This lead has already been accepted or declined' },
+
   // Enrichment
   ENRICHMENT_NOT_CONFIGURED: { status: 404, message: 'Enrichment is not configured' },
   INVALID_SIGNATURE: { status: 401, message: 'Invalid signature' },
@@ -109,6 +149,8 @@ export const ErrorResponse = z.object({
   message: z.string(),
   code: z.enum(ERROR_CODES as [ErrorCode, ...ErrorCode[]]),
   field: z.string().optional(),
+  /** Reasons behind a refusal, each a sentence (e.g. the ICP criteria a referral fails). */
+  details: z.array(z.string()).optional(),
 });
 export type ErrorResponse = z.infer<typeof ErrorResponse>;
 

@@ -1,5 +1,7 @@
 import { z } from 'zod';
+import type { ServiceName } from './operation.ts';
 import { Bounties, LeadCriteria } from './profiles.ts';
+import { VendorRole } from './vendors.ts';
 
 /**
  * Every event that crosses a service boundary, named `entity.past_tense`, with its payload schema.
@@ -88,13 +90,71 @@ export const events = {
     description: z.string(),
     website: z.string(),
     rewardDetails: z.string(),
+    /** The vendor workspace the program belongs to (null until an administrator links it). */
+    vendorId: z.string().nullable(),
+    /** A display and matching hint only; the vendor is `vendorId`. */
     companyName: z.string().nullable(),
     isActive: z.boolean(),
   }),
-  /** A vendor saved its Ideal Customer Profile (profiles). */
-  'lead_criteria.saved': z.object({ userId: z.string(), companyName: z.string(), criteria: LeadCriteria }),
-  /** A vendor saved its bounties (profiles). */
-  'bounties.saved': z.object({ userId: z.string(), companyName: z.string(), bounties: Bounties }),
+
+  /**
+   * A vendor workspace was created or changed (profiles): the whole state, so every consumer keeps a copy.
+   * `version` grows with each change: a consumer ignores a version older than the one it has.
+   */
+  'vendor.saved': z.object({
+    vendorId: z.string(),
+    version: z.number().int(),
+    name: z.string(),
+    domain: z.string(),
+    /** companyKey(name): only a matching hint. */
+    companyKey: z.string(),
+    leadInbox: z.string(),
+    verified: z.boolean(),
+    members: z.array(z.object({ userId: z.string(), email: z.string(), name: z.string(), role: VendorRole })),
+  }),
+  /** A verified vendor's members saved its Ideal Customer Profile (profiles). */
+  'lead_criteria.saved': z.object({ vendorId: z.string(), version: z.number().int(), criteria: LeadCriteria }),
+  /** A verified vendor's members saved its bounties (profiles). */
+  'bounties.saved': z.object({ vendorId: z.string(), version: z.number().int(), bounties: Bounties }),
+  /** Someone was invited to a vendor workspace (profiles): the mail service tells them. */
+  'vendor_invitation.created': z.object({
+    invitationId: z.string(),
+    vendorId: z.string(),
+    vendorName: z.string(),
+    email: z.string(),
+    invitedByName: z.string(),
+  }),
+
+  /** A referral was routed to a vendor on the platform (referrals): the lead inbox and members are emailed. */
+  'lead.created': z.object({
+    referralId: z.number().int(),
+    vendorId: z.string(),
+    vendorName: z.string(),
+    /** The lead inbox and every member, de-duplicated. */
+    recipients: z.array(z.string()),
+    referrerName: z.string(),
+    clientName: z.string(),
+    productName: z.string(),
+  }),
+  /** The vendor accepted a lead (referrals): the referrer is emailed. */
+  'lead.accepted': z.object({
+    referralId: z.number().int(),
+    vendorName: z.string(),
+    referrerEmail: z.string(),
+    referrerFirstName: z.string(),
+    clientName: z.string(),
+    productName: z.string(),
+  }),
+  /** The vendor declined a lead, with the reason the referrer sees (referrals): the referrer is emailed. */
+  'lead.declined': z.object({
+    referralId: z.number().int(),
+    vendorName: z.string(),
+    referrerEmail: z.string(),
+    referrerFirstName: z.string(),
+    clientName: z.string(),
+    productName: z.string(),
+    reason: z.string(),
+  }),
 
   /** Someone asked for a demo (profiles): the mail service tells the sales team (SALES_EMAIL). */
   'demo_request.submitted': z.object({
@@ -119,6 +179,33 @@ export const events = {
 } as const;
 
 export type EventName = keyof typeof events;
+
+/**
+ * The one service that publishes each event. NATS lets each service publish only its own
+ * (`npm run deploy:generate` writes the permissions from this map and the subscribers), and a test checks that
+ * no service emits an event it does not own.
+ */
+export const EVENT_PRODUCERS: Record<EventName, ServiceName> = {
+  'user.registered': 'auth',
+  'email_verification.requested': 'auth',
+  'user.email_verified': 'auth',
+  'session.ended': 'auth',
+  'email_change.requested': 'auth',
+  'password.changed': 'auth',
+  'referral.created': 'referrals',
+  'referral.draft_generated': 'ai',
+  'referral.intro_email_requested': 'referrals',
+  'referral.status_changed': 'referrals',
+  'lead.created': 'referrals',
+  'lead.accepted': 'referrals',
+  'lead.declined': 'referrals',
+  'program.saved': 'programs',
+  'vendor.saved': 'profiles',
+  'lead_criteria.saved': 'profiles',
+  'bounties.saved': 'profiles',
+  'vendor_invitation.created': 'profiles',
+  'demo_request.submitted': 'profiles',
+};
 export type EventPayload<N extends EventName> = z.infer<(typeof events)[N]>;
 
 /** The envelope every transport carries. `id` is the de-duplication key end to end. */

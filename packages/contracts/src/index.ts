@@ -14,3 +14,4 @@ export * from './match.ts';
 export * from './impact.ts';
 export * from './account.ts';
 export * from './demo.ts';
+export * from './vendors.ts';

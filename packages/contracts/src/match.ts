@@ -35,7 +35,10 @@ export const BountySummary = z.object({
 export const ProgramMatch = z.object({
   programId: z.string(),
   programName: z.string(),
+  /** The verified vendor's workspace name, else the company the program names (a hint). */
   companyName: z.string().nullable(),
+  /** The verified vendor workspace the program belongs to (null when none): where a referral would route. */
+  vendorId: z.string().nullable().optional(),
   website: z.string(),
   description: z.string(),
   /** 0-100. */

@@ -21,8 +21,8 @@ const programFields = {
   description: required('Description is required', 5000),
   website: ProgramWebsite,
   rewardDetails: required('Reward details are required', 20_000),
-  /** The vendor company whose lead criteria and bounties apply; matched to users' company names. */
-  companyName: z.string().trim().max(200, 'Must be at most 200 characters').optional(),
+  /** The vendor workspace the program belongs to (its ICP and bounties apply; its members manage it). */
+  vendorId: z.string().max(64).nullable().optional(),
 };
 
 /** POST /api/programs: the program form (spec 5), plus the vendor company it belongs to (issue 4). */
@@ -42,7 +42,9 @@ export const Program = z.object({
   description: z.string(),
   website: z.string(),
   rewardDetails: z.string(),
-  companyName: z.string().nullable(),
+  vendorId: z.string().nullable(),
+  /** The linked vendor's name (null when not linked). */
+  vendorName: z.string().nullable(),
   isActive: z.boolean(),
   createdAt: z.iso.datetime(),
   updatedAt: z.iso.datetime(),
@@ -61,6 +63,8 @@ export const ProgramAnalysis = z.object({
   website: z.string(),
   /** Verbatim: every step, requirement, condition and amount as the document states them. */
   rewardDetails: z.string(),
+  /** The vendor the document names, proposed to link or create a workspace ('' when not found). */
+  vendorName: z.string(),
   /** The stored document, for reference. */
   documentId: z.string(),
   /** 'llm' when a model read it, 'extractor' for the deterministic reader. */

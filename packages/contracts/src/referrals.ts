@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { emailField } from './common.ts';
+import { ClientOrganization, IcpFit, LeadStatus } from './vendors.ts';
 
 /** Referral stages (spec 4): stored value and the label screens show. */
 export const REFERRAL_STATUSES = [
@@ -84,6 +85,12 @@ export const CreateReferralRequest = z.strictObject({
   product: text(200).min(1, 'Product selection is required'),
   company: text(200).default(''),
   description: text(2000).default(''),
+  /** The product's website as the search found it: the surest way to the vendor's workspace. */
+  website: text(300).default(''),
+  /** The client organization (spec 1), checked against the vendor's ICP before the referral is routed. */
+  client: ClientOrganization,
+  /** Optional notes for the vendor (spec 1). */
+  notes: text(2000).default(''),
 });
 export type CreateReferralRequest = z.input<typeof CreateReferralRequest>;
 
@@ -162,6 +169,27 @@ export type Project = z.infer<typeof Project>;
 
 export const StatusChange = z.object({ from: ReferralStatus.nullable(), to: ReferralStatus, at: z.iso.datetime() });
 
+export const TIMELINE_ACTORS = ['referrer', 'vendor', 'admin', 'system'] as const;
+/** One thing that happened to a referral, as both the referrer and the vendor see it. */
+export const TimelineEntry = z.object({
+  at: z.iso.datetime(),
+  actor: z.enum(TIMELINE_ACTORS),
+  /** Machine kind: submitted, routed, not_routed, intro_sent, accepted, declined, stage_changed... */
+  kind: z.string(),
+  /** What a person reads: "Acme accepted the lead", "Declined: not in our region". */
+  text: z.string(),
+});
+export type TimelineEntry = z.infer<typeof TimelineEntry>;
+
+/** Where a referral went: the vendor on the platform (null when it is not), and what it decided. */
+export const ReferralLead = z.object({
+  vendorId: z.string(),
+  vendorName: z.string(),
+  status: LeadStatus,
+  declineReason: z.string().nullable(),
+  decidedAt: z.iso.datetime().nullable(),
+});
+
 export const Referral = z.object({
   id: z.number().int(),
   projectId: z.string(),
@@ -185,6 +213,15 @@ export const Referral = z.object({
   /** First-year ARR in USD, given when the referral was marked Closed-Won. */
   dealValue: z.number().nullable(),
   history: z.array(StatusChange),
+  /** The product description as the referrer saw it when referring (their own text, never shared). */
+  description: z.string(),
+  /** The client organization (null for referrals made before it was asked). */
+  client: ClientOrganization.nullable(),
+  /** The vendor workspace the referral was routed to, or null when the vendor is not on the platform. */
+  lead: ReferralLead.nullable(),
+  /** The vendor's ICP against this client, when the vendor has one. */
+  fit: IcpFit.nullable(),
+  timeline: z.array(TimelineEntry),
 });
 export type Referral = z.infer<typeof Referral>;
 
@@ -218,7 +255,18 @@ export const ReferralList = z.object({
 });
 export type ReferralList = z.infer<typeof ReferralList>;
 
-export const EmailDraftResponse = z.object({ emailDraft: EmailDraft, fromClay: z.boolean() });
+export const EmailDraftResponse = z.object({
+  emailDraft: EmailDraft,
+  fromClay: z.boolean(),
+  /** The sender name as the email shows it (at the platform's address): "{referrer's name} via Referral Hub". */
+  from: z.string(),
+  /** Replies go to the referrer. */
+  replyTo: z.string(),
+  /** What the server always adds to the Cc when it sends: the vendor's lead inbox when the referral was routed. */
+  alwaysCc: z.array(z.string()),
+  /** The draft's recipients exactly as they would be sent now (alwaysCc added to the Cc). */
+  sendTo: z.object({ to: z.array(z.string()), cc: z.array(z.string()), bcc: z.array(z.string()) }),
+});
 export const EmailDraftCheckResponse = z.object({ ready: z.boolean(), fromClay: z.boolean() });
 export const ReferralProgramResponse = z.object({ referralProgram: z.string() });
 export const AutomateResponse = z.object({ success: z.boolean(), message: z.string() });
@@ -233,3 +281,44 @@ export const REFERRAL_MESSAGES = {
   alreadySent: 'This intro email has already been sent',
   noProgram: 'NO: this vendor has no referral program we know of.',
 } as const;
+
+/** POST /api/referrals/fit: where a referral would go and how the client fits, before submitting. */
+export const ReferralFitRequest = z.strictObject({
+  product: text(200).min(1, 'Product selection is required'),
+  company: text(200).default(''),
+  website: text(300).default(''),
+  client: ClientOrganization,
+});
+export type ReferralFitRequest = z.input<typeof ReferralFitRequest>;
+
+export const ReferralFit = z.object({
+  /** The vendor workspace it would be routed to; null when the vendor is not on the platform. */
+  vendor: z.object({ id: z.string(), name: z.string() }).nullable(),
+  /** Null when the vendor has no ICP (or is not on the platform). */
+  fit: IcpFit.nullable(),
+  /** False when the client clearly fails a hard criterion: submitting is refused (ICP_MISMATCH). */
+  routable: z.boolean(),
+});
+export type ReferralFit = z.infer<typeof ReferralFit>;
+
+/** A lead in a vendor's inbox: a referral routed to the vendor. */
+export const Lead = z.object({
+  referralId: z.number().int(),
+  createdAt: z.iso.datetime(),
+  status: LeadStatus,
+  declineReason: z.string().nullable(),
+  decidedAt: z.iso.datetime().nullable(),
+  productName: z.string(),
+  client: ClientOrganization.nullable(),
+  contact: z.object({ firstName: z.string(), lastName: z.string(), email: z.string() }),
+  referrer: z.object({ name: z.string(), company: z.string(), email: z.string() }),
+  reason: z.string(),
+  notes: z.string(),
+  fit: IcpFit.nullable(),
+  /** The intro email: the referrer's draft until it is sent, then what was sent. */
+  introEmail: z.object({ subject: z.string(), body: z.string(), sentAt: z.iso.datetime().nullable() }).nullable(),
+  timeline: z.array(TimelineEntry),
+});
+export type Lead = z.infer<typeof Lead>;
+
+export const ListLeadsQuery = z.strictObject({ status: LeadStatus.optional() });

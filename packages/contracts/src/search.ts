@@ -29,6 +29,8 @@ export const SearchResponse = z.object({
       }),
     )
     .min(1),
+  /** The product's website when the search knows it (catalogue, program): routes the referral to its vendor. */
+  website: z.string().nullable().optional(),
 });
 export type SearchResponse = z.infer<typeof SearchResponse>;
 
@@ -37,6 +39,8 @@ export interface ParsedProduct {
   product: string;
   company: string;
   description: string;
+  /** The product's website when the answer names one ('Website:' line): how a referral finds its vendor. */
+  website: string;
 }
 
 export const NOT_FOUND = 'Not found';
@@ -44,15 +48,19 @@ export const NO_DESCRIPTION = 'No description available';
 
 /** Spec 3: labelled lines, bold markers removed, case-insensitive, with the defaults it names. */
 export function parseSearchContent(content: string): ParsedProduct {
-  const result: ParsedProduct = { product: NOT_FOUND, company: NOT_FOUND, description: NO_DESCRIPTION };
+  const result: ParsedProduct = { product: NOT_FOUND, company: NOT_FOUND, description: NO_DESCRIPTION, website: '' };
   let labelled = false;
   for (const raw of content.split(/\r?\n/)) {
     const line = raw.replace(/\*\*/g, '').trim();
-    const match = /^(product description|description|product|company)\s*:\s*(.*)$/i.exec(line);
+    const match = /^(product description|description|product|company|website)\s*:\s*(.*)$/i.exec(line);
     if (!match) continue;
-    labelled = true;
     const label = match[1]!.toLowerCase();
     const value = match[2]!.trim();
+    if (label === 'website') {
+      result.website = value;
+      continue;
+    }
+    labelled = true;
     if (!value) continue;
     if (label === 'product') result.product = value;
     else if (label === 'company') result.company = value;

@@ -15,12 +15,18 @@ describe('parseSearchContent (spec 3)', () => {
       product: 'Slack',
       company: 'Slack Technologies, LLC',
       description: 'Team chat.',
+      website: '',
     });
     expect(parseSearchContent('Product: Notion\nDescription: Docs and wikis')).toEqual({
       product: 'Notion',
       company: 'Not found',
       description: 'Docs and wikis',
+      website: '',
     });
+    // The ai service adds the product's website; the spec's labels stay what the screen reads.
+    expect(
+      parseSearchContent('Product: Slack\nCompany: Salesforce\nDescription: Chat\nWebsite: https://slack.com'),
+    ).toEqual({ product: 'Slack', company: 'Salesforce', description: 'Chat', website: 'https://slack.com' });
   });
 
   it('falls back to the first non-empty line without "learn more", else the defaults', () => {
@@ -28,11 +34,13 @@ describe('parseSearchContent (spec 3)', () => {
       product: 'Acme Rockets',
       company: 'Not found',
       description: 'No description available',
+      website: '',
     });
     expect(parseSearchContent('')).toEqual({
       product: 'Not found',
       company: 'Not found',
       description: 'No description available',
+      website: '',
     });
   });
 });
@@ -74,12 +82,14 @@ describe('referral form (spec 5)', () => {
       referredEmail: 'x',
       referralReason: '',
       product: 'Slack',
+      client: { name: '' },
     });
     expect(result.error?.issues.map((i) => i.message)).toEqual([
       'First name is required',
       'Last name is required',
       'Invalid email address',
       'Please explain why this referral is a good fit',
+      "Please enter the client's organization",
     ]);
     const ok = CreateReferralRequest.parse({
       referredFirstName: 'A',
@@ -87,6 +97,7 @@ describe('referral form (spec 5)', () => {
       referredEmail: 'A@B.co',
       referralReason: 'fit',
       product: 'Slack',
+      client: { name: 'Globex' },
     });
     expect(ok).toMatchObject({
       isReferralAware: false,

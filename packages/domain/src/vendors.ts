@@ -15,3 +15,42 @@ export function companyKey(companyName: string | null | undefined): string {
   const key = collapse(stripLegalSuffixes(collapse(companyName)));
   return key === NOT_FOUND ? '' : key;
 }
+
+/**
+ * Free webmail and consumer mail providers: an address there proves nothing about a company, so such a
+ * domain can neither be a workspace's website nor verify one (as Slack, Notion and Linear do).
+ */
+const WEBMAIL = new Set(
+  `gmail.com googlemail.com yahoo.com yahoo.co.uk yahoo.fr yahoo.de yahoo.es yahoo.it yahoo.co.jp ymail.com rocketmail.com
+   outlook.com hotmail.com hotmail.co.uk hotmail.fr hotmail.de hotmail.it hotmail.es live.com live.co.uk live.fr msn.com
+   passport.com icloud.com me.com mac.com aol.com aim.com proton.me protonmail.com protonmail.ch pm.me tutanota.com
+   tuta.io gmx.com gmx.net gmx.de gmx.at gmx.ch mail.com email.com zoho.com zohomail.com yandex.com yandex.ru ya.ru
+   mail.ru inbox.ru list.ru bk.ru qq.com 163.com 126.com yeah.net sina.com sohu.com naver.com daum.net hanmail.net
+   web.de t-online.de freenet.de orange.fr wanadoo.fr free.fr laposte.net sfr.fr libero.it virgilio.it tiscali.it
+   btinternet.com sky.com virginmedia.com ntlworld.com talktalk.net comcast.net verizon.net att.net sbcglobal.net
+   bellsouth.net cox.net charter.net earthlink.net optonline.net rediffmail.com fastmail.com fastmail.fm hey.com
+   hushmail.com mailfence.com posteo.de posteo.net mailbox.org rambler.ru seznam.cz wp.pl o2.pl interia.pl onet.pl
+   bol.com.br uol.com.br terra.com.br shaw.ca rogers.com sympatico.ca bigpond.com optusnet.com.au`.split(/\s+/),
+);
+
+/** Whether a domain (or a subdomain of one, e.g. "mail.yahoo.com") is a webmail provider. */
+export function isWebmailDomain(domain: string): boolean {
+  const host = domain.trim().toLowerCase().replace(/\.$/, '');
+  const labels = host.split('.');
+  for (let i = 0; i < labels.length - 1; i++) if (WEBMAIL.has(labels.slice(i).join('.'))) return true;
+  return false;
+}
+
+/** The domain part of an email address, lower case ('' when there is none). */
+export const emailDomain = (email: string) => email.trim().toLowerCase().split('@')[1] ?? '';
+
+/**
+ * Whether an address proves membership of a company with this website domain: the same domain or one of its
+ * subdomains ("ana@eu.acme.com" for "acme.com"), never a webmail domain.
+ */
+export function emailOnDomain(email: string, domain: string): boolean {
+  const from = emailDomain(email);
+  const site = domain.trim().toLowerCase();
+  if (!from || !site || isWebmailDomain(from) || isWebmailDomain(site)) return false;
+  return from === site || from.endsWith(`.${site}`);
+}

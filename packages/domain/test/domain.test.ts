@@ -50,3 +50,17 @@ describe('the stage model', () => {
     expect(milestonesReached('declined')).toEqual([]);
   });
 });
+
+describe('vendor domains', () => {
+  it('never counts webmail, and accepts the domain or its subdomains', async () => {
+    const { emailOnDomain, isWebmailDomain } = await import('../src/index.ts');
+    expect(isWebmailDomain('gmail.com')).toBe(true);
+    expect(isWebmailDomain('mail.yahoo.com')).toBe(true);
+    expect(isWebmailDomain('hubspot.com')).toBe(false);
+    expect(emailOnDomain('ana@hubspot.com', 'hubspot.com')).toBe(true);
+    expect(emailOnDomain('ana@eu.hubspot.com', 'hubspot.com')).toBe(true);
+    expect(emailOnDomain('ana@nothubspot.com', 'hubspot.com')).toBe(false);
+    expect(emailOnDomain('ana@hubspot.com.evil.io', 'hubspot.com')).toBe(false);
+    expect(emailOnDomain('ana@gmail.com', 'gmail.com')).toBe(false);
+  });
+});

@@ -19,6 +19,7 @@ import { knownProductsSubscriber } from './subscribers/known-products.ts';
 import { matchBounties } from './subscribers/match-bounties.ts';
 import { matchLeadCriteria } from './subscribers/match-lead-criteria.ts';
 import { matchPrograms } from './subscribers/match-programs.ts';
+import { matchVendors } from './subscribers/match-vendors.ts';
 
 /** Search texts and match requests are short and enrichment callbacks carry one email: nothing legitimate is larger. */
 const BODY_LIMIT = 64 * 1024;
@@ -86,6 +87,7 @@ export async function createAiService(options: ServiceOptions<AiConfig>): Promis
   }
   await service.subscribe(knownProductsSubscriber(known));
   await service.subscribe(matchPrograms(readModel));
+  await service.subscribe(matchVendors(readModel));
   await service.subscribe(matchLeadCriteria(readModel));
   await service.subscribe(matchBounties(readModel));
   return service;

@@ -110,7 +110,12 @@ describe('search with a language model', () => {
       expect(JSON.parse(user(request))).toEqual({ query: attack });
     }
     // Output without the labelled lines is refused, never shown.
-    expect(product).toEqual({ product: 'Not found', company: 'Not found', description: 'No description available' });
+    expect(product).toEqual({
+      product: 'Not found',
+      company: 'Not found',
+      description: 'No description available',
+      website: '',
+    });
     expect(body.choices[0]!.message.content).not.toContain('PWNED');
   });
 

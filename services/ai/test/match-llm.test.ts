@@ -1,7 +1,7 @@
 import { MatchResponse } from '@app/contracts';
 import { freshDatabase, messageText, startFakeOpenAi, type FakeOpenAi } from '@app/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { leadCriteriaSaved, programSaved } from './match-support.ts';
+import { leadCriteriaSaved, programSaved, vendorSaved } from './match-support.ts';
 import { dropDatabase, json, signedIn, startAi, type RunningAi } from './support.ts';
 
 let db: Awaited<ReturnType<typeof freshDatabase>>;
@@ -13,9 +13,11 @@ const crm = programSaved({
   description: 'Sales CRM with pipeline management.',
   companyName: 'Pipedrive Inc',
 });
+const teamleader = crypto.randomUUID();
 const euCrm = programSaved({
   name: 'Teamleader Partners',
   description: 'CRM and invoicing for agencies.',
+  vendorId: teamleader,
   companyName: 'Teamleader GmbH',
 });
 const gusto = programSaved({
@@ -35,9 +37,12 @@ beforeAll(async () => {
     OPENAI_MAX_RETRIES: '0',
   });
   for (const event of [crm, euCrm, gusto]) await ai.bus.publish(event);
-  const criteria = leadCriteriaSaved('Teamleader', { countries: ['Belgium'] });
+  const vendor = vendorSaved(teamleader, { name: 'Teamleader' });
+  const criteria = leadCriteriaSaved(teamleader, { countries: ['Belgium'] });
+  await ai.bus.publish(vendor);
   await ai.bus.publish(criteria);
   await ai.handled('ai-match-programs', crm, euCrm, gusto);
+  await ai.handled('ai-match-vendors', vendor);
   await ai.handled('ai-match-lead-criteria', criteria);
 });
 beforeEach(() => fake.reset());

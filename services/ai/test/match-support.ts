@@ -33,6 +33,7 @@ export const programSaved = (
       programId: crypto.randomUUID(),
       website: 'https://vendor.example',
       rewardDetails: 'Ask us about rewards.',
+      vendorId: null,
       companyName: null,
       isActive: true,
       ...payload,
@@ -40,28 +41,37 @@ export const programSaved = (
     occurredAt,
   );
 
-export const leadCriteriaSaved = (companyName: string, criteria: LeadCriteriaInput, occurredAt?: Date) =>
-  envelope(
-    'lead_criteria.saved',
-    { userId: crypto.randomUUID(), companyName, criteria: LeadCriteria.parse(criteria) },
-    occurredAt,
-  );
+/** A vendor workspace as profiles publishes it: verified, version 1, unless said. */
+export const vendorSaved = (
+  vendorId: string,
+  overrides: Partial<Omit<EventPayload<'vendor.saved'>, 'vendorId'>> = {},
+) =>
+  envelope('vendor.saved', {
+    vendorId,
+    version: 1,
+    name: 'Vendor',
+    domain: 'vendor.example',
+    companyKey: 'vendor',
+    leadInbox: 'leads@vendor.example',
+    verified: true,
+    members: [],
+    ...overrides,
+  });
+
+export const leadCriteriaSaved = (vendorId: string, criteria: LeadCriteriaInput, version = 1) =>
+  envelope('lead_criteria.saved', { vendorId, version, criteria: LeadCriteria.parse(criteria) });
 
 const off = { enabled: false };
-export const bountiesSaved = (companyName: string, bounties: Record<string, unknown>, occurredAt?: Date) =>
-  envelope(
-    'bounties.saved',
-    {
-      userId: crypto.randomUUID(),
-      companyName,
-      bounties: {
-        qualifiedLead: off,
-        meetingHeld: off,
-        opportunityCreated: off,
-        closedWon: off,
-        retentionBonus: off,
-        ...bounties,
-      },
+export const bountiesSaved = (vendorId: string, bounties: Record<string, unknown>, version = 1) =>
+  envelope('bounties.saved', {
+    vendorId,
+    version,
+    bounties: {
+      qualifiedLead: off,
+      meetingHeld: off,
+      opportunityCreated: off,
+      closedWon: off,
+      retentionBonus: off,
+      ...bounties,
     },
-    occurredAt,
-  );
+  });

@@ -2,7 +2,7 @@ import { companyKey } from '@app/domain';
 import { describe, expect, it } from 'vitest';
 import { Bm25Index } from '../src/match/bm25.ts';
 import { bountySummaries } from '../src/match/bounties.ts';
-import { seniorityOf } from '../src/match/icp.ts';
+import { seniorityOf } from '@app/domain';
 
 describe('Smart Match building blocks', () => {
   it('normalizes vendors as the referrals service does', () => {

@@ -2,17 +2,20 @@ import { LeadCriteria, MatchResponse } from '@app/contracts';
 import { freshDatabase } from '@app/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bountiesSaved, leadCriteriaSaved, programSaved } from './match-support.ts';
+import { bountiesSaved, leadCriteriaSaved, programSaved, vendorSaved } from './match-support.ts';
 import { dropDatabase, json, signedIn, startAi, type RunningAi } from './support.ts';
 
 let db: Awaited<ReturnType<typeof freshDatabase>>;
 let ai: RunningAi;
 let sql: pg.Pool;
 
+const pipedrive = crypto.randomUUID();
+const teamleader = crypto.randomUUID();
 const crm = programSaved({
   name: 'Pipedrive Partner Program',
   description: 'Sales CRM with pipeline management, deal tracking and email sync for small sales teams.',
   rewardDetails: '20% recurring commission for 12 months.',
+  vendorId: pipedrive,
   companyName: 'Pipedrive, Inc.',
 });
 const payroll = programSaved({
@@ -25,6 +28,7 @@ const euCrm = programSaved({
   name: 'Teamleader Partners',
   description: 'CRM, invoicing and project management for European agencies.',
   rewardDetails: '15% of first-year ARR.',
+  vendorId: teamleader,
   companyName: 'Teamleader GmbH',
 });
 const inactive = programSaved({
@@ -53,30 +57,32 @@ beforeAll(async () => {
   ai = await startAi(db.url);
   sql = new pg.Pool({ connectionString: db.url, max: 2 });
   for (const event of [crm, payroll, euCrm, inactive]) await ai.bus.publish(event);
-  // Vendors name themselves as they like: "Teamleader" is the vendor of "Teamleader GmbH".
+  // Programs name their vendor by id; the vendor's workspace name is the one shown.
+  const vendors = [vendorSaved(pipedrive, { name: 'Pipedrive' }), vendorSaved(teamleader, { name: 'Teamleader' })];
   const criteria = [
-    leadCriteriaSaved('Teamleader', {
+    leadCriteriaSaved(teamleader, {
       countries: ['Belgium', 'Netherlands', 'Germany'],
       employeeCount: ['11-50', '51-200'],
       industries: ['Marketing and Advertising'],
     }),
-    leadCriteriaSaved('pipedrive', {
+    leadCriteriaSaved(pipedrive, {
       countries: ['United States', 'Germany'],
       seniority: ['Manager', 'Director', 'VP'],
       techStack: ['Gmail'],
     }),
   ];
   const bounties = [
-    bountiesSaved('Pipedrive Inc.', {
+    bountiesSaved(pipedrive, {
       qualifiedLead: { enabled: true, type: 'flat', amount: 50 },
       meetingHeld: { enabled: true, type: 'percentage_mrr', amount: 10, months: 12 },
       closedWon: { enabled: true, type: 'flat', amount: 500 },
       retentionBonus: { enabled: false, type: 'flat', amount: 999 },
     }),
-    bountiesSaved('Teamleader', { closedWon: { enabled: true, type: 'percentage_arr', amount: 20 } }),
+    bountiesSaved(teamleader, { closedWon: { enabled: true, type: 'percentage_arr', amount: 20 } }),
   ];
-  for (const event of [...criteria, ...bounties]) await ai.bus.publish(event);
+  for (const event of [...vendors, ...criteria, ...bounties]) await ai.bus.publish(event);
   await ai.handled('ai-match-programs', crm, payroll, euCrm, inactive);
+  await ai.handled('ai-match-vendors', ...vendors);
   await ai.handled('ai-match-lead-criteria', ...criteria);
   await ai.handled('ai-match-bounties', ...bounties);
 });
@@ -155,9 +161,9 @@ describe('POST /api/match, local ranking', () => {
 
   it('shows the enabled bounties as text and the Starter share', async () => {
     const body = await matched({ need: 'CRM for sales pipeline' });
-    const pipedrive = body.matches.find((m) => m.programId === crm.payload.programId)!;
-    expect(pipedrive.companyName).toBe('Pipedrive, Inc.');
-    expect(pipedrive.reward).toEqual({
+    const pipedriveMatch = body.matches.find((m) => m.programId === crm.payload.programId)!;
+    expect(pipedriveMatch).toMatchObject({ companyName: 'Pipedrive', vendorId: pipedrive });
+    expect(pipedriveMatch.reward).toEqual({
       rewardDetails: '20% recurring commission for 12 months.',
       referrerShare: 0.7,
       bounties: [
@@ -229,7 +235,8 @@ describe('POST /api/match, local ranking', () => {
     const event = programSaved({ name: 'Once Program', description: 'Unique quokka analytics.' });
     await ai.bus.publish(event);
     await Promise.all([ai.bus.publish(event), ai.bus.publish(event)]);
-    const criteria = leadCriteriaSaved('Once Co', { countries: ['Germany'] });
+    const once = crypto.randomUUID();
+    const criteria = leadCriteriaSaved(once, { countries: ['Germany'] });
     await ai.bus.publish(criteria);
     await ai.bus.publish(criteria);
     await ai.handled('ai-match-programs', event);
@@ -242,12 +249,17 @@ describe('POST /api/match, local ranking', () => {
       { subscriber: 'ai-match-lead-criteria', n: 1 },
       { subscriber: 'ai-match-programs', n: 1 },
     ]);
-    const programs = await sql.query('SELECT name, company_key FROM ai.match_programs WHERE id = $1', [
+    const programs = await sql.query('SELECT name, vendor_id FROM ai.match_programs WHERE id = $1', [
       event.payload.programId,
     ]);
-    expect(programs.rows).toEqual([{ name: 'Once Program', company_key: null }]);
-    const vendors = await sql.query("SELECT criteria FROM ai.vendor_profiles WHERE company_key = 'once'");
-    expect(vendors.rows).toEqual([{ criteria: LeadCriteria.parse({ countries: ['Germany'] }) }]);
+    expect(programs.rows).toEqual([{ name: 'Once Program', vendor_id: null }]);
+    const vendors = await sql.query(
+      'SELECT criteria, criteria_version, verified FROM ai.match_vendors WHERE vendor_id = $1',
+      [once],
+    );
+    expect(vendors.rows).toEqual([
+      { criteria: LeadCriteria.parse({ countries: ['Germany'] }), criteria_version: 1, verified: false },
+    ]);
   });
 
   it('serves what another instance received, from the read model', async () => {

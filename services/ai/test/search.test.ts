@@ -80,7 +80,12 @@ describe('POST /api/search without a language model', () => {
   it("answers the spec's not-found defaults when nothing matches", async () => {
     const { body, product, extras } = await found('qwertyuiop asdfgh');
     expect(extras).toMatchObject({ website: null, matchedBy: 'none' });
-    expect(product).toEqual({ product: 'Not found', company: 'Not found', description: 'No description available' });
+    expect(product).toEqual({
+      product: 'Not found',
+      company: 'Not found',
+      description: 'No description available',
+      website: '',
+    });
     expect(body.choices[0]!.message.content).toBe(
       'Product: Not found\nCompany: Not found\nDescription: No description available',
     );
@@ -111,6 +116,7 @@ describe('POST /api/search without a language model', () => {
       product: 'Quokka Ledger',
       company: 'Quokka Labs Pty Ltd',
       description: 'Bookkeeping for marsupials.',
+      website: 'https://quokkaledger.example/',
     });
     expect((await found('quokaledger')).product.product).toBe('Quokka Ledger');
     expect((await found('https://quokkaledger.example/pricing')).product.product).toBe('Quokka Ledger');

@@ -90,7 +90,9 @@ export function verificationUseCases(deps: { transaction: TransactionRunner<Tx>;
             await moveEmail(tx, user.id, link.newEmail, user.emailVerifiedAt ?? new Date());
             // Links sent to the old address (verification or an earlier change) no longer apply.
             await deletePendingLinks(tx, user.id);
-            if (!user.emailVerifiedAt) emit('user.email_verified', { userId: user.id, email: link.newEmail });
+            // Always, also for an account verified before: copies of the address (profiles' workspace
+            // members, whose domain verifies a vendor) and the gateway's session cache follow the move.
+            emit('user.email_verified', { userId: user.id, email: link.newEmail });
             return 'email-changed';
           }
           if (!user.emailVerifiedAt) {

@@ -740,6 +740,18 @@ describe('account', () => {
       expect((await login(newEmail, user.password)).statusCode).toBe(200);
       expectError(await login(user.email, user.password), 401, 'INVALID_CREDENTIALS');
       expect((await resolve(user.cookies[0]!)).json().identity.email).toBe(newEmail);
+      // Copies of the address follow the move, also for an account verified before (profiles, gateway cache).
+      await eventually(
+        () =>
+          published.some(
+            (e) =>
+              e.name === 'user.email_verified' &&
+              (e.payload as { userId: string; email: string }).userId === user.userId &&
+              (e.payload as { email: string }).email === newEmail,
+          ),
+        5000,
+        'user.email_verified with the new address',
+      );
 
       const again = await open(link);
       expect(again.statusCode).toBe(400);

@@ -11,6 +11,19 @@ export interface Envelope {
   fromName?: string;
 }
 
+/**
+ * A display name as people wrote it ("Ana "AJ" O'Neil via Referral Hub"), on one line: control characters
+ * (line breaks above all) become spaces and runs of spaces one. Nothing else is removed: nodemailer quotes
+ * the name, escaping quotes and backslashes (or MIME-encodes it), so it can never add an address or a header.
+ */
+export function displayName(name: string): string {
+  return name
+    .replace(/[\p{Cc}\u2028\u2029]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 200);
+}
+
 /** Thrown when another delivery of the same event is sending right now: retry later. */
 export class SendInProgressError extends Error {}
 
@@ -32,7 +45,10 @@ export function emailSender(options: { sent: SentEmails; transport: Transporter;
   const { sent, transport, from } = options;
   const domain = /@([^>\s]+)/.exec(from)?.[1] ?? 'localhost';
   const address = /<([^>]+)>/.exec(from)?.[1] ?? from;
-  const fromFor = (name?: string) => (name ? { name: name.replace(/["\r\n]/g, ''), address } : from);
+  const fromFor = (name?: string) => {
+    const display = name ? displayName(name) : '';
+    return display ? { name: display, address } : from;
+  };
 
   return async function sendOnce(eventId, kind, envelope, email) {
     const id = await sent.claim({ eventId, kind, recipient: envelope.to.join(', '), subject: email.subject });

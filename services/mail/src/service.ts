@@ -16,8 +16,11 @@ import { mailRoutes } from './routes.ts';
 import { emailSender } from './sender.ts';
 import { sendDemoRequest } from './subscribers/demo-request.ts';
 import { sendEmailChangeLink } from './subscribers/email-change.ts';
+import { sendLeadCreated } from './subscribers/lead-created.ts';
+import { sendLeadAccepted, sendLeadDeclined } from './subscribers/lead-decided.ts';
 import { sendPasswordChangedNotice } from './subscribers/password-changed.ts';
 import { sendReferralIntro } from './subscribers/referral-intro.ts';
+import { sendVendorInvitation } from './subscribers/vendor-invitation.ts';
 import { sendVerificationEmail } from './subscribers/verification-email.ts';
 
 export type MailService = DataService<PrismaClient>;
@@ -57,6 +60,10 @@ export async function createMailService(
   await service.subscribe(sendDemoRequest(mailer));
   await service.subscribe(sendEmailChangeLink(mailer));
   await service.subscribe(sendPasswordChangedNotice(mailer));
+  await service.subscribe(sendVendorInvitation(mailer));
+  await service.subscribe(sendLeadCreated(mailer));
+  await service.subscribe(sendLeadAccepted(mailer));
+  await service.subscribe(sendLeadDeclined(mailer));
 
   return {
     ...service,

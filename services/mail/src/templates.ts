@@ -57,7 +57,10 @@ ${paragraphs}
   return { subject, text: body, html };
 }
 
-/** The frame of the account emails: a title, paragraphs (already escaped HTML) and an optional button. */
+/**
+ * The frame of the account emails: a title, blocks (already escaped HTML: paragraphs, or a table) and an
+ * optional button.
+ */
 function accountHtml(title: string, paragraphs: string[], button?: { label: string; href: string }): string {
   const action = button
     ? `<p style="margin:24px 0"><a href="${escapeHtml(button.href)}" style="background:#4f46e5;color:#fff;padding:12px 20px;border-radius:8px;text-decoration:none;display:inline-block">${escapeHtml(button.label)}</a></p>
@@ -68,7 +71,7 @@ function accountHtml(title: string, paragraphs: string[], button?: { label: stri
 <table role="presentation" style="max-width:520px;margin:0 auto;background:#fff;border-radius:12px;padding:32px;border:1px solid #e2e8f0">
 <tr><td>
 <h1 style="font-size:20px;margin:0 0 16px">${escapeHtml(title)}</h1>
-${paragraphs.map((p) => `<p>${p}</p>`).join('\n')}
+${paragraphs.map((p) => (p.startsWith('<table') ? p : `<p>${p}</p>`)).join('\n')}
 ${action}
 </td></tr></table></body></html>`;
 }
@@ -160,5 +163,104 @@ ${rows.map(([label, value]) => `<tr><th style="text-align:left;padding:4px 12px 
 </table>
 <p style="font-size:13px;color:#475569">Reply to this email to answer the requester.</p>
 </body></html>`;
+  return { subject, text, html };
+}
+
+/** A subject built from people's text: on one line, whatever they typed. */
+const oneLine = (text: string) => text.replace(/[\r\n\t]+/g, ' ').trim();
+
+/** Text typed by someone else (a decline reason), as HTML: escaped, its line breaks kept. */
+const multiline = (text: string) => escapeHtml(text).replace(/\r?\n/g, '<br>');
+
+/** An invitation to a vendor workspace, to the invited address; the link opens the workspace screen. */
+export function vendorInvitationEmail(input: {
+  appName: string;
+  publicUrl: string;
+  vendorName: string;
+  email: string;
+  invitedByName: string;
+}): RenderedEmail {
+  const link = new URL('/vendor', input.publicUrl).href;
+  const inviter = input.invitedByName.trim() || 'A member';
+  const subject = oneLine(`${inviter} invited you to ${input.vendorName} on ${input.appName}`);
+  const lines = [
+    `${inviter} invited you to join the ${input.vendorName} workspace on ${input.appName}, where its team manages the vendor's referral program, lead criteria, bounties and the leads referred to it.`,
+    `To accept, sign in (or sign up) with this address, ${input.email}, verify it, and open your workspace:`,
+  ];
+  const note = 'If you did not expect this invitation, you can ignore this email.';
+  const text = ['Hi,', '', ...lines, '', link, '', note].join('\n');
+  const html = accountHtml(
+    `You are invited to ${input.vendorName}`,
+    ['Hi,', ...lines.map(escapeHtml), escapeHtml(note)],
+    {
+      label: 'Open the workspace',
+      href: link,
+    },
+  );
+  return { subject, text, html };
+}
+
+/** A new lead, to the vendor's lead inbox and members: who referred which client for what. */
+export function leadCreatedEmail(input: {
+  appName: string;
+  publicUrl: string;
+  vendorName: string;
+  referrerName: string;
+  clientName: string;
+  productName: string;
+}): RenderedEmail {
+  const link = new URL('/vendor/leads', input.publicUrl).href;
+  const subject = oneLine(`New lead for ${input.vendorName}: ${input.clientName}`);
+  const intro = `${input.referrerName} referred a new lead to ${input.vendorName} on ${input.appName}.`;
+  const rows: Array<[string, string]> = [
+    ['Client', input.clientName],
+    ['Product', input.productName],
+    ['Referred by', input.referrerName],
+  ];
+  const action = 'Review it, then accept or decline it, in your lead inbox:';
+  const text = ['Hi,', '', intro, '', ...rows.map(([label, value]) => `${label}: ${value}`), '', action, '', link].join(
+    '\n',
+  );
+  const table = `<table role="presentation" style="border-collapse:collapse">
+${rows.map(([label, value]) => `<tr><th style="text-align:left;padding:4px 12px 4px 0;color:#475569">${escapeHtml(label)}</th><td style="padding:4px 0">${escapeHtml(value)}</td></tr>`).join('\n')}
+</table>`;
+  const html = accountHtml(`New lead for ${input.vendorName}`, ['Hi,', escapeHtml(intro), table, escapeHtml(action)], {
+    label: 'Open the lead inbox',
+    href: link,
+  });
+  return { subject, text, html };
+}
+
+/** The vendor's answer to a referral, to the referrer; a decline carries the vendor's reason. */
+export function leadDecisionEmail(input: {
+  appName: string;
+  publicUrl: string;
+  decision: 'accepted' | 'declined';
+  vendorName: string;
+  referrerFirstName: string;
+  clientName: string;
+  productName: string;
+  reason?: string;
+}): RenderedEmail {
+  const link = new URL('/dashboard', input.publicUrl).href;
+  const name = input.referrerFirstName.trim() || 'there';
+  const subject = oneLine(`${input.vendorName} ${input.decision} your referral of ${input.clientName}`);
+  const what = `${input.vendorName} ${input.decision} your referral of ${input.clientName} for ${input.productName}.`;
+  const follow =
+    input.decision === 'accepted'
+      ? 'Follow it, and what it earns you, in your Tee ups:'
+      : 'The referral is now marked Declined in your Tee ups:';
+  const reason = input.reason?.trim() ?? '';
+  const text = [`Hi ${name},`, '', what, ...(reason ? ['', 'Their reason:', reason] : []), '', follow, '', link].join(
+    '\n',
+  );
+  const paragraphs = [
+    `Hi ${escapeHtml(name)},`,
+    escapeHtml(what),
+    ...(reason ? [`Their reason:<br>${multiline(reason)}`] : []),
+    escapeHtml(follow),
+  ];
+  const title = input.decision === 'accepted' ? 'Your referral was accepted' : 'Your referral was declined';
+  const html = accountHtml(title, paragraphs, { label: 'Open Tee ups', href: link });
   return { subject, text, html };
 }

@@ -220,7 +220,7 @@ describe('referral intro email', () => {
     envelope(
       outboxEvent('referral.intro_email_requested', {
         referralId: 7,
-        fromName: 'Slack via Referral Hub',
+        fromName: 'Ada Lovelace via Referral Hub',
         replyTo: 'referrer@agency.test',
         to: ['client@acme.test'],
         cc: ['referrer@agency.test'],
@@ -230,12 +230,12 @@ describe('referral intro email', () => {
       }),
     );
 
-  it("goes out once, from the product's name at our address, replying to the referrer, to every recipient", async () => {
+  it("goes out once, from the referrer's name at our address, replying to the referrer, to every recipient", async () => {
     const buses = await startMail();
     const messages = await deliverTwice(buses, introEvent(), (m) => m.subject === 'Intro: Acme <> Slack');
     expect(messages).toHaveLength(1);
     const [message] = messages;
-    expect(message!.from).toBe('"Slack via Referral Hub" <hello@example.com>');
+    expect(message!.from).toBe('"Ada Lovelace via Referral Hub" <hello@example.com>');
     expect(message!.to.sort()).toEqual(['audit@agency.test', 'client@acme.test', 'referrer@agency.test']);
     expect(message!.replyTo).toBe('referrer@agency.test');
     expect(message!.cc).toBe('referrer@agency.test');
@@ -364,5 +364,185 @@ describe('development inbox', () => {
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual({ message: 'Not found', code: 'NOT_FOUND' });
     }
+  });
+});
+
+describe('vendor emails', () => {
+  it('invites to a workspace once: who invited them to which workspace, a link to the workspace screen', async () => {
+    const buses = await startMail();
+    const event = envelope(
+      outboxEvent('vendor_invitation.created', {
+        invitationId: 'inv-1',
+        vendorId: 'vendor-1',
+        vendorName: 'Acme <Labs>',
+        email: 'invitee@acme.test',
+        invitedByName: 'Ana "AJ" <b>Lee</b>',
+      }),
+    );
+    const messages = await deliverTwice(buses, event, (m) => m.to.includes('invitee@acme.test'));
+    expect(messages).toHaveLength(1);
+    const [message] = messages;
+    expect(message!.to).toEqual(['invitee@acme.test']);
+    expect(message!.subject).toBe('Ana "AJ" <b>Lee</b> invited you to Acme <Labs> on Referral Hub');
+    expect(message!.text).toContain('Ana "AJ" <b>Lee</b> invited you to join the Acme <Labs> workspace');
+    expect(message!.text).toContain('with this address, invitee@acme.test,');
+    expect(message!.text).toContain('https://app.example.com/vendor\n');
+    expect(message!.html).toContain('<a href="https://app.example.com/vendor"');
+    expect(message!.html).toContain(
+      'Ana &quot;AJ&quot; &lt;b&gt;Lee&lt;/b&gt; invited you to join the Acme &lt;Labs&gt;',
+    );
+    expect(message!.html).not.toContain('<b>Lee');
+    expect(message!.html).not.toContain('<Labs>');
+    const { rows } = await sql.query('SELECT kind, recipient, status FROM mail.sent_emails WHERE event_id = $1', [
+      event.id,
+    ]);
+    expect(rows).toEqual([{ kind: 'vendor-invitation', recipient: 'invitee@acme.test', status: 'sent' }]);
+  });
+
+  it('tells the lead inbox and every member of a new lead once, with client, product, referrer and the inbox link', async () => {
+    const buses = await startMail();
+    const event = envelope(
+      outboxEvent('lead.created', {
+        referralId: 41,
+        vendorId: 'vendor-1',
+        vendorName: 'Acme & Co',
+        recipients: ['leads@acme.test', 'ana@acme.test', 'LEADS@acme.test', 'ben@acme.test'],
+        referrerName: 'Rita <Referrer>',
+        clientName: 'Globex <script>alert(1)</script>',
+        productName: 'Acme CRM',
+      }),
+    );
+    const messages = await deliverTwice(buses, event, (m) => m.subject.startsWith('New lead for Acme & Co'));
+    expect(messages).toHaveLength(1);
+    const [message] = messages;
+    expect(message!.to.sort()).toEqual(['ana@acme.test', 'ben@acme.test', 'leads@acme.test']);
+    expect(message!.subject).toBe('New lead for Acme & Co: Globex <script>alert(1)</script>');
+    expect(message!.text).toContain('Rita <Referrer> referred a new lead to Acme & Co on Referral Hub.');
+    for (const line of [
+      'Client: Globex <script>alert(1)</script>',
+      'Product: Acme CRM',
+      'Referred by: Rita <Referrer>',
+      'https://app.example.com/vendor/leads',
+    ])
+      expect(message!.text).toContain(line);
+    expect(message!.html).toContain('Globex &lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(message!.html).toContain('Acme &amp; Co');
+    expect(message!.html).not.toContain('<script>');
+    expect(message!.html).toContain('<a href="https://app.example.com/vendor/leads"');
+  });
+
+  it('sends nothing for a lead without a recipient, and does not retry it', async () => {
+    const buses = await startMail({}, 1);
+    const event = envelope(
+      outboxEvent('lead.created', {
+        referralId: 42,
+        vendorId: 'vendor-1',
+        vendorName: 'Nobody Home',
+        recipients: ['  '],
+        referrerName: 'Rita',
+        clientName: 'Globex',
+        productName: 'Acme CRM',
+      }),
+    );
+    await buses[0]!.publish(event);
+    await settled();
+    expect(catcher.messages.filter((m) => m.subject.includes('Nobody Home'))).toEqual([]);
+    const { rows } = await sql.query('SELECT 1 FROM mail.sent_emails WHERE event_id = $1', [event.id]);
+    expect(rows).toEqual([]);
+  });
+
+  it('tells the referrer once that the vendor accepted, with a link to Tee ups', async () => {
+    const buses = await startMail();
+    const event = envelope(
+      outboxEvent('lead.accepted', {
+        referralId: 43,
+        vendorName: 'Acme <Labs>',
+        referrerEmail: 'rita@agency.test',
+        referrerFirstName: 'Rita <i>',
+        clientName: 'Globex',
+        productName: 'Acme CRM',
+      }),
+    );
+    const messages = await deliverTwice(
+      buses,
+      event,
+      (m) => m.subject === 'Acme <Labs> accepted your referral of Globex',
+    );
+    expect(messages).toHaveLength(1);
+    const [message] = messages;
+    expect(message!.to).toEqual(['rita@agency.test']);
+    expect(message!.text).toContain('Hi Rita <i>,');
+    expect(message!.text).toContain('Acme <Labs> accepted your referral of Globex for Acme CRM.');
+    expect(message!.text).toContain('https://app.example.com/dashboard');
+    expect(message!.html).toContain('Hi Rita &lt;i&gt;,');
+    expect(message!.html).toContain('Acme &lt;Labs&gt; accepted');
+    expect(message!.html).toContain('<a href="https://app.example.com/dashboard"');
+  });
+
+  it('tells the referrer once that the vendor declined, with the reason as written', async () => {
+    const buses = await startMail();
+    const reason = 'Too small for us.\nTry <b>Initech</b> & friends.';
+    const event = envelope(
+      outboxEvent('lead.declined', {
+        referralId: 44,
+        vendorName: 'Acme',
+        referrerEmail: 'rita@agency.test',
+        referrerFirstName: 'Rita',
+        clientName: 'Globex',
+        productName: 'Acme CRM',
+        reason,
+      }),
+    );
+    const messages = await deliverTwice(buses, event, (m) => m.subject === 'Acme declined your referral of Globex');
+    expect(messages).toHaveLength(1);
+    const [message] = messages;
+    expect(message!.to).toEqual(['rita@agency.test']);
+    expect(message!.text).toContain(`Their reason:\n${reason}`);
+    expect(message!.text).toContain('https://app.example.com/dashboard');
+    expect(message!.html).toContain('Too small for us.<br>Try &lt;b&gt;Initech&lt;/b&gt; &amp; friends.');
+    expect(message!.html).not.toContain('<b>Initech');
+    const { rows } = await sql.query('SELECT kind, status FROM mail.sent_emails WHERE event_id = $1', [event.id]);
+    expect(rows).toEqual([{ kind: 'lead-declined', status: 'sent' }]);
+  });
+});
+
+describe('the warm intro', () => {
+  const intro = (fromName: string, to: string) =>
+    envelope(
+      outboxEvent('referral.intro_email_requested', {
+        referralId: 8,
+        fromName,
+        replyTo: 'ana@agency.test',
+        to: [to],
+        cc: ['leads@acme.test'],
+        bcc: [],
+        subject: `Intro for ${to}`,
+        body: 'Hi Jo,\n\nMeet Acme.',
+      }),
+    );
+
+  it("comes from the referrer's name via Referral Hub, quoted as written, at our address, Cc the lead inbox", async () => {
+    const [eventBus] = await startMail({}, 1);
+    await eventBus!.publish(intro(`Ana "AJ" O'Neil via Referral Hub`, 'jo@globex.test'));
+    const message = await arrived('jo@globex.test');
+    // As the reader shows it: the name whole, quotes included (sender.test.ts checks the header as sent).
+    expect(message.from).toBe(`"Ana "AJ" O'Neil via Referral Hub" <hello@example.com>`);
+    expect(message.replyTo).toBe('ana@agency.test');
+    expect(message.cc).toBe('leads@acme.test');
+    expect(message.to.sort()).toEqual(['jo@globex.test', 'leads@acme.test']);
+
+    await eventBus!.publish(intro('Zoë Ødegård via Referral Hub', 'kim@globex.test'));
+    expect((await arrived('kim@globex.test')).from).toBe('"Zoë Ødegård via Referral Hub" <hello@example.com>');
+  });
+
+  it('never lets a name add an address or a header', async () => {
+    const [eventBus] = await startMail({}, 1);
+    const event = intro('Mallory <evil@attacker.test>\r\nBcc: evil@attacker.test\r\nX-Evil: 1', 'lee@globex.test');
+    await eventBus!.publish(event);
+    const message = await arrived('lee@globex.test');
+    expect(message.to.sort()).toEqual(['leads@acme.test', 'lee@globex.test']);
+    expect(message.from).toMatch(/<hello@example\.com>$/);
+    expect(message.from).toContain('Mallory <evil@attacker.test> Bcc: evil@attacker.test X-Evil: 1');
+    expect(message.replyTo).toBe('ana@agency.test');
   });
 });

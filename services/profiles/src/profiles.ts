@@ -1,51 +1,49 @@
-import type { DemoRequest } from '@app/contracts';
-import { hasAnyCriteria, SavedBounties, SavedLeadCriteria, type Bounties, type LeadCriteria } from '@app/contracts';
-import { fail, type TransactionRunner } from '@app/kit';
+import type { DemoRequest, SavedBounties, SavedLeadCriteria } from '@app/contracts';
+import { hasAnyCriteria, type Bounties, type LeadCriteria } from '@app/contracts';
+import { fail, type Identity, type TransactionRunner } from '@app/kit';
 import type { z } from 'zod';
+import { savedBounties, savedLeadCriteria } from './criteria.ts';
 import type { Tx } from './db.ts';
-import type { LeadCriteria as LeadCriteriaRow } from './generated/prisma/client.ts';
-import { companyNameOf, saveBountiesRow, saveLeadCriteriaRow } from './repository.ts';
+import { findBounties, findLeadCriteria, saveBountiesRow, saveLeadCriteriaRow } from './repository.ts';
+import { requireVerified, workspaceFor } from './workspace-access.ts';
 
-/** The saved profile as the API answers it: the eleven fields (in contract order) and when it was saved. */
-export function savedLeadCriteria(row: LeadCriteriaRow): z.output<typeof SavedLeadCriteria> {
-  return SavedLeadCriteria.parse({
-    employeeCount: row.employeeCount ?? [],
-    industries: row.industries ?? [],
-    countries: row.countries ?? [],
-    minRevenue: row.minRevenue,
-    fundingStage: row.fundingStage ?? [],
-    techStack: row.techStack ?? [],
-    companyNotes: row.companyNotes ?? [],
-    jobTitles: row.jobTitles ?? [],
-    seniority: row.seniority ?? [],
-    departments: row.departments ?? [],
-    contactNotes: row.contactNotes ?? [],
-    updatedAt: row.updatedAt.toISOString(),
-  });
-}
-
-export const savedBounties = (row: { bounties: unknown; updatedAt: Date }): z.output<typeof SavedBounties> =>
-  SavedBounties.parse({ bounties: row.bounties, updatedAt: row.updatedAt.toISOString() });
-
-/** Use cases of the profiles service: each owns its transaction and the events it announces. */
-export function profileUseCases(transaction: TransactionRunner<Tx>) {
+/**
+ * Use cases of a workspace's lead criteria and bounties (the spec's /api/lead-criteria and /api/bounties,
+ * per workspace) and of demo requests: each owns its transaction and the events it announces. Members read
+ * (administrators too); only members of a verified workspace save.
+ */
+export function profileUseCases(transaction: TransactionRunner<Tx>, db: Tx) {
   return {
-    /** Replaces the whole profile (fields left out become empty) and tells Smart Match. */
-    async saveLeadCriteria(userId: string, criteria: LeadCriteria) {
-      if (!hasAnyCriteria(criteria)) fail('EMPTY_CRITERIA');
+    async leadCriteria(identity: Identity, vendorId: string | undefined): Promise<z.output<typeof SavedLeadCriteria>> {
+      const { vendor } = await workspaceFor(db, identity, vendorId, { admins: true });
+      return savedLeadCriteria((await findLeadCriteria(db, vendor.id)) ?? fail('LEAD_CRITERIA_NOT_FOUND'));
+    },
+
+    /** Replaces the whole profile (fields left out become empty) and tells Smart Match and routing. */
+    async saveLeadCriteria(identity: Identity, vendorId: string | undefined, criteria: LeadCriteria) {
       const row = await transaction(async (tx, emit) => {
-        const saved = await saveLeadCriteriaRow(tx, userId, criteria);
-        emit('lead_criteria.saved', { userId, companyName: await companyNameOf(tx, userId), criteria });
+        const workspace = await workspaceFor(tx, identity, vendorId, { lock: true });
+        requireVerified(workspace);
+        if (!hasAnyCriteria(criteria)) fail('EMPTY_CRITERIA');
+        const saved = await saveLeadCriteriaRow(tx, workspace.vendor.id, identity.userId, criteria);
+        emit('lead_criteria.saved', { vendorId: saved.vendorId, version: saved.version, criteria });
         return saved;
       });
       return savedLeadCriteria(row);
     },
 
+    async bounties(identity: Identity, vendorId: string | undefined): Promise<z.output<typeof SavedBounties>> {
+      const { vendor } = await workspaceFor(db, identity, vendorId, { admins: true });
+      return savedBounties((await findBounties(db, vendor.id)) ?? fail('BOUNTIES_NOT_FOUND'));
+    },
+
     /** Disabled milestones are stored with their values, so enabling one again restores them. */
-    async saveBounties(userId: string, bounties: Bounties) {
+    async saveBounties(identity: Identity, vendorId: string | undefined, bounties: Bounties) {
       const row = await transaction(async (tx, emit) => {
-        const saved = await saveBountiesRow(tx, userId, bounties);
-        emit('bounties.saved', { userId, companyName: await companyNameOf(tx, userId), bounties });
+        const workspace = await workspaceFor(tx, identity, vendorId, { lock: true });
+        requireVerified(workspace);
+        const saved = await saveBountiesRow(tx, workspace.vendor.id, identity.userId, bounties);
+        emit('bounties.saved', { vendorId: saved.vendorId, version: saved.version, bounties });
         return saved;
       });
       return savedBounties(row);
@@ -68,3 +66,5 @@ export function profileUseCases(transaction: TransactionRunner<Tx>) {
     },
   };
 }
+
+export type ProfileUseCases = ReturnType<typeof profileUseCases>;

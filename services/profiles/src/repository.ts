@@ -1,21 +1,29 @@
 import type { Bounties, LeadCriteria } from '@app/contracts';
 import type { Tx } from './db.ts';
-import type { LeadCriteria as LeadCriteriaRow, PrismaClient } from './generated/prisma/client.ts';
+import type { LeadCriteria as LeadCriteriaRow } from './generated/prisma/client.ts';
 
-/** Data access of the profiles service: what is stored and how, nothing about HTTP or events. */
-export const profilesRepository = (prisma: PrismaClient) => ({
-  findLeadCriteria: (userId: string) => prisma.leadCriteria.findUnique({ where: { userId } }),
-  findBounties: (userId: string) => prisma.bounties.findUnique({ where: { userId } }),
-});
+/** Data access of a workspace's lead criteria and bounties: nothing about HTTP or events. */
 
-export const saveLeadCriteriaRow = (tx: Tx, userId: string, criteria: LeadCriteria): Promise<LeadCriteriaRow> =>
-  tx.leadCriteria.upsert({ where: { userId }, create: { userId, ...criteria }, update: criteria });
+export const findLeadCriteria = (db: Tx, vendorId: string) => db.leadCriteria.findUnique({ where: { vendorId } });
 
-export const saveBountiesRow = (tx: Tx, userId: string, bounties: Bounties) =>
-  tx.bounties.upsert({ where: { userId }, create: { userId, bounties }, update: { bounties } });
+export const findBounties = (db: Tx, vendorId: string) => db.bounties.findUnique({ where: { vendorId } });
 
-/** The company name the events carry: from `user.registered`, '' while that has not arrived. */
-export async function companyNameOf(tx: Tx, userId: string): Promise<string> {
-  const user = await tx.user.findUnique({ where: { userId }, select: { companyName: true } });
-  return user?.companyName ?? '';
-}
+/** Each save replaces the profile and increments its version (the workspace row is locked meanwhile). */
+export const saveLeadCriteriaRow = (
+  tx: Tx,
+  vendorId: string,
+  userId: string,
+  criteria: LeadCriteria,
+): Promise<LeadCriteriaRow> =>
+  tx.leadCriteria.upsert({
+    where: { vendorId },
+    create: { vendorId, updatedBy: userId, ...criteria },
+    update: { ...criteria, updatedBy: userId, version: { increment: 1 } },
+  });
+
+export const saveBountiesRow = (tx: Tx, vendorId: string, userId: string, bounties: Bounties) =>
+  tx.bounties.upsert({
+    where: { vendorId },
+    create: { vendorId, updatedBy: userId, bounties },
+    update: { bounties, updatedBy: userId, version: { increment: 1 } },
+  });

@@ -1,25 +1,40 @@
-import { fail, type HandlersOf } from '@app/kit';
-import { savedBounties, savedLeadCriteria, type profileUseCases } from './profiles.ts';
-import type { profilesRepository } from './repository.ts';
+import type { HandlersOf } from '@app/kit';
+import type { MembershipUseCases } from './membership.ts';
+import type { ProfileUseCases } from './profiles.ts';
+import type { WorkspaceUseCases } from './workspaces.ts';
 
 export const DEMO_RECEIVED = 'Demo request received';
 
-/** The profiles service's operations (contracts: `profileOperations`): parse is done, call and reply. */
+/** The profiles service's operations (contracts: `profileOperations`, `vendorOperations`): call and reply. */
 export function profileRoutes(deps: {
-  repository: ReturnType<typeof profilesRepository>;
-  useCases: ReturnType<typeof profileUseCases>;
+  profiles: ProfileUseCases;
+  workspaces: WorkspaceUseCases;
+  membership: MembershipUseCases;
 }): HandlersOf<'profiles'> {
-  const { repository, useCases } = deps;
+  const { profiles, workspaces, membership } = deps;
   return {
-    getLeadCriteria: async ({ identity }) =>
-      savedLeadCriteria((await repository.findLeadCriteria(identity.userId)) ?? fail('LEAD_CRITERIA_NOT_FOUND')),
-    saveLeadCriteria: ({ identity, body }) => useCases.saveLeadCriteria(identity.userId, body),
-    getBounties: async ({ identity }) =>
-      savedBounties((await repository.findBounties(identity.userId)) ?? fail('BOUNTIES_NOT_FOUND')),
-    saveBounties: ({ identity, body }) => useCases.saveBounties(identity.userId, body),
+    getLeadCriteria: ({ identity, query }) => profiles.leadCriteria(identity, query.vendorId),
+    saveLeadCriteria: ({ identity, query, body }) => profiles.saveLeadCriteria(identity, query.vendorId, body),
+    getBounties: ({ identity, query }) => profiles.bounties(identity, query.vendorId),
+    saveBounties: ({ identity, query, body }) => profiles.saveBounties(identity, query.vendorId, body),
     requestDemo: async ({ body }) => {
-      await useCases.requestDemo(body);
+      await profiles.requestDemo(body);
       return { message: DEMO_RECEIVED };
     },
+
+    listMyVendors: ({ identity }) => workspaces.mine(identity),
+    createVendor: ({ identity, body }) => workspaces.create(identity, body),
+    getVendor: ({ identity, params }) => workspaces.get(identity, params.vendorId),
+    updateVendor: ({ identity, params, body }) => workspaces.update(identity, params.vendorId, body),
+    checkVendorVerification: ({ identity, params }) => workspaces.checkVerification(identity, params.vendorId),
+    getVendorAudit: ({ identity, params }) => workspaces.audit(identity, params.vendorId),
+    listVendors: ({ query }) => workspaces.directory(query),
+    adminCreateVendor: ({ identity, body }) => workspaces.adminCreate(identity, body),
+    approveVendor: ({ identity, params, body }) => workspaces.approve(identity, params.vendorId, body.note),
+
+    inviteMember: ({ identity, params, body }) => membership.invite(identity, params.vendorId, body),
+    revokeInvitation: ({ identity, params }) => membership.revoke(identity, params.vendorId, params.invitationId),
+    acceptInvitation: ({ identity, params }) => membership.accept(identity, params.invitationId),
+    removeMember: ({ identity, params }) => membership.remove(identity, params.vendorId, params.userId),
   };
 }

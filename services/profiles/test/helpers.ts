@@ -14,10 +14,16 @@ export interface TestUser {
   headers: Record<string, string>;
 }
 
+/** A domain no other test uses ("acme-1a2b3c4d.test"). */
+export const uniqueDomain = (prefix = 'vendor') => `${prefix}-${randomUUID().slice(0, 8)}.test`;
+
 /** A signed-in user as the gateway would vouch for it (verified email unless said otherwise). */
-export function testUser(name = 'user', options: { emailVerified?: boolean; isAdmin?: boolean } = {}): TestUser {
-  const userId = randomUUID();
-  const email = `${name}-${userId.slice(0, 8)}@example.com`;
+export function testUser(
+  name = 'user',
+  options: { emailVerified?: boolean; isAdmin?: boolean; domain?: string; email?: string; userId?: string } = {},
+): TestUser {
+  const userId = options.userId ?? randomUUID();
+  const email = options.email ?? `${name}-${userId.slice(0, 8)}@${options.domain ?? 'example.com'}`;
   const identity = signer.sign(
     {
       userId,
@@ -50,6 +56,10 @@ export async function deliver<N extends EventName>(
 export async function snapshot(sql: pg.Pool) {
   const tables: Record<string, string> = {
     users: '*',
+    vendors: '*',
+    vendor_members: '*',
+    vendor_invitations: '*',
+    vendor_audit: '*',
     lead_criteria: '*',
     bounties: '*',
     outbox_events: 'id, name, payload, request_id, occurred_at',
@@ -64,9 +74,49 @@ export async function snapshot(sql: pg.Pool) {
 
 export type TestContext = ServiceUnderTest<ProfilesService>;
 
+/** What the tests watch the service publish. */
+export const RECORDED = ['vendor.saved', 'lead_criteria.saved', 'bounties.saved', 'vendor_invitation.created'] as const;
+
+/** An HTTP call to the service as `user` (JSON body unless a string is given). */
+export function caller(ctx: () => TestContext) {
+  return (user: TestUser | null, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: unknown) =>
+    ctx().service.app.inject({
+      method,
+      url,
+      // Without a body, no content type (as browsers send a bodyless POST or DELETE).
+      headers: Object.fromEntries(
+        Object.entries(user?.headers ?? {}).filter(([name]) => payload !== undefined || name !== 'content-type'),
+      ),
+      payload: payload === undefined ? undefined : typeof payload === 'string' ? payload : JSON.stringify(payload),
+    });
+}
+
+/**
+ * A user with a workspace verified by their own address on its (fresh) domain: what a vendor needs before
+ * saving lead criteria or bounties.
+ */
+export async function verifiedVendor(
+  ctx: TestContext,
+  name = 'vendor',
+): Promise<{ owner: TestUser; vendorId: string; domain: string }> {
+  const domain = uniqueDomain(name);
+  const owner = testUser(name, { domain });
+  const response = await caller(() => ctx)(owner, 'POST', '/api/vendors', { name: `${name} Inc`, website: domain });
+  if (response.statusCode !== 201) throw new Error(`workspace not created: ${response.body}`);
+  const vendor = response.json<{ id: string; verified: boolean }>();
+  if (!vendor.verified) throw new Error('workspace not verified');
+  return { owner, vendorId: vendor.id, domain };
+}
+
+/** The events of one name about one workspace the service published so far, in order. */
+export const eventsOfVendor = <N extends EventName>(ctx: TestContext, vendorId: string, name: N) =>
+  ctx.published.filter(
+    (e): e is EventEnvelope<N> => e.name === name && (e.payload as { vendorId?: string }).vendorId === vendorId,
+  );
+
 /** The service on a fresh database with an in-process bus that records what it publishes. */
 export const startProfiles = (env: Record<string, string> = {}): Promise<TestContext> =>
-  startTestService(['lead_criteria.saved', 'bounties.saved'], ({ databaseUrl, bus }) =>
+  startTestService(RECORDED, ({ databaseUrl, bus }) =>
     createProfilesService({
       config: readProfilesConfig({ DATABASE_URL: databaseUrl, INTERNAL_SECRET: TEST_SECRET, ...env }),
       bus,

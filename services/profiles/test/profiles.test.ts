@@ -11,7 +11,16 @@ import { identitySigner } from '@app/kit';
 import { eventually, TEST_SECRET } from '@app/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { userProfile } from '../src/subscribers/user-profile.ts';
-import { deliver, snapshot, startProfiles, testUser, type TestContext, type TestUser } from './helpers.ts';
+import {
+  deliver,
+  eventsOfVendor,
+  snapshot,
+  startProfiles,
+  testUser,
+  verifiedVendor,
+  type TestContext,
+  type TestUser,
+} from './helpers.ts';
 
 let ctx: TestContext;
 const app = () => ctx.service.app;
@@ -51,11 +60,19 @@ const bounties = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-/** Waits for the relay, then answers the events published for a user. */
-async function eventsOf(userId: string, name: string, count = 1): Promise<EventEnvelope[]> {
+/** A user who owns a verified workspace: the one place lead criteria and bounties can be saved. */
+const vendorUser = async (name = 'vendor') => {
+  const { owner, vendorId } = await verifiedVendor(ctx, name);
+  return Object.assign(owner, { vendorId });
+};
+
+/** Waits for the relay, then answers the events published for a workspace. */
+async function eventsOf(vendorId: string, name: string, count = 1): Promise<EventEnvelope[]> {
   return eventually(
     () => {
-      const found = ctx.published.filter((e) => e.name === name && (e.payload as { userId: string }).userId === userId);
+      const found = ctx.published.filter(
+        (e) => e.name === name && (e.payload as { vendorId: string }).vendorId === vendorId,
+      );
       return found.length >= count ? found : undefined;
     },
     5000,
@@ -121,21 +138,22 @@ describe('authentication and verification', () => {
     await expectRejected(() => saveBounties(unverified, bounties()), 403, message);
     await expectRejected(() => saveCriteria(unverified, { nonsense: true }), 403, message);
     await expectRejected(() => saveBounties(unverified, '{not json'), 400, 'Malformed JSON body');
-    expect((await call(unverified, 'GET', '/api/lead-criteria')).statusCode).toBe(404);
-    expect((await call(unverified, 'GET', '/api/bounties')).statusCode).toBe(404);
+    // Reading is allowed; this user has no workspace to read from.
+    expect((await call(unverified, 'GET', '/api/lead-criteria')).json()).toMatchObject({ code: 'NO_WORKSPACE' });
+    expect((await call(unverified, 'GET', '/api/bounties')).json()).toMatchObject({ code: 'NO_WORKSPACE' });
   });
 });
 
 describe('lead criteria', () => {
   it('answers 404 before anything is saved', async () => {
-    const response = await call(testUser(), 'GET', '/api/lead-criteria');
+    const response = await call(await vendorUser(), 'GET', '/api/lead-criteria');
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ message: 'No lead criteria saved yet', code: 'LEAD_CRITERIA_NOT_FOUND' });
   });
 
-  it('saves and reads back the eleven fields, replaces them on a second save, and keeps users apart', async () => {
-    const vendor = testUser('vendor');
-    const other = testUser('other');
+  it('saves and reads back the eleven fields, replaces them on a second save, and keeps workspaces apart', async () => {
+    const vendor = await vendorUser('vendor');
+    const other = await vendorUser('other');
     const first = await saveCriteria(vendor, fullCriteria);
     expect(first.statusCode, first.body).toBe(200);
     const saved = SavedLeadCriteria.parse(first.json());
@@ -164,15 +182,16 @@ describe('lead criteria', () => {
       Date.parse(saved.updatedAt),
     );
     expect((await call(vendor, 'GET', '/api/lead-criteria')).json()).toEqual(second.json());
-    expect((await call(other, 'GET', '/api/lead-criteria')).statusCode).toBe(404);
-    const { rows } = await ctx.sql.query('SELECT count(*)::int n FROM profiles.lead_criteria WHERE user_id = $1', [
-      vendor.userId,
-    ]);
-    expect(rows[0].n).toBe(1);
+    expect((await call(other, 'GET', '/api/lead-criteria')).json()).toMatchObject({ code: 'LEAD_CRITERIA_NOT_FOUND' });
+    const { rows } = await ctx.sql.query(
+      'SELECT count(*)::int n, max(version) version, max(updated_by) updated_by FROM profiles.lead_criteria WHERE vendor_id = $1',
+      [vendor.vendorId],
+    );
+    expect(rows[0]).toEqual({ n: 1, version: 2, updated_by: vendor.userId });
   });
 
   it('trims custom tags and drops blanks and duplicates, choices deduplicated', async () => {
-    const vendor = testUser();
+    const vendor = await vendorUser();
     const response = await saveCriteria(vendor, {
       industries: ['  Space Mining ', 'Space Mining', '', '   ', 'Banking'],
       countries: ['Atlantis', ' Atlantis'],
@@ -191,7 +210,7 @@ describe('lead criteria', () => {
   });
 
   it('needs at least one field: empty body, blanks only, or a revenue of 0 answer 400', async () => {
-    const vendor = testUser();
+    const vendor = await vendorUser();
     for (const payload of [
       {},
       { industries: ['  ', ''] },
@@ -206,7 +225,7 @@ describe('lead criteria', () => {
   });
 
   it('refuses a revenue that is not a positive whole number, changing nothing', async () => {
-    const vendor = testUser();
+    const vendor = await vendorUser();
     await saveCriteria(vendor, fullCriteria);
     for (const minRevenue of ['-5', '1.5', '1,000', 'abc', '1e6']) {
       await expectRejected(
@@ -228,7 +247,7 @@ describe('lead criteria', () => {
   });
 
   it('refuses bad input with a clear 4xx and changes nothing', async () => {
-    const vendor = testUser();
+    const vendor = await vendorUser();
     await saveCriteria(vendor, fullCriteria);
     await expectRejected(() => saveCriteria(vendor, '{"industries": ['), 400, 'Malformed JSON body');
     await expectRejected(
@@ -297,13 +316,13 @@ describe('lead criteria', () => {
 
 describe('bounties', () => {
   it('answers 404 before anything is saved', async () => {
-    const response = await call(testUser(), 'GET', '/api/bounties');
+    const response = await call(await vendorUser(), 'GET', '/api/bounties');
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ message: 'No bounties saved yet', code: 'BOUNTIES_NOT_FOUND' });
   });
 
   it('saves and reads back every milestone, disabled ones with their values, and re-enabling restores them', async () => {
-    const vendor = testUser();
+    const vendor = await vendorUser();
     const response = await saveBounties(vendor, bounties());
     expect(response.statusCode, response.body).toBe(200);
     const saved = SavedBounties.parse(response.json());
@@ -322,7 +341,7 @@ describe('bounties', () => {
   });
 
   it('accepts the defaults once closedWon has an amount, and a percentage of exactly 100 and months 1 and 60', async () => {
-    const vendor = testUser();
+    const vendor = await vendorUser();
     const ok = [
       { ...DEFAULT_BOUNTIES, closedWon: { enabled: true, type: 'flat', amount: 500 } },
       bounties({ closedWon: { enabled: true, type: 'percentage_arr', amount: 100 } }),
@@ -337,7 +356,7 @@ describe('bounties', () => {
   });
 
   it('applies the rules of spec 5 with their messages, changing nothing', async () => {
-    const vendor = testUser();
+    const vendor = await vendorUser();
     await saveBounties(vendor, bounties());
     const off = { enabled: false };
     const cases: Array<[unknown, string | RegExp]> = [
@@ -387,8 +406,8 @@ describe('bounties', () => {
 });
 
 describe('concurrency', () => {
-  it('keeps one row per user when saves race, and writes one event per save', async () => {
-    const vendor = testUser();
+  it('keeps one row per workspace when saves race, and writes one event per save, each with its own version', async () => {
+    const vendor = await vendorUser();
     const responses = await Promise.all([
       ...Array.from({ length: 5 }, (_, i) => saveCriteria(vendor, { industries: [`Industry ${i}`] })),
       ...Array.from({ length: 5 }, (_, i) =>
@@ -397,20 +416,58 @@ describe('concurrency', () => {
     ]);
     for (const response of responses) expect(response.statusCode, response.body).toBe(200);
     const { rows } = await ctx.sql.query(
-      `SELECT (SELECT count(*)::int FROM profiles.lead_criteria WHERE user_id = $1) criteria,
-              (SELECT count(*)::int FROM profiles.bounties WHERE user_id = $1) bounties,
-              (SELECT count(*)::int FROM profiles.outbox_events WHERE payload->>'userId' = $1) events`,
-      [vendor.userId],
+      `SELECT (SELECT count(*)::int FROM profiles.lead_criteria WHERE vendor_id = $1::uuid) criteria,
+              (SELECT count(*)::int FROM profiles.bounties WHERE vendor_id = $1::uuid) bounties,
+              (SELECT count(*)::int FROM profiles.outbox_events
+                WHERE payload->>'vendorId' = $1::text AND name <> 'vendor.saved') events`,
+      [vendor.vendorId],
     );
     expect(rows[0]).toEqual({ criteria: 1, bounties: 1, events: 10 });
-    await eventsOf(vendor.userId, 'lead_criteria.saved', 5);
-    await eventsOf(vendor.userId, 'bounties.saved', 5);
+    const versions = (events: EventEnvelope[]) =>
+      events.map((e) => (e.payload as { version: number }).version).sort((a, b) => a - b);
+    expect(versions(await eventsOf(vendor.vendorId, 'lead_criteria.saved', 5))).toEqual([1, 2, 3, 4, 5]);
+    expect(versions(await eventsOf(vendor.vendorId, 'bounties.saved', 5))).toEqual([1, 2, 3, 4, 5]);
   });
 });
 
 describe('events', () => {
-  it('publishes lead_criteria.saved and bounties.saved once per save, with the company name from user.registered', async () => {
-    const vendor = testUser('acme');
+  it('publishes lead_criteria.saved and bounties.saved once per save, with the workspace id and a growing version', async () => {
+    const vendor = await vendorUser('acme');
+    expect((await saveCriteria(vendor, fullCriteria)).statusCode).toBe(200);
+    expect((await saveBounties(vendor, bounties())).statusCode).toBe(200);
+
+    const [criteriaEvent] = await eventsOf(vendor.vendorId, 'lead_criteria.saved');
+    expect(criteriaEvent!.payload).toEqual({ vendorId: vendor.vendorId, version: 1, criteria: fullCriteria });
+    const [bountiesEvent] = await eventsOf(vendor.vendorId, 'bounties.saved');
+    expect(bountiesEvent!.payload).toEqual({ vendorId: vendor.vendorId, version: 1, bounties: bounties() });
+
+    expect((await saveCriteria(vendor, { industries: ['Banking'] })).statusCode).toBe(200);
+    const [, second] = await eventsOf(vendor.vendorId, 'lead_criteria.saved', 2);
+    expect(second!.payload).toMatchObject({
+      vendorId: vendor.vendorId,
+      version: 2,
+      criteria: { industries: ['Banking'] },
+    });
+
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const saves = ctx.published.filter(
+      (e) => e.name !== 'vendor.saved' && (e.payload as { vendorId: string }).vendorId === vendor.vendorId,
+    );
+    expect(saves).toHaveLength(3);
+    const { rows } = await ctx.sql.query(
+      "SELECT count(*)::int n FROM profiles.outbox_events WHERE payload->>'vendorId' = $1 AND published_at IS NULL",
+      [vendor.vendorId],
+    );
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('shows members by their address until user.registered brings their name, then announces the workspace again', async () => {
+    const vendor = await vendorUser('named');
+    const first = await eventually(() => eventsOfVendor(ctx, vendor.vendorId, 'vendor.saved')[0], 5000, 'vendor.saved');
+    expect(first.payload).toMatchObject({
+      version: 1,
+      members: [{ userId: vendor.userId, email: vendor.email, name: vendor.email, role: 'owner' }],
+    });
     await deliver(ctx.bus, 'user.registered', {
       userId: vendor.userId,
       email: vendor.email,
@@ -418,40 +475,14 @@ describe('events', () => {
       lastName: 'Lovelace',
       companyName: 'Acme Analytics',
     });
-    await eventually(
-      async () =>
-        (await ctx.sql.query('SELECT 1 FROM profiles.users WHERE user_id = $1', [vendor.userId])).rowCount === 1,
+    const renamed = await eventually(
+      () => eventsOfVendor(ctx, vendor.vendorId, 'vendor.saved').find((e) => e.payload.version === 2),
+      5000,
+      'vendor.saved version 2',
     );
-    expect((await saveCriteria(vendor, fullCriteria)).statusCode).toBe(200);
-    expect((await saveBounties(vendor, bounties())).statusCode).toBe(200);
-
-    const [criteriaEvent] = await eventsOf(vendor.userId, 'lead_criteria.saved');
-    expect(criteriaEvent!.payload).toEqual({
-      userId: vendor.userId,
-      companyName: 'Acme Analytics',
-      criteria: fullCriteria,
+    expect(renamed.payload).toMatchObject({
+      members: [{ userId: vendor.userId, email: vendor.email, name: 'Ada Lovelace', role: 'owner' }],
     });
-    const [bountiesEvent] = await eventsOf(vendor.userId, 'bounties.saved');
-    expect(bountiesEvent!.payload).toEqual({
-      userId: vendor.userId,
-      companyName: 'Acme Analytics',
-      bounties: bounties(),
-    });
-
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(ctx.published.filter((e) => (e.payload as { userId: string }).userId === vendor.userId)).toHaveLength(2);
-    const { rows } = await ctx.sql.query(
-      "SELECT count(*)::int n FROM profiles.outbox_events WHERE payload->>'userId' = $1 AND published_at IS NULL",
-      [vendor.userId],
-    );
-    expect(rows[0].n).toBe(0);
-  });
-
-  it("uses '' for the company until user.registered arrived", async () => {
-    const vendor = testUser();
-    expect((await saveCriteria(vendor, { industries: ['Banking'] })).statusCode).toBe(200);
-    const [event] = await eventsOf(vendor.userId, 'lead_criteria.saved');
-    expect(event!.payload).toMatchObject({ companyName: '' });
   });
 
   it('handles a redelivered user.registered once, and a later registration event updates the copy', async () => {

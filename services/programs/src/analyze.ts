@@ -2,14 +2,17 @@ import { ProgramWebsite } from '@app/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { extractProgram, type ExtractedProgram } from './extractor.ts';
+import { findVendorName } from './vendor-name.ts';
 import { askValidated, InvalidOutput, jsonObject, type LanguageModel } from '@app/llm';
 
-/** The model's answer: four strings (empty when the document does not say). */
+/** The model's answer: five strings (empty when the document does not say). */
 const ModelAnswer = z.object({
   programName: z.string().max(500),
   description: z.string().max(10_000),
   website: z.string().max(1000),
   rewardDetails: z.string().max(50_000),
+  // Older prompts did not ask for it: missing reads as "not said", and the extractor's proposal is used.
+  vendorName: z.string().max(500).default(''),
 });
 
 export const SYSTEM = `You read referral program documents for a referral platform's administrators.
@@ -18,6 +21,7 @@ Answer with one JSON object and nothing else, with exactly these string keys:
 - "programName": the referral program's name (or the company's name followed by "Referral Program" when the document names no program).
 - "description": one to three sentences on what the company offers and what the program is.
 - "website": the program's or company's website as an absolute http(s) URL, or "" when the document gives none.
+- "vendorName": the name of the company that runs the program (the vendor whose product is referred), as the document writes it, or "" when the document does not say.
 - "rewardDetails": every passage of the document about rewards, commissions, bounties, payouts or referral fees, copied VERBATIM: the exact words, every step, requirement, condition, amount, percentage and time limit, in the document's order, with its line breaks. Do not summarize, reword, translate or add anything. "" when the document says nothing about rewards.`;
 
 /** Whitespace-insensitive form used to check that text occurs in the document. */
@@ -77,6 +81,7 @@ export async function analyzeText(
     description: answer.description.trim().slice(0, 5000) || extracted.description,
     website: validWebsite(answer.website.trim()) ? answer.website.trim() : extracted.website,
     rewardDetails: verbatim ? rewardDetails : extracted.rewardDetails,
+    vendorName: answer.vendorName.trim().slice(0, 200) || extracted.vendorName,
     analyzedBy: 'llm',
   };
 }
@@ -112,6 +117,9 @@ export async function analyzeImage(
     description: answer.description.trim().slice(0, 5000),
     website: validWebsite(answer.website.trim()) ? answer.website.trim() : '',
     rewardDetails: answer.rewardDetails.trim(),
+    vendorName:
+      answer.vendorName.trim().slice(0, 200) ||
+      findVendorName('', { programName: answer.programName, website: answer.website.trim() }),
     analyzedBy: 'llm',
   };
 }

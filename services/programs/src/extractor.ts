@@ -1,3 +1,5 @@
+import { findVendorName } from './vendor-name.ts';
+
 /**
  * The deterministic reader of program documents, used without a language model and as the model's
  * fallback and guard. It never rewrites the reward details: they are cut out of the text as they stand.
@@ -7,6 +9,8 @@ export interface ExtractedProgram {
   description: string;
   website: string;
   rewardDetails: string;
+  /** The vendor the document names ('' when none): a proposal, never a link. */
+  vendorName: string;
 }
 
 const REWARD_WORDS =
@@ -202,5 +206,7 @@ export function extractProgram(text: string): ExtractedProgram {
   }
   if (description.length > 5000) description = `${description.slice(0, 4999).replace(/\s+\S*$/, '')}…`;
 
-  return { programName, description, website, rewardDetails };
+  const title = first >= 0 ? headingText(lines[first]!.text) : '';
+  const vendorName = findVendorName(text, { programName, website, title });
+  return { programName, description, website, rewardDetails, vendorName };
 }

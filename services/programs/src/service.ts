@@ -8,6 +8,7 @@ import { PrismaClient } from './generated/prisma/client.ts';
 import { programUseCases } from './programs.ts';
 import { programsRepository } from './repository.ts';
 import { programRoutes } from './routes.ts';
+import { vendorsSubscriber } from './subscribers/vendors.ts';
 import { s3Storage, type DocumentStorage } from './storage.ts';
 
 /** The largest request: a 10 MB document plus the multipart framing. */
@@ -59,8 +60,7 @@ export async function createProgramsService(
     app,
     'programs',
     programRoutes({
-      repository,
-      useCases: programUseCases(service.transaction),
+      useCases: programUseCases({ transaction: service.transaction, repository }),
       analyzeDocument: documentAnalysis({
         repository,
         storage,
@@ -69,6 +69,7 @@ export async function createProgramsService(
       }),
     }),
   );
+  await service.subscribe(vendorsSubscriber);
 
   return {
     ...service,

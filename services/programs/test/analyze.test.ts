@@ -47,6 +47,7 @@ describe('document analysis without a language model', () => {
     expect(analysis).toMatchObject({
       programName: 'Northwind Analytics Partner Referral Program',
       website: 'https://northwind.example.com/partners',
+      vendorName: 'Northwind Analytics',
       analyzedBy: 'extractor',
     });
     // PDF lines carry no blank lines between paragraphs, but every reward line is there verbatim.
@@ -90,8 +91,23 @@ describe('document analysis without a language model', () => {
         'Northwind Analytics builds dashboards for retail chains. Partners who introduce retailers to us share in the revenue they bring.',
       website: 'https://northwind.example.com/partners',
       rewardDetails: REWARD_SECTION,
+      vendorName: 'Northwind Analytics',
       analyzedBy: 'extractor',
     });
+  });
+
+  it('proposes the vendor from a Company line, else the title, else the website', async () => {
+    const vendorOf = async (text: string) => {
+      const response = await upload(ctx, { name: 'program.txt', bytes: Buffer.from(text) });
+      expect(response.statusCode).toBe(200);
+      return response.json<ProgramAnalysis>().vendorName;
+    };
+    expect(await vendorOf('Partner Brief\n\nCompany: Contoso Ltd.\nWe pay 10% per closed deal.')).toBe('Contoso Ltd');
+    expect(await vendorOf('The HubSpot Solutions Partner Program\n\nEarn 20% recurring.')).toBe('HubSpot Solutions');
+    expect(
+      await vendorOf('Refer and earn\n\nVisit https://partners.fabrikam.io/join to sign up. We pay $500 per customer.'),
+    ).toBe('Fabrikam');
+    expect(await vendorOf('Refer and earn\n\nWe pay $500 per customer.')).toBe('');
   });
 
   it('detects the type from the content, not the name', async () => {
@@ -241,7 +257,7 @@ describe('document analysis with a language model', () => {
     });
 
   it('uses the model answer, with instructions in the system message and the document as data', async () => {
-    openai.reply({ content: modelAnswer() });
+    openai.reply({ content: modelAnswer({ vendorName: 'Northwind Analytics, Inc.' }) });
     const response = await upload(ctx, { name: 'northwind.txt', bytes: Buffer.from(PROGRAM_DOCUMENT) });
     expect(response.statusCode).toBe(200);
     expect(response.json<ProgramAnalysis>()).toMatchObject({
@@ -249,12 +265,14 @@ describe('document analysis with a language model', () => {
       description: 'Retail dashboards; partners share revenue.',
       website: 'https://northwind.example.com',
       rewardDetails: REWARD_SECTION,
+      vendorName: 'Northwind Analytics, Inc.',
       analyzedBy: 'llm',
     });
     const [chat] = openai.chats();
     expect(chat?.response_format).toEqual({ type: 'json_object' });
     const system = messageText(chat?.messages[0]);
     expect(system).toMatch(/VERBATIM/);
+    expect(system).toMatch(/"vendorName"/);
     expect(system).not.toContain('Northwind');
     const data = JSON.parse(messageText(chat?.messages[1])) as { documentText: string; fileName: string };
     expect(data).toEqual({ fileName: 'northwind.txt', documentText: PROGRAM_DOCUMENT.trim() });
@@ -276,8 +294,10 @@ describe('document analysis with a language model', () => {
   it('uses a valid second answer after an invalid first one', async () => {
     openai.reply({ content: 'not json' }, { content: modelAnswer() });
     const response = await upload(ctx, { name: 'northwind.txt', bytes: Buffer.from(PROGRAM_DOCUMENT) });
+    // A model that names no vendor: the document's, as the extractor reads it.
     expect(response.json<ProgramAnalysis>()).toMatchObject({
       programName: 'Northwind Partner Program',
+      vendorName: 'Northwind Analytics',
       analyzedBy: 'llm',
     });
   });
@@ -320,6 +340,8 @@ describe('document analysis with a language model', () => {
     expect(response.json<ProgramAnalysis>()).toMatchObject({
       programName: 'Northwind Partner Program',
       rewardDetails: '15% of first-year ACV.',
+      // No text to read: the program's name without its program words.
+      vendorName: 'Northwind',
       analyzedBy: 'llm',
     });
     const content = openai.chats()[0]?.messages[1]?.content as Array<{ type: string; image_url?: { url: string } }>;

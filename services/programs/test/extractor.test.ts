@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isVerbatim } from '../src/analyze.ts';
 import { detectType, zipEntryNames } from '../src/detect.ts';
 import { extractProgram, findWebsite } from '../src/extractor.ts';
+import { companyLabelOfWebsite, companyOfTitle, findVendorName } from '../src/vendor-name.ts';
 import { makeDocx, makePdf, makeZip, PNG } from './documents.ts';
 import { PROGRAM_DOCUMENT, REWARD_SECTION } from './fixtures.ts';
 
@@ -14,6 +15,7 @@ describe('deterministic extractor', () => {
         'Northwind Analytics builds dashboards for retail chains. Partners who introduce retailers to us share in the revenue they bring.',
       website: 'https://northwind.example.com/partners',
       rewardDetails: REWARD_SECTION,
+      vendorName: 'Northwind Analytics',
     });
     expect(PROGRAM_DOCUMENT).toContain(program.rewardDetails);
   });
@@ -27,6 +29,7 @@ describe('deterministic extractor', () => {
       description: 'Contoso sells payroll software.',
       website: 'https://contoso.example.io',
       rewardDetails: 'Earn $250 per qualified demo.\n$2,000 when the deal closes.',
+      vendorName: 'Contoso',
     });
   });
 
@@ -40,6 +43,26 @@ describe('deterministic extractor', () => {
       "For every referred customer that signs, we pay a referral fee of 10% of the first order, up to $5,000.\nThe fee is paid after the customer's 60-day acceptance period.",
     );
     expect(program.website).toBe('');
+    expect(program.vendorName).toBe('Fabrikam');
+  });
+
+  it('proposes the vendor named by the document', () => {
+    expect(companyOfTitle('Northwind Analytics Partner Referral Program')).toBe('Northwind Analytics');
+    expect(companyOfTitle("Acme's Affiliate Programme 2026")).toBe('Acme');
+    expect(companyOfTitle('Partner Brief 2026')).toBe('');
+    expect(companyOfTitle('Referral Program')).toBe('');
+    expect(companyLabelOfWebsite('https://www.hubspot.com/partners')).toBe('hubspot');
+    expect(companyLabelOfWebsite('partners.hubspot.com')).toBe('hubspot');
+    expect(companyLabelOfWebsite('https://acme.co.uk')).toBe('acme');
+    expect(companyLabelOfWebsite('https://northwind.example.com/x')).toBe('northwind');
+    expect(companyLabelOfWebsite('https://www.example.com')).toBe('');
+    expect(
+      findVendorName('Refer and earn\n\nGlobex Corporation helps plants. See globex.com.', {
+        programName: 'Refer and earn',
+        website: 'https://globex.com',
+      }),
+    ).toBe('Globex Corporation');
+    expect(findVendorName('Vendor: Initech\n', { programName: 'Initech Partners', website: '' })).toBe('Initech');
   });
 
   it('finds websites as URLs or domains, not emails', () => {

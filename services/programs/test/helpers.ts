@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { GetObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
-import { identitySigner } from '@app/kit';
-import { startTestService, TEST_SECRET, type ServiceUnderTest } from '@app/testing';
+import type { EventEnvelope, EventPayload } from '@app/contracts';
+import { identitySigner, outboxEvent } from '@app/kit';
+import { eventually, startTestService, TEST_SECRET, type ServiceUnderTest } from '@app/testing';
 import type pg from 'pg';
 import { readProgramsConfig } from '../src/config.ts';
 import { createProgramsService, type ProgramsService } from '../src/service.ts';
@@ -31,6 +32,45 @@ export function testUser(isAdmin: boolean, name = isAdmin ? 'admin' : 'user'): T
     60,
   );
   return { userId, headers: { 'x-identity': identity } };
+}
+
+/** A `vendor.saved` as the profiles service publishes it: a verified vendor with its members unless said. */
+export function vendorSaved(
+  payload: Partial<Omit<EventPayload<'vendor.saved'>, 'members'>> & { vendorId: string; members: TestUser[] },
+): EventEnvelope<'vendor.saved'> {
+  const { members, ...rest } = payload;
+  const row = outboxEvent('vendor.saved', {
+    version: 1,
+    name: 'Acme',
+    domain: 'acme.example.com',
+    companyKey: 'acme',
+    leadInbox: 'leads@acme.example.com',
+    verified: true,
+    ...rest,
+    members: members.map((member, index) => ({
+      userId: member.userId,
+      email: `member${index}@acme.example.com`,
+      name: `Member ${index}`,
+      role: index === 0 ? ('owner' as const) : ('member' as const),
+    })),
+  });
+  return { id: row.id, name: row.name, payload: row.payload, occurredAt: row.occurredAt.toISOString() };
+}
+
+/** Publishes events to the service and waits until its subscriber has handled each. */
+export async function deliver(ctx: TestContext, ...events: EventEnvelope[]): Promise<void> {
+  for (const event of events) await ctx.bus.publish(event);
+  await eventually(
+    async () => {
+      const { rows } = await ctx.sql.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM programs.processed_events WHERE subscriber = 'programs-vendors' AND event_id = ANY($1::text[])",
+        [events.map((event) => event.id)],
+      );
+      return rows[0]!.n === events.length;
+    },
+    10_000,
+    'vendor.saved handled',
+  );
 }
 
 export const programInput = (overrides: Record<string, unknown> = {}) => ({
@@ -119,10 +159,11 @@ export async function startPrograms(env: Record<string, string> = {}): Promise<T
   };
 }
 
-/** Row counts and the last change: bad input must leave them as they were. */
+/** Row counts, every program as stored and the last change: bad input must leave them as they were. */
 export async function snapshot(sql: pg.Pool) {
   const { rows } = await sql.query(
     `SELECT (SELECT count(*)::int FROM programs.programs) programs,
+            (SELECT md5(coalesce(string_agg(p::text, ',' ORDER BY p.id), '')) FROM programs.programs p) program_rows,
             (SELECT count(*)::int FROM programs.program_documents) documents,
             (SELECT count(*)::int FROM programs.outbox_events) outbox,
             (SELECT coalesce(max(updated_at), 'epoch') FROM programs.programs) last_update`,

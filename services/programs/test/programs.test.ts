@@ -44,10 +44,10 @@ describe('programs', () => {
   });
 
   it('lets administrators create programs, with program.saved in the outbox', async () => {
-    const response = await create(programInput({ companyName: '  Acme Inc.  ' }));
+    const response = await create(programInput());
     expect(response.statusCode).toBe(201);
     const program = response.json<Program>();
-    expect(program).toMatchObject({ ...programInput(), companyName: 'Acme Inc.', isActive: true });
+    expect(program).toMatchObject({ ...programInput(), vendorId: null, vendorName: null, isActive: true });
     expect(program.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(new Date(program.createdAt).getTime()).toBeGreaterThan(Date.now() - 60_000);
 
@@ -65,7 +65,8 @@ describe('programs', () => {
       description: program.description,
       website: program.website,
       rewardDetails: program.rewardDetails,
-      companyName: 'Acme Inc.',
+      vendorId: null,
+      companyName: null,
       isActive: true,
     });
     const { rows } = await ctx.sql.query(
@@ -77,7 +78,7 @@ describe('programs', () => {
     expect(rows).toHaveLength(1);
   });
 
-  it('refuses other users with 403 and changes nothing', async () => {
+  it('refuses users without a vendor workspace with 403 and changes nothing', async () => {
     const before = await snapshot(ctx.sql);
     const created = await create(programInput(), user.headers);
     expect(created.statusCode).toBe(403);
@@ -101,6 +102,8 @@ describe('programs', () => {
     [{ name: 'x'.repeat(201) }, 'Must be at most 200 characters'],
     [{ rewardDetails: 'x'.repeat(20_001) }, 'Must be at most 20000 characters'],
     [{ isActive: 'yes' }, undefined],
+    [{ vendorId: 42 }, undefined],
+    [{ vendorId: 'x'.repeat(65) }, undefined],
     [{ unknown: 1 }, undefined],
   ])('refuses invalid input %j with 400 and changes nothing', async (override, message) => {
     const before = await snapshot(ctx.sql);
@@ -187,6 +190,7 @@ describe('programs', () => {
     for (const body of [
       {},
       { isActive: 'no' },
+      { vendorId: 7 },
       { website: 'nope' },
       { name: '' },
       { unknown: true },

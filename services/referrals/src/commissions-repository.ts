@@ -12,15 +12,21 @@ function bountiesOf(json: unknown): Bounties | null {
   return parsed.success ? parsed.data : null;
 }
 
+/**
+ * The vendor bounties a referral earns: those of the verified vendor it was routed to. A referral that was
+ * not routed, or whose vendor has no bounties or is no longer verified, earns nothing.
+ */
+const VENDOR_BOUNTIES_OF_R = `JOIN vendors v ON v.id = r.vendor_id AND v.verified JOIN vendor_bounties vb ON vb.vendor_id = r.vendor_id`;
+
 /** A referral's owner and deal value with its vendor's bounties; null when the vendor has none. */
 export async function referralWithBounties(
   tx: Tx,
   referralId: number,
 ): Promise<{ userId: string; dealValue: number | null; bounties: Bounties } | null> {
-  const [row] = await tx.$queryRaw<Array<{ user_id: string; deal_value: number | null; bounties: unknown }>>`
-    SELECT r.user_id, r.deal_value::float8 AS deal_value, vb.bounties
-      FROM referrals r JOIN projects p ON p.id = r.project_id JOIN vendor_bounties vb ON vb.company_key = p.company_key
-     WHERE r.id = ${referralId}`;
+  const [row] = await tx.$queryRawUnsafe<Array<{ user_id: string; deal_value: number | null; bounties: unknown }>>(
+    `SELECT r.user_id, r.deal_value::float8 AS deal_value, vb.bounties FROM referrals r ${VENDOR_BOUNTIES_OF_R} WHERE r.id = $1`,
+    referralId,
+  );
   const bounties = row && bountiesOf(row.bounties);
   return row && bounties ? { userId: row.user_id, dealValue: row.deal_value, bounties } : null;
 }
@@ -58,22 +64,24 @@ export function insertCommission(
  * A first sift: each is checked again with its row locked before it is paid.
  */
 export async function dueForRetention(prisma: PrismaClient, now: Date, batch: number): Promise<number[]> {
-  const rows = await prisma.$queryRaw<Array<{ id: number }>>`
-    SELECT r.id FROM referrals r
-      JOIN projects p ON p.id = r.project_id
-      JOIN vendor_bounties vb ON vb.company_key = p.company_key
-     WHERE r.closed_won_at IS NOT NULL AND r.status = 'became_customer'
-       AND (vb.bounties -> 'retentionBonus' ->> 'enabled') = 'true'
-       AND r.closed_won_at + make_interval(months => coalesce((vb.bounties -> 'retentionBonus' ->> 'months')::int, ${DEFAULT_RETENTION_MONTHS})) <= ${now}
-       AND NOT EXISTS (SELECT 1 FROM commissions c WHERE c.referral_id = r.id AND c.milestone = 'retentionBonus')
-     ORDER BY r.closed_won_at, r.id
-     LIMIT ${batch}`;
+  const rows = await prisma.$queryRawUnsafe<Array<{ id: number }>>(
+    `SELECT r.id FROM referrals r ${VENDOR_BOUNTIES_OF_R}
+      WHERE r.closed_won_at IS NOT NULL AND r.status = 'became_customer'
+        AND (vb.bounties -> 'retentionBonus' ->> 'enabled') = 'true'
+        AND r.closed_won_at + make_interval(months => coalesce((vb.bounties -> 'retentionBonus' ->> 'months')::int, $1)) <= $2
+        AND NOT EXISTS (SELECT 1 FROM commissions c WHERE c.referral_id = r.id AND c.milestone = 'retentionBonus')
+      ORDER BY r.closed_won_at, r.id
+      LIMIT $3`,
+    DEFAULT_RETENTION_MONTHS,
+    now,
+    batch,
+  );
   return rows.map((row) => row.id);
 }
 
 /** A referral's retention state with its row locked; null when its vendor has no bounties. */
 export async function lockForRetention(tx: Tx, referralId: number) {
-  const [row] = await tx.$queryRaw<
+  const [row] = await tx.$queryRawUnsafe<
     Array<{
       user_id: string;
       status: ReferralStatus;
@@ -81,10 +89,11 @@ export async function lockForRetention(tx: Tx, referralId: number) {
       deal_value: number | null;
       bounties: unknown;
     }>
-  >`
-    SELECT r.user_id, r.status::text AS status, r.closed_won_at, r.deal_value::float8 AS deal_value, vb.bounties
-      FROM referrals r JOIN projects p ON p.id = r.project_id JOIN vendor_bounties vb ON vb.company_key = p.company_key
-     WHERE r.id = ${referralId} FOR UPDATE OF r`;
+  >(
+    `SELECT r.user_id, r.status::text AS status, r.closed_won_at, r.deal_value::float8 AS deal_value, vb.bounties
+       FROM referrals r ${VENDOR_BOUNTIES_OF_R} WHERE r.id = $1 FOR UPDATE OF r`,
+    referralId,
+  );
   const bounties = row && bountiesOf(row.bounties);
   if (!row || !bounties) return null;
   return {
@@ -96,16 +105,16 @@ export async function lockForRetention(tx: Tx, referralId: number) {
   };
 }
 
-/** Stores a vendor's bounties (`bounties.saved`); an older event than the stored one changes nothing. */
+/** Stores a vendor's bounties (`bounties.saved`) unless a newer version is stored. */
 export async function storeBounties(
   tx: Tx,
-  vendor: { companyKey: string; companyName: string; bounties: Bounties; savedAt: Date },
+  saved: { vendorId: string; version: number; bounties: Bounties },
 ): Promise<void> {
   await tx.$executeRaw`
-    INSERT INTO vendor_bounties (company_key, company_name, bounties, saved_at)
-    VALUES (${vendor.companyKey}, ${vendor.companyName}, ${JSON.stringify(vendor.bounties)}::jsonb, ${vendor.savedAt})
-    ON CONFLICT (company_key) DO UPDATE SET company_name = EXCLUDED.company_name, bounties = EXCLUDED.bounties, saved_at = EXCLUDED.saved_at
-     WHERE vendor_bounties.saved_at <= EXCLUDED.saved_at`;
+    INSERT INTO vendor_bounties (vendor_id, version, bounties)
+    VALUES (${saved.vendorId}, ${saved.version}, ${JSON.stringify(saved.bounties)}::jsonb)
+    ON CONFLICT (vendor_id) DO UPDATE SET version = EXCLUDED.version, bounties = EXCLUDED.bounties
+     WHERE vendor_bounties.version < EXCLUDED.version`;
 }
 
 interface CommissionRow {
@@ -124,13 +133,17 @@ interface CommissionRow {
 
 const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-/** Commissions `c` as the API lists them, with their referral `r` and its project `p` (the partner). */
+/**
+ * Commissions `c` as the API lists them, with their referral `r`, its project `p` and the vendor `v` it was
+ * routed to: the partner is the vendor workspace's name, else the project's company (one vendor, one name).
+ */
 export const SELECT_COMMISSIONS = `
-  SELECT c.id::text, c.referral_id, c.milestone, p.company_name AS partner,
+  SELECT c.id::text, c.referral_id, c.milestone, coalesce(v.name, p.company_name) AS partner,
          r.referred_first_name || ' ' || r.referred_last_name AS contact,
          c.gross_amount::float8 AS gross_amount, c.referrer_amount::float8 AS referrer_amount, c.platform_fee::float8 AS platform_fee,
          c.state, ${iso('c.earned_at')} AS earned_at, ${iso('c.paid_out_at')} AS paid_out_at
-    FROM commissions c JOIN referrals r ON r.id = c.referral_id JOIN projects p ON p.id = r.project_id`;
+    FROM commissions c JOIN referrals r ON r.id = c.referral_id JOIN projects p ON p.id = r.project_id
+    LEFT JOIN vendors v ON v.id = r.vendor_id`;
 
 export const toCommission = (row: CommissionRow): Commission => ({
   id: row.id,

@@ -10,8 +10,9 @@ import { SELECT_COMMISSIONS, toCommission } from './commissions-repository.ts';
  * covering index referrals_impact_idx), never their rows in Node.
  *
  * - Filters: `from`/`to` narrow by the referral's creation date (UTC days, both inclusive); `partner`
- *   narrows to the referrals to one partner (the project's company, compared as companyKey, so "Acme" and
- *   "ACME Inc." are one partner) and, for "received", to referrals from that partner's users.
+ *   narrows to the referrals to one partner (the vendor workspace the referral was routed to, else the
+ *   project's company, compared as companyKey, so "Acme" and "ACME Inc." are one partner) and, for
+ *   "received", to referrals from that partner's users.
  * - Rates are percent of the referrals in range, one decimal: accepted = past Tee-up and not declined.
  * - Funnel: Tee-ups are all referrals; Warm Intros, Demos: ever reached that stage or later (furthest_stage:
  *   Warm Intro < Intro Occurred < Demo < Closed-Won); Closed-Won: now Closed-Won.
@@ -35,7 +36,27 @@ const MILESTONE_OF_STATUS = `CASE s.to_status ${Object.entries(STAGE_MILESTONES)
 const rate = (part: number, total: number) => (total === 0 ? 0 : Math.round((part * 1000) / total) / 10);
 const money = (value: number) => Math.round(value * 100) / 100;
 
-/** Conditions on the referrals `r` (joined with their project `p`) for the query; $1 is the user. */
+/**
+ * The partner of a referral to the project `p`, routed to the vendor `v` (LEFT JOINed, so null when not
+ * routed): the vendor workspace when there is one, else the project's company, compared as a company key
+ * (one vendor, one name).
+ */
+const partnerKeyOf = (v: string, p: string) => `coalesce(${v}.company_key, ${p}.company_key)`;
+
+/**
+ * The same test on the referral `r` of the user $1, for the partner `placeholder`, shaped for indexes: the
+ * unrouted referrals through the partner's projects (project_id, user_id), the routed ones through the
+ * vendor's name, which a routed referral's `company` always is (user_id, company). Never a pass over all of
+ * the user's referrals joined to their projects and vendors.
+ */
+const isPartner = (placeholder: string) => `r.id IN (
+    SELECT pr.id FROM projects fp JOIN referrals pr ON pr.project_id = fp.id AND pr.user_id = $1
+     WHERE fp.company_key = ${placeholder} AND coalesce(pr.vendor_id, '') = ''
+    UNION ALL
+    SELECT vr.id FROM vendors fv JOIN referrals vr ON vr.user_id = $1 AND vr.company = fv.name AND vr.vendor_id = fv.id
+     WHERE fv.company_key = ${placeholder})`;
+
+/** Range conditions on the referrals `alias` for the query; $1 is the user. */
 function filtersOf(query: Query, params: unknown[], alias = 'r'): string[] {
   const conditions: string[] = [];
   const add = (condition: (placeholder: string) => string, value: unknown) => {
@@ -66,14 +87,9 @@ export function impactReads(pool: pg.Pool) {
     const partnerKey = query.partner ? companyKey(query.partner) : null;
     if (partnerKey !== null) {
       params.push(partnerKey);
-      conditions.push(`p.company_key = $${params.length}`);
+      conditions.push(isPartner(`$${params.length}`));
     }
-    return {
-      params,
-      where: conditions.join(' AND '),
-      partnerKey,
-      join: partnerKey === null ? '' : 'JOIN projects p ON p.id = r.project_id',
-    };
+    return { params, where: conditions.join(' AND '), partnerKey };
   }
 
   /** The range and partner conditions on another user's referral `rr` (its referrer `them`), each led by AND. */
@@ -107,7 +123,7 @@ export function impactReads(pool: pg.Pool) {
 
   return {
     async summary(userId: string, query: Query, now = new Date()): Promise<ImpactSummary> {
-      const { params, where, join, partnerKey } = scope(userId, query);
+      const { params, where, partnerKey } = scope(userId, query);
       const filtered = params.length > 1;
       const totalsSql = `SELECT count(*)::int AS total,
           count(*) FILTER (WHERE r.status NOT IN ('pending', 'declined'))::int AS accepted,
@@ -117,47 +133,56 @@ export function impactReads(pool: pg.Pool) {
           count(*) FILTER (WHERE r.status = 'became_customer')::int AS closed_won,
           count(*) FILTER (WHERE r.furthest_stage >= ${STAGE_RANK.intro_made})::int AS warm,
           count(*) FILTER (WHERE r.furthest_stage >= ${STAGE_RANK.intro_accepted})::int AS demos
-        FROM referrals r ${join} WHERE ${where}`;
+        FROM referrals r WHERE ${where}`;
       const receivedParams: unknown[] = [userId];
       const receivedSql = `SELECT count(*)::int AS received ${receivedFrom(query, receivedParams, partnerKey)}`;
       const payoutSql = `SELECT coalesce(sum(c.referrer_amount), 0)::float8 AS earned,
           coalesce(sum(c.referrer_amount) FILTER (WHERE c.state = 'paid_out'), 0)::float8 AS paid_out,
           coalesce(sum(c.referrer_amount) FILTER (WHERE c.state = 'in_escrow'), 0)::float8 AS in_escrow
-        FROM commissions c ${filtered ? `JOIN referrals r ON r.id = c.referral_id ${join} WHERE c.user_id = $1 AND ${where}` : 'WHERE c.user_id = $1'}`;
+        FROM commissions c ${filtered ? `JOIN referrals r ON r.id = c.referral_id WHERE c.user_id = $1 AND ${where}` : 'WHERE c.user_id = $1'}`;
       // Recent activity: the newest status changes by index (user_id, at), filtered by their referral.
       const activityParams = [...params];
       const activitySql = `(SELECT 's' || s.id AS id,
             CASE s.to_status WHEN 'pending' THEN 'sent' WHEN 'intro_made' THEN 'accepted' WHEN 'intro_occurred' THEN 'accepted'
               WHEN 'intro_accepted' THEN 'demo' WHEN 'declined' THEN 'declined' ELSE 'closed' END AS type,
-            ap.company_name AS partner, r.referred_first_name || ' ' || r.referred_last_name AS contact,
+            coalesce(av.name, ap.company_name) AS partner, r.referred_first_name || ' ' || r.referred_last_name AS contact,
             (SELECT cm.referrer_amount::float8 FROM commissions cm WHERE cm.referral_id = s.referral_id AND cm.milestone = ${MILESTONE_OF_STATUS}) AS amount,
             s.at
-          FROM referral_status_changes s JOIN referrals r ON r.id = s.referral_id JOIN projects ap ON ap.id = r.project_id ${join}
+          FROM referral_status_changes s JOIN referrals r ON r.id = s.referral_id JOIN projects ap ON ap.id = r.project_id
+               LEFT JOIN vendors av ON av.id = r.vendor_id
          WHERE s.user_id = $1 AND ${where} AND (s.from_status IS NULL OR s.to_status <> 'pending')
          ORDER BY s.at DESC, s.id DESC LIMIT 10)
         UNION ALL
         (SELECT 'r' || rr.id, 'received', coalesce(nullif(rr.them_company, ''), 'Another company'),
-                rr.referred_first_name || ' ' || rr.referred_last_name, NULL::float8, rr.created_at
+                -- A company name is anyone's to claim: another referrer's contact is named only to the members
+                -- of the vendor workspace the referral was routed to (they see it in their lead inbox anyway).
+                CASE WHEN rr.member THEN rr.referred_first_name || ' ' || rr.referred_last_name ELSE '' END,
+                NULL::float8, rr.created_at
            FROM referrers me
            JOIN projects mp ON mp.company_key = me.company_key
            CROSS JOIN LATERAL (
              -- The newest 10 of each of the company's products, by index (project_id, created_at).
-             SELECT rr.id, rr.referred_first_name, rr.referred_last_name, rr.created_at, them.company_name AS them_company
+             SELECT rr.id, rr.referred_first_name, rr.referred_last_name, rr.created_at, them.company_name AS them_company,
+                    coalesce(rv.members @> jsonb_build_array(jsonb_build_object('userId', $1::text)), false) AS member
                FROM referrals rr LEFT JOIN referrers them ON them.user_id = rr.user_id
+                    LEFT JOIN vendors rv ON rv.id = rr.vendor_id
               WHERE rr.project_id = mp.id AND rr.user_id <> $1 ${receivedConditions(query, activityParams, partnerKey)}
               ORDER BY rr.created_at DESC, rr.id DESC LIMIT 10) rr
           WHERE me.user_id = $1 AND me.company_key <> ''
           ORDER BY rr.created_at DESC, rr.id DESC LIMIT 10)
         ORDER BY at DESC, id DESC LIMIT 10`;
       // The leaderboard: the top 10 partners by referrals sent, then what each sent back to the user's company.
+      // A partner is the vendor workspace a referral was routed to (named as the workspace), else the project's
+      // company: referrals to one company before and after its vendor joined are one partner.
       const leaderboardSql = `WITH per_project AS (
-          SELECT r.project_id, count(*)::int AS sent, sum(r.deal_value) FILTER (WHERE r.status = 'became_customer') AS revenue
-            FROM referrals r ${join} WHERE ${where} GROUP BY r.project_id),
+          SELECT r.project_id, r.vendor_id, count(*)::int AS sent, sum(r.deal_value) FILTER (WHERE r.status = 'became_customer') AS revenue
+            FROM referrals r WHERE ${where} GROUP BY r.project_id, r.vendor_id),
         mine AS (
-          SELECT lp.company_key, max(lp.company_name) AS partner, sum(pp.sent)::int AS sent, coalesce(sum(pp.revenue), 0)::float8 AS revenue
-            FROM per_project pp JOIN projects lp ON lp.id = pp.project_id
-           WHERE lp.company_key <> ''
-           GROUP BY lp.company_key ORDER BY sent DESC, partner LIMIT 10),
+          SELECT ${partnerKeyOf('lv', 'lp')} AS company_key, coalesce(max(lv.name), max(lp.company_name)) AS partner,
+                 sum(pp.sent)::int AS sent, coalesce(sum(pp.revenue), 0)::float8 AS revenue
+            FROM per_project pp JOIN projects lp ON lp.id = pp.project_id LEFT JOIN vendors lv ON lv.id = pp.vendor_id
+           WHERE ${partnerKeyOf('lv', 'lp')} <> ''
+           GROUP BY 1 ORDER BY sent DESC, partner LIMIT 10),
         received AS (
           SELECT them.company_key, count(*)::int AS received
             FROM referrers me
@@ -183,13 +208,13 @@ export function impactReads(pool: pg.Pool) {
       const monthOf = (column: string) => `date_trunc('month', ${column} AT TIME ZONE 'UTC')`;
       const trendsSql = `SELECT kind, to_char(month, 'YYYY-MM') AS month, value FROM (
         SELECT 'sent' AS kind, ${monthOf('r.created_at')} AS month, count(*)::float8 AS value
-          FROM referrals r ${join} WHERE ${where} AND r.created_at >= ${since} GROUP BY 2
+          FROM referrals r WHERE ${where} AND r.created_at >= ${since} GROUP BY 2
         UNION ALL
         SELECT 'closedWon', ${monthOf('r.closed_won_at')}, count(*)::float8
-          FROM referrals r ${join} WHERE ${where} AND r.status = 'became_customer' AND r.closed_won_at >= ${since} GROUP BY 2
+          FROM referrals r WHERE ${where} AND r.status = 'became_customer' AND r.closed_won_at >= ${since} GROUP BY 2
         UNION ALL
         SELECT 'earned', ${monthOf('c.earned_at')}, sum(c.referrer_amount)::float8
-          FROM commissions c JOIN referrals r ON r.id = c.referral_id ${join} WHERE c.user_id = $1 AND ${where} AND c.earned_at >= ${since} GROUP BY 2) t`;
+          FROM commissions c JOIN referrals r ON r.id = c.referral_id WHERE c.user_id = $1 AND ${where} AND c.earned_at >= ${since} GROUP BY 2) t`;
 
       const [totalsR, receivedR, payoutR, activityR, leaderboardR, trendsR] = await Promise.all([
         pool.query<Totals>(totalsSql, params.slice(0, countOf(totalsSql))),
@@ -258,7 +283,7 @@ export function impactReads(pool: pg.Pool) {
       const conditions = ['c.user_id = $1', ...filtersOf(query, params)];
       if (query.partner) {
         params.push(companyKey(query.partner));
-        conditions.push(`p.company_key = $${params.length}`);
+        conditions.push(isPartner(`$${params.length}`));
       }
       params.push(MAX_COMMISSIONS);
       const { rows } = await pool.query(

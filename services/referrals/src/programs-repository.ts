@@ -1,4 +1,4 @@
-import type { EventPayload } from '@app/contracts';
+import { websiteHost, type EventPayload } from '@app/contracts';
 import { companyKey } from '@app/domain';
 import type { Tx } from './db.ts';
 import type { PrismaClient } from './generated/prisma/client.ts';
@@ -11,7 +11,7 @@ import { productKey } from './projects.ts';
  * redelivery) changes nothing.
  */
 export async function storeProgram(tx: Tx, program: EventPayload<'program.saved'>, savedAt: Date): Promise<void> {
-  const { programId, name, rewardDetails, companyName, isActive } = program;
+  const { programId, name, rewardDetails, companyName, isActive, vendorId, description, website } = program;
   const existing = await tx.program.findUnique({ where: { id: programId }, select: { savedAt: true } });
   if (existing && existing.savedAt > savedAt) return;
   const data = {
@@ -20,10 +20,58 @@ export async function storeProgram(tx: Tx, program: EventPayload<'program.saved'
     rewardDetails,
     companyName,
     companyKey: companyKey(companyName) || null,
+    vendorId,
+    description,
+    domain: websiteHost(website),
     isActive,
     savedAt,
   };
   await tx.program.upsert({ where: { id: programId }, create: { id: programId, ...data }, update: data });
+}
+
+/** A host and its parent domains ("eu.acme.com" -> itself and "acme.com"), never a bare TLD. */
+export function hostAndParents(host: string | null): string[] {
+  if (!host) return [];
+  const labels = host.split('.');
+  return labels.slice(0, -1).map((_, i) => labels.slice(i).join('.'));
+}
+
+export interface VendorProgram {
+  vendorId: string;
+  description: string;
+}
+
+/**
+ * The active program of a VERIFIED vendor for a product: one on the product's website first, then one of
+ * its company (the program's company or its vendor's name), then one named like the product; the most
+ * recently saved wins. Null when there is none.
+ */
+export async function verifiedVendorProgram(tx: Tx, host: string | null): Promise<VendorProgram | null> {
+  if (!host) return null;
+  const hosts = hostAndParents(host);
+  const [row] = await tx.$queryRaw<Array<{ vendor_id: string; description: string }>>`
+    SELECT p.vendor_id, p.description
+      FROM programs p JOIN vendors v ON v.id = p.vendor_id
+     WHERE p.is_active AND v.verified AND p.domain = ANY(${hosts}::text[])
+     ORDER BY p.saved_at DESC, p.id
+     LIMIT 1`;
+  return row ? { vendorId: row.vendor_id, description: row.description } : null;
+}
+
+/** The description of a verified vendor's active program for the product (the project's shared text), or ''. */
+export async function vendorProductDescription(tx: Tx, vendorId: string, productName: string): Promise<string> {
+  const [row] = await tx.$queryRaw<Array<{ description: string }>>`
+    SELECT p.description FROM programs p JOIN vendors v ON v.id = p.vendor_id
+     WHERE p.vendor_id = ${vendorId} AND v.verified AND p.is_active AND p.description <> ''
+     ORDER BY (p.name_key = ${productKey(productName)}) DESC, p.saved_at DESC, p.id
+     LIMIT 1`;
+  return row?.description ?? '';
+}
+
+interface ProgramRow {
+  id: string;
+  name: string;
+  reward_details: string;
 }
 
 export function programsRepository(prisma: PrismaClient) {
@@ -31,20 +79,19 @@ export function programsRepository(prisma: PrismaClient) {
     findProject: (projectId: string) => prisma.project.findUnique({ where: { id: projectId } }),
 
     /**
-     * The vendor's active program for a product: one of its company (companyKey) first, else one named
-     * like the product; the most recently saved wins. An inactive program never counts.
+     * The vendor's active program for a product: one of its company first (the program's company name, or
+     * the name of the vendor workspace it is linked to), else one named like the product; the most recently
+     * saved wins. An inactive program never counts.
      */
     async activeProgram(product: { productName: string; companyName: string }) {
-      const key = companyKey(product.companyName);
-      const candidates = await prisma.program.findMany({
-        where: {
-          isActive: true,
-          OR: [...(key ? [{ companyKey: key }] : []), { nameKey: productKey(product.productName) }],
-        },
-        orderBy: [{ savedAt: 'desc' }, { id: 'asc' }],
-        take: 20,
-      });
-      return candidates.find((c) => key && c.companyKey === key) ?? candidates[0] ?? null;
+      const key = companyKey(product.companyName) || null;
+      const [row] = await prisma.$queryRaw<ProgramRow[]>`
+        SELECT p.id, p.name, p.reward_details
+          FROM programs p LEFT JOIN vendors v ON v.id = p.vendor_id
+         WHERE p.is_active AND (p.company_key = ${key} OR v.company_key = ${key} OR p.name_key = ${productKey(product.productName)})
+         ORDER BY coalesce(p.company_key = ${key} OR v.company_key = ${key}, false) DESC, p.saved_at DESC, p.id
+         LIMIT 1`;
+      return row ? { id: row.id, name: row.name, rewardDetails: row.reward_details } : null;
     },
 
     /** A program found for the project (kept), or null: nobody knew one at this time (not asked again soon). */

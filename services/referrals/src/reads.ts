@@ -1,5 +1,15 @@
 import { createHash } from 'node:crypto';
-import type { EmailDraft, ListReferralsQuery, Referral, ReferralList, ReferralStatus } from '@app/contracts';
+import type {
+  ClientOrganization,
+  EmailDraft,
+  IcpFit,
+  LeadStatus,
+  ListReferralsQuery,
+  Referral,
+  ReferralList,
+  ReferralStatus,
+  TimelineEntry,
+} from '@app/contracts';
 import type pg from 'pg';
 import type { z } from 'zod';
 import { containsPattern } from './search-text.ts';
@@ -38,6 +48,15 @@ interface ReferralRow {
   project_description: string;
   project_website: string | null;
   referral_program: string | null;
+  description: string;
+  client: ClientOrganization | null;
+  vendor_id: string | null;
+  vendor_name: string | null;
+  lead_status: LeadStatus | null;
+  decline_reason: string | null;
+  decided_at: string | null;
+  fit: IcpFit | null;
+  timeline: TimelineEntry[];
 }
 
 interface Figures {
@@ -48,11 +67,16 @@ interface Figures {
 }
 
 /** A timestamp as the API's ISO text, formatted by PostgreSQL (no date parsing per row in Node). */
-const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+export const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** The timeline of the referral `r` as a JSON array, oldest first (an index lookup per row). */
+export const TIMELINE_OF_R = `(SELECT coalesce(json_agg(json_build_object('at', ${iso('t.at')}, 'actor', t.actor, 'kind', t.kind, 'text', t.text) ORDER BY t.at, t.id), '[]')
+            FROM referral_timeline t WHERE t.referral_id = r.id)`;
 
 /**
- * Referrals with their project and status history. The history subquery is an index lookup per
- * returned row; under ORDER BY ... LIMIT PostgreSQL evaluates it for the page's rows only.
+ * Referrals with their project, status history, timeline and the vendor they were routed to. Each subquery
+ * is an index lookup per returned row; under ORDER BY ... LIMIT PostgreSQL evaluates them for the page's
+ * rows only.
  */
 const SELECT_REFERRALS = `
   SELECT r.id, r.user_id, r.project_id, r.status, ${iso('r.created_at')} AS created_at, ${iso('r.updated_at')} AS updated_at,
@@ -62,8 +86,10 @@ const SELECT_REFERRALS = `
          (SELECT coalesce(json_agg(json_build_object('from', c.from_status, 'to', c.to_status, 'at', ${iso('c.at')}) ORDER BY c.at, c.id), '[]')
             FROM referral_status_changes c WHERE c.referral_id = r.id) AS history,
          p.product_name, p.company_name AS project_company_name, p.description AS project_description,
-         p.website AS project_website, p.referral_program
-    FROM referrals r JOIN projects p ON p.id = r.project_id`;
+         p.website AS project_website, p.referral_program,
+         r.description, r.client, r.vendor_id, v.name AS vendor_name, r.lead_status::text AS lead_status, r.decline_reason,
+         ${iso('r.decided_at')} AS decided_at, r.fit, ${TIMELINE_OF_R} AS timeline
+    FROM referrals r JOIN projects p ON p.id = r.project_id LEFT JOIN vendors v ON v.id = r.vendor_id`;
 
 const DAY_MS = 24 * 3600_000;
 
@@ -132,6 +158,20 @@ function toReferral(row: ReferralRow): Referral {
     emailSentAt: row.email_sent_at,
     dealValue: row.deal_value,
     history: row.history,
+    description: row.description,
+    client: row.client,
+    lead:
+      row.vendor_id && row.lead_status
+        ? {
+            vendorId: row.vendor_id,
+            vendorName: row.vendor_name ?? row.company,
+            status: row.lead_status,
+            declineReason: row.decline_reason,
+            decidedAt: row.decided_at,
+          }
+        : null,
+    fit: row.fit,
+    timeline: row.timeline,
   };
 }
 

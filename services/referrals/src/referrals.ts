@@ -1,36 +1,50 @@
 import {
   REFERRAL_MESSAGES,
   type CreateReferralRequest,
+  type EmailDraft,
   type Referral,
+  type ReferralFit,
+  type ReferralFitRequest,
   type SendEmailRequest,
   type UpdateStatusRequest,
 } from '@app/contracts';
 import { fail, type Identity, type TransactionRunner } from '@app/kit';
 import type { z } from 'zod';
-import { earnCommissions } from './commissions.ts';
 import type { Tx } from './db.ts';
-import { countNewReferral, countStatusChange } from './figures.ts';
+import { countNewReferral } from './figures.ts';
+import { introSenderName, personName } from './people.ts';
+import { vendorProductDescription } from './programs-repository.ts';
 import type { ReferralReads } from './reads.ts';
 import {
+  addTimelineEntry,
   insertReferral,
-  lockReferralStage,
   markIntroEmailSent,
-  recordStatusChange,
+  referrerProfile,
   referrerWithEmail,
-  setDealValue,
-  setStage,
   upsertProject,
 } from './repository.ts';
-
-/** The sender name of intro emails: they come from the product, replies go to the referrer. */
-export const introSenderName = (productName: string) => `${productName} via Referral Hub`;
+import { leadRecipients, routeOf } from './routing.ts';
+import { changeStage } from './stage-change.ts';
+import { timelineEntry } from './timeline.ts';
+import { lockVendor, vendorById } from './vendors-repository.ts';
 
 /** A deal value as stored (numeric(14,2)): cents rounded, so a repeated value changes nothing. */
 const toCents = (dollars: number) => Math.round(dollars * 100) / 100;
 
+/** Addresses once each, case aside, in their first spelling, leaving out `except`. */
+function distinctAddresses(addresses: string[], except: string[] = []): string[] {
+  const seen = new Set(except.map((a) => a.toLowerCase()));
+  return addresses.filter((address) => {
+    const key = address.toLowerCase();
+    if (!address || seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
 /** Use cases of referrals: each owns its transaction and the events it announces. */
-export function referralUseCases(deps: { transaction: TransactionRunner<Tx>; reads: ReferralReads }) {
-  const { transaction, reads } = deps;
+export function referralUseCases(deps: { db: Tx; transaction: TransactionRunner<Tx>; reads: ReferralReads }) {
+  const { db, transaction, reads } = deps;
 
   /** The user's own referral: 404 when there is none, 403 when it is another user's (spec 6). */
   async function own(userId: string, referralId: number): Promise<Referral> {
@@ -41,23 +55,77 @@ export function referralUseCases(deps: { transaction: TransactionRunner<Tx>; rea
 
   const reload = async (referralId: number) => (await reads.byId(referralId))!.referral;
 
+  /**
+   * How the intro email of a referral is sent: From "{referrer's name} via Referral Hub" (the mail service
+   * adds MAIL_FROM's address), Reply-To the referrer, and the vendor's lead inbox always in Cc while the
+   * referral's vendor is a verified workspace. Never signed or named as the vendor.
+   */
+  async function envelopeOf(identity: Identity, referral: Referral) {
+    const profile = await referrerProfile(db, identity.userId);
+    const from = introSenderName(
+      personName({
+        firstName: profile?.firstName ?? '',
+        lastName: profile?.lastName ?? '',
+        email: identity.email,
+      }),
+    );
+    const vendor = referral.lead ? await vendorById(db, referral.lead.vendorId) : null;
+    const alwaysCc = vendor?.verified && vendor.leadInbox ? [vendor.leadInbox] : [];
+    return { from, replyTo: identity.email, alwaysCc };
+  }
+
+  /** The recipients as sent: the draft's, with the addresses the server always copies added to the Cc. */
+  const sendTo = (recipients: EmailDraft['recipients'], alwaysCc: string[]) => ({
+    to: recipients.to,
+    cc: distinctAddresses([...recipients.cc, ...alwaysCc], recipients.to),
+    bcc: recipients.bcc,
+  });
+
   return {
     own,
 
+    /** Where a referral would go and how the client fits the vendor's ICP (nothing is stored). */
+    async checkFit(input: z.output<typeof ReferralFitRequest>): Promise<ReferralFit> {
+      const route = await routeOf(db, input, input.client);
+      return {
+        vendor: route.vendor && { id: route.vendor.id, name: route.vendor.name },
+        fit: route.fit,
+        routable: route.routable,
+      };
+    },
+
     /**
      * A referral in Tee-up, to the project of its product and company (created on first use; the form's
-     * productId names none), announced with the referrer's profile so the intro email can be drafted.
+     * productId names none). When the product's vendor is a verified workspace the referral is routed to it
+     * (`new` in its lead inbox, `lead.created`), unless the client clearly fails its ICP: then nothing is
+     * stored and the answer is 422 ICP_MISMATCH with the reasons. Announced with the referrer's profile and
+     * the referrer's own description, so the intro email is drafted from their words only.
      */
     async create(identity: Identity, input: z.output<typeof CreateReferralRequest>): Promise<Referral> {
       const referralId = await transaction(async (tx, emit) => {
+        const route = await routeOf(tx, input, input.client);
+        if (!route.routable) fail('ICP_MISMATCH', undefined, { details: route.fit?.fails ?? [] });
+        const locked = route.vendor && (await lockVendor(tx, route.vendor.id));
+        const vendor = locked?.verified ? locked : null;
         const referrer = await referrerWithEmail(tx, identity.userId, identity.email);
         const project = await upsertProject(tx, {
           productName: input.product,
           companyName: input.company,
-          description: input.description,
+          vendorDescription: vendor ? await vendorProductDescription(tx, vendor.id, input.product) : '',
         });
-        const referral = await insertReferral(tx, identity.userId, project, input);
+        const referral = await insertReferral(tx, identity.userId, project, input, {
+          vendorId: vendor?.id ?? null,
+          company: vendor?.name ?? input.company,
+          fit: vendor ? route.fit : null,
+        });
         await countNewReferral(tx, identity.userId, referral.company);
+        await addTimelineEntry(tx, referral.id, timelineEntry.submitted(), referral.createdAt);
+        await addTimelineEntry(
+          tx,
+          referral.id,
+          vendor ? timelineEntry.routed(vendor.name) : timelineEntry.notRouted(input.company || input.product),
+          referral.createdAt,
+        );
         emit('referral.created', {
           referralId: referral.id,
           referrer,
@@ -69,32 +137,61 @@ export function referralUseCases(deps: { transaction: TransactionRunner<Tx>; rea
           reason: referral.referralReason,
           isReferralAware: referral.isReferralAware,
           canUseReferrerName: referral.canUseReferrerName,
-          project,
+          // The referrer's own words; without any, only the vendor's (the project's shared text is its program's).
+          project: { ...project, description: input.description || project.description },
         });
+        if (vendor)
+          emit('lead.created', {
+            referralId: referral.id,
+            vendorId: vendor.id,
+            vendorName: vendor.name,
+            recipients: leadRecipients(vendor),
+            referrerName: personName(referrer),
+            clientName: input.client.name,
+            productName: project.productName,
+          });
         return referral.id;
       });
       return reload(referralId);
     },
 
-    /** The intro email draft, or with `checkOnly` whether it is ready (the screen polls it). */
-    async emailDraft(userId: string, referralId: number, checkOnly: boolean) {
-      const referral = await own(userId, referralId);
+    /**
+     * The intro email draft with how it will be sent (From, Reply-To, the recipients with the vendor's
+     * lead inbox in Cc), or with `checkOnly` whether it is ready (the screen polls it).
+     */
+    async emailDraft(identity: Identity, referralId: number, checkOnly: boolean) {
+      const referral = await own(identity.userId, referralId);
       if (checkOnly) return { ready: referral.emailDraft !== null, fromClay: referral.fromClay };
-      if (!referral.emailDraft) fail('DRAFT_NOT_READY');
-      return { emailDraft: referral.emailDraft, fromClay: referral.fromClay };
+      const draft = referral.emailDraft ?? fail('DRAFT_NOT_READY');
+      const envelope = await envelopeOf(identity, referral);
+      return {
+        emailDraft: draft,
+        fromClay: referral.fromClay,
+        ...envelope,
+        sendTo: sendTo(draft.recipients, envelope.alwaysCc),
+      };
     },
 
-    /** Sends the (edited) intro email once: From the product, Reply-To the referrer (mail service). */
+    /**
+     * Sends the (edited) intro email once (mail service): From the referrer via Referral Hub, Reply-To the
+     * referrer, Cc the vendor's lead inbox when routed. The stored draft becomes what was sent.
+     */
     async sendIntroEmail(identity: Identity, referralId: number, input: z.output<typeof SendEmailRequest>) {
       const referral = await own(identity.userId, referralId);
       if (referral.emailSentAt) fail('EMAIL_ALREADY_SENT');
-      const draft = { subject: input.subject, body: input.body, recipients: input.recipients };
+      const envelope = await envelopeOf(identity, referral);
+      const draft = {
+        subject: input.subject,
+        body: input.body,
+        recipients: sendTo(input.recipients, envelope.alwaysCc),
+      };
       await transaction(async (tx, emit) => {
         if (!(await markIntroEmailSent(tx, referral.id, draft))) fail('EMAIL_ALREADY_SENT');
+        await addTimelineEntry(tx, referral.id, timelineEntry.introSent(draft.recipients.to));
         emit('referral.intro_email_requested', {
           referralId: referral.id,
-          fromName: introSenderName(referral.project.productName),
-          replyTo: identity.email,
+          fromName: envelope.from,
+          replyTo: envelope.replyTo,
           to: draft.recipients.to,
           cc: draft.recipients.cc,
           bcc: draft.recipients.bcc,
@@ -115,30 +212,15 @@ export function referralUseCases(deps: { transaction: TransactionRunner<Tx>; rea
       input: z.output<typeof UpdateStatusRequest>,
     ): Promise<Referral> {
       const referral = await own(userId, referralId);
-      const { status } = input;
       const dealValue = input.dealValue === undefined ? undefined : toCents(input.dealValue);
-      await transaction(async (tx, emit) => {
-        const current = await lockReferralStage(tx, referral.id);
-        const from = current.status;
-        const newDeal = dealValue !== undefined && dealValue !== current.dealValue;
-        if (from === status && !newDeal) return;
-        const at = new Date();
-        if (newDeal) await setDealValue(tx, referral.id, dealValue, at);
-        if (from !== status) {
-          await setStage(tx, referral.id, status, at);
-          await recordStatusChange(tx, { referralId: referral.id, userId, from, to: status, at });
-          await countStatusChange(tx, userId, from, status);
-          emit('referral.status_changed', {
-            referralId: referral.id,
-            userId,
-            projectId: referral.projectId,
-            from,
-            to: status,
-            changedAt: at.toISOString(),
-          });
-        }
-        await earnCommissions(tx, referral.id);
-      });
+      await transaction((tx, emit) =>
+        changeStage(
+          tx,
+          emit,
+          { id: referral.id, userId, projectId: referral.projectId },
+          { status: input.status, dealValue, timeline: true },
+        ),
+      );
       return reload(referral.id);
     },
 

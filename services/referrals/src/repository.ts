@@ -1,9 +1,10 @@
-import type { CreateReferralRequest, EmailDraft, ReferralStatus } from '@app/contracts';
+import type { CreateReferralRequest, EmailDraft, IcpFit, LeadStatus, ReferralStatus } from '@app/contracts';
 import { companyKey, STAGE_RANK } from '@app/domain';
 import type { z } from 'zod';
 import type { Tx } from './db.ts';
 import { projectIdFor } from './projects.ts';
 import { searchTextOf } from './search-text.ts';
+import type { NewTimelineEntry } from './timeline.ts';
 
 /**
  * Data access of referrals, their projects and referrers: what is stored and how, nothing about HTTP or
@@ -38,6 +39,14 @@ export async function referrerWithEmail(tx: Tx, userId: string, email: string): 
   };
 }
 
+/** The referrer's profile as known (null before any referral or `user.registered`). */
+export async function referrerProfile(tx: Tx, userId: string): Promise<ReferrerProfile | null> {
+  return tx.referrer.findUnique({
+    where: { userId },
+    select: { userId: true, email: true, firstName: true, lastName: true, companyName: true },
+  });
+}
+
 /** The referrer's profile from `user.registered`. */
 export async function saveReferrer(tx: Tx, profile: ReferrerProfile): Promise<void> {
   const { userId, ...fields } = profile;
@@ -53,12 +62,15 @@ export interface StoredProject {
   website: string | null;
 }
 
-/** The project for a product of a company, created on first use; a later referral may fill an empty description. */
+/**
+ * The project for a product of a company, created on first use. Its shared description is only ever the
+ * verified vendor's own (its program's), filled when empty: never a referrer's typing.
+ */
 export async function upsertProject(
   tx: Tx,
-  product: { productName: string; companyName: string; description: string },
+  product: { productName: string; companyName: string; vendorDescription: string },
 ): Promise<StoredProject> {
-  const { productName, companyName, description } = product;
+  const { productName, companyName, vendorDescription: description } = product;
   const [row] = await tx.$queryRaw<
     Array<{ id: string; product_name: string; company_name: string; description: string; website: string | null }>
   >`
@@ -75,12 +87,21 @@ export async function upsertProject(
   };
 }
 
-/** A new referral to a project, in Tee-up, with the first entry of its history. */
+/** Where a new referral goes: the verified vendor (null when not on the platform) and the client's fit. */
+export interface Routing {
+  vendorId: string | null;
+  /** The company shown and filtered by: the vendor workspace's name when routed, else the one the referrer saw. */
+  company: string;
+  fit: IcpFit | null;
+}
+
+/** A new referral to a project, in Tee-up (and `new` in the vendor's lead inbox when routed), with its first history entry. */
 export async function insertReferral(
   tx: Tx,
   userId: string,
   project: StoredProject,
   input: z.output<typeof CreateReferralRequest>,
+  routing: Routing,
 ) {
   const referral = await tx.referral.create({
     data: {
@@ -92,12 +113,18 @@ export async function insertReferral(
       referralReason: input.referralReason,
       isReferralAware: input.isReferralAware,
       canUseReferrerName: input.canUseReferrerName,
-      company: input.company,
+      company: routing.company,
+      description: input.description,
+      client: input.client,
+      notes: input.notes || null,
+      vendorId: routing.vendorId,
+      leadStatus: routing.vendorId ? 'new' : null,
+      ...(routing.fit ? { fit: routing.fit } : {}),
       searchText: searchTextOf({
         firstName: input.referredFirstName,
         lastName: input.referredLastName,
         email: input.referredEmail,
-        company: input.company,
+        company: routing.company,
         projectCompanyName: project.companyName,
         reason: input.referralReason,
       }),
@@ -105,6 +132,90 @@ export async function insertReferral(
   });
   await recordStatusChange(tx, { referralId: referral.id, userId, from: null, to: 'pending', at: referral.createdAt });
   return referral;
+}
+
+/** One entry of a referral's timeline (append-only; both sides read it). */
+export async function addTimelineEntry(tx: Tx, referralId: number, entry: NewTimelineEntry, at = new Date()) {
+  await tx.referralTimelineEntry.create({ data: { referralId, at, ...entry } });
+}
+
+/**
+ * Records the vendor's decision on a lead unless it was decided before: a conditional update, so of two
+ * concurrent decisions exactly one finds the lead still `new`. Answers whether it did.
+ */
+export async function decideLead(
+  tx: Tx,
+  lead: { referralId: number; vendorId: string; status: Exclude<LeadStatus, 'new'>; reason: string | null; at: Date },
+): Promise<boolean> {
+  const decided = await tx.$executeRaw`
+    UPDATE referrals SET lead_status = ${lead.status}::lead_status, decline_reason = ${lead.reason}, decided_at = ${lead.at},
+           updated_at = ${lead.at}
+     WHERE id = ${lead.referralId} AND vendor_id = ${lead.vendorId} AND lead_status = 'new'`;
+  return decided === 1;
+}
+
+/** What a decision on a routed referral needs of it: its owner, project and the names the emails use. */
+export async function decidedReferral(tx: Tx, referralId: number) {
+  const [row] = await tx.$queryRaw<
+    Array<{ user_id: string; project_id: string; client_name: string | null; product_name: string }>
+  >`
+    SELECT r.user_id, r.project_id, r.client ->> 'name' AS client_name, p.product_name
+      FROM referrals r JOIN projects p ON p.id = r.project_id WHERE r.id = ${referralId}`;
+  return {
+    userId: row!.user_id,
+    projectId: row!.project_id,
+    clientName: row!.client_name ?? '',
+    productName: row!.product_name,
+  };
+}
+
+/**
+ * A vendor's workspace was renamed: its routed referrals show the new name (one vendor, one name), in the
+ * company filter and the search too.
+ */
+export async function renameVendorReferrals(tx: Tx, vendorId: string, name: string): Promise<number> {
+  const rows = await tx.$queryRaw<
+    Array<{
+      id: number;
+      user_id: string;
+      company: string;
+      referred_first_name: string;
+      referred_last_name: string;
+      referred_email: string;
+      referral_reason: string;
+      project_company_name: string;
+    }>
+  >`
+    SELECT r.id, r.user_id, r.company, r.referred_first_name, r.referred_last_name, r.referred_email, r.referral_reason,
+           p.company_name AS project_company_name
+      FROM referrals r JOIN projects p ON p.id = r.project_id
+     WHERE r.vendor_id = ${vendorId} AND r.company <> ${name}
+     ORDER BY r.id FOR UPDATE OF r`;
+  if (!rows.length) return 0;
+  const ids = rows.map((row) => row.id);
+  const texts = rows.map((row) =>
+    searchTextOf({
+      firstName: row.referred_first_name,
+      lastName: row.referred_last_name,
+      email: row.referred_email,
+      company: name,
+      projectCompanyName: row.project_company_name,
+      reason: row.referral_reason,
+    }),
+  );
+  await tx.$executeRaw`
+    UPDATE referrals r SET company = ${name}, search_text = u.text
+      FROM unnest(${ids}::int[], ${texts}::text[]) AS u(id, text) WHERE r.id = u.id`;
+  const users = [...new Set(rows.map((row) => row.user_id))];
+  await tx.$executeRaw`
+    INSERT INTO referrer_companies (user_id, company) SELECT unnest(${users}::text[]), ${name} ON CONFLICT DO NOTHING`;
+  const old = [...new Map(rows.map((row) => [`${row.user_id}\u0000${row.company}`, row])).values()];
+  await tx.$executeRaw`
+    DELETE FROM referrer_companies rc
+     USING unnest(${old.map((row) => row.user_id)}::text[], ${old.map((row) => row.company)}::text[]) AS o(user_id, company)
+     WHERE rc.user_id = o.user_id AND rc.company = o.company
+       AND NOT EXISTS (SELECT 1 FROM referrals r WHERE r.user_id = o.user_id AND r.company = o.company)`;
+  return rows.length;
 }
 
 /** One entry of a referral's history (the timeline and the Impact dashboard's activity). */

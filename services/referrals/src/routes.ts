@@ -1,25 +1,31 @@
 import type { HandlersOf } from '@app/kit';
 import type { CommissionUseCases } from './commissions.ts';
 import type { ImpactReads } from './impact.ts';
+import type { LeadUseCases } from './leads.ts';
 import type { ReferralProgramUseCases } from './programs.ts';
 import type { ReferralReads } from './reads.ts';
 import type { ReferralUseCases } from './referrals.ts';
 
-/** The referrals service's operations (contracts: `referralOperations`): input is parsed, call and reply. */
+/**
+ * The referrals service's operations (contracts: `referralOperations`, `leadOperations`): input is parsed,
+ * call and reply.
+ */
 export function referralRoutes(deps: {
   referrals: ReferralUseCases;
+  leads: LeadUseCases;
   commissions: CommissionUseCases;
   programs: ReferralProgramUseCases;
   reads: ReferralReads;
   impact: ImpactReads;
 }): HandlersOf<'referrals'> {
-  const { referrals, commissions, programs, reads, impact } = deps;
+  const { referrals, leads, commissions, programs, reads, impact } = deps;
   return {
     createReferral: ({ identity, body }) => referrals.create(identity, body),
+    checkReferralFit: ({ body }) => referrals.checkFit(body),
     listReferrals: ({ identity, query }) => reads.list(identity.userId, query),
     getReferral: ({ identity, params }) => referrals.own(identity.userId, params.id),
     getEmailDraft: ({ identity, params, query }) =>
-      referrals.emailDraft(identity.userId, params.id, query.checkOnly === 'true'),
+      referrals.emailDraft(identity, params.id, query.checkOnly === 'true'),
     sendEmail: ({ identity, params, body }) => referrals.sendIntroEmail(identity, params.id, body),
     updateStatus: ({ identity, params, body }) => referrals.updateStatus(identity.userId, params.id, body),
     getReferralProgram: ({ params }) => programs.referralProgramOf(params.projectId),
@@ -27,5 +33,10 @@ export function referralRoutes(deps: {
     getImpact: ({ identity, query }) => impact.summary(identity.userId, query),
     listCommissions: ({ identity, query }) => impact.commissions(identity.userId, query),
     recordPayout: ({ params }) => commissions.recordPayout(params.id),
+    listLeads: ({ identity, params, query }) => leads.list(identity, params.vendorId, query.status),
+    getLead: ({ identity, params }) => leads.get(identity, params.vendorId, params.referralId),
+    acceptLead: ({ identity, params }) => leads.accept(identity, params.vendorId, params.referralId),
+    declineLead: ({ identity, params, body }) =>
+      leads.decline(identity, params.vendorId, params.referralId, body.reason),
   };
 }

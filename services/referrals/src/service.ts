@@ -3,6 +3,8 @@ import { commissionUseCases } from './commissions.ts';
 import { readReferralsConfig, type ReferralsConfig } from './config.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 import { impactReads } from './impact.ts';
+import { leadReads } from './lead-reads.ts';
+import { leadUseCases } from './leads.ts';
 import { aiProgramSource, type ProgramSource } from './program-sources.ts';
 import { referralProgramUseCases } from './programs.ts';
 import { programsRepository } from './programs-repository.ts';
@@ -12,14 +14,16 @@ import { scheduleRetentionCheck } from './retention.ts';
 import { referralRoutes } from './routes.ts';
 import { bounties } from './subscribers/bounties.ts';
 import { emailDraft } from './subscribers/email-draft.ts';
+import { leadCriteria } from './subscribers/lead-criteria.ts';
 import { programs } from './subscribers/programs.ts';
 import { referrerProfile } from './subscribers/referrer-profile.ts';
+import { vendors } from './subscribers/vendors.ts';
 
 export type ReferralsService = DataService<PrismaClient>;
 
 /**
- * Builds the referrals service (referrals, their drafts and stages, commissions, program checks, the
- * Impact dashboard): migrations applied, operations registered, subscribers bound, the retention check
+ * Builds the referrals service (referrals, their routing to vendors and the vendors' lead inboxes, drafts
+ * and stages, commissions, program checks, the Impact dashboard): migrations applied, operations registered, subscribers bound, the retention check
  * scheduled, outbox relay running once the app is ready. Not listening yet.
  */
 export async function createReferralsService(options: ServiceOptions<ReferralsConfig>): Promise<ReferralsService> {
@@ -42,7 +46,8 @@ export async function createReferralsService(options: ServiceOptions<ReferralsCo
     app,
     'referrals',
     referralRoutes({
-      referrals: referralUseCases({ transaction, reads }),
+      referrals: referralUseCases({ db: prisma, transaction, reads }),
+      leads: leadUseCases({ db: prisma, transaction, reads: leadReads(pool) }),
       commissions,
       programs: referralProgramUseCases({
         repository: programsRepository(prisma),
@@ -58,6 +63,8 @@ export async function createReferralsService(options: ServiceOptions<ReferralsCo
   await service.subscribe(emailDraft);
   await service.subscribe(programs);
   await service.subscribe(bounties);
+  await service.subscribe(vendors);
+  await service.subscribe(leadCriteria);
   const stopRetention = scheduleRetentionCheck(
     () => commissions.earnRetentionBonuses(),
     app.log,

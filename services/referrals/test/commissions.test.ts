@@ -2,7 +2,16 @@ import { randomUUID } from 'node:crypto';
 import { Commission, ERRORS, Referral, type Bounties, type ReferralStatus } from '@app/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commissionUseCases } from '../src/commissions.ts';
-import { deliver, referralInput, startReferrals, testUser, type TestContext, type TestUser } from './helpers.ts';
+import {
+  deliver,
+  referralInput,
+  saveVendor,
+  websiteOf,
+  startReferrals,
+  testUser,
+  type TestContext,
+  type TestUser,
+} from './helpers.ts';
 
 let ctx: TestContext;
 const app = () => ctx.service.app;
@@ -19,9 +28,14 @@ const bounties = (overrides: Partial<Bounties>): Bounties => ({
   ...overrides,
 });
 
-/** A vendor (its own company) with bounties saved through `bounties.saved`. */
-async function vendor(companyName: string, saved: Bounties) {
-  await deliver(ctx, 'bounties.saved', { userId: randomUUID(), companyName, bounties: saved });
+/**
+ * A verified vendor workspace (`vendor.saved`) with bounties saved through `bounties.saved`: referrals to its
+ * company name are routed to it, and earn its bounties.
+ */
+async function vendor(name: string, saved: Bounties, verified = true) {
+  const { vendorId } = await saveVendor(ctx, { name, verified });
+  await deliver(ctx, 'bounties.saved', { vendorId, version: 1, bounties: saved });
+  return vendorId;
 }
 
 async function created(user: TestUser, company: string, product = 'Rocket'): Promise<Referral> {
@@ -29,7 +43,7 @@ async function created(user: TestUser, company: string, product = 'Rocket'): Pro
     method: 'POST',
     url: '/api/referrals',
     headers: user.headers,
-    payload: referralInput({ company, product }),
+    payload: referralInput({ company, product, website: websiteOf(company) }),
   });
   expect(response.statusCode, response.body).toBe(201);
   return response.json();
@@ -85,8 +99,9 @@ describe('commissions', () => {
       }),
     );
     const user = testUser();
-    // The vendor's key: "ACME" matches "Acme Inc." (case and legal suffix).
-    const { id } = await created(user, 'ACME');
+    // Routed by the vendor's key: "ACME" matches "Acme Inc." (case and legal suffix).
+    const { id, lead } = await created(user, 'ACME');
+    expect(lead).toMatchObject({ vendorName: 'Acme Inc.', status: 'new' });
     expect(await amountsOf(user, id)).toEqual({});
 
     await moved(user, id, 'intro_made');
@@ -128,7 +143,8 @@ describe('commissions', () => {
     expect(all.map((c) => c.state)).toEqual(['in_escrow', 'in_escrow', 'in_escrow']);
     expect(all[0]).toMatchObject({
       milestone: 'closedWon',
-      partner: 'ACME',
+      // One vendor, one name: the workspace's, whatever the referrer typed.
+      partner: 'Acme Inc.',
       contact: 'Grace Hopper',
       referralId: id,
       paidOutAt: null,
@@ -200,32 +216,48 @@ describe('commissions', () => {
     expect(await commissionsOf(user)).toEqual([]);
   });
 
-  it('keeps the newest bounties: a redelivered or older event changes nothing', async () => {
+  it('keeps the newest bounties: a redelivered or older version changes nothing', async () => {
+    const { vendorId } = await saveVendor(ctx, { name: 'Ordering' });
     const newer = bounties({ qualifiedLead: { enabled: true, type: 'flat', amount: 42 } });
     const id = randomUUID();
-    await deliver(ctx, 'bounties.saved', { userId: randomUUID(), companyName: 'Ordering', bounties: newer }, id);
+    await deliver(ctx, 'bounties.saved', { vendorId, version: 2, bounties: newer }, id);
     await deliver(
       ctx,
       'bounties.saved',
-      {
-        userId: randomUUID(),
-        companyName: 'Ordering',
-        bounties: bounties({ qualifiedLead: { enabled: true, type: 'flat', amount: 1 } }),
-      },
+      { vendorId, version: 3, bounties: bounties({ qualifiedLead: { enabled: true, type: 'flat', amount: 1 } }) },
       id,
     );
-    await ctx.sql.query(
-      `UPDATE referrals.vendor_bounties SET saved_at = now() + interval '1 hour' WHERE company_key = 'ordering'`,
-    );
     await deliver(ctx, 'bounties.saved', {
-      userId: randomUUID(),
-      companyName: 'Ordering',
+      vendorId,
+      version: 1,
       bounties: bounties({ qualifiedLead: { enabled: true, type: 'flat', amount: 7 } }),
     });
     const user = testUser();
     const { id: referralId } = await created(user, 'Ordering');
     await moved(user, referralId, 'intro_made');
     expect(await amountsOf(user, referralId)).toEqual({ qualifiedLead: [42, 29.4, 12.6] });
+  });
+
+  it("pays nothing of an unverified vendor's bounties, nor of a vendor no longer verified", async () => {
+    const flat = bounties({
+      qualifiedLead: { enabled: true, type: 'flat', amount: 100 },
+      closedWon: { enabled: true, type: 'flat', amount: 1000 },
+    });
+    await vendor('Claimed Co', flat, false);
+    const user = testUser();
+    const claimed = await created(user, 'Claimed Co');
+    expect(claimed.lead).toBeNull();
+    await moved(user, claimed.id, 'intro_made');
+    expect(await amountsOf(user, claimed.id)).toEqual({});
+
+    const vendorId = await vendor('Lapsed Co', flat);
+    const lapsed = await created(user, 'Lapsed Co');
+    expect(lapsed.lead?.vendorId).toBe(vendorId);
+    await moved(user, lapsed.id, 'intro_made');
+    expect(await amountsOf(user, lapsed.id)).toEqual({ qualifiedLead: [100, 70, 30] });
+    await saveVendor(ctx, { vendorId, name: 'Lapsed Co', verified: false, version: 2 });
+    await moved(user, lapsed.id, 'became_customer');
+    expect(await amountsOf(user, lapsed.id)).toEqual({ qualifiedLead: [100, 70, 30] });
   });
 
   it('pays the retention bonus once the customer stayed Closed-Won for its months (the check with a chosen clock)', async () => {

@@ -1,6 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { EventEnvelope, EventName, EventPayload } from '@app/contracts';
+import {
+  LeadCriteria,
+  type EventEnvelope,
+  type EventName,
+  type EventPayload,
+  type LeadCriteriaInput,
+} from '@app/contracts';
+import { companyKey } from '@app/domain';
 import { identitySigner } from '@app/kit';
 import { eventually, startTestService, TEST_SECRET, type ServiceUnderTest } from '@app/testing';
 import type pg from 'pg';
@@ -23,6 +30,13 @@ export function testUser(name = 'user', { isAdmin = false } = {}): TestUser {
   return { userId, email, headers: { 'x-identity': identity, 'content-type': 'application/json' } };
 }
 
+/**
+ * The website tests give for a company's product: a vendor workspace saved with `saveVendor(ctx, { name })`
+ * has this domain, so referrals naming its company (any spelling companyKey folds together) route to it
+ * by the evidence routing needs.
+ */
+export const websiteOf = (company: string) => `https://${companyKey(company).replace(/[^a-z0-9]+/g, '')}.example/`;
+
 export const referralInput = (overrides: Record<string, unknown> = {}) => ({
   referredFirstName: 'Grace',
   referredLastName: 'Hopper',
@@ -34,6 +48,7 @@ export const referralInput = (overrides: Record<string, unknown> = {}) => ({
   product: 'Slack',
   company: 'Salesforce, Inc.',
   description: 'Team chat',
+  client: { name: 'US Navy' },
   ...overrides,
 });
 
@@ -96,11 +111,68 @@ export async function counts(sql: pg.Pool) {
             (SELECT count(*)::int FROM referrals.referral_status_changes) changes,
             (SELECT count(*)::int FROM referrals.projects) projects,
             (SELECT count(*)::int FROM referrals.referrers) referrers,
+            (SELECT count(*)::int FROM referrals.referral_timeline) timeline,
             (SELECT count(*)::int FROM referrals.outbox_events) outbox,
             (SELECT count(*)::int FROM referrals.processed_events) processed,
             (SELECT coalesce(max(updated_at), 'epoch') FROM referrals.referrals) last_update`,
   );
   return rows[0] as Record<string, unknown>;
+}
+
+export interface TestVendor {
+  vendorId: string;
+  name: string;
+  domain: string;
+  leadInbox: string;
+  verified: boolean;
+  members: TestUser[];
+  version: number;
+}
+
+/**
+ * A vendor workspace as profiles announces it (`vendor.saved`): verified unless told otherwise, its lead
+ * inbox on its domain, its members with their emails. `saveVendor` again with changes and a higher version.
+ */
+export async function saveVendor(
+  ctx: Pick<TestContext, 'bus' | 'sql'>,
+  fields: Partial<TestVendor> & { name: string },
+): Promise<TestVendor> {
+  const vendor: TestVendor = {
+    vendorId: randomUUID(),
+    domain: new URL(websiteOf(fields.name)).hostname,
+    verified: true,
+    members: [],
+    version: 1,
+    leadInbox: '',
+    ...fields,
+  };
+  if (!vendor.leadInbox) vendor.leadInbox = `leads@${vendor.domain}`;
+  await deliver(ctx, 'vendor.saved', {
+    vendorId: vendor.vendorId,
+    version: vendor.version,
+    name: vendor.name,
+    domain: vendor.domain,
+    companyKey: companyKey(vendor.name),
+    leadInbox: vendor.leadInbox,
+    verified: vendor.verified,
+    members: vendor.members.map((member, i) => ({
+      userId: member.userId,
+      email: member.email,
+      name: `Member ${i}`,
+      role: i === 0 ? ('owner' as const) : ('member' as const),
+    })),
+  });
+  return vendor;
+}
+
+/** A vendor's ICP as profiles announces it (`lead_criteria.saved`). */
+export async function saveCriteria(
+  ctx: Pick<TestContext, 'bus' | 'sql'>,
+  vendorId: string,
+  criteria: LeadCriteriaInput,
+  version = 1,
+): Promise<void> {
+  await deliver(ctx, 'lead_criteria.saved', { vendorId, version, criteria: LeadCriteria.parse(criteria) });
 }
 
 export interface AiStub {
@@ -160,7 +232,14 @@ export type TestContext = ServiceUnderTest<ReferralsService>;
 /** The service on a fresh database with an in-process bus that records what it publishes. */
 export const startReferrals = (env: Record<string, string> = {}): Promise<TestContext> =>
   startTestService(
-    ['referral.created', 'referral.intro_email_requested', 'referral.status_changed'],
+    [
+      'referral.created',
+      'referral.intro_email_requested',
+      'referral.status_changed',
+      'lead.created',
+      'lead.accepted',
+      'lead.declined',
+    ],
     ({ databaseUrl, bus }) =>
       createReferralsService({
         config: readReferralsConfig({ DATABASE_URL: databaseUrl, INTERNAL_SECRET: TEST_SECRET, ...env }),

@@ -1,7 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import { Commission, ImpactSummary, type Bounties, type ReferralStatus } from '@app/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { deliver, referralInput, startReferrals, testUser, type TestContext, type TestUser } from './helpers.ts';
+import {
+  deliver,
+  referralInput,
+  saveVendor,
+  websiteOf,
+  startReferrals,
+  testUser,
+  type TestContext,
+  type TestUser,
+} from './helpers.ts';
 
 /**
  * The Impact dashboard on a small realistic data set: the user (company "Mine") sent 5 referrals to
@@ -28,7 +36,13 @@ async function create(user: TestUser, company: string, product: string, firstNam
     method: 'POST',
     url: '/api/referrals',
     headers: user.headers,
-    payload: referralInput({ company, product, referredFirstName: firstName, referredLastName: 'Doe' }),
+    payload: referralInput({
+      company,
+      product,
+      website: websiteOf(company),
+      referredFirstName: firstName,
+      referredLastName: 'Doe',
+    }),
   });
   expect(response.statusCode, response.body).toBe(201);
   return response.json().id;
@@ -61,8 +75,11 @@ beforeAll(async () => {
     closedWon: { enabled: true, type: 'percentage_arr', amount: 20 },
     retentionBonus: { enabled: false },
   };
-  await deliver(ctx, 'bounties.saved', { userId: randomUUID(), companyName: 'Acme', bounties: acmeBounties });
+  const acme = await saveVendor(ctx, { name: 'Acme' });
+  await deliver(ctx, 'bounties.saved', { vendorId: acme.vendorId, version: 1, bounties: acmeBounties });
   await register(me, 'Mine Corp');
+  // The user's company is a verified vendor workspace they are a member of: referrals to it are theirs to see.
+  await saveVendor(ctx, { name: 'Mine Corp', members: [me] });
   ids.pending = await create(me, 'Acme', 'Rocket', 'Pia');
   ids.won = await create(me, 'Acme Inc.', 'Rocket', 'Wes');
   ids.declined = await create(me, 'Globex', 'Widget', 'Dee');
@@ -177,6 +194,21 @@ describe('GET /api/referral-impact', () => {
     ]).toEqual([0, 0, 0, 0]);
     // Trends end with `to`'s month.
     expect((await summary('?to=2026-03-31')).trends.map((t) => t.month).at(-1)).toBe('2026-03');
+  });
+
+  it("names another referrer's contacts only to members of the vendor workspace they were routed to", async () => {
+    // Anyone may register with the same company name: the figures follow the name, the contacts do not.
+    const claimant = testUser('claimant');
+    await register(claimant, 'MINE CORP');
+    const response = await impact('', claimant);
+    const s = ImpactSummary.parse(response.json());
+    expect(s.giveGetScore.received).toBe(3);
+    const received = s.recentActivity.filter((a) => a.type === 'received');
+    expect(received.map((a) => [a.partner, a.contact])).toEqual([
+      ['Globex', ''],
+      ['Globex', ''],
+      ['ACME Inc.', ''],
+    ]);
   });
 
   it('shows nothing of other users', async () => {

@@ -92,6 +92,7 @@ describe('the intro email draft', () => {
     });
     const ready = await get(user, `/api/referrals/${id}/email-draft`);
     expect(ready.statusCode).toBe(200);
+    // Without user.registered, the referrer is named by their email's local part.
     expect(ready.json()).toEqual({
       emailDraft: {
         subject: 'template subject',
@@ -99,6 +100,10 @@ describe('the intro email draft', () => {
         recipients: { to: ['grace@navy.example', 'ada@x.example'], cc: [], bcc: [] },
       },
       fromClay: false,
+      from: `${user.email.split('@')[0]} via Referral Hub`,
+      replyTo: user.email,
+      alwaysCc: [],
+      sendTo: { to: ['grace@navy.example', 'ada@x.example'], cc: [], bcc: [] },
     });
     expect((await get(user, `/api/referrals/${id}/email-draft?checkOnly=true`)).json()).toEqual({
       ready: true,
@@ -176,9 +181,16 @@ describe('the intro email draft', () => {
 });
 
 describe('POST /api/referrals/:id/send-email', () => {
-  it('records the sent draft and asks the mail service once: from the product, reply to the referrer', async () => {
+  it('records the sent draft and asks the mail service once: from the referrer via Referral Hub, reply to them', async () => {
     const user = testUser('sender');
-    const { id, project } = await created(user);
+    await deliver(ctx, 'user.registered', {
+      userId: user.userId,
+      email: user.email,
+      firstName: 'Sam',
+      lastName: 'Sender',
+      companyName: 'Senders Ltd',
+    });
+    const { id } = await created(user);
     const response = await sendEmail(user, id, {
       ...validEmail,
       recipients: { to: 'grace@navy.example, second@navy.example', cc: '["boss@navy.example"]' },
@@ -204,7 +216,8 @@ describe('POST /api/referrals/:id/send-email', () => {
     );
     expect(event.payload).toEqual({
       referralId: id,
-      fromName: `${project.productName} via Referral Hub`,
+      // A warm intro from the referrer, never signed or named as the vendor (nor the product).
+      fromName: 'Sam Sender via Referral Hub',
       replyTo: user.email,
       to: ['grace@navy.example', 'second@navy.example'],
       cc: ['boss@navy.example'],

@@ -41,6 +41,7 @@ const saved = (
     website: 'https://acme.example',
     rewardDetails: '$500 per customer',
     companyName: 'Acme',
+    vendorId: null,
     isActive: true,
     ...payload,
   },

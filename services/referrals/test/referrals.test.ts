@@ -152,16 +152,30 @@ describe('POST /api/referrals', () => {
       emailDraft: null,
       fromClay: false,
       emailSentAt: null,
+      // The referrer's description is the referral's own; the shared project only takes the vendor's.
+      description: 'Team chat',
       project: {
         productName: 'Slack',
         companyName: 'Salesforce, Inc.',
-        description: 'Team chat',
+        description: '',
         website: null,
         referralProgram: null,
       },
+      client: { name: 'US Navy', website: '', country: '', industry: '' },
+      // Salesforce is not on the platform: tracked as before, routed nowhere.
+      lead: null,
+      fit: null,
     });
     expect(referral.projectId).toMatch(/^salesforce-slack-[0-9a-f]{8}$/);
     expect(referral.history).toEqual([{ from: null, to: 'pending', at: referral.createdAt }]);
+    expect(referral.timeline.map((t) => [t.actor, t.kind, t.text])).toEqual([
+      ['referrer', 'submitted', 'Referral submitted'],
+      [
+        'system',
+        'not_routed',
+        'Salesforce, Inc. is not on Referral Hub yet: nothing was sent to the vendor, the referral is tracked here',
+      ],
+    ]);
 
     const event = await eventually(
       () =>
@@ -237,12 +251,9 @@ describe('POST /api/referrals', () => {
     const c = await created(user, { product: 'Notion', company: 'Other Labs' });
     expect(b.projectId).toBe(a.projectId);
     expect(c.projectId).not.toBe(a.projectId);
-    // The first spelling names the project; a later referral fills its empty description.
-    expect(b.project).toMatchObject({
-      productName: 'Notion',
-      companyName: 'Notion Labs Inc',
-      description: 'Docs and wikis',
-    });
+    // The first spelling names the project; a referrer's description stays in their own referral.
+    expect(b.project).toMatchObject({ productName: 'Notion', companyName: 'Notion Labs Inc', description: '' });
+    expect([a.description, b.description, c.description]).toEqual(['', 'Docs and wikis', 'Team chat']);
     const { rows } = await ctx.sql.query('SELECT count(*)::int n FROM referrals.projects WHERE id = $1', [a.projectId]);
     expect(rows[0].n).toBe(1);
   });
@@ -259,6 +270,8 @@ describe('POST /api/referrals', () => {
       isReferralAware: false,
       canUseReferrerName: false,
       company: '',
+      description: '',
+      notes: null,
       project: { companyName: '', description: '' },
     });
   });

@@ -30,6 +30,10 @@ export const paths = {
   accountPassword: '/account/password',
   testClay: '/test-clay',
   admin: '/admin',
+  /** The vendor workspace (issue 9): verification, members, invitations, lead inbox address. */
+  vendor: '/vendor',
+  /** The vendor's lead inbox: the referrals routed to the selected verified workspace. */
+  vendorLeads: '/vendor/leads',
   /** The submitted screen of a referral (its id: digits, spec 5). */
   referral: (id: string | number) => `/referral/${id}`,
   /** The intro email draft of a referral. */

@@ -26,6 +26,8 @@ export interface ApiErrorInit {
   field?: string;
   /** Set when a failed login/register answer says whether a verification email went out (spec 7). */
   emailVerificationSent?: boolean;
+  /** Reasons behind a refusal, each a sentence (e.g. the ICP criteria a referral fails). */
+  details?: string[];
 }
 
 /** A failed call. Screens branch on `code`, never on the wording of `message`. */
@@ -36,6 +38,7 @@ export class ApiError extends Error {
   declare readonly code: ApiErrorCode;
   declare readonly field: string | undefined;
   declare readonly emailVerificationSent: boolean | undefined;
+  declare readonly details: string[] | undefined;
 
   constructor(init: ApiErrorInit) {
     super(init.message);
@@ -48,7 +51,7 @@ export class ApiError extends Error {
 const bodyText = (text: string) => (/^\s*</.test(text) ? '' : text.slice(0, 500));
 
 /**
- * A failed answer as an ApiError: the contract's `{ message, code, field? }` of every service (a refused
+ * A failed answer as an ApiError: the contract's `{ message, code, field?, details? }` of every service (a refused
  * login adds emailVerificationSent, spec 7), or whatever came (a proxy's error page: UNKNOWN_ERROR).
  */
 export function errorFromAnswer(status: number, statusText: string, text: string): ApiError {

@@ -18,12 +18,45 @@ export function readSubmitReferralState(state: unknown): SubmitReferralState | n
   if (!state || typeof state !== 'object') return null;
   const { searchResult, originalQuery, productInfo } = state as Partial<Record<keyof SubmitReferralState, unknown>>;
   if (!productInfo || typeof productInfo !== 'object') return null;
-  const { product, company, description } = productInfo as Partial<Record<keyof ProductInfo, unknown>>;
+  const { product, company, description, website } = productInfo as Partial<Record<keyof ProductInfo, unknown>>;
   if (!isText(product) || !isText(company) || !isText(description)) return null;
   return {
     searchResult: isText(searchResult) ? searchResult : '',
     originalQuery: isText(originalQuery) ? originalQuery : '',
-    productInfo: { product, company, description },
+    productInfo: { product, company, description, ...(isText(website) && website ? { website } : {}) },
+  };
+}
+
+/**
+ * What the referral form carries to Smart Match (/discover) when the vendor does not want this client: the
+ * need and what is known of the client, to start from.
+ */
+export interface DiscoverPrefill {
+  need: string;
+  company: string;
+  website: string;
+  industry: string;
+  country: string;
+  companySize?: string;
+}
+
+export interface DiscoverState {
+  prefill: DiscoverPrefill;
+}
+
+export function readDiscoverState(state: unknown): DiscoverPrefill | null {
+  if (!state || typeof state !== 'object') return null;
+  const prefill = (state as Partial<DiscoverState>).prefill;
+  if (!prefill || typeof prefill !== 'object') return null;
+  const text = (value: unknown) => (isText(value) ? value : '');
+  const size = (prefill as Partial<DiscoverPrefill>).companySize;
+  return {
+    need: text(prefill.need),
+    company: text(prefill.company),
+    website: text(prefill.website),
+    industry: text(prefill.industry),
+    country: text(prefill.country),
+    ...(isText(size) && size ? { companySize: size } : {}),
   };
 }
 

@@ -5,6 +5,8 @@ export interface ProductInfo {
   product: string;
   company: string;
   description: string;
+  /** The product's website when the search or Smart Match knows it: how the referral finds its vendor. */
+  website?: string;
 }
 
 export type SearchStatus = 'idle' | 'searching' | 'done' | 'failed';

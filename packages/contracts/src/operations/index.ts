@@ -2,9 +2,9 @@ import type { OperationSpec, ServiceName } from '../operation.ts';
 import { aiOperations } from './ai.ts';
 import { authOperations } from './auth.ts';
 import { mailOperations } from './mail.ts';
-import { profileOperations } from './profiles.ts';
+import { profileOperations, vendorOperations } from './profiles.ts';
 import { programOperations } from './programs.ts';
-import { referralOperations } from './referrals.ts';
+import { leadOperations, referralOperations } from './referrals.ts';
 
 export * from './ai.ts';
 export * from './auth.ts';
@@ -20,7 +20,9 @@ export * from './referrals.ts';
 export const operations = {
   ...authOperations,
   ...referralOperations,
+  ...leadOperations,
   ...profileOperations,
+  ...vendorOperations,
   ...programOperations,
   ...aiOperations,
   ...mailOperations,

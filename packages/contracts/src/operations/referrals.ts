@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Commission, ImpactQuery, ImpactSummary } from '../impact.ts';
 import { defineOperation } from '../operation.ts';
+import { DeclineLeadRequest } from '../vendors.ts';
 import {
   AutomateRequest,
   AutomateResponse,
@@ -10,7 +11,11 @@ import {
   ListReferralsQuery,
   Referral,
   ReferralList,
+  ReferralFit,
+  ReferralFitRequest,
   ReferralProgramResponse,
+  Lead,
+  ListLeadsQuery,
   SendEmailRequest,
   SendEmailResponse,
   UpdateStatusRequest,
@@ -38,9 +43,20 @@ export const referralOperations = {
     path: '/api/referrals',
     service: 'referrals',
     access: 'user',
-    summary: 'Submit a referral of a person to a product',
+    summary:
+      "Submit a referral of a person to a product; routed to the vendor's lead inbox when the vendor is on the platform",
     body: CreateReferralRequest,
     response: { status: 201, description: 'Created', schema: Referral },
+    errors: ['ICP_MISMATCH'],
+  }),
+  checkReferralFit: defineOperation({
+    method: 'POST',
+    path: '/api/referrals/fit',
+    service: 'referrals',
+    access: 'user',
+    summary: "Where a referral would go and how the client fits the vendor's ICP, before submitting",
+    body: ReferralFitRequest,
+    response: { status: 200, description: 'The vendor and the fit', schema: ReferralFit },
   }),
   listReferrals: defineOperation({
     method: 'GET',
@@ -81,7 +97,8 @@ export const referralOperations = {
     path: '/api/referrals/{id}/send-email',
     service: 'referrals',
     access: 'user',
-    summary: 'Send the (edited) intro email; From the product, Reply-To the referrer',
+    summary:
+      "Send the (edited) intro email: From the referrer via Referral Hub, Reply-To the referrer, Cc the vendor's lead inbox when routed",
     params: ReferralIdParams,
     body: SendEmailRequest,
     response: { status: 200, description: 'Queued for sending', schema: SendEmailResponse },
@@ -150,5 +167,61 @@ export const referralOperations = {
     params: CommissionIdParams,
     response: { status: 200, description: 'Paid out', schema: Commission },
     errors: ['COMMISSION_NOT_FOUND'],
+  }),
+} as const;
+
+export const LeadParams = z.object({
+  vendorId: z.string().max(64, 'Vendor workspace not found'),
+  referralId: z
+    .string()
+    .regex(/^\d{1,12}$/, 'Lead not found')
+    .transform(Number),
+});
+
+const inbox = ['VENDOR_NOT_FOUND', 'NOT_A_MEMBER', 'WORKSPACE_NOT_VERIFIED'] as const;
+
+/** The vendor's lead inbox: members of the verified workspace only. */
+export const leadOperations = {
+  listLeads: defineOperation({
+    method: 'GET',
+    path: '/api/vendors/{vendorId}/leads',
+    service: 'referrals',
+    access: 'verified',
+    summary: 'The leads routed to a vendor workspace, newest first (members of the verified workspace)',
+    params: z.object({ vendorId: z.string().max(64, 'Vendor workspace not found') }),
+    query: ListLeadsQuery,
+    response: { status: 200, description: 'Leads', schema: Lead.array() },
+    errors: inbox,
+  }),
+  getLead: defineOperation({
+    method: 'GET',
+    path: '/api/vendors/{vendorId}/leads/{referralId}',
+    service: 'referrals',
+    access: 'verified',
+    summary: 'One lead with its timeline',
+    params: LeadParams,
+    response: { status: 200, description: 'The lead', schema: Lead },
+    errors: [...inbox, 'LEAD_NOT_FOUND'],
+  }),
+  acceptLead: defineOperation({
+    method: 'POST',
+    path: '/api/vendors/{vendorId}/leads/{referralId}/accept',
+    service: 'referrals',
+    access: 'verified',
+    summary: 'Accept a lead; the referrer is told by email',
+    params: LeadParams,
+    response: { status: 200, description: 'Accepted', schema: Lead },
+    errors: [...inbox, 'LEAD_NOT_FOUND', 'LEAD_ALREADY_DECIDED'],
+  }),
+  declineLead: defineOperation({
+    method: 'POST',
+    path: '/api/vendors/{vendorId}/leads/{referralId}/decline',
+    service: 'referrals',
+    access: 'verified',
+    summary: 'Decline a lead with a reason the referrer sees; the referral becomes Declined',
+    params: LeadParams,
+    body: DeclineLeadRequest,
+    response: { status: 200, description: 'Declined', schema: Lead },
+    errors: [...inbox, 'LEAD_NOT_FOUND', 'LEAD_ALREADY_DECIDED'],
   }),
 } as const;

@@ -26,9 +26,39 @@ export interface NatsBusOptions {
 
 export const streamName = (namespace: string) => namespace.toUpperCase().replace(/[^A-Z0-9_-]/g, '_');
 
+/**
+ * `nats://user:pass@host:4222` (several servers comma-separated): the client ignores credentials written
+ * in a URL, so they are taken out and given as options (percent-encoded characters decoded). A user gets
+ * its own inbox prefix (`_INBOX.<user>`), so the server can let it read replies meant for it only.
+ */
+export function natsConnectOptions(url: string): {
+  servers: string[];
+  user?: string;
+  pass?: string;
+  inboxPrefix?: string;
+} {
+  let user: string | undefined;
+  let pass: string | undefined;
+  const servers = url
+    .split(',')
+    .map((server) => server.trim())
+    .filter(Boolean)
+    .map((server) => {
+      const match = /^([a-z]+:\/\/)?([^@/]*)@(.*)$/i.exec(server);
+      if (!match) return server;
+      const [, scheme = '', credentials = '', rest = ''] = match;
+      const colon = credentials.indexOf(':');
+      user ??= decodeURIComponent(colon === -1 ? credentials : credentials.slice(0, colon));
+      if (colon !== -1) pass ??= decodeURIComponent(credentials.slice(colon + 1));
+      return `${scheme}${rest}`;
+    });
+  if (!user) return { servers };
+  return { servers, user, ...(pass !== undefined ? { pass } : {}), inboxPrefix: `_INBOX.${user}` };
+}
+
 /** JetStream transport: file-backed stream, message-id de-duplication, durable pull consumers. */
 export async function natsBus(options: NatsBusOptions): Promise<EventBus> {
-  const nc = await connect({ servers: options.url, name: options.name, maxReconnectAttempts: -1 });
+  const nc = await connect({ ...natsConnectOptions(options.url), name: options.name, maxReconnectAttempts: -1 });
   const jsm = await jetstreamManager(nc);
   const js = jetstream(nc);
   const log = options.logger;
@@ -110,7 +140,10 @@ export async function natsBus(options: NatsBusOptions): Promise<EventBus> {
             if (!(error instanceof InvalidEventError)) log.warn({ err: error }, 'listener failed');
           }
         }
-      })();
+      })().catch((error: unknown) => {
+        // e.g. the server refuses the subscription (NATS permissions): said once, not an unhandled rejection.
+        log.error({ err: error, event }, 'listener stopped');
+      });
     },
     async close() {
       for (const messages of running) messages.stop();

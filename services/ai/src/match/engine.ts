@@ -6,11 +6,10 @@ import {
   type MatchResponse,
   type ProgramMatch,
 } from '@app/contracts';
-import { companyKey } from '@app/domain';
 import type { z } from 'zod';
 import { Bm25Index } from './bm25.ts';
 import { bountySummaries } from './bounties.ts';
-import { checkIcp, readCriteria } from './icp.ts';
+import { checkIcp, readCriteria } from '@app/domain';
 import { plainWords, stem, terms } from './text.ts';
 
 type BountySummaryItem = z.infer<typeof BountySummary>;
@@ -24,20 +23,37 @@ export interface MatchProgramRecord {
   description: string;
   website: string;
   rewardDetails: string;
+  /** The vendor workspace it belongs to, null until linked. */
+  vendorId: string | null;
+  /** The name the programs service sent (a hint): shown only when no verified vendor names it. */
   companyName: string | null;
   isActive: boolean;
 }
 
-/** A vendor's lead criteria and bounties as stored (validated again when read). */
+/** A vendor as stored: its verification, and its lead criteria and bounties (validated again when read). */
 export interface VendorRecord {
-  companyKey: string;
+  vendorId: string;
+  name: string;
+  verified: boolean;
   criteria: unknown;
   bounties: unknown;
+}
+
+/** A vendor as the ranking uses it: criteria and bounties read once, when saved, not per query. */
+interface KnownVendor {
+  name: string;
+  verified: boolean;
+  criteria: LeadCriteria | null;
+  bounties: BountySummaryItem[];
 }
 
 /** One ranked candidate, before any language model. */
 export interface LocalCandidate {
   program: MatchProgramRecord;
+  /** Its verified vendor's id, null when it has none (an unverified workspace is nobody yet). */
+  vendorId: string | null;
+  /** The company shown: the verified vendor's name, else the program's hint. */
+  companyName: string | null;
   fit: number;
   reasons: string[];
   reward: ProgramMatch['reward'];
@@ -60,17 +76,14 @@ const shortened = (text: string, max: number) => (text.length > max ? `${text.sl
 const EARLY_MILESTONES = new Set(['qualifiedLead', 'meetingHeld', 'opportunityCreated']);
 
 /**
- * The Smart Match catalogue in memory: active programs in a BM25 index, every program and vendor by key.
+ * The Smart Match catalogue in memory: active programs in a BM25 index, every program and vendor by id.
  * Kept current by the read model's consumers (and by a periodic catch-up on other instances).
  */
 export class Matcher {
   readonly index = new Bm25Index();
   readonly #programs = new Map<string, MatchProgramRecord>();
-  /** Vendors with their criteria and bounties read once, when saved, not per query. */
-  readonly #vendors = new Map<string, { criteria: LeadCriteria | null; bounties: BountySummaryItem[] }>();
+  readonly #vendors = new Map<string, KnownVendor>();
   #activeList: MatchProgramRecord[] | null = null;
-  /** Program id → its vendor's key ('' for none), computed when the program is saved. */
-  readonly #vendorKeys = new Map<string, string>();
 
   get programCount(): number {
     return this.#programs.size;
@@ -80,14 +93,13 @@ export class Matcher {
     return this.#programs.get(id);
   }
 
-  /** The active programs; the same array until a program changes (the search indexes it once per list). */
+  /** The active programs; the same array until a program or vendor changes (the search indexes it once per list). */
   activePrograms(): readonly MatchProgramRecord[] {
     return (this.#activeList ??= [...this.#programs.values()].filter((program) => program.isActive));
   }
 
   putProgram(program: MatchProgramRecord): void {
     this.#programs.set(program.id, program);
-    this.#vendorKeys.set(program.id, companyKey(program.companyName));
     this.#activeList = null;
     if (!program.isActive) return this.index.remove(program.id);
     this.index.upsert({
@@ -101,15 +113,28 @@ export class Matcher {
   }
 
   putVendor(vendor: VendorRecord): void {
-    this.#vendors.set(vendor.companyKey, {
+    this.#vendors.set(vendor.vendorId, {
+      name: vendor.name,
+      verified: vendor.verified,
       criteria: readCriteria(vendor.criteria),
       bounties: bountySummaries(vendor.bounties),
     });
+    // Its name may show on its programs (search products).
+    this.#activeList = null;
   }
 
-  vendorOf(program: MatchProgramRecord) {
-    const key = this.#vendorKeys.get(program.id);
-    return key ? this.#vendors.get(key) : undefined;
+  /**
+   * The program's vendor while it is verified. An unverified workspace's ICP and bounties reach nobody:
+   * they are kept, and apply from the moment it is verified.
+   */
+  vendorOf(program: MatchProgramRecord): KnownVendor | undefined {
+    const vendor = program.vendorId ? this.#vendors.get(program.vendorId) : undefined;
+    return vendor?.verified ? vendor : undefined;
+  }
+
+  /** The company a program is shown with: its verified vendor's name, else the name it was saved with. */
+  companyOf(program: MatchProgramRecord): string | null {
+    return this.vendorOf(program)?.name || program.companyName;
   }
 
   /**
@@ -154,6 +179,8 @@ export class Matcher {
       }
       candidates.push({
         program,
+        vendorId: vendor ? program.vendorId : null,
+        companyName: vendor?.name || program.companyName,
         fit: Math.max(0, Math.min(100, Math.round(fit))),
         reasons,
         reward: { rewardDetails: program.rewardDetails, bounties, referrerShare: PLAN_SHARES.starter },
@@ -183,7 +210,8 @@ export function toMatch(candidate: LocalCandidate, override?: { fit: number; rea
   return {
     programId: program.id,
     programName: program.name,
-    companyName: program.companyName,
+    companyName: candidate.companyName,
+    vendorId: candidate.vendorId,
     website: program.website,
     description: shortened(program.description, 1000),
     fit: override?.fit ?? candidate.fit,

@@ -51,10 +51,10 @@ export async function askModelToRank(
       data: {
         need,
         client,
-        candidates: candidates.map(({ program, reasons, reward }) => ({
+        candidates: candidates.map(({ program, companyName, reasons, reward }) => ({
           programId: program.id,
           name: program.name,
-          company: program.companyName,
+          company: companyName,
           description: program.description.slice(0, 600),
           reward: program.rewardDetails.slice(0, 300),
           bounties: reward.bounties.map((bounty) => bounty.text),

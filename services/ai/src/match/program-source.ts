@@ -14,7 +14,7 @@ export function programProducts(matcher: Matcher): ProductSource {
         from = active;
         products = active.map((program) => ({
           product: program.name,
-          company: program.companyName?.trim() || NOT_FOUND,
+          company: matcher.companyOf(program)?.trim() || NOT_FOUND,
           description: program.description.slice(0, 1000),
           website: program.website || null,
         }));

@@ -1,10 +1,9 @@
 import type { EventEnvelope } from '@app/contracts';
-import { companyKey } from '@app/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Tx } from '../db.ts';
-import type { MatchProgram, PrismaClient, VendorProfile } from '../generated/prisma/client.ts';
+import type { MatchProgram, MatchVendor, PrismaClient } from '../generated/prisma/client.ts';
 import type { Matcher, MatchProgramRecord, VendorRecord } from './engine.ts';
-import { changedSince, saveProgram, saveVendorBounties, saveVendorCriteria } from './repository.ts';
+import { changedSince, saveProgram, saveVendor, saveVendorBounties, saveVendorCriteria } from './repository.ts';
 
 const programRecord = (row: MatchProgram): MatchProgramRecord => ({
   id: row.id,
@@ -12,21 +11,25 @@ const programRecord = (row: MatchProgram): MatchProgramRecord => ({
   description: row.description,
   website: row.website,
   rewardDetails: row.rewardDetails,
+  vendorId: row.vendorId,
   companyName: row.companyName,
   isActive: row.isActive,
 });
 
-const vendorRecord = (row: VendorProfile): VendorRecord => ({
-  companyKey: row.companyKey,
+const vendorRecord = (row: MatchVendor): VendorRecord => ({
+  vendorId: row.vendorId,
+  name: row.name,
+  verified: row.verified,
   criteria: row.criteria,
   bounties: row.bounties,
 });
 
 /**
- * The Smart Match read model: programs and vendor profiles in the ai schema, mirrored in memory by the
- * matcher. Its subscribers (subscribers/match-*.ts) apply each event in their transaction, where the event
- * is also claimed; an event older than what a row already holds (a late redelivery) changes nothing.
- * Other instances of the service catch up from the tables (`sync`), since each event reaches one instance.
+ * The Smart Match read model: programs and vendors in the ai schema, mirrored in memory by the matcher.
+ * Its subscribers (subscribers/match-*.ts) apply each event in their transaction, where the event is also
+ * claimed. A program keeps its latest save (occurredAt); each stream of a vendor (workspace, criteria,
+ * bounties) its highest version, whatever order they arrive in. Other instances of the service catch up
+ * from the tables (`sync`), since each event reaches one instance.
  *
  * The memory follows the row as the transaction leaves it, just before the commit: should the commit fail,
  * the event is delivered again and writes the same row, so memory is never ahead of an event that counts.
@@ -46,34 +49,29 @@ export function matchReadModel(deps: { prisma: PrismaClient; matcher: Matcher })
     syncedTo = started;
   }
 
-  /** The vendor an event names, or null (with a warning) when it names no company. */
-  function vendorOf(event: EventEnvelope<'lead_criteria.saved' | 'bounties.saved'>, log: FastifyBaseLogger) {
-    const key = companyKey(event.payload.companyName);
-    if (!key) log.warn({ eventId: event.id, event: event.name }, 'vendor profile without a company ignored');
-    return key ? { companyKey: key, companyName: event.payload.companyName } : null;
-  }
+  const put = (row: MatchVendor | null, event: EventEnvelope, log: FastifyBaseLogger) => {
+    if (row) matcher.putVendor(vendorRecord(row));
+    else log.info({ eventId: event.id, event: event.name }, 'older vendor version ignored');
+  };
 
   return {
     sync,
 
     async programSaved(tx: Tx, event: EventEnvelope<'program.saved'>): Promise<void> {
       const { programId, ...program } = event.payload;
-      const fields = { ...program, companyKey: companyKey(program.companyName) || null };
-      matcher.putProgram(programRecord(await saveProgram(tx, programId, fields, new Date(event.occurredAt))));
+      matcher.putProgram(programRecord(await saveProgram(tx, programId, program, new Date(event.occurredAt))));
+    },
+
+    async vendorSaved(tx: Tx, event: EventEnvelope<'vendor.saved'>, log: FastifyBaseLogger) {
+      put(await saveVendor(tx, event.payload), event, log);
     },
 
     async leadCriteriaSaved(tx: Tx, event: EventEnvelope<'lead_criteria.saved'>, log: FastifyBaseLogger) {
-      const vendor = vendorOf(event, log);
-      if (!vendor) return;
-      const row = await saveVendorCriteria(tx, vendor, event.payload.criteria, new Date(event.occurredAt));
-      matcher.putVendor(vendorRecord(row));
+      put(await saveVendorCriteria(tx, event.payload), event, log);
     },
 
     async bountiesSaved(tx: Tx, event: EventEnvelope<'bounties.saved'>, log: FastifyBaseLogger) {
-      const vendor = vendorOf(event, log);
-      if (!vendor) return;
-      const row = await saveVendorBounties(tx, vendor, event.payload.bounties, new Date(event.occurredAt));
-      matcher.putVendor(vendorRecord(row));
+      put(await saveVendorBounties(tx, event.payload), event, log);
     },
   };
 }

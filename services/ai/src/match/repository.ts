@@ -1,14 +1,14 @@
-import type { LeadCriteria, Bounties } from '@app/contracts';
+import type { EventPayload } from '@app/contracts';
 import type { Tx } from '../db.ts';
-import type { MatchProgram, PrismaClient, VendorProfile } from '../generated/prisma/client.ts';
+import type { MatchProgram, MatchVendor, PrismaClient } from '../generated/prisma/client.ts';
 
 type ProgramFields = Omit<MatchProgram, 'id' | 'savedAt' | 'updatedAt'>;
 
-/** Data access of the Smart Match read model: programs and vendor profiles as the events left them. */
+/** Data access of the Smart Match read model: programs and vendors as the events left them. */
 export const changedSince = (prisma: PrismaClient, since: Date) =>
   Promise.all([
     prisma.matchProgram.findMany({ where: { updatedAt: { gte: since } } }),
-    prisma.vendorProfile.findMany({ where: { updatedAt: { gte: since } } }),
+    prisma.matchVendor.findMany({ where: { updatedAt: { gte: since } } }),
   ]);
 
 /** Writes the program as of `savedAt`, unless the row holds a later save; answers the row as it now is. */
@@ -19,36 +19,47 @@ export async function saveProgram(tx: Tx, id: string, fields: ProgramFields, sav
   return tx.matchProgram.upsert({ where: { id }, create: { id, ...data }, update: data });
 }
 
-/** The vendor's lead criteria as of `at`, unless the row holds later ones; answers the row as it now is. */
-export async function saveVendorCriteria(
-  tx: Tx,
-  vendor: { companyKey: string; companyName: string },
-  criteria: LeadCriteria,
-  at: Date,
-): Promise<VendorProfile> {
-  const { companyKey, companyName } = vendor;
-  const existing = await tx.vendorProfile.findUnique({ where: { companyKey } });
-  if (existing?.criteriaAt && existing.criteriaAt > at) return existing;
-  return tx.vendorProfile.upsert({
-    where: { companyKey },
-    create: { companyKey, companyName, criteria, criteriaAt: at },
-    update: { companyName, criteria, criteriaAt: at },
-  });
+/*
+ * Each stream of a vendor (workspace, criteria, bounties) has its own version column: a conditional upsert
+ * writes it only over an older version (or none), in one statement, so concurrent deliveries of any two
+ * streams for a new vendor cannot lose one another. Each answers the row when it changed it, else null.
+ */
+
+const vendorRow = (tx: Tx, vendorId: string, applied: number) =>
+  applied ? tx.matchVendor.findUnique({ where: { vendorId } }) : Promise.resolve(null);
+
+export async function saveVendor(tx: Tx, vendor: EventPayload<'vendor.saved'>): Promise<MatchVendor | null> {
+  const { vendorId, version, name, verified } = vendor;
+  const applied = await tx.$executeRaw`
+    INSERT INTO match_vendors (vendor_id, version, name, verified, updated_at)
+    VALUES (${vendorId}, ${version}, ${name}, ${verified}, now())
+    ON CONFLICT (vendor_id) DO UPDATE
+      SET version = EXCLUDED.version, name = EXCLUDED.name, verified = EXCLUDED.verified, updated_at = now()
+      WHERE match_vendors.version IS NULL OR match_vendors.version < EXCLUDED.version`;
+  return vendorRow(tx, vendorId, applied);
 }
 
-/** The vendor's bounties as of `at`, unless the row holds later ones; answers the row as it now is. */
-export async function saveVendorBounties(
+export async function saveVendorCriteria(
   tx: Tx,
-  vendor: { companyKey: string; companyName: string },
-  bounties: Bounties,
-  at: Date,
-): Promise<VendorProfile> {
-  const { companyKey, companyName } = vendor;
-  const existing = await tx.vendorProfile.findUnique({ where: { companyKey } });
-  if (existing?.bountiesAt && existing.bountiesAt > at) return existing;
-  return tx.vendorProfile.upsert({
-    where: { companyKey },
-    create: { companyKey, companyName, bounties, bountiesAt: at },
-    update: { companyName, bounties, bountiesAt: at },
-  });
+  saved: EventPayload<'lead_criteria.saved'>,
+): Promise<MatchVendor | null> {
+  const { vendorId, version, criteria } = saved;
+  const applied = await tx.$executeRaw`
+    INSERT INTO match_vendors (vendor_id, criteria, criteria_version, updated_at)
+    VALUES (${vendorId}, ${JSON.stringify(criteria)}::jsonb, ${version}, now())
+    ON CONFLICT (vendor_id) DO UPDATE
+      SET criteria = EXCLUDED.criteria, criteria_version = EXCLUDED.criteria_version, updated_at = now()
+      WHERE match_vendors.criteria_version IS NULL OR match_vendors.criteria_version < EXCLUDED.criteria_version`;
+  return vendorRow(tx, vendorId, applied);
+}
+
+export async function saveVendorBounties(tx: Tx, saved: EventPayload<'bounties.saved'>): Promise<MatchVendor | null> {
+  const { vendorId, version, bounties } = saved;
+  const applied = await tx.$executeRaw`
+    INSERT INTO match_vendors (vendor_id, bounties, bounties_version, updated_at)
+    VALUES (${vendorId}, ${JSON.stringify(bounties)}::jsonb, ${version}, now())
+    ON CONFLICT (vendor_id) DO UPDATE
+      SET bounties = EXCLUDED.bounties, bounties_version = EXCLUDED.bounties_version, updated_at = now()
+      WHERE match_vendors.bounties_version IS NULL OR match_vendors.bounties_version < EXCLUDED.bounties_version`;
+  return vendorRow(tx, vendorId, applied);
 }

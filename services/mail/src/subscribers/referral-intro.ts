@@ -2,7 +2,10 @@ import { defineSubscriber } from '../db.ts';
 import type { Mailer } from '../mailer.ts';
 import { introEmail } from '../templates.ts';
 
-/** The referrer's intro email, as they wrote it, from the product's name at our address. */
+/**
+ * The referrer's intro email, as they wrote it and to whom the event says (the vendor's lead inbox in Cc
+ * when the vendor is on the platform), from "{referrer} via Referral Hub" at our address.
+ */
 export const sendReferralIntro = (mailer: Mailer) =>
   defineSubscriber({
     kind: 'idempotent',

@@ -1,16 +1,13 @@
-import { companyKey } from '@app/domain';
 import { storeBounties } from '../commissions-repository.ts';
 import { defineSubscriber } from '../db.ts';
 
-/** Vendors' bounties (profiles service): what referrals to the vendor's products earn (commissions.ts). */
+/**
+ * Vendors' bounties (profiles service), by vendor workspace: what referrals routed to the vendor earn
+ * while it is verified (commissions.ts). The consumer keeps its id: events of the old company-keyed shape
+ * no longer pass the contract and are dropped by the bus.
+ */
 export const bounties = defineSubscriber({
   id: 'referrals-bounties',
   event: 'bounties.saved',
-  handle: async ({ event, tx, log }) => {
-    const { companyName, bounties } = event.payload;
-    const key = companyKey(companyName);
-    // Bounties are a vendor's by its company: without one, no referral can ever earn them.
-    if (!key) return log.warn({ companyName }, 'bounties dropped (no company)');
-    await storeBounties(tx, { companyKey: key, companyName, bounties, savedAt: new Date(event.occurredAt) });
-  },
+  handle: ({ event, tx }) => storeBounties(tx, event.payload),
 });

@@ -36,11 +36,12 @@ export const DemoRequestPage = afterZod(
   () => import('@/features/demo-request/components/demo-request-page'),
   'DemoRequestPage',
 );
-export const OnboardingPage = afterZod(
-  () => import('@/features/onboarding/components/onboarding-page'),
-  'OnboardingPage',
-);
-export const BountiesPage = afterZod(() => import('@/features/onboarding/components/bounties-page'), 'BountiesPage');
+/**
+ * The lead criteria and bounty pages are signed-out routes too (spec 2), but carry the vendor workspace pieces:
+ * the entry names one small chunk (`profile-pages.ts`) that loads them, rather than every chunk they need.
+ */
+export const OnboardingPage = afterZod(() => import('./profile-pages'), 'OnboardingPage');
+export const BountiesPage = afterZod(() => import('./profile-pages'), 'BountiesPage');
 
 /** The signed-in route table and its screens (`signed-in-pages.ts`): a chunk of its own, not in the entry. */
 export const SignedInRoutes = afterZod(() => import('./signed-in-routes'), 'SignedInRoutes');

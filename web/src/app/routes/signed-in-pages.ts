@@ -22,3 +22,5 @@ export const EmailDraftPage = afterZod(
 export const AccountPage = afterZod(() => import('@/features/account/components/account-page'), 'AccountPage');
 export const TestClayPage = afterZod(() => import('@/features/test-clay/components/test-clay-page'), 'TestClayPage');
 export const AdminPage = afterZod(() => import('@/features/admin/components/admin-page'), 'AdminPage');
+export const VendorPage = afterZod(() => import('@/features/vendor-workspace/components/vendor-page'), 'VendorPage');
+export const LeadsPage = afterZod(() => import('@/features/lead-inbox/components/leads-page'), 'LeadsPage');

@@ -15,6 +15,8 @@ import {
   SignedInLayout,
   SubmitReferralPage,
   TestClayPage,
+  VendorPage,
+  LeadsPage,
 } from './signed-in-pages';
 
 /** The signed-in route table (spec 2), its own chunk: the landing page never loads it. */
@@ -33,13 +35,15 @@ export function SignedInRoutes({ user }: { user: User }) {
         <Route path={paths.referralImpact} element={<ReferralImpactPage />} />
         <Route path={paths.discover} element={<DiscoverPage />} />
         <Route path={paths.submitReferral} element={<SubmitReferralPage />} />
-        <Route path={routePatterns.referralDraft} element={<EmailDraftPage />} />
+        <Route path={routePatterns.referralDraft} element={<EmailDraftPage user={user} />} />
         <Route path={routePatterns.referral} element={<ReferralPage />} />
         <Route path={paths.account} element={<AccountPage user={user} />} />
         <Route path={paths.accountEmail} element={<AccountPage user={user} />} />
         <Route path={paths.accountPassword} element={<AccountPage user={user} />} />
         <Route path={paths.testClay} element={<TestClayPage />} />
         <Route path={paths.admin} element={user.isAdmin ? <AdminPage /> : <NotFoundPage />} />
+        <Route path={paths.vendor} element={<VendorPage user={user} />} />
+        <Route path={paths.vendorLeads} element={<LeadsPage />} />
         <Route path={paths.onboarding} element={<OnboardingPage user={user} />} />
         <Route path={paths.bounties} element={<BountiesPage user={user} />} />
         <Route path="*" element={<NotFoundPage />} />

@@ -35,3 +35,15 @@ export function useSetProgramActive() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: programsKey }),
   });
 }
+
+/** PATCH /api/programs/{id} {vendorId}: links a program to a vendor workspace (null unlinks it). */
+export const setProgramVendor = (id: string, vendorId: string | null) =>
+  call(operations.updateProgram, { params: { id }, body: { vendorId } });
+
+export function useSetProgramVendor() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, vendorId }: { id: string; vendorId: string | null }) => setProgramVendor(id, vendorId),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: programsKey }),
+  });
+}

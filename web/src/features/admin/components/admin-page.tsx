@@ -1,4 +1,4 @@
-import { ArrowLeft, FileUp, PencilLine } from 'lucide-react';
+import { ArrowLeft, Building2, FileText, FileUp, PencilLine } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -7,10 +7,14 @@ import { paths } from '@/config/paths';
 import { DocumentUpload } from './document-upload';
 import { EMPTY_PROGRAM, ProgramForm } from './program-form';
 import { ProgramsTable } from './programs-table';
+import { VendorsPanel } from './vendors-panel';
 
-/** /admin (spec 2, administrators only): Referral Program Management. */
+/**
+ * /admin (spec 2, administrators only): Referral Program Management, and the vendor workspaces (issue 9):
+ * approve them, create one for a vendor, link programs to them.
+ */
 export function AdminPage() {
-  const [tab, setTab] = useState('upload');
+  const [section, setSection] = useState('programs');
   return (
     <section className="mx-auto w-full max-w-5xl px-4 py-8">
       <Link
@@ -20,13 +24,50 @@ export function AdminPage() {
         <ArrowLeft className="size-4" aria-hidden="true" /> Back to Dashboard
       </Link>
       <h1 className="text-3xl font-bold tracking-tight">Referral Program Management</h1>
-      <p className="mt-2 text-muted-foreground">Add, analyze, activate and deactivate referral programs.</p>
+      <p className="mt-2 text-muted-foreground">
+        Add, analyze, activate and deactivate referral programs, and approve the vendors they belong to.
+      </p>
 
-      <Card className="mt-6">
+      <Tabs value={section} onValueChange={setSection} className="mt-6">
+        <TabsList aria-label="Administration">
+          <TabsTrigger value="programs">
+            <FileText aria-hidden="true" /> Programs
+          </TabsTrigger>
+          <TabsTrigger value="vendors">
+            <Building2 aria-hidden="true" /> Vendors
+          </TabsTrigger>
+        </TabsList>
+        <TabsContent value="programs">
+          <Programs />
+        </TabsContent>
+        <TabsContent value="vendors">
+          <Card>
+            <CardHeader>
+              <CardTitle>Vendor Workspaces</CardTitle>
+              <CardDescription>
+                A workspace is verified by a member's address on its website, or by your approval. Only verified vendors
+                receive leads.
+              </CardDescription>
+            </CardHeader>
+            <CardContent>
+              <VendorsPanel />
+            </CardContent>
+          </Card>
+        </TabsContent>
+      </Tabs>
+    </section>
+  );
+}
+
+function Programs() {
+  const [tab, setTab] = useState('upload');
+  return (
+    <>
+      <Card>
         <CardContent className="pt-6">
           {/* Both panels stay mounted (hidden when inactive) so an upload in progress survives a tab switch. */}
           <Tabs value={tab} onValueChange={setTab}>
-            <TabsList>
+            <TabsList className="h-auto flex-wrap justify-start">
               <TabsTrigger value="upload">
                 <FileUp aria-hidden="true" /> Upload &amp; Analyze Document
               </TabsTrigger>
@@ -47,12 +88,12 @@ export function AdminPage() {
       <Card className="mt-8">
         <CardHeader>
           <CardTitle>Existing Referral Programs</CardTitle>
-          <CardDescription>Switch a program off to hide it from referrers.</CardDescription>
+          <CardDescription>Switch a program off to hide it from referrers; link it to its vendor.</CardDescription>
         </CardHeader>
         <CardContent>
           <ProgramsTable />
         </CardContent>
       </Card>
-    </section>
+    </>
   );
 }

@@ -29,6 +29,7 @@ export const ANALYSIS_TEXTS = {
 export function formatAnalysis(a: ProgramAnalysis): string {
   return [
     `Program Name: ${a.programName}`,
+    `Vendor: ${a.vendorName || 'not named'}`,
     `Website: ${a.website}`,
     `Analyzed by: ${a.analyzedBy === 'llm' ? 'AI model' : 'document extractor'}`,
     `Document ID: ${a.documentId}`,
@@ -194,8 +195,8 @@ export function DocumentUpload() {
                 description: analysis.description,
                 website: analysis.website,
                 rewardDetails: analysis.rewardDetails,
-                companyName: '',
               }}
+              proposedVendor={analysis.vendorName.trim()}
               onSaved={clear}
             />
           </div>

@@ -1,15 +1,39 @@
 import type { Program } from '@app/contracts';
 import { Badge } from '@/components/ui/badge';
 import { Spinner } from '@/components/ui/spinner';
+import { NativeSelect } from '@/components/ui/native-select';
 import { Switch } from '@/components/ui/switch';
 import { toast } from '@/hooks/use-toast';
 import { errorText } from '@/lib/errors';
-import { usePrograms, useSetProgramActive } from '../api/programs';
+import { usePrograms, useSetProgramActive, useSetProgramVendor } from '../api/programs';
+import { useVendorDirectory } from '../api/vendor-directory';
 
 /** 'Existing Referral Programs' (spec 2): the active switch PATCHes {isActive}, then the list is read again. */
 export function ProgramsTable() {
   const programs = usePrograms();
   const setActive = useSetProgramActive();
+  const setVendor = useSetProgramVendor();
+  const vendors = useVendorDirectory({ status: 'all' }).data ?? [];
+
+  const link = (program: Program, vendorId: string | null) =>
+    setVendor.mutate(
+      { id: program.id, vendorId },
+      {
+        onSuccess: (saved) =>
+          toast({
+            title: 'Program updated',
+            description: saved.vendorName
+              ? `${saved.name} belongs to ${saved.vendorName}.`
+              : `${saved.name} is not linked to a vendor.`,
+          }),
+        onError: (error) =>
+          toast({
+            variant: 'destructive',
+            title: 'Error',
+            description: errorText(error, 'Failed to update referral program'),
+          }),
+      },
+    );
 
   const toggle = (program: Program, isActive: boolean) =>
     setActive.mutate(
@@ -46,6 +70,9 @@ export function ProgramsTable() {
               Website
             </th>
             <th scope="col" className="p-3 font-medium">
+              Vendor
+            </th>
+            <th scope="col" className="p-3 font-medium">
               Status
             </th>
             <th scope="col" className="p-3 font-medium">
@@ -68,6 +95,24 @@ export function ProgramsTable() {
                   >
                     {program.website}
                   </a>
+                </td>
+                <td className="min-w-48 p-3">
+                  <NativeSelect
+                    aria-label={`Vendor of ${program.name}`}
+                    value={program.vendorId ?? ''}
+                    disabled={setVendor.isPending && setVendor.variables?.id === program.id}
+                    onChange={(event) => link(program, event.target.value || null)}
+                  >
+                    <option value="">Not linked</option>
+                    {program.vendorId && !vendors.some((v) => v.id === program.vendorId) ? (
+                      <option value={program.vendorId}>{program.vendorName ?? 'Linked vendor'}</option>
+                    ) : null}
+                    {vendors.map((vendor) => (
+                      <option key={vendor.id} value={vendor.id}>
+                        {vendor.name}
+                      </option>
+                    ))}
+                  </NativeSelect>
                 </td>
                 <td className="p-3">
                   <Badge variant={program.isActive ? 'default' : 'secondary'}>

@@ -2,24 +2,7 @@ import type { Referral, ReferralStatus } from '@app/contracts';
 import type { badgeVariants } from '@/components/ui/badge';
 import type { VariantProps } from 'class-variance-authority';
 
-const dateFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
-const dateTimeFormat = new Intl.DateTimeFormat('en-US', {
-  month: 'short',
-  day: 'numeric',
-  year: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-});
-
-export const formatDate = (iso: string) => {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : dateFormat.format(date);
-};
-
-export const formatDateTime = (iso: string) => {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : dateTimeFormat.format(date);
-};
+export { formatDate, formatDateTime } from '@/lib/dates';
 
 export const referredName = (referral: Referral) =>
   `${referral.referredFirstName} ${referral.referredLastName}`.trim() ||
@@ -37,3 +20,11 @@ export const STATUS_BADGE: Record<ReferralStatus, NonNullable<VariantProps<typeo
   became_customer: 'success',
   declined: 'destructive',
 };
+
+/** The vendor's decision on a routed referral, in a few words (nothing when it was not routed). */
+export function leadStatusText(referral: Referral): string {
+  if (!referral.lead) return '';
+  if (referral.lead.status === 'accepted') return `Accepted by ${referral.lead.vendorName}`;
+  if (referral.lead.status === 'declined') return `Declined by ${referral.lead.vendorName}`;
+  return `Waiting for ${referral.lead.vendorName}`;
+}

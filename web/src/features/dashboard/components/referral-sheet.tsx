@@ -1,13 +1,15 @@
 import { STATUS_LABELS, type Referral, type ReferralList, type ReferralStatus } from '@app/contracts';
-import { ArrowRight, CheckCircle2, CircleDot, Mail, Repeat } from 'lucide-react';
+import { CheckCircle2, Inbox, Mail, Repeat } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { IcpFitList } from '@/components/referral/icp-fit';
+import { ReferralTimeline } from '@/components/referral/referral-timeline';
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '@/components/ui/sheet';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { buildTimeline } from '../utils/timeline';
-import { destinationCompany, formatDate, formatDateTime, referredName, STATUS_BADGE } from './format';
+import { destinationCompany, formatDate, referredName, STATUS_BADGE } from './format';
 
 /** Spec 4: the Mark Milestone buttons and the status each sets (none sets 'declined'). */
 export const MILESTONES: Array<{ label: string; status: ReferralStatus }> = [
@@ -61,6 +63,8 @@ export function ReferralSheet({
               ) : null}
             </dl>
 
+            <VendorDecision referral={referral} />
+
             <section aria-labelledby="milestone-heading" className="grid gap-3">
               <h3 id="milestone-heading" className="text-sm font-semibold">
                 Mark Milestone
@@ -92,29 +96,7 @@ export function ReferralSheet({
               <h3 id="timeline-heading" className="text-sm font-semibold">
                 Activity
               </h3>
-              <ol className="grid gap-4 border-l border-border pl-5" aria-label="Activity timeline">
-                {buildTimeline(referral).map((entry) => (
-                  <li key={entry.key} className="relative">
-                    <span
-                      className="absolute top-0.5 -left-[1.72rem] flex size-4 items-center justify-center rounded-full bg-background text-primary"
-                      aria-hidden="true"
-                    >
-                      {entry.kind === 'email' ? (
-                        <Mail className="size-3.5" />
-                      ) : entry.kind === 'status' ? (
-                        <ArrowRight className="size-3.5" />
-                      ) : (
-                        <CircleDot className="size-3.5" />
-                      )}
-                    </span>
-                    <p className="text-sm font-medium">{entry.title}</p>
-                    <p className="text-sm text-muted-foreground">{entry.description}</p>
-                    <p className="text-xs text-muted-foreground">
-                      <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
-                    </p>
-                  </li>
-                ))}
-              </ol>
+              <ReferralTimeline entries={buildTimeline(referral)} />
             </section>
 
             <section aria-labelledby="reciprocity-heading" className="grid gap-3">
@@ -150,5 +132,44 @@ export function ReferralSheet({
         </SheetContent>
       ) : null}
     </Sheet>
+  );
+}
+
+/** Where the referral went and what the vendor decided (issue 9): accepted, declined with its reason, or waiting. */
+function VendorDecision({ referral }: { referral: Referral }) {
+  const lead = referral.lead;
+  const decided = lead?.decidedAt ? ` on ${formatDate(lead.decidedAt)}` : '';
+  return (
+    <section aria-labelledby="vendor-heading" className="grid gap-3">
+      <h3 id="vendor-heading" className="flex items-center gap-2 text-sm font-semibold">
+        <Inbox className="size-4 text-primary" aria-hidden="true" />
+        Vendor
+      </h3>
+      {!lead ? (
+        <p className="text-sm text-muted-foreground">
+          {`${destinationCompany(referral) || 'This vendor'} is not on Referral Hub yet: the intro goes to your client only.`}
+        </p>
+      ) : lead.status === 'accepted' ? (
+        <p className="rounded-lg bg-emerald-50 p-3 text-sm text-emerald-900">
+          {`${lead.vendorName} accepted this lead${decided}.`}
+        </p>
+      ) : lead.status === 'declined' ? (
+        <div className="grid gap-1 rounded-lg bg-red-50 p-3 text-sm text-red-900">
+          <p className="font-medium">{`${lead.vendorName} declined this lead${decided}.`}</p>
+          {lead.declineReason ? <p className="whitespace-pre-wrap">{`Reason: ${lead.declineReason}`}</p> : null}
+        </div>
+      ) : (
+        <p className="text-sm text-muted-foreground">
+          {`Sent to ${lead.vendorName}'s lead inbox. Waiting for ${lead.vendorName} to accept it.`}
+        </p>
+      )}
+      {referral.fit &&
+      (referral.fit.fits.length > 0 || referral.fit.fails.length > 0 || referral.fit.unknown.length > 0) ? (
+        <div className="grid gap-2">
+          <p className="text-sm font-medium">{`How the client fits ${lead?.vendorName ?? 'the vendor'}'s ideal customer profile`}</p>
+          <IcpFitList fit={referral.fit} />
+        </div>
+      ) : null}
+    </section>
   );
 }

@@ -5,7 +5,7 @@ import { Link } from 'react-router-dom';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
-import { destinationCompany, formatDate, referredName, STATUS_BADGE } from './format';
+import { destinationCompany, formatDate, leadStatusText, referredName, STATUS_BADGE } from './format';
 
 const headers = [
   'Destination Company',
@@ -57,7 +57,14 @@ export function ReferralsTable({ referrals, onOpen }: { referrals: Referral[]; o
                 tabIndex={0}
                 onClick={() => onOpen(referral)}
                 onKeyDown={(event) => onKeyDown(event, referral)}
-                aria-label={`${name}, ${destinationCompany(referral)}, ${STATUS_LABELS[referral.status]}`}
+                aria-label={[
+                  name,
+                  destinationCompany(referral),
+                  STATUS_LABELS[referral.status],
+                  leadStatusText(referral),
+                ]
+                  .filter(Boolean)
+                  .join(', ')}
                 className="cursor-pointer border-t border-border transition-colors outline-none hover:bg-muted/50 focus-visible:bg-muted/60 focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset"
               >
                 <td className="px-4 py-3 align-top">
@@ -70,6 +77,11 @@ export function ReferralsTable({ referrals, onOpen }: { referrals: Referral[]; o
                 </td>
                 <td className="px-4 py-3 align-top">
                   <Badge variant={STATUS_BADGE[referral.status]}>{STATUS_LABELS[referral.status]}</Badge>
+                  {referral.lead ? (
+                    <div className="mt-1 text-xs whitespace-nowrap text-muted-foreground">
+                      {leadStatusText(referral)}
+                    </div>
+                  ) : null}
                 </td>
                 <td className="px-4 py-3 align-top text-muted-foreground">TBD</td>
                 <td className="px-4 py-3 align-top whitespace-nowrap">{formatDate(referral.createdAt)}</td>

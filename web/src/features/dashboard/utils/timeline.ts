@@ -1,46 +1,37 @@
-import { STATUS_LABELS, type Referral } from '@app/contracts';
+import { STATUS_LABELS, type Referral, type TimelineEntry } from '@app/contracts';
 import { referredName } from '../components/format';
 
-export interface TimelineEntry {
-  key: string;
-  title: string;
-  description: string;
-  at: string;
-  kind: 'created' | 'status' | 'email';
-}
-
 /**
- * The activity timeline, oldest first: the creation ('Referral submitted' / 'Initial referral created', spec
- * 2), every recorded status change, and the intro email once sent.
+ * The referral's timeline as the server keeps it (issue 9: submitted, routed, the vendor's decision, the
+ * intro, stage changes). A referral read without one gets it rebuilt from its history: the creation ('Referral
+ * submitted' / 'Initial referral created', spec 2), every recorded status change, and the intro email once sent.
  */
 export function buildTimeline(referral: Referral): TimelineEntry[] {
+  if (referral.timeline.length > 0) return referral.timeline;
   const creation = referral.history.find((change) => change.from === null);
   const entries: TimelineEntry[] = [
     {
-      key: 'created',
-      title: 'Referral submitted',
-      description: 'Initial referral created',
       at: creation?.at ?? referral.createdAt,
-      kind: 'created',
+      actor: 'referrer',
+      kind: 'submitted',
+      text: 'Initial referral created',
     },
   ];
-  referral.history.forEach((change, index) => {
-    if (change.from === null) return;
+  for (const change of referral.history) {
+    if (change.from === null) continue;
     entries.push({
-      key: `status-${index}`,
-      title: `Moved to ${STATUS_LABELS[change.to]}`,
-      description: `From ${STATUS_LABELS[change.from]}`,
       at: change.at,
-      kind: 'status',
+      actor: 'referrer',
+      kind: 'stage_changed',
+      text: `Moved to ${STATUS_LABELS[change.to]} from ${STATUS_LABELS[change.from]}`,
     });
-  });
+  }
   if (referral.emailSentAt) {
     entries.push({
-      key: 'email',
-      title: 'Intro email sent',
-      description: `Introduction sent to ${referredName(referral)}`,
       at: referral.emailSentAt,
-      kind: 'email',
+      actor: 'referrer',
+      kind: 'intro_sent',
+      text: `Introduction sent to ${referredName(referral)}`,
     });
   }
   return entries

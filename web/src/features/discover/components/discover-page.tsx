@@ -8,7 +8,7 @@ import {
 } from '@app/contracts';
 import { Loader2, Sparkles } from 'lucide-react';
 import { useState } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import {
@@ -25,8 +25,9 @@ import { TagInput } from '@/components/ui/tag-input';
 import { paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
 import { errorText } from '@/lib/errors';
+import { readDiscoverState } from '@/lib/referral-flow';
 import { useFindMatches } from '../api/match';
-import { EMPTY_MATCH_FORM, MatchForm, referralStateFor } from '../utils/match-form';
+import { MatchForm, prefilledMatchForm, referralStateFor } from '../utils/match-form';
 import { MatchResults } from './match-results';
 
 export const APPROVAL_TEXT =
@@ -41,6 +42,9 @@ const COUNTRY_OPTIONS = COUNTRIES.map((country) => (
 /** /discover (issue 4): Smart Match. The referrer describes the client's need; programs come back ranked by fit. */
 export function DiscoverPage() {
   const navigate = useNavigate();
+  const location = useLocation();
+  // Sent here by the referral form when the vendor does not want the client: start from what it knew.
+  const [initial] = useState(() => prefilledMatchForm(readDiscoverState(location.state)));
   const findMatches = useFindMatches();
   const [response, setResponse] = useState<{ answer: MatchResponse; need: string } | null>(null);
   const [approving, setApproving] = useState<ProgramMatch | null>(null);
@@ -84,7 +88,7 @@ export function DiscoverPage() {
         <CardContent>
           <Form
             schema={MatchForm}
-            defaultValues={EMPTY_MATCH_FORM}
+            defaultValues={initial}
             onSubmit={onSubmit}
             onError={onError}
             noEnterSubmit

@@ -1,6 +1,6 @@
 import { MatchRequest, type ProgramMatch } from '@app/contracts';
 import { z } from 'zod';
-import type { SubmitReferralState } from '@/lib/referral-flow';
+import type { DiscoverPrefill, SubmitReferralState } from '@/lib/referral-flow';
 
 /** The Smart Match form as typed: text fields, '' for "not given"; the selects undefined until chosen. */
 export interface MatchFormValues {
@@ -24,6 +24,10 @@ export const EMPTY_MATCH_FORM: MatchFormValues = {
   role: '',
   integrations: [],
 };
+
+/** The form started from what the referral form knew of the client (its need, organization). */
+export const prefilledMatchForm = (prefill: DiscoverPrefill | null): MatchFormValues =>
+  prefill ? { ...EMPTY_MATCH_FORM, ...prefill } : EMPTY_MATCH_FORM;
 
 /** The request: blank optional fields are left out. */
 export function toMatchRequest(form: MatchFormValues): MatchRequest {
@@ -59,6 +63,6 @@ export function referralStateFor(match: ProgramMatch, need: string): SubmitRefer
   return {
     searchResult: `Product: ${match.programName}\nCompany: ${company}\nDescription: ${description}`,
     originalQuery: need.trim(),
-    productInfo: { product: match.programName, company, description },
+    productInfo: { product: match.programName, company, description, website: match.website },
   };
 }

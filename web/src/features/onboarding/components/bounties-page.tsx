@@ -1,6 +1,7 @@
 import { MILESTONES, PAYOUT_TYPES, type Bounties, type Milestone, type PayoutType, type User } from '@app/contracts';
 import { BOUNTY_LABELS, bountySummary, DEFAULT_MRR_MONTHS, describeBounty } from '@app/domain';
 import { ArrowLeft, Gift, Loader2, Save } from 'lucide-react';
+import { useState } from 'react';
 import { useFormContext, useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
@@ -12,10 +13,18 @@ import { NativeSelect } from '@/components/ui/native-select';
 import { PageSpinner } from '@/components/ui/spinner';
 import { Switch } from '@/components/ui/switch';
 import { paths } from '@/config/paths';
+import { WorkspaceBar, type WorkspaceProblem } from '@/components/vendor/workspace';
 import { toast } from '@/hooks/use-toast';
+import { errorText } from '@/lib/errors';
 import { useBounties, useSaveBounties } from '../api/bounties';
 import { BountiesForm as BountiesSchema, bountyProblem, initialBounties } from '../utils/bounties';
-import { useLogFailure, useVerificationToast } from './page-hooks';
+import {
+  useLogFailure,
+  useVerificationToast,
+  useWorkspace,
+  workspaceProblem,
+  type WorkspaceChoice,
+} from './page-hooks';
 
 export const PAYOUT_TYPE_LABELS: Record<PayoutType, string> = {
   flat: 'Flat amount (USD)',
@@ -32,25 +41,52 @@ export const BOUNTY_TOASTS = {
 /** A number input's value: blank is "not given". */
 const numberOrUndefined = (value: unknown) => (value === '' || value === undefined ? undefined : Number(value));
 
-/** /onboarding/bounties (spec 2): Set Your Bounties. */
+const BOUNTIES_ACTION = 'set bounties';
+
+/** /onboarding/bounties (spec 2): Set Your Bounties, of the user's vendor workspace (issue 9). */
 export function BountiesPage({ user }: { user?: User | null }) {
   useVerificationToast(user);
-  const saved = useBounties();
-  useLogFailure(saved.error, 'Failed to load the bounties');
-  if (saved.isPending) return <PageSpinner label="Loading your bounties" />;
-  return <BountiesEditor initial={initialBounties(saved.data ?? null)} />;
+  const workspace = useWorkspace(user);
+  const vendorId = workspace.vendor?.id;
+  const saved = useBounties(vendorId, { enabled: workspace.ready && workspace.problem !== 'none' });
+  const readProblem = workspaceProblem(saved.error);
+  useLogFailure(readProblem ? null : saved.error, 'Failed to load the bounties');
+  if (!workspace.ready || saved.fetchStatus === 'fetching') return <PageSpinner label="Loading your bounties" />;
+  const problem = workspace.problem ?? readProblem;
+  return (
+    <BountiesEditor
+      key={vendorId ?? ''}
+      initial={initialBounties(saved.data ?? null)}
+      workspace={workspace}
+      problem={problem}
+      showForm={problem !== 'none' && problem !== 'not-member'}
+    />
+  );
 }
 
-function BountiesEditor({ initial }: { initial: Bounties }) {
+function BountiesEditor({
+  initial,
+  workspace,
+  problem: known,
+  showForm,
+}: {
+  initial: Bounties;
+  workspace: WorkspaceChoice;
+  problem: WorkspaceProblem | null;
+  showForm: boolean;
+}) {
   const navigate = useNavigate();
-  const save = useSaveBounties();
+  const save = useSaveBounties(workspace.vendor?.id);
+  // A save the server refused for the workspace (no workspace, not verified, not a member).
+  const [refused, setRefused] = useState<WorkspaceProblem | null>(null);
+  const problem = refused ?? known;
   const form = useSchemaForm(BountiesSchema, { defaultValues: initial });
   const bounties = useWatch({ control: form.control }) as Bounties;
   const summary = bountySummary(bounties);
   const anyEnabled = summary !== null;
 
   const onSubmit = async (payload: Bounties) => {
-    if (save.isPending) return;
+    if (save.isPending || problem !== null) return;
     await save.mutateAsync(payload);
     toast({
       title: BOUNTY_TOASTS.saved.title,
@@ -66,6 +102,16 @@ function BountiesEditor({ initial }: { initial: Bounties }) {
 
   const onError = (error: unknown) => {
     console.error('Failed to save the bounties', error);
+    const workspaceRefusal = workspaceProblem(error);
+    if (workspaceRefusal) {
+      setRefused(workspaceRefusal);
+      toast({
+        variant: 'destructive',
+        title: 'Error',
+        description: errorText(error, BOUNTY_TOASTS.failed.description),
+      });
+      return;
+    }
     toast({ variant: 'destructive', ...BOUNTY_TOASTS.failed });
   };
 
@@ -85,48 +131,58 @@ function BountiesEditor({ initial }: { initial: Bounties }) {
       </Button>
       <h1 className="text-3xl font-bold tracking-tight">Set Your Bounties</h1>
       <p className="mt-2 text-muted-foreground">Choose the rewards you pay referrers at each sales milestone.</p>
+      <WorkspaceBar
+        vendors={workspace.vendors}
+        vendor={workspace.vendor}
+        onSelect={workspace.select}
+        problem={problem}
+        action={BOUNTIES_ACTION}
+        alert={refused !== null}
+      />
 
-      <Form
-        form={form}
-        onSubmit={onSubmit}
-        onError={onError}
-        onInvalid={onInvalid}
-        noEnterSubmit
-        className="mt-6 grid gap-4"
-      >
-        {!anyEnabled ? (
-          <Card>
-            <CardContent className="flex flex-col items-center gap-3 p-8 text-center">
-              <Gift className="size-10 text-primary" aria-hidden="true" />
-              <p className="font-medium">No bounties yet</p>
-              <p className="text-sm text-muted-foreground">Reward the partners who bring you customers.</p>
-              <Button type="button" onClick={() => enable('closedWon')}>
-                Add your first bounty
-              </Button>
-            </CardContent>
-          </Card>
-        ) : null}
+      {!showForm ? null : (
+        <Form
+          form={form}
+          onSubmit={onSubmit}
+          onError={onError}
+          onInvalid={onInvalid}
+          noEnterSubmit
+          className="mt-6 grid gap-4"
+        >
+          {!anyEnabled ? (
+            <Card>
+              <CardContent className="flex flex-col items-center gap-3 p-8 text-center">
+                <Gift className="size-10 text-primary" aria-hidden="true" />
+                <p className="font-medium">No bounties yet</p>
+                <p className="text-sm text-muted-foreground">Reward the partners who bring you customers.</p>
+                <Button type="button" onClick={() => enable('closedWon')}>
+                  Add your first bounty
+                </Button>
+              </CardContent>
+            </Card>
+          ) : null}
 
-        {MILESTONES.map((m) => (
-          <MilestoneRow key={m} milestone={m} bounty={bounties[m]} onEnable={() => enable(m)} />
-        ))}
+          {MILESTONES.map((m) => (
+            <MilestoneRow key={m} milestone={m} bounty={bounties[m]} onEnable={() => enable(m)} />
+          ))}
 
-        {summary ? (
-          <p className="rounded-lg bg-muted p-4 text-sm font-medium" aria-live="polite">
-            {summary}
-          </p>
-        ) : null}
+          {summary ? (
+            <p className="rounded-lg bg-muted p-4 text-sm font-medium" aria-live="polite">
+              {summary}
+            </p>
+          ) : null}
 
-        <div className="flex justify-end gap-3">
-          <Button type="button" variant="outline" onClick={() => navigate(paths.home)}>
-            Back
-          </Button>
-          <Button type="submit" disabled={!anyEnabled || save.isPending}>
-            {save.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Save aria-hidden="true" />}{' '}
-            Save Bounties
-          </Button>
-        </div>
-      </Form>
+          <div className="flex justify-end gap-3">
+            <Button type="button" variant="outline" onClick={() => navigate(paths.home)}>
+              Back
+            </Button>
+            <Button type="submit" disabled={!anyEnabled || save.isPending || problem !== null}>
+              {save.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Save aria-hidden="true" />}{' '}
+              Save Bounties
+            </Button>
+          </div>
+        </Form>
+      )}
     </section>
   );
 }

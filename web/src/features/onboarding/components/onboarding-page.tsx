@@ -11,6 +11,7 @@ import {
   type User,
 } from '@app/contracts';
 import { ArrowLeft, Loader2, Save } from 'lucide-react';
+import { useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
@@ -21,7 +22,9 @@ import { Input } from '@/components/ui/input';
 import { PageSpinner } from '@/components/ui/spinner';
 import { TagInput, type TagOption } from '@/components/ui/tag-input';
 import { paths } from '@/config/paths';
+import { WorkspaceBar, type WorkspaceProblem } from '@/components/vendor/workspace';
 import { toast } from '@/hooks/use-toast';
+import { errorText } from '@/lib/errors';
 import { useLeadCriteria, useSaveLeadCriteria } from '../api/lead-criteria';
 import {
   criteriaValues,
@@ -30,7 +33,13 @@ import {
   revenueDigits,
   type CriteriaValues,
 } from '../utils/lead-criteria';
-import { useLogFailure, useVerificationToast } from './page-hooks';
+import {
+  useLogFailure,
+  useVerificationToast,
+  useWorkspace,
+  workspaceProblem,
+  type WorkspaceChoice,
+} from './page-hooks';
 
 export const ICP_TOASTS = {
   saved: { title: 'Ideal Customer Profile Saved', description: 'Your profile has been saved successfully.' },
@@ -39,23 +48,53 @@ export const ICP_TOASTS = {
 
 const COUNTRY_OPTIONS: TagOption[] = COUNTRIES.map((c) => ({ value: c.name, prefix: c.flag }));
 
-/** /onboarding (spec 2): the Ideal Customer Profile form. */
+const ICP_ACTION = 'set lead criteria';
+
+/**
+ * /onboarding (spec 2): the Ideal Customer Profile form, of the user's vendor workspace (issue 9): a user
+ * without one is guided to create it, an unverified one is told how to verify it.
+ */
 export function OnboardingPage({ user }: { user?: User | null }) {
   useVerificationToast(user);
-  const saved = useLeadCriteria();
+  const workspace = useWorkspace(user);
+  const vendorId = workspace.vendor?.id;
+  const saved = useLeadCriteria(vendorId, { enabled: workspace.ready && workspace.problem !== 'none' });
+  const readProblem = workspaceProblem(saved.error);
   // A failed read other than 'none saved yet' is only logged (spec 7): the form starts empty.
-  useLogFailure(saved.error, 'Failed to load the Ideal Customer Profile');
-  if (saved.isPending) return <PageSpinner label="Loading your profile" />;
+  useLogFailure(readProblem ? null : saved.error, 'Failed to load the Ideal Customer Profile');
+  if (!workspace.ready || saved.fetchStatus === 'fetching') return <PageSpinner label="Loading your profile" />;
+  const problem = workspace.problem ?? readProblem;
   const initial = saved.data ? criteriaValues(saved.data) : EMPTY_CRITERIA;
-  return <CriteriaForm initial={initial} />;
+  return (
+    <CriteriaForm
+      key={vendorId ?? ''}
+      initial={initial}
+      workspace={workspace}
+      problem={problem}
+      showForm={problem !== 'none' && problem !== 'not-member'}
+    />
+  );
 }
 
-function CriteriaForm({ initial }: { initial: CriteriaValues }) {
+function CriteriaForm({
+  initial,
+  workspace,
+  problem: known,
+  showForm,
+}: {
+  initial: CriteriaValues;
+  workspace: WorkspaceChoice;
+  problem: WorkspaceProblem | null;
+  showForm: boolean;
+}) {
   const navigate = useNavigate();
-  const save = useSaveLeadCriteria();
+  const save = useSaveLeadCriteria(workspace.vendor?.id);
   const form = useSchemaForm(LeadCriteria, { defaultValues: initial });
   const values = useWatch({ control: form.control });
-  const canSave = hasAnyCriteria(values) && !save.isPending;
+  // A save the server refused for the workspace (no workspace, not verified, not a member).
+  const [refused, setRefused] = useState<WorkspaceProblem | null>(null);
+  const problem = refused ?? known;
+  const canSave = hasAnyCriteria(values) && !save.isPending && problem === null;
 
   const onSubmit = async (criteria: LeadCriteria) => {
     if (!canSave) return;
@@ -65,6 +104,12 @@ function CriteriaForm({ initial }: { initial: CriteriaValues }) {
   };
   const onError = (error: unknown) => {
     console.error('Failed to save the Ideal Customer Profile', error);
+    const workspaceRefusal = workspaceProblem(error);
+    if (workspaceRefusal) {
+      setRefused(workspaceRefusal);
+      toast({ variant: 'destructive', title: 'Error', description: errorText(error, ICP_TOASTS.failed.description) });
+      return;
+    }
     toast({ variant: 'destructive', ...ICP_TOASTS.failed });
   };
 
@@ -77,156 +122,171 @@ function CriteriaForm({ initial }: { initial: CriteriaValues }) {
       <p className="mt-2 text-muted-foreground">
         Describe the customers you want so that only matching prospects are routed to you.
       </p>
+      <WorkspaceBar
+        vendors={workspace.vendors}
+        vendor={workspace.vendor}
+        onSelect={workspace.select}
+        problem={problem}
+        action={ICP_ACTION}
+        alert={refused !== null}
+      />
 
-      <Form form={form} onSubmit={onSubmit} onError={onError} noEnterSubmit className="mt-6 grid gap-6">
-        <Card>
-          <CardHeader>
-            <CardTitle>Company</CardTitle>
-            <CardDescription>The companies you sell to.</CardDescription>
-          </CardHeader>
-          <CardContent className="grid gap-6">
-            <FormControl name="employeeCount">
-              {({ field }) => (
-                <ChoiceChips
-                  legend="Company Size"
-                  options={COMPANY_SIZES}
-                  value={field.value}
-                  onChange={field.onChange}
-                />
-              )}
-            </FormControl>
-            <FormControl name="industries" id="icp-industries" label="Industries">
-              {({ field, id }) => (
-                <TagInput
-                  id={id}
-                  value={field.value}
-                  onChange={field.onChange}
-                  label="Industries"
-                  options={INDUSTRIES}
-                  placeholder="Type an industry and press Enter"
-                />
-              )}
-            </FormControl>
-            <FormControl name="countries" id="icp-countries" label="Countries">
-              {({ field, id }) => (
-                <TagInput
-                  id={id}
-                  value={field.value}
-                  onChange={field.onChange}
-                  label="Countries"
-                  options={COUNTRY_OPTIONS}
-                  placeholder="Type a country and press Enter"
-                />
-              )}
-            </FormControl>
-            <FormControl name="minRevenue" id="icp-revenue" label="Minimum Annual Revenue (USD)">
-              {({ field, a11y }) => (
-                <Input
-                  {...a11y}
-                  ref={field.ref}
-                  name={field.name}
-                  inputMode="numeric"
-                  autoComplete="off"
-                  placeholder="e.g. 1,000,000"
-                  value={formatRevenue(field.value)}
-                  onBlur={field.onBlur}
-                  onChange={(event) => field.onChange(revenueDigits(event.target.value))}
-                />
-              )}
-            </FormControl>
-            <FormControl name="fundingStage">
-              {({ field }) => (
-                <ChoiceChips
-                  legend="Funding Stage"
-                  options={FUNDING_STAGES}
-                  value={field.value}
-                  onChange={field.onChange}
-                />
-              )}
-            </FormControl>
-            <FormControl name="techStack" id="icp-tech" label="Tech Stack">
-              {({ field, id }) => (
-                <TagInput
-                  id={id}
-                  value={field.value}
-                  onChange={field.onChange}
-                  label="Tech Stack"
-                  placeholder="e.g. Salesforce, then Enter"
-                />
-              )}
-            </FormControl>
-            <FormControl name="companyNotes" id="icp-company-notes" label="Company Notes">
-              {({ field, id }) => (
-                <TagInput
-                  id={id}
-                  value={field.value}
-                  onChange={field.onChange}
-                  label="Company Notes"
-                  placeholder="Anything else about the company, then Enter"
-                />
-              )}
-            </FormControl>
-          </CardContent>
-        </Card>
+      {!showForm ? null : (
+        <Form form={form} onSubmit={onSubmit} onError={onError} noEnterSubmit className="mt-6 grid gap-6">
+          <Card>
+            <CardHeader>
+              <CardTitle>Company</CardTitle>
+              <CardDescription>The companies you sell to.</CardDescription>
+            </CardHeader>
+            <CardContent className="grid gap-6">
+              <FormControl name="employeeCount">
+                {({ field }) => (
+                  <ChoiceChips
+                    legend="Company Size"
+                    options={COMPANY_SIZES}
+                    value={field.value}
+                    onChange={field.onChange}
+                  />
+                )}
+              </FormControl>
+              <FormControl name="industries" id="icp-industries" label="Industries">
+                {({ field, id }) => (
+                  <TagInput
+                    id={id}
+                    value={field.value}
+                    onChange={field.onChange}
+                    label="Industries"
+                    options={INDUSTRIES}
+                    placeholder="Type an industry and press Enter"
+                  />
+                )}
+              </FormControl>
+              <FormControl name="countries" id="icp-countries" label="Countries">
+                {({ field, id }) => (
+                  <TagInput
+                    id={id}
+                    value={field.value}
+                    onChange={field.onChange}
+                    label="Countries"
+                    options={COUNTRY_OPTIONS}
+                    placeholder="Type a country and press Enter"
+                  />
+                )}
+              </FormControl>
+              <FormControl name="minRevenue" id="icp-revenue" label="Minimum Annual Revenue (USD)">
+                {({ field, a11y }) => (
+                  <Input
+                    {...a11y}
+                    ref={field.ref}
+                    name={field.name}
+                    inputMode="numeric"
+                    autoComplete="off"
+                    placeholder="e.g. 1,000,000"
+                    value={formatRevenue(field.value)}
+                    onBlur={field.onBlur}
+                    onChange={(event) => field.onChange(revenueDigits(event.target.value))}
+                  />
+                )}
+              </FormControl>
+              <FormControl name="fundingStage">
+                {({ field }) => (
+                  <ChoiceChips
+                    legend="Funding Stage"
+                    options={FUNDING_STAGES}
+                    value={field.value}
+                    onChange={field.onChange}
+                  />
+                )}
+              </FormControl>
+              <FormControl name="techStack" id="icp-tech" label="Tech Stack">
+                {({ field, id }) => (
+                  <TagInput
+                    id={id}
+                    value={field.value}
+                    onChange={field.onChange}
+                    label="Tech Stack"
+                    placeholder="e.g. Salesforce, then Enter"
+                  />
+                )}
+              </FormControl>
+              <FormControl name="companyNotes" id="icp-company-notes" label="Company Notes">
+                {({ field, id }) => (
+                  <TagInput
+                    id={id}
+                    value={field.value}
+                    onChange={field.onChange}
+                    label="Company Notes"
+                    placeholder="Anything else about the company, then Enter"
+                  />
+                )}
+              </FormControl>
+            </CardContent>
+          </Card>
 
-        <Card>
-          <CardHeader>
-            <CardTitle>Contact</CardTitle>
-            <CardDescription>The people you want to be introduced to.</CardDescription>
-          </CardHeader>
-          <CardContent className="grid gap-6">
-            <FormControl name="jobTitles" id="icp-job-titles" label="Job Titles">
-              {({ field, id }) => (
-                <TagInput
-                  id={id}
-                  value={field.value}
-                  onChange={field.onChange}
-                  label="Job Titles"
-                  options={JOB_TITLES}
-                  listClassName="h-72"
-                  placeholder="Type a job title and press Enter"
-                />
-              )}
-            </FormControl>
-            <FormControl name="seniority">
-              {({ field }) => (
-                <ChoiceChips
-                  legend="Seniority"
-                  options={SENIORITY_LEVELS}
-                  value={field.value}
-                  onChange={field.onChange}
-                />
-              )}
-            </FormControl>
-            <FormControl name="departments">
-              {({ field }) => (
-                <ChoiceChips legend="Departments" options={DEPARTMENTS} value={field.value} onChange={field.onChange} />
-              )}
-            </FormControl>
-            <FormControl name="contactNotes" id="icp-contact-notes" label="Contact Notes">
-              {({ field, id }) => (
-                <TagInput
-                  id={id}
-                  value={field.value}
-                  onChange={field.onChange}
-                  label="Contact Notes"
-                  placeholder="Anything else about the contact, then Enter"
-                />
-              )}
-            </FormControl>
-          </CardContent>
-        </Card>
+          <Card>
+            <CardHeader>
+              <CardTitle>Contact</CardTitle>
+              <CardDescription>The people you want to be introduced to.</CardDescription>
+            </CardHeader>
+            <CardContent className="grid gap-6">
+              <FormControl name="jobTitles" id="icp-job-titles" label="Job Titles">
+                {({ field, id }) => (
+                  <TagInput
+                    id={id}
+                    value={field.value}
+                    onChange={field.onChange}
+                    label="Job Titles"
+                    options={JOB_TITLES}
+                    listClassName="h-72"
+                    placeholder="Type a job title and press Enter"
+                  />
+                )}
+              </FormControl>
+              <FormControl name="seniority">
+                {({ field }) => (
+                  <ChoiceChips
+                    legend="Seniority"
+                    options={SENIORITY_LEVELS}
+                    value={field.value}
+                    onChange={field.onChange}
+                  />
+                )}
+              </FormControl>
+              <FormControl name="departments">
+                {({ field }) => (
+                  <ChoiceChips
+                    legend="Departments"
+                    options={DEPARTMENTS}
+                    value={field.value}
+                    onChange={field.onChange}
+                  />
+                )}
+              </FormControl>
+              <FormControl name="contactNotes" id="icp-contact-notes" label="Contact Notes">
+                {({ field, id }) => (
+                  <TagInput
+                    id={id}
+                    value={field.value}
+                    onChange={field.onChange}
+                    label="Contact Notes"
+                    placeholder="Anything else about the contact, then Enter"
+                  />
+                )}
+              </FormControl>
+            </CardContent>
+          </Card>
 
-        <div className="flex justify-end gap-3">
-          <Button type="button" variant="outline" onClick={() => navigate(paths.home)}>
-            Back
-          </Button>
-          <Button type="submit" disabled={!canSave}>
-            {save.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Save aria-hidden="true" />}{' '}
-            Save &amp; Continue
-          </Button>
-        </div>
-      </Form>
+          <div className="flex justify-end gap-3">
+            <Button type="button" variant="outline" onClick={() => navigate(paths.home)}>
+              Back
+            </Button>
+            <Button type="submit" disabled={!canSave}>
+              {save.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Save aria-hidden="true" />}{' '}
+              Save &amp; Continue
+            </Button>
+          </div>
+        </Form>
+      )}
     </section>
   );
 }

@@ -1,6 +1,9 @@
-import type { User } from '@app/contracts';
+import type { User, Vendor } from '@app/contracts';
 import { useEffect, useRef } from 'react';
+import type { WorkspaceProblem } from '@/components/vendor/workspace';
 import { toast, useToast } from '@/hooks/use-toast';
+import { isApiError } from '@/lib/api-client';
+import { chooseVendor, useMyVendors, useVendorParam } from '@/lib/my-vendors';
 
 export const VERIFICATION_TOAST = {
   title: 'Email Verification Required',
@@ -30,4 +33,39 @@ export function useLogFailure(error: unknown, what: string) {
   useEffect(() => {
     if (error) console.error(what, error);
   }, [error, what]);
+}
+
+export interface WorkspaceChoice {
+  /** False while the user's workspaces are being read. */
+  ready: boolean;
+  vendors: Vendor[];
+  /** The workspace the page works on; null when there is none (or it is not known: signed out, read failed). */
+  vendor: Vendor | null;
+  select: (vendorId: string) => void;
+  /** What keeps the page from saving, known before any save. */
+  problem: WorkspaceProblem | null;
+}
+
+/**
+ * The vendor workspace whose lead criteria or bounties the page edits (issue 9): `?vendorId=` when it is one
+ * of the user's, else their first verified one. Signed out, or when the list cannot be read, the page asks
+ * the server without naming one (and learns from its answer).
+ */
+export function useWorkspace(user: User | null | undefined): WorkspaceChoice {
+  const mine = useMyVendors({ enabled: !!user });
+  const [wanted, select] = useVendorParam();
+  if (!user || mine.isError) return { ready: true, vendors: [], vendor: null, select, problem: null };
+  if (mine.isPending) return { ready: false, vendors: [], vendor: null, select, problem: null };
+  const vendors = mine.data.vendors;
+  const vendor = chooseVendor(vendors, wanted);
+  const problem: WorkspaceProblem | null = !vendor ? 'none' : vendor.verified ? null : 'unverified';
+  return { ready: true, vendors, vendor, select, problem };
+}
+
+/** The workspace problem a server answer names, if any. */
+export function workspaceProblem(error: unknown): WorkspaceProblem | null {
+  if (isApiError(error, 'NO_WORKSPACE')) return 'none';
+  if (isApiError(error, 'WORKSPACE_NOT_VERIFIED')) return 'unverified';
+  if (isApiError(error, 'NOT_A_MEMBER') || isApiError(error, 'VENDOR_NOT_FOUND')) return 'not-member';
+  return null;
 }

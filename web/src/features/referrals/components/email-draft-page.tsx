@@ -1,8 +1,9 @@
-import { SendEmailRequest, type EmailDraft, type Referral } from '@app/contracts';
+import { SendEmailRequest, type EmailDraft, type Referral, type User } from '@app/contracts';
 import { ArrowLeft, Clock, Eye, MailCheck, PencilLine, RefreshCw, SearchX, Send } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router-dom';
+import { PRODUCT_NAME } from '@/components/layout/logo';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Form, FormInput, FormTextarea, useSchemaForm } from '@/components/ui/form';
@@ -23,18 +24,24 @@ export const SEND_FAILED = 'Failed to send email';
 export const GET_DRAFT_FAILED = 'Failed to get email draft';
 const LOAD_REFERRAL_FAILED = 'Failed to load referral';
 
+/** Who the intro is from (issue 9): the referrer, through the platform, never the vendor. */
+export const senderLine = (user: Pick<User, 'firstName' | 'lastName' | 'email'> | null | undefined) => {
+  const name = `${user?.firstName ?? ''} ${user?.lastName ?? ''}`.trim() || user?.email || 'You';
+  return `${name} via ${PRODUCT_NAME}`;
+};
+
 /** /referral/{id}/email-draft (spec 2): loading, not found, not ready (polled), failed, editor, sent. */
-export function EmailDraftPage() {
+export function EmailDraftPage({ user }: { user?: User | null }) {
   const { id } = useParams();
   if (!isReferralId(id)) return <InvalidReferral />;
-  return <EmailDraftScreen key={id} id={id} />;
+  return <EmailDraftScreen key={id} id={id} user={user ?? null} />;
 }
 
 const isReferralNotFound = (error: unknown) => isApiError(error, 'REFERRAL_NOT_FOUND');
 /** What the screen itself says ('Referral Not Found', 'Email Draft Not Ready'): no toast for those. */
 const saysItself = (error: unknown) => isReferralNotFound(error) || isDraftNotReady(error);
 
-function EmailDraftScreen({ id }: { id: string }) {
+function EmailDraftScreen({ id, user }: { id: string; user: User | null }) {
   const referralQuery = useReferral(id);
   const draftQuery = useEmailDraft(id);
   const [sent, setSent] = useState(false);
@@ -96,7 +103,16 @@ function EmailDraftScreen({ id }: { id: string }) {
 
   const referral = referralQuery.data;
   if (sent || referral.emailSentAt) return <EmailSent referral={referral} />;
-  return <DraftEditor id={id} referral={referral} draft={draftQuery.data.emailDraft} onSent={() => setSent(true)} />;
+  return (
+    <DraftEditor
+      id={id}
+      referral={referral}
+      user={user}
+      draft={draftQuery.data.emailDraft}
+      sender={draftQuery.data}
+      onSent={() => setSent(true)}
+    />
+  );
 }
 
 function BackToDashboard() {
@@ -136,12 +152,17 @@ function EmailSent({ referral }: { referral: Referral }) {
 function DraftEditor({
   id,
   referral,
+  user,
   draft,
+  sender,
   onSent,
 }: {
   id: string;
   referral: Referral;
+  user: User | null;
   draft: EmailDraft;
+  /** From, Reply-To and the Cc the server always adds, as the service will send them. */
+  sender: { from: string; replyTo: string; alwaysCc: string[] };
   onSent: () => void;
 }) {
   const navigate = useNavigate();
@@ -176,6 +197,8 @@ function DraftEditor({
     cc: parseRecipients(values.recipients?.cc),
     bcc: parseRecipients(values.recipients?.bcc),
   };
+  // The service always copies the vendor's lead inbox when the referral was routed to a vendor on the platform.
+  const cc = [...preview.cc, ...sender.alwaysCc.filter((address) => !preview.cc.includes(address))];
 
   return (
     <section className="mx-auto w-full max-w-3xl px-4 py-8 sm:px-6 sm:py-10">
@@ -238,7 +261,13 @@ function DraftEditor({
                   <FormInput name="recipients.cc" id="email-cc" label="Cc" />
                   <FormInput name="recipients.bcc" id="email-bcc" label="Bcc" />
                 </div>
-                <p className="-mt-3 text-xs text-muted-foreground">Separate several addresses with commas.</p>
+                <p className="-mt-3 text-xs text-muted-foreground">
+                  Separate several addresses with commas. Sent as {sender.from || senderLine(user)}
+                  {sender.replyTo ? `, replies to ${sender.replyTo}` : ''}.
+                  {sender.alwaysCc.length > 0
+                    ? ` ${referral.lead?.vendorName ?? 'The vendor'}'s lead inbox (${sender.alwaysCc.join(', ')}) is copied too.`
+                    : ''}
+                </p>
                 <FormInput name="subject" id="email-subject" label="Subject" />
                 <FormTextarea name="body" id="email-body" label="Body" rows={14} />
               </CardContent>
@@ -248,8 +277,10 @@ function DraftEditor({
             <Card>
               <CardContent className="grid gap-4 pt-6 text-sm">
                 <dl className="grid gap-2 border-b border-border pb-4">
+                  <PreviewLine label="From" value={sender.from || senderLine(user)} />
+                  {sender.replyTo ? <PreviewLine label="Reply-To" value={sender.replyTo} /> : null}
                   <PreviewLine label="To" value={recipientsText(preview.to) || '—'} />
-                  {preview.cc.length > 0 ? <PreviewLine label="Cc" value={recipientsText(preview.cc)} /> : null}
+                  {cc.length > 0 ? <PreviewLine label="Cc" value={cc.join(', ')} /> : null}
                   {preview.bcc.length > 0 ? <PreviewLine label="Bcc" value={recipientsText(preview.bcc)} /> : null}
                   <PreviewLine label="Subject" value={values.subject ?? ''} strong />
                 </dl>
@@ -281,7 +312,7 @@ function DraftEditor({
 
 function PreviewLine({ label, value, strong = false }: { label: string; value: string; strong?: boolean }) {
   return (
-    <div className="grid grid-cols-[4.5rem_1fr] gap-2">
+    <div className="grid grid-cols-[5rem_1fr] gap-2">
       <dt className="text-muted-foreground">{label}:</dt>
       <dd className={strong ? 'font-semibold break-words' : 'break-words'}>{value}</dd>
     </div>

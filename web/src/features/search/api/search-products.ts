@@ -5,14 +5,15 @@ import { call } from '@/lib/api-client';
 export interface SearchAnswer {
   /** `choices[0].message.content` as the server sent it. */
   text: string;
-  product: ParsedProduct;
+  product: ParsedProduct & { website?: string };
 }
 
 /** POST /api/search {query}: a chat completion whose first choice's text holds the labelled lines (spec 3). */
 export async function searchProducts(query: string): Promise<SearchAnswer> {
   const answer = await call(operations.searchProducts, { body: { query } });
   const text = answer.choices[0]!.message.content;
-  return { text, product: parseSearchContent(text) };
+  const website = answer.website?.trim();
+  return { text, product: { ...parseSearchContent(text), ...(website ? { website } : {}) } };
 }
 
 export function useSearchProducts() {

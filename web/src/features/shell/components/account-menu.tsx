@@ -1,4 +1,4 @@
-import { Gift, KeyRound, LogOut, Mail, ShieldCheck, Target, User as UserIcon } from 'lucide-react';
+import { Building2, Gift, Inbox, KeyRound, LogOut, Mail, ShieldCheck, Target, User as UserIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
@@ -30,6 +30,8 @@ export function AccountMenu({ user, onLogout }: { user: ShellUser; onLogout: () 
     { label: 'My Account', to: paths.account, icon: <UserIcon aria-hidden="true" /> },
     { label: 'Email Settings', to: paths.accountEmail, icon: <Mail aria-hidden="true" /> },
     { label: 'Change Password', to: paths.accountPassword, icon: <KeyRound aria-hidden="true" /> },
+    { label: 'Vendor Workspace', to: paths.vendor, icon: <Building2 aria-hidden="true" /> },
+    { label: 'Lead Inbox', to: paths.vendorLeads, icon: <Inbox aria-hidden="true" /> },
     { label: 'Lead Criteria', to: paths.onboarding, icon: <Target aria-hidden="true" /> },
     { label: 'Manage Bounties', to: paths.bounties, icon: <Gift aria-hidden="true" /> },
   ];

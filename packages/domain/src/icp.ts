@@ -1,15 +1,23 @@
-import { COUNTRIES, LeadCriteria, SENIORITY_LEVELS, type MatchRequest } from '@app/contracts';
+import { COUNTRIES, LeadCriteria, SENIORITY_LEVELS, type IcpFit } from '@app/contracts';
 import { fold, plainWords, stem } from './text.ts';
 
 type Criteria = LeadCriteria;
-type Client = Pick<MatchRequest, 'country' | 'companySize' | 'industry' | 'role' | 'integrations'>;
 
-export interface IcpVerdict {
-  /** Reasons the client clearly fails the ICP; any one excludes the program. */
-  fails: string[];
-  /** Facts that fit, as short sentences. */
-  fits: string[];
+/** What is known of a client; every fact optional (an unknown fact never excludes). */
+export interface ClientFacts {
+  country?: string | undefined;
+  companySize?: string | undefined;
+  industry?: string | undefined;
+  /** The contact's role or title. */
+  role?: string | undefined;
+  integrations?: string[] | undefined;
 }
+
+/**
+ * The ICP against a client: what fits, what clearly fails (any one: the vendor does not want this lead),
+ * and which of the vendor's criteria the referral says nothing about.
+ */
+export type IcpVerdict = IcpFit;
 
 /**
  * Lead criteria as stored, read field by field: an unknown key is ignored and an unreadable field counts as
@@ -90,8 +98,8 @@ export function seniorityOf(role: string): string | null {
  * industry matching none of the industries; a role whose seniority is clearly stated and not among the
  * ICP's seniority levels. Job titles only add fit (titles are too varied to exclude on).
  */
-export function checkIcp(criteria: Criteria | null, client: Client): IcpVerdict {
-  const verdict: IcpVerdict = { fails: [], fits: [] };
+export function checkIcp(criteria: Criteria | null, client: ClientFacts): IcpVerdict {
+  const verdict: IcpVerdict = { fails: [], fits: [], unknown: [] };
   if (!criteria) return verdict;
 
   if (client.country && criteria.countries.length) {
@@ -104,7 +112,7 @@ export function checkIcp(criteria: Criteria | null, client: Client): IcpVerdict 
       );
   }
   if (client.companySize && criteria.employeeCount.length) {
-    if (criteria.employeeCount.includes(client.companySize))
+    if ((criteria.employeeCount as readonly string[]).includes(client.companySize))
       verdict.fits.push(`Fits company size ${client.companySize}`);
     else verdict.fails.push(`Company size ${client.companySize} is outside ${criteria.employeeCount.join(', ')}`);
   }
@@ -132,6 +140,10 @@ export function checkIcp(criteria: Criteria | null, client: Client): IcpVerdict 
     });
     if (title) verdict.fits.push(`Targets ${title}`);
   }
+  // The vendor's hard criteria this referral says nothing about: shown, never excluding.
+  if (!client.country && criteria.countries.length) verdict.unknown.push('Country not given');
+  if (!client.companySize && criteria.employeeCount.length) verdict.unknown.push('Company size not given');
+  if (!client.industry && criteria.industries.length) verdict.unknown.push('Industry not given');
   if (client.integrations?.length && criteria.techStack.length) {
     const stack = new Set(criteria.techStack.map(fold));
     for (const integration of client.integrations)

@@ -1,0 +1,50 @@
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { migrateService } from '@app/kit';
+import { freshDatabase } from '@app/testing';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const migrations = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
+let db: Awaited<ReturnType<typeof freshDatabase>>;
+let sql: pg.Pool;
+let before: string;
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  sql = new pg.Pool({ connectionString: db.url, max: 1 });
+  // The read model as it was while vendors were company names.
+  before = mkdtempSync(path.join(tmpdir(), 'ai-migrations-'));
+  for (const name of readdirSync(migrations).filter((name) => name < '20261123224231')) {
+    cpSync(path.join(migrations, name), path.join(before, name), { recursive: true });
+  }
+});
+afterAll(async () => {
+  await sql?.end();
+  await db?.drop();
+  rmSync(before, { recursive: true, force: true });
+});
+
+describe('the vendor ids migration', () => {
+  it('drops the company-keyed criteria and bounties and keeps the programs, unlinked', async () => {
+    await migrateService(db.url, 'ai', before);
+    await sql.query(
+      `INSERT INTO ai.match_programs (id, name, description, website, reward_details, company_name, company_key, is_active, saved_at)
+       VALUES ('p1', 'HubSpot Partners', 'CRM', 'https://hubspot.com', '20%', 'HubSpot, Inc.', 'hubspot', true, now())`,
+    );
+    await sql.query(
+      `INSERT INTO ai.vendor_profiles (company_key, company_name, criteria, criteria_at)
+       VALUES ('hubspot', 'HUBSPOT, INC.', '{"countries":["Germany"]}', now())`,
+    );
+    await migrateService(db.url, 'ai', migrations);
+    const programs = await sql.query('SELECT id, vendor_id, company_name, is_active FROM ai.match_programs');
+    expect(programs.rows).toEqual([{ id: 'p1', vendor_id: null, company_name: 'HubSpot, Inc.', is_active: true }]);
+    const tables = await sql.query(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'ai' AND table_name IN ('vendor_profiles', 'match_vendors')",
+    );
+    expect(tables.rows).toEqual([{ table_name: 'match_vendors' }]);
+    expect((await sql.query('SELECT count(*)::int AS n FROM ai.match_vendors')).rows).toEqual([{ n: 0 }]);
+  });
+});

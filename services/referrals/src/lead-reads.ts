@@ -1,0 +1,103 @@
+import type { ClientOrganization, EmailDraft, IcpFit, Lead, LeadStatus, TimelineEntry } from '@app/contracts';
+import type pg from 'pg';
+import { iso, TIMELINE_OF_R } from './reads.ts';
+import { personName } from './people.ts';
+
+/**
+ * Reading a vendor's lead inbox: the referrals routed to it, newest first, by index (vendor_id,
+ * created_at DESC, id DESC), each with its referrer, client, fit, intro email and timeline.
+ */
+
+/** The most leads one inbox page answers (the newest). */
+export const MAX_LEADS = 500;
+
+/** Referral ids are int4: a larger one names no lead. */
+const MAX_REFERRAL_ID = 2 ** 31 - 1;
+
+interface LeadRow {
+  id: number;
+  created_at: string;
+  lead_status: LeadStatus;
+  decline_reason: string | null;
+  decided_at: string | null;
+  product_name: string;
+  client: ClientOrganization | null;
+  referred_first_name: string;
+  referred_last_name: string;
+  referred_email: string;
+  referrer_first_name: string | null;
+  referrer_last_name: string | null;
+  referrer_email: string | null;
+  referrer_company: string | null;
+  referral_reason: string;
+  notes: string | null;
+  fit: IcpFit | null;
+  email_draft: EmailDraft | null;
+  email_sent_at: string | null;
+  timeline: TimelineEntry[];
+}
+
+const SELECT_LEADS = `
+  SELECT r.id, ${iso('r.created_at')} AS created_at, r.lead_status::text AS lead_status, r.decline_reason,
+         ${iso('r.decided_at')} AS decided_at, p.product_name, r.client,
+         r.referred_first_name, r.referred_last_name, r.referred_email,
+         rf.first_name AS referrer_first_name, rf.last_name AS referrer_last_name, rf.email AS referrer_email,
+         rf.company_name AS referrer_company, r.referral_reason, r.notes, r.fit, r.email_draft,
+         ${iso('r.email_sent_at')} AS email_sent_at, ${TIMELINE_OF_R} AS timeline
+    FROM referrals r JOIN projects p ON p.id = r.project_id LEFT JOIN referrers rf ON rf.user_id = r.user_id`;
+
+function toLead(row: LeadRow): Lead {
+  const referrerEmail = row.referrer_email ?? '';
+  return {
+    referralId: row.id,
+    createdAt: row.created_at,
+    status: row.lead_status,
+    declineReason: row.decline_reason,
+    decidedAt: row.decided_at,
+    productName: row.product_name,
+    client: row.client,
+    contact: { firstName: row.referred_first_name, lastName: row.referred_last_name, email: row.referred_email },
+    referrer: {
+      name: personName({
+        firstName: row.referrer_first_name ?? '',
+        lastName: row.referrer_last_name ?? '',
+        email: referrerEmail,
+      }),
+      company: row.referrer_company ?? '',
+      email: referrerEmail,
+    },
+    reason: row.referral_reason,
+    notes: row.notes ?? '',
+    fit: row.fit,
+    introEmail: row.email_draft
+      ? { subject: row.email_draft.subject, body: row.email_draft.body, sentAt: row.email_sent_at }
+      : null,
+    timeline: row.timeline,
+  };
+}
+
+export function leadReads(pool: pg.Pool) {
+  return {
+    /** The vendor's leads, newest first (at most MAX_LEADS), optionally in one status. */
+    async list(vendorId: string, status?: LeadStatus): Promise<Lead[]> {
+      const { rows } = await pool.query<LeadRow>(
+        `${SELECT_LEADS} WHERE r.vendor_id = $1 AND ($2::lead_status IS NULL OR r.lead_status = $2::lead_status)
+          ORDER BY r.created_at DESC, r.id DESC LIMIT ${MAX_LEADS}`,
+        [vendorId, status ?? null],
+      );
+      return rows.map(toLead);
+    },
+
+    /** One lead of the vendor, or null (another vendor's referral is no lead of this one). */
+    async byId(vendorId: string, referralId: number): Promise<Lead | null> {
+      if (!Number.isSafeInteger(referralId) || referralId < 1 || referralId > MAX_REFERRAL_ID) return null;
+      const { rows } = await pool.query<LeadRow>(
+        `${SELECT_LEADS} WHERE r.id = $1 AND r.vendor_id = $2 AND r.lead_status IS NOT NULL`,
+        [referralId, vendorId],
+      );
+      return rows[0] ? toLead(rows[0]) : null;
+    },
+  };
+}
+
+export type LeadReads = ReturnType<typeof leadReads>;

@@ -1,0 +1,305 @@
+import {
+  AdminCreateVendorRequest,
+  ApproveVendorRequest,
+  type AdminCreateVendorRequest as AdminCreateVendorInput,
+  type VendorSummary,
+} from '@app/contracts';
+import { BadgeCheck, Loader2, Plus } from 'lucide-react';
+import { useState } from 'react';
+import { z } from 'zod';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import {
+  Dialog,
+  DialogClose,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog';
+import { Form, FormCheckbox, FormInput, FormTextarea } from '@/components/ui/form';
+import { Input } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { NativeSelect } from '@/components/ui/native-select';
+import { Spinner } from '@/components/ui/spinner';
+import { useDebouncedValue } from '@/hooks/use-debounced-value';
+import { toast } from '@/hooks/use-toast';
+import { isApiError } from '@/lib/api-client';
+import { formatDate } from '@/lib/dates';
+import { errorText } from '@/lib/errors';
+import { useAdminCreateVendor } from '../api/admin-create-vendor';
+import { useApproveVendor } from '../api/approve-vendor';
+import { useVendorDirectory } from '../api/vendor-directory';
+
+type Status = 'all' | 'verified' | 'unverified';
+
+export const verificationLabel = (vendor: Pick<VendorSummary, 'verified' | 'verification'>) =>
+  !vendor.verified
+    ? 'Not verified'
+    : vendor.verification === 'admin'
+      ? 'Verified by an administrator'
+      : 'Verified by domain';
+
+interface NewVendorValues {
+  name: string;
+  website: string;
+  leadInbox: string;
+  approve: boolean;
+  note: string;
+}
+const EMPTY_VENDOR: NewVendorValues = { name: '', website: '', leadInbox: '', approve: false, note: '' };
+
+/** The request the form makes: a blank lead inbox is left out; approving needs a note for the audit log. */
+const NewVendorForm = z
+  .custom<NewVendorValues>()
+  .transform(({ leadInbox, ...rest }): AdminCreateVendorInput => ({
+    ...rest,
+    ...(leadInbox.trim() ? { leadInbox } : {}),
+  }))
+  .pipe(AdminCreateVendorRequest)
+  .superRefine((request, ctx) => {
+    if (request.approve && !request.note)
+      ctx.addIssue({ code: 'custom', path: ['note'], message: 'Please say why you approve this vendor' });
+  });
+
+/** The administrators' Vendors tab (issue 9): every workspace, approving one with a note, creating one. */
+export function VendorsPanel() {
+  const [status, setStatus] = useState<Status>('all');
+  const [search, setSearch] = useState('');
+  const debounced = useDebouncedValue(search.trim(), 300);
+  const directory = useVendorDirectory({ status, ...(debounced ? { search: debounced } : {}) });
+  const [approving, setApproving] = useState<VendorSummary | null>(null);
+  const [creating, setCreating] = useState(false);
+
+  return (
+    <div className="grid gap-6 *:min-w-0">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-end">
+        <div className="grid gap-2">
+          <Label htmlFor="vendor-status">Show</Label>
+          <NativeSelect id="vendor-status" value={status} onChange={(event) => setStatus(event.target.value as Status)}>
+            <option value="all">All workspaces</option>
+            <option value="verified">Verified</option>
+            <option value="unverified">Not verified</option>
+          </NativeSelect>
+        </div>
+        <div className="grid flex-1 gap-2">
+          <Label htmlFor="vendor-search">Search</Label>
+          <Input
+            id="vendor-search"
+            type="search"
+            value={search}
+            placeholder="Name or website"
+            onChange={(event) => setSearch(event.target.value)}
+          />
+        </div>
+        {!creating ? (
+          <Button variant="outline" onClick={() => setCreating(true)}>
+            <Plus aria-hidden="true" />
+            Create a workspace
+          </Button>
+        ) : null}
+      </div>
+
+      {creating ? <CreateVendorCard onDone={() => setCreating(false)} /> : null}
+
+      <div aria-busy={directory.isFetching}>
+        {directory.isPending ? (
+          <Spinner label="Loading vendor workspaces" />
+        ) : directory.isError ? (
+          <p className="text-sm text-destructive">{errorText(directory.error, 'Failed to load vendor workspaces')}</p>
+        ) : directory.data.length === 0 ? (
+          <p className="text-sm text-muted-foreground">No vendor workspaces match.</p>
+        ) : (
+          <div
+            className="overflow-x-auto rounded-lg border border-border"
+            role="region"
+            aria-label="Vendor workspaces"
+            tabIndex={0}
+          >
+            <table className="w-full min-w-[40rem] text-sm">
+              <thead className="bg-muted text-left">
+                <tr>
+                  {['Name', 'Website', 'Status', 'Members', 'Created', 'Actions'].map((header) => (
+                    <th key={header} scope="col" className="p-3 font-medium">
+                      {header}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {directory.data.map((vendor) => (
+                  <tr key={vendor.id} className="border-t border-border">
+                    <td className="p-3 font-medium whitespace-nowrap">{vendor.name}</td>
+                    <td className="p-3 whitespace-nowrap">{vendor.domain || '—'}</td>
+                    <td className="p-3">
+                      <Badge variant={vendor.verified ? 'success' : 'warning'}>{verificationLabel(vendor)}</Badge>
+                    </td>
+                    <td className="p-3 tabular-nums">{vendor.members}</td>
+                    <td className="p-3 whitespace-nowrap">{formatDate(vendor.createdAt)}</td>
+                    <td className="p-3">
+                      {!vendor.verified ? (
+                        <Button
+                          size="sm"
+                          variant="outline"
+                          onClick={() => setApproving(vendor)}
+                          aria-label={`Approve ${vendor.name}`}
+                        >
+                          <BadgeCheck aria-hidden="true" />
+                          Approve
+                        </Button>
+                      ) : null}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </div>
+
+      <ApproveDialog vendor={approving} onClose={() => setApproving(null)} />
+    </div>
+  );
+}
+
+function ApproveDialog({ vendor, onClose }: { vendor: VendorSummary | null; onClose: () => void }) {
+  const approve = useApproveVendor();
+  return (
+    <Dialog open={vendor !== null} onOpenChange={(open) => !open && onClose()}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Approve {vendor?.name}?</DialogTitle>
+          <DialogDescription>
+            {`It becomes verified by an administrator: it receives leads for ${vendor?.domain || 'its website'}, and its lead criteria and bounties apply. Your note is kept in its audit log.`}
+          </DialogDescription>
+        </DialogHeader>
+        <Form
+          schema={ApproveVendorRequest}
+          defaultValues={{ note: '' }}
+          aria-label="Approve the vendor"
+          className="grid gap-4"
+          onSubmit={async ({ note }) => {
+            if (!vendor) return;
+            const approved = await approve.mutateAsync({ vendorId: vendor.id, note });
+            toast({ title: 'Vendor approved', description: `${approved.name} is verified.` });
+            onClose();
+          }}
+          onError={(error) =>
+            toast({
+              variant: 'destructive',
+              title: 'Error',
+              description: errorText(error, 'Failed to approve the vendor'),
+            })
+          }
+        >
+          {({ formState }) => (
+            <>
+              <FormTextarea
+                name="note"
+                id="approve-note"
+                label="Why do you approve it?"
+                rows={3}
+                placeholder="e.g. Confirmed by phone with their head of partnerships."
+              />
+              <DialogFooter>
+                <DialogClose asChild>
+                  <Button variant="outline" disabled={formState.isSubmitting}>
+                    Cancel
+                  </Button>
+                </DialogClose>
+                <Button type="submit" disabled={formState.isSubmitting}>
+                  {formState.isSubmitting ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
+                  Approve
+                </Button>
+              </DialogFooter>
+            </>
+          )}
+        </Form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function CreateVendorCard({ onDone }: { onDone: () => void }) {
+  const create = useAdminCreateVendor();
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="text-lg">Create a workspace for a vendor</CardTitle>
+        <CardDescription>
+          For a vendor that is not on Referral Hub yet, e.g. to link its program. Its people join it by signing in with
+          an address on its website.
+        </CardDescription>
+      </CardHeader>
+      <CardContent>
+        <Form
+          schema={NewVendorForm}
+          defaultValues={EMPTY_VENDOR}
+          aria-label="Create a workspace for a vendor"
+          className="grid gap-4"
+          onSubmit={async (request) => {
+            const vendor = await create.mutateAsync(request);
+            toast({
+              title: 'Workspace created',
+              description: vendor.verified ? `${vendor.name} is verified.` : `${vendor.name} is not verified yet.`,
+            });
+            onDone();
+          }}
+          onError={(error, form) => {
+            if (isApiError(error, 'WEBMAIL_DOMAIN') || isApiError(error, 'DOMAIN_TAKEN')) {
+              form.setError('website', { type: 'server', message: error.message });
+              return;
+            }
+            toast({
+              variant: 'destructive',
+              title: 'Error',
+              description: errorText(error, 'Failed to create the workspace'),
+            });
+          }}
+        >
+          {({ formState, watch }) => (
+            <>
+              <div className="grid gap-4 sm:grid-cols-2">
+                <FormInput name="name" id="admin-vendor-name" label="Company name" />
+                <FormInput
+                  name="website"
+                  id="admin-vendor-website"
+                  label="Website"
+                  inputMode="url"
+                  placeholder="acme.com"
+                />
+              </div>
+              <FormInput
+                name="leadInbox"
+                id="admin-vendor-inbox"
+                label="Lead inbox (optional)"
+                type="email"
+                inputMode="email"
+              />
+              <FormCheckbox
+                name="approve"
+                id="admin-vendor-approve"
+                label="Approve it now"
+                hint="It receives leads at once. Leave it unchecked to let a member verify it with their address."
+              />
+              {watch('approve') ? (
+                <FormTextarea name="note" id="admin-vendor-note" label="Why do you approve it?" rows={2} />
+              ) : null}
+              <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+                <Button variant="outline" onClick={onDone}>
+                  Cancel
+                </Button>
+                <Button type="submit" disabled={formState.isSubmitting}>
+                  {formState.isSubmitting ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
+                  Create workspace
+                </Button>
+              </div>
+            </>
+          )}
+        </Form>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,194 @@
+import { LEAD_STATUSES, type Lead, type LeadStatus, type Vendor } from '@app/contracts';
+import { AlertCircle, Inbox, RefreshCw } from 'lucide-react';
+import { useState, type ReactNode } from 'react';
+import { Link } from 'react-router-dom';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent } from '@/components/ui/card';
+import { PageSpinner, Spinner } from '@/components/ui/spinner';
+import { WorkspaceNotice, WorkspacePicker } from '@/components/vendor/workspace';
+import { paths } from '@/config/paths';
+import { toast } from '@/hooks/use-toast';
+import { errorText } from '@/lib/errors';
+import { chooseVendor, useMyVendors, useVendorParam, withVendor } from '@/lib/my-vendors';
+import { cn } from '@/lib/utils';
+import { useAcceptLead } from '../api/accept-lead';
+import { useDeclineLead } from '../api/decline-lead';
+import { useLeads } from '../api/list-leads';
+import { DeclineDialog } from './decline-dialog';
+import { LEAD_STATUS_LABELS, LeadCard, leadTitle } from './lead-card';
+
+/** /vendor/leads (issue 9): the leads routed to the selected verified workspace, to accept or decline. */
+export function LeadsPage() {
+  const mine = useMyVendors();
+  const [wanted, select] = useVendorParam();
+
+  if (mine.isPending) return <PageSpinner label="Loading your workspaces" />;
+  if (mine.isError)
+    return <LoadFailed text={errorText(mine.error, 'Please try again.')} retry={() => void mine.refetch()} />;
+  const vendors = mine.data.vendors;
+  const vendor = chooseVendor(vendors, wanted);
+
+  return (
+    <Page vendor={vendor}>
+      <WorkspacePicker vendors={vendors} value={vendor?.id} onChange={select} />
+      {!vendor ? (
+        <WorkspaceNotice problem="none" action="receive leads" />
+      ) : !vendor.verified ? (
+        <WorkspaceNotice problem="unverified" vendor={vendor} action="receive leads" />
+      ) : (
+        <LeadList key={vendor.id} vendor={vendor} />
+      )}
+    </Page>
+  );
+}
+
+function Page({ vendor, children }: { vendor: Vendor | null; children: ReactNode }) {
+  return (
+    <section className="mx-auto grid w-full max-w-4xl gap-6 px-4 py-8 sm:px-6 sm:py-10">
+      <header className="grid gap-2">
+        <h1 className="text-3xl font-bold tracking-tight">Lead Inbox</h1>
+        <p className="text-muted-foreground">
+          Clients referrers send {vendor ? `to ${vendor.name}` : 'you'}. Accept the ones you will follow up; decline the
+          others with a reason the referrer reads.
+        </p>
+        {vendor ? (
+          <p className="text-sm">
+            <Link to={withVendor(paths.vendor, vendor.id)} className="text-primary underline-offset-4 hover:underline">
+              Workspace settings
+            </Link>
+          </p>
+        ) : null}
+      </header>
+      {children}
+    </section>
+  );
+}
+
+function LoadFailed({ text, retry }: { text: string; retry: () => void }) {
+  return (
+    <Page vendor={null}>
+      <Card>
+        <CardContent className="grid justify-items-center gap-3 py-12 text-center">
+          <AlertCircle className="size-8 text-destructive" aria-hidden="true" />
+          <p role="alert" className="font-semibold">
+            Failed to load the leads
+          </p>
+          <p className="text-sm text-muted-foreground">{text}</p>
+          <Button variant="outline" onClick={retry}>
+            <RefreshCw aria-hidden="true" />
+            Try again
+          </Button>
+        </CardContent>
+      </Card>
+    </Page>
+  );
+}
+
+const FILTERS: Array<LeadStatus | 'all'> = ['all', ...LEAD_STATUSES];
+
+function LeadList({ vendor }: { vendor: Vendor }) {
+  const [status, setStatus] = useState<LeadStatus | 'all'>('all');
+  const leads = useLeads(vendor.id, status === 'all' ? undefined : status);
+  const accept = useAcceptLead(vendor.id);
+  const decline = useDeclineLead(vendor.id);
+  const [declining, setDeclining] = useState<Lead | null>(null);
+
+  const onAccept = (lead: Lead) =>
+    accept.mutate(lead.referralId, {
+      onSuccess: () =>
+        toast({
+          title: 'Lead accepted',
+          description: `${lead.referrer.name || 'The referrer'} will be told by email.`,
+        }),
+      onError: (error) =>
+        toast({ variant: 'destructive', title: 'Error', description: errorText(error, 'Failed to accept the lead') }),
+    });
+
+  const onDecline = async (reason: string) => {
+    if (!declining) return;
+    const lead = declining;
+    try {
+      await decline.mutateAsync({ referralId: lead.referralId, reason });
+      setDeclining(null);
+      toast({ title: 'Lead declined', description: `${lead.referrer.name || 'The referrer'} will be told why.` });
+    } catch (error) {
+      toast({ variant: 'destructive', title: 'Error', description: errorText(error, 'Failed to decline the lead') });
+      throw error;
+    }
+  };
+
+  return (
+    <>
+      <div role="group" aria-label="Show leads" className="flex flex-wrap gap-2">
+        {FILTERS.map((filter) => (
+          <Button
+            key={filter}
+            size="sm"
+            variant={status === filter ? 'secondary' : 'ghost'}
+            aria-pressed={status === filter}
+            onClick={() => setStatus(filter)}
+            className={cn(status === filter && 'ring-1 ring-border')}
+          >
+            {filter === 'all' ? 'All' : LEAD_STATUS_LABELS[filter]}
+          </Button>
+        ))}
+      </div>
+
+      <div aria-busy={leads.isFetching} className="grid gap-4">
+        {leads.isError ? (
+          <Card>
+            <CardContent className="grid justify-items-center gap-3 py-12 text-center">
+              <AlertCircle className="size-8 text-destructive" aria-hidden="true" />
+              <p role="alert" className="font-semibold">
+                Failed to load the leads
+              </p>
+              <p className="text-sm text-muted-foreground">{errorText(leads.error, 'Please try again.')}</p>
+              <Button variant="outline" onClick={() => void leads.refetch()}>
+                <RefreshCw aria-hidden="true" />
+                Try again
+              </Button>
+            </CardContent>
+          </Card>
+        ) : leads.isPending ? (
+          <div className="flex justify-center py-16">
+            <Spinner className="size-8" label="Loading leads" />
+          </div>
+        ) : leads.data.length === 0 ? (
+          <Card>
+            <CardContent className="grid justify-items-center gap-2 py-12 text-center">
+              <Inbox className="size-10 text-muted-foreground" aria-hidden="true" />
+              <h2 className="text-lg font-semibold">
+                {status === 'all' ? 'No leads yet' : `No ${LEAD_STATUS_LABELS[status].toLowerCase()} leads`}
+              </h2>
+              <p className="max-w-md text-sm text-muted-foreground">
+                {status === 'all'
+                  ? `When a referrer sends ${vendor.name} a client who fits your lead criteria, it shows here and ${vendor.leadInbox} gets an email.`
+                  : 'Choose All to see every lead.'}
+              </p>
+            </CardContent>
+          </Card>
+        ) : (
+          <ul className="grid gap-4" aria-label="Leads">
+            {leads.data.map((lead) => (
+              <li key={lead.referralId}>
+                <LeadCard
+                  lead={lead}
+                  busy={(accept.isPending && accept.variables === lead.referralId) || decline.isPending}
+                  onAccept={() => onAccept(lead)}
+                  onDecline={() => setDeclining(lead)}
+                />
+              </li>
+            ))}
+          </ul>
+        )}
+      </div>
+
+      <DeclineDialog
+        client={declining ? leadTitle(declining) : ''}
+        open={declining !== null}
+        onCancel={() => setDeclining(null)}
+        onDecline={onDecline}
+      />
+    </>
+  );
+}
