@@ -58,6 +58,39 @@ export const ERRORS = {
   DRY_RUN_ONLY: { status: 400, message: 'Only dry runs are supported' },
   COMMISSION_NOT_FOUND: { status: 404, message: 'Commission not found' },
 
+  // Money (milestones, commissions, payouts)
+  REFERRAL_NOT_ROUTED: {
+    status: 409,
+    message: 'This referral did not reach a vendor on the platform, so there is no one to confirm milestones.',
+  },
+  MILESTONE_ALREADY_CONFIRMED: { status: 409, message: 'This milestone has already been confirmed' },
+  MILESTONE_NEEDS_CLOSED_WON: { status: 409, message: 'Confirm Closed-Won before the retention bonus' },
+  RETENTION_NOT_DUE: { status: 409, message: 'The retention bonus cannot be confirmed before its date' },
+  CONFIRMATION_RECENTLY_REQUESTED: {
+    status: 409,
+    message: 'You already asked the vendor to confirm this milestone today. Please give them time to answer.',
+  },
+  LEAD_DECLINED: { status: 409, message: 'This lead was declined or withdrawn; its milestones cannot be confirmed' },
+  DEAL_VALUE_REQUIRED: { status: 400, message: 'Please enter the deal value' },
+  DEAL_VALUE_NOT_EXPECTED: { status: 400, message: 'This milestone takes no deal value' },
+  DEAL_VALUE_TOO_LARGE: { status: 400, message: 'Deal value is above the allowed maximum' },
+  NOTHING_TO_REVERSE: { status: 409, message: 'This referral has no commission to reverse' },
+  PAYOUT_CONFLICT: {
+    status: 409,
+    message: 'Some of these commissions are already paid, reversed or unknown. Reload the list and try again.',
+  },
+  PAYOUT_REFERENCE_TAKEN: { status: 409, message: 'A payout with this reference has already been recorded' },
+  PAYOUT_NOT_FOUND: { status: 404, message: 'Payout not found' },
+
+  // Webhooks
+  WEBHOOK_URL_PRIVATE: {
+    status: 400,
+    message: 'This URL points to a private or internal address. Webhooks must go to a public HTTPS endpoint.',
+  },
+  WEBHOOK_URL_UNRESOLVABLE: { status: 400, message: 'This URL does not resolve to any address' },
+  WEBHOOK_NOT_FOUND: { status: 404, message: 'Webhook endpoint not found' },
+  WEBHOOK_LIMIT: { status: 409, message: 'A workspace can have at most 10 webhook endpoints' },
+
   // Vendor profiles
   LEAD_CRITERIA_NOT_FOUND: { status: 404, message: 'No lead criteria saved yet' },
   BOUNTIES_NOT_FOUND: { status: 404, message: 'No bounties saved yet' },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ServiceName } from './operation.ts';
-import { Bounties, LeadCriteria } from './profiles.ts';
+import { Bounties, LeadCriteria, MILESTONES } from './profiles.ts';
+import { REFERRAL_STATUSES } from './referrals.ts';
 import { VendorRole } from './vendors.ts';
 
 /**
@@ -156,6 +157,66 @@ export const events = {
     reason: z.string(),
   }),
 
+  /**
+   * A lead moved (referrals): the referrer's stage change, a milestone the vendor confirmed, the vendor's
+   * decision, a withdrawal or a reversal. Vendors' CRM webhooks receive it (profiles).
+   */
+  'lead.status_changed': z.object({
+    referralId: z.number().int(),
+    vendorId: z.string(),
+    /** The referral's stage after the change, and before it. */
+    stage: z.enum(REFERRAL_STATUSES),
+    previousStage: z.enum(REFERRAL_STATUSES).nullable(),
+    /** What happened: stage_changed, accepted, declined, withdrawn, milestone_confirmed, deal_reversed. */
+    change: z.string(),
+    milestone: z.enum(MILESTONES).nullable(),
+    changedAt: z.iso.datetime(),
+  }),
+  /** A confirmed milestone earned a commission (referrals): webhooks and the referrer's email. */
+  'commission.created': z.object({
+    commissionId: z.string(),
+    referralId: z.number().int(),
+    vendorId: z.string().nullable(),
+    vendorName: z.string(),
+    milestone: z.enum(MILESTONES),
+    currency: z.string(),
+    grossCents: z.number().int(),
+    referrerCents: z.number().int(),
+    referrerEmail: z.string(),
+    referrerFirstName: z.string(),
+    clientName: z.string(),
+    createdAt: z.iso.datetime(),
+  }),
+  /** The referrer asked the vendor to confirm a milestone (referrals): the lead inbox and members are emailed. */
+  'milestone.confirmation_requested': z.object({
+    referralId: z.number().int(),
+    vendorId: z.string(),
+    vendorName: z.string(),
+    recipients: z.array(z.string()),
+    milestone: z.enum(MILESTONES),
+    referrerName: z.string(),
+    clientName: z.string(),
+    productName: z.string(),
+    message: z.string(),
+  }),
+  /** An administrator recorded a payout batch (referrals): each referrer paid is emailed their lines. */
+  'payout.recorded': z.object({
+    payoutId: z.string(),
+    reference: z.string(),
+    method: z.string(),
+    paidOn: z.iso.date(),
+    currency: z.string(),
+    referrers: z.array(
+      z.object({
+        userId: z.string(),
+        email: z.string(),
+        firstName: z.string(),
+        totalCents: z.number().int(),
+        commissions: z.number().int(),
+      }),
+    ),
+  }),
+
   /** Someone asked for a demo (profiles): the mail service tells the sales team (SALES_EMAIL). */
   'demo_request.submitted': z.object({
     requestId: z.string(),
@@ -199,6 +260,10 @@ export const EVENT_PRODUCERS: Record<EventName, ServiceName> = {
   'lead.created': 'referrals',
   'lead.accepted': 'referrals',
   'lead.declined': 'referrals',
+  'lead.status_changed': 'referrals',
+  'commission.created': 'referrals',
+  'milestone.confirmation_requested': 'referrals',
+  'payout.recorded': 'referrals',
   'program.saved': 'programs',
   'vendor.saved': 'profiles',
   'lead_criteria.saved': 'profiles',

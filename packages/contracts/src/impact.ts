@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PayoutSummary } from './money.ts';
 
 /** GET /api/referral-impact: the figures can be narrowed by date and partner (the Filters button). */
 export const ImpactQuery = z.strictObject({
@@ -10,25 +11,26 @@ export type ImpactQuery = z.input<typeof ImpactQuery>;
 
 export const ACTIVITY_TYPES = ['sent', 'received', 'accepted', 'declined', 'demo', 'closed'] as const;
 
-/** Spec 3's referral impact summary; money in USD, rates in percent (0-100). */
+/** Spec 3's referral impact summary; money in integer cents of `currency`, rates in percent (0-100). */
 export const ImpactSummary = z.object({
   totalReferrals: z.number().int(),
   acceptanceRate: z.number(),
   pendingRate: z.number(),
   declineRate: z.number(),
-  /** Deal value of referrals in flight (known deal values, else 0). */
-  pipelineValue: z.number(),
+  currency: z.string(),
+  /** The vendors' expected deal values of referrals in flight (not Closed-Won, not Declined). */
+  pipelineValueCents: z.number().int(),
   closedWonCount: z.number().int(),
   giveGetScore: z.object({ sent: z.number().int(), received: z.number().int() }),
-  /** The referrer's share of commissions, by payout state. */
-  payoutSummary: z.object({ earned: z.number(), paidOut: z.number(), inEscrow: z.number() }),
+  /** The referrer's share of commissions, by state, from the ledger. */
+  payoutSummary: PayoutSummary,
   recentActivity: z.array(
     z.object({
       id: z.string(),
       type: z.enum(ACTIVITY_TYPES),
       partner: z.string(),
       contact: z.string(),
-      amount: z.number().nullable(),
+      amountCents: z.number().int().nullable(),
       timestamp: z.iso.datetime(),
     }),
   ),
@@ -43,32 +45,13 @@ export const ImpactSummary = z.object({
       partner: z.string(),
       leadsSent: z.number().int(),
       leadsReceived: z.number().int(),
-      revenueWon: z.number(),
+      revenueWonCents: z.number().int(),
       reciprocityRatio: z.number(),
     }),
   ),
   /** Per month (YYYY-MM), for the trend chart. */
   trends: z.array(
-    z.object({ month: z.string(), sent: z.number().int(), closedWon: z.number().int(), earned: z.number() }),
+    z.object({ month: z.string(), sent: z.number().int(), closedWon: z.number().int(), earnedCents: z.number().int() }),
   ),
 });
 export type ImpactSummary = z.infer<typeof ImpactSummary>;
-
-export const PAYOUT_STATES = ['in_escrow', 'paid_out'] as const;
-
-/** One commission: a vendor bounty that became the referrer's when the referral reached its milestone. */
-export const Commission = z.object({
-  id: z.string(),
-  referralId: z.number().int(),
-  milestone: z.string(),
-  partner: z.string(),
-  contact: z.string(),
-  /** What the vendor pays for the milestone, and the referrer's share of it (plan share, Starter 70%). */
-  grossAmount: z.number(),
-  referrerAmount: z.number(),
-  platformFee: z.number(),
-  state: z.enum(PAYOUT_STATES),
-  earnedAt: z.iso.datetime(),
-  paidOutAt: z.iso.datetime().nullable(),
-});
-export type Commission = z.infer<typeof Commission>;

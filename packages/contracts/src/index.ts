@@ -15,3 +15,4 @@ export * from './impact.ts';
 export * from './account.ts';
 export * from './demo.ts';
 export * from './vendors.ts';
+export * from './money.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ReferralMoney } from './money.ts';
 import { emailField } from './common.ts';
 import { ClientOrganization, IcpFit, LeadStatus } from './vendors.ts';
 
@@ -143,17 +144,11 @@ export const SendEmailRequest = z.strictObject({
 export type SendEmailRequest = z.input<typeof SendEmailRequest>;
 
 /**
- * PUT /api/referrals/{id}/status. Closed-Won asks for the deal's value: first-year ARR in USD (MRR is a
- * twelfth of it), which percentage bounties are computed from.
+ * PUT /api/referrals/{id}/status: the referrer's own tracking of the stage (spec 4). It earns nothing: money
+ * follows the vendor's confirmations (money.ts). Moving to Declined withdraws the referral, which reverses
+ * its unpaid commissions.
  */
-export const UpdateStatusRequest = z.strictObject({
-  status: ReferralStatus,
-  dealValue: z
-    .number({ error: 'Deal value must be a number' })
-    .positive('Deal value must be positive')
-    .max(1_000_000_000, 'Deal value is too large')
-    .optional(),
-});
+export const UpdateStatusRequest = z.strictObject({ status: ReferralStatus });
 export const AutomateRequest = z.strictObject({ dryRun: z.boolean().default(true) });
 
 /** The vendor's product a referral is for. */
@@ -210,8 +205,12 @@ export const Referral = z.object({
   emailDraft: EmailDraft.nullable(),
   fromClay: z.boolean(),
   emailSentAt: z.iso.datetime().nullable(),
-  /** First-year ARR in USD, given when the referral was marked Closed-Won. */
-  dealValue: z.number().nullable(),
+  /** Deal values, milestones confirmed by the vendor, and commissions. */
+  money: ReferralMoney,
+  /** The latest thing that really happened (the newest timeline entry), for the Tee ups table. */
+  lastActivity: z.object({ at: z.iso.datetime(), text: z.string() }),
+  /** The intro draft is ready and waits for the referrer's approval (not sent yet). */
+  awaitingApproval: z.boolean(),
   history: z.array(StatusChange),
   /** The product description as the referrer saw it when referring (their own text, never shared). */
   description: z.string(),
@@ -318,6 +317,10 @@ export const Lead = z.object({
   /** The intro email: the referrer's draft until it is sent, then what was sent. */
   introEmail: z.object({ subject: z.string(), body: z.string(), sentAt: z.iso.datetime().nullable() }).nullable(),
   timeline: z.array(TimelineEntry),
+  /** The referral's stage as the referrer tracks it. */
+  stage: ReferralStatus,
+  /** Deal values, milestones (the vendor confirms them here) and commissions (gross: what the vendor owes). */
+  money: ReferralMoney,
 });
 export type Lead = z.infer<typeof Lead>;
 

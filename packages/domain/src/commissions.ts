@@ -15,23 +15,32 @@ export const DEFAULT_RETENTION_MONTHS = 12;
 /** The referrer's share of every payout: everyone is on Starter until plans are sold (spec 9). */
 export const REFERRER_SHARE = PLAN_SHARES.starter;
 
+/** `numerator / denominator` rounded half up, in exact integer arithmetic (no floating-point money). */
+export function divideRoundHalfUp(numerator: bigint, denominator: bigint): number {
+  return Number((numerator * 2n + denominator) / (denominator * 2n));
+}
+
+/** A bounty's amount in hundredths (cents of a dollar amount, basis points of a percentage), exactly. */
+const hundredths = (amount: number) => BigInt(Math.round(amount * 100));
+
 /**
  * The gross amount of a bounty in cents, or null while it needs a deal value that is not known yet.
- * flat pays `amount` dollars; percentage_arr pays amount% of the deal value (first-year ARR);
- * percentage_mrr pays amount% of the monthly value (deal value / 12) for its months, as one total.
- * An enabled bounty without a type is flat.
+ * flat pays `amount` dollars; percentage_arr pays amount% of the deal value (first-year ARR, in cents);
+ * percentage_mrr pays amount% of the monthly value (deal value / 12) for its months, as one total,
+ * rounded once. An enabled bounty without a type is flat.
  */
-export function grossCents(bounty: Bounty, dealValue: number | null): number | null {
+export function grossCents(bounty: Bounty, dealValueCents: number | null): number | null {
   const amount = bounty.amount ?? 0;
   switch (bounty.type ?? 'flat') {
     case 'flat':
-      return Math.round(amount * 100);
+      return Number(hundredths(amount));
     case 'percentage_arr':
-      return dealValue === null ? null : Math.round(amount * dealValue);
-    case 'percentage_mrr':
-      return dealValue === null
-        ? null
-        : Math.round(((amount * dealValue) / 12) * (bounty.months ?? DEFAULT_MRR_MONTHS));
+      return dealValueCents === null ? null : divideRoundHalfUp(hundredths(amount) * BigInt(dealValueCents), 10_000n);
+    case 'percentage_mrr': {
+      if (dealValueCents === null) return null;
+      const months = BigInt(bounty.months ?? DEFAULT_MRR_MONTHS);
+      return divideRoundHalfUp(hundredths(amount) * BigInt(dealValueCents) * months, 10_000n * 12n);
+    }
   }
 }
 
@@ -40,17 +49,17 @@ export function grossCents(bounty: Bounty, dealValue: number | null): number | n
  * the fee the rest, so the two always add up to the gross.
  */
 export function splitPayout(gross: number, share: number = REFERRER_SHARE): { referrer: number; fee: number } {
-  const referrer = Math.round(gross * share);
+  const referrer = divideRoundHalfUp(BigInt(gross) * BigInt(Math.round(share * 10_000)), 10_000n);
   return { referrer, fee: gross - referrer };
 }
 
 /** What a bounty pays now, in cents: null when it pays nothing (disabled, nothing to pay, or waiting for a deal value). */
 export function commissionCents(
   bounty: Bounty,
-  dealValue: number | null,
+  dealValueCents: number | null,
 ): { gross: number; referrer: number; fee: number } | null {
   if (!bounty.enabled) return null;
-  const gross = grossCents(bounty, dealValue);
+  const gross = grossCents(bounty, dealValueCents);
   if (gross === null || gross <= 0) return null;
   return { gross, ...splitPayout(gross) };
 }

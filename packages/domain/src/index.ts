@@ -2,6 +2,7 @@
 export * from './bounties.ts';
 export * from './commissions.ts';
 export * from './icp.ts';
+export * from './money.ts';
 export * from './programs.ts';
 export * from './stages.ts';
 export * from './text.ts';

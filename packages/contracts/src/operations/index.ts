@@ -2,9 +2,9 @@ import type { OperationSpec, ServiceName } from '../operation.ts';
 import { aiOperations } from './ai.ts';
 import { authOperations } from './auth.ts';
 import { mailOperations } from './mail.ts';
-import { profileOperations, vendorOperations } from './profiles.ts';
+import { profileOperations, vendorOperations, webhookOperations } from './profiles.ts';
 import { programOperations } from './programs.ts';
-import { leadOperations, referralOperations } from './referrals.ts';
+import { leadOperations, moneyAdminOperations, referralOperations } from './referrals.ts';
 
 export * from './ai.ts';
 export * from './auth.ts';
@@ -21,8 +21,10 @@ export const operations = {
   ...authOperations,
   ...referralOperations,
   ...leadOperations,
+  ...moneyAdminOperations,
   ...profileOperations,
   ...vendorOperations,
+  ...webhookOperations,
   ...programOperations,
   ...aiOperations,
   ...mailOperations,

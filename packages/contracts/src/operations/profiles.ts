@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { MessageResponse } from '../common.ts';
 import { DemoRequest } from '../demo.ts';
+import { CreatedWebhook, CreateWebhookRequest, WebhookDelivery, WebhookEndpoint } from '../money.ts';
 import { defineOperation } from '../operation.ts';
 import { Bounties, LeadCriteria, SavedBounties, SavedLeadCriteria } from '../profiles.ts';
 import {
@@ -233,5 +234,70 @@ export const vendorOperations = {
     body: ApproveVendorRequest,
     response: { status: 200, description: 'Approved', schema: Vendor },
     errors: ['VENDOR_NOT_FOUND', 'DOMAIN_TAKEN'],
+  }),
+} as const;
+
+export const WebhookParams = z.object({
+  vendorId: z.string().max(64, 'Vendor workspace not found'),
+  endpointId: z.string().max(64, 'Webhook endpoint not found'),
+});
+const workspace = ['VENDOR_NOT_FOUND', 'NOT_A_MEMBER', 'WORKSPACE_NOT_VERIFIED'] as const;
+
+/**
+ * Outbound webhooks for a vendor's CRM (owners of a verified workspace manage them; members see them).
+ * Deliveries are signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature:
+ * v1,base64 HMAC-SHA256 of "id.timestamp.body") and retried with backoff for about a day.
+ */
+export const webhookOperations = {
+  listWebhooks: defineOperation({
+    method: 'GET',
+    path: '/api/vendors/{vendorId}/webhooks',
+    service: 'profiles',
+    access: 'verified',
+    summary: "The workspace's webhook endpoints",
+    params: VendorIdParams,
+    response: { status: 200, description: 'Endpoints', schema: WebhookEndpoint.array() },
+    errors: workspace,
+  }),
+  createWebhook: defineOperation({
+    method: 'POST',
+    path: '/api/vendors/{vendorId}/webhooks',
+    service: 'profiles',
+    access: 'verified',
+    summary: 'Register an HTTPS endpoint (owners); the signing secret is answered once',
+    params: VendorIdParams,
+    body: CreateWebhookRequest,
+    response: { status: 201, description: 'The endpoint and its secret', schema: CreatedWebhook },
+    errors: [...workspace, 'NOT_AN_OWNER', 'WEBHOOK_URL_PRIVATE', 'WEBHOOK_URL_UNRESOLVABLE', 'WEBHOOK_LIMIT'],
+  }),
+  deleteWebhook: defineOperation({
+    method: 'DELETE',
+    path: '/api/vendors/{vendorId}/webhooks/{endpointId}',
+    service: 'profiles',
+    access: 'verified',
+    summary: 'Remove an endpoint (owners); its pending deliveries stop',
+    params: WebhookParams,
+    response: { status: 200, description: 'The endpoints left', schema: WebhookEndpoint.array() },
+    errors: [...workspace, 'NOT_AN_OWNER', 'WEBHOOK_NOT_FOUND'],
+  }),
+  sendTestWebhook: defineOperation({
+    method: 'POST',
+    path: '/api/vendors/{vendorId}/webhooks/{endpointId}/test',
+    service: 'profiles',
+    access: 'verified',
+    summary: 'Send a signed test event ("webhook.test") to the endpoint',
+    params: WebhookParams,
+    response: { status: 202, description: 'The delivery, queued', schema: WebhookDelivery },
+    errors: [...workspace, 'WEBHOOK_NOT_FOUND'],
+  }),
+  listWebhookDeliveries: defineOperation({
+    method: 'GET',
+    path: '/api/vendors/{vendorId}/webhooks/{endpointId}/deliveries',
+    service: 'profiles',
+    access: 'verified',
+    summary: "The endpoint's latest 50 deliveries with their responses, newest first",
+    params: WebhookParams,
+    response: { status: 200, description: 'Deliveries', schema: WebhookDelivery.array() },
+    errors: [...workspace, 'WEBHOOK_NOT_FOUND'],
   }),
 } as const;

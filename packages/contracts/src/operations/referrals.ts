@@ -1,5 +1,18 @@
 import { z } from 'zod';
-import { Commission, ImpactQuery, ImpactSummary } from '../impact.ts';
+import { ImpactQuery, ImpactSummary } from '../impact.ts';
+import {
+  AdminConfirmMilestoneRequest,
+  Commission,
+  ConfirmationRequest,
+  ConfirmMilestoneRequest,
+  ExpectedValueRequest,
+  LedgerEntry,
+  Payout,
+  PayoutDue,
+  RecordPayoutRequest,
+  ReverseDealRequest,
+  VendorCommissions,
+} from '../money.ts';
 import { defineOperation } from '../operation.ts';
 import { DeclineLeadRequest } from '../vendors.ts';
 import {
@@ -29,8 +42,8 @@ export const ReferralIdParams = z.object({
     .transform(Number),
 });
 export const ProjectIdParams = z.object({ projectId: z.string().min(1).max(100, 'Product not found') });
-/** Any text (Fastify caps path parameters at 100 characters): one that names no commission, UUID or not, is 404. */
-export const CommissionIdParams = z.object({ id: z.string() });
+/** Any text (Fastify caps path parameters at 100 characters): one that names no payout, UUID or not, is 404. */
+export const PayoutIdParams = z.object({ id: z.string() });
 export const EmailDraftQuery = z.strictObject({
   checkOnly: z.enum(['true', 'false'], { error: 'checkOnly must be true or false' }).optional(),
 });
@@ -158,15 +171,22 @@ export const referralOperations = {
     query: ImpactQuery,
     response: { status: 200, description: 'Commissions', schema: Commission.array() },
   }),
-  recordPayout: defineOperation({
+  requestConfirmation: defineOperation({
     method: 'POST',
-    path: '/api/commissions/{id}/payout',
+    path: '/api/referrals/{id}/confirmation-requests',
     service: 'referrals',
-    access: 'admin',
-    summary: 'Record that a commission was paid out (administrators only)',
-    params: CommissionIdParams,
-    response: { status: 200, description: 'Paid out', schema: Commission },
-    errors: ['COMMISSION_NOT_FOUND'],
+    access: 'user',
+    summary: 'Ask the vendor to confirm a milestone ("I heard they signed"); the vendor is emailed',
+    params: ReferralIdParams,
+    body: ConfirmationRequest,
+    response: { status: 200, description: 'The referral, with the request noted', schema: Referral },
+    errors: [
+      ...own,
+      'REFERRAL_NOT_ROUTED',
+      'LEAD_DECLINED',
+      'MILESTONE_ALREADY_CONFIRMED',
+      'CONFIRMATION_RECENTLY_REQUESTED',
+    ],
   }),
 } as const;
 
@@ -179,6 +199,15 @@ export const LeadParams = z.object({
 });
 
 const inbox = ['VENDOR_NOT_FOUND', 'NOT_A_MEMBER', 'WORKSPACE_NOT_VERIFIED'] as const;
+const confirming = [
+  'LEAD_DECLINED',
+  'MILESTONE_ALREADY_CONFIRMED',
+  'MILESTONE_NEEDS_CLOSED_WON',
+  'RETENTION_NOT_DUE',
+  'DEAL_VALUE_REQUIRED',
+  'DEAL_VALUE_NOT_EXPECTED',
+  'DEAL_VALUE_TOO_LARGE',
+] as const;
 
 /** The vendor's lead inbox: members of the verified workspace only. */
 export const leadOperations = {
@@ -223,5 +252,121 @@ export const leadOperations = {
     body: DeclineLeadRequest,
     response: { status: 200, description: 'Declined', schema: Lead },
     errors: [...inbox, 'LEAD_NOT_FOUND', 'LEAD_ALREADY_DECIDED'],
+  }),
+  confirmMilestone: defineOperation({
+    method: 'POST',
+    path: '/api/vendors/{vendorId}/leads/{referralId}/milestones',
+    service: 'referrals',
+    access: 'verified',
+    summary:
+      "Confirm a milestone of a lead (members of the verified workspace): earns the commission from the vendor's bounties now",
+    params: LeadParams,
+    body: ConfirmMilestoneRequest,
+    response: { status: 200, description: 'The lead with the milestone confirmed', schema: Lead },
+    errors: [...inbox, 'LEAD_NOT_FOUND', ...confirming],
+  }),
+  setExpectedValue: defineOperation({
+    method: 'PUT',
+    path: '/api/vendors/{vendorId}/leads/{referralId}/expected-value',
+    service: 'referrals',
+    access: 'verified',
+    summary: "Set the lead's expected deal value (the referrer's pipeline value)",
+    params: LeadParams,
+    body: ExpectedValueRequest,
+    response: { status: 200, description: 'The lead', schema: Lead },
+    errors: [...inbox, 'LEAD_NOT_FOUND', 'LEAD_DECLINED', 'DEAL_VALUE_TOO_LARGE'],
+  }),
+  reverseDeal: defineOperation({
+    method: 'POST',
+    path: '/api/vendors/{vendorId}/leads/{referralId}/reverse',
+    service: 'referrals',
+    access: 'verified',
+    summary: 'The deal fell through: reverse every unpaid commission of the lead (a ledger entry each)',
+    params: LeadParams,
+    body: ReverseDealRequest,
+    response: { status: 200, description: 'The lead', schema: Lead },
+    errors: [...inbox, 'LEAD_NOT_FOUND', 'NOTHING_TO_REVERSE'],
+  }),
+  listVendorCommissions: defineOperation({
+    method: 'GET',
+    path: '/api/vendors/{vendorId}/commissions',
+    service: 'referrals',
+    access: 'verified',
+    summary: 'What the vendor owes (in escrow) and has paid, commission by commission',
+    params: z.object({ vendorId: z.string().max(64, 'Vendor workspace not found') }),
+    response: { status: 200, description: 'Commissions', schema: VendorCommissions },
+    errors: inbox,
+  }),
+} as const;
+
+/** Administrators: milestones on a vendor's behalf, and payouts. */
+export const moneyAdminOperations = {
+  adminConfirmMilestone: defineOperation({
+    method: 'POST',
+    path: '/api/admin/referrals/{id}/milestones',
+    service: 'referrals',
+    access: 'admin',
+    summary: "Record a milestone on the vendor's behalf, with a note (audited in the ledger)",
+    params: ReferralIdParams,
+    body: AdminConfirmMilestoneRequest,
+    response: { status: 200, description: 'The referral as its referrer sees it', schema: Referral },
+    errors: ['REFERRAL_NOT_FOUND', 'REFERRAL_NOT_ROUTED', ...confirming],
+  }),
+  adminReverseDeal: defineOperation({
+    method: 'POST',
+    path: '/api/admin/referrals/{id}/reverse',
+    service: 'referrals',
+    access: 'admin',
+    summary: 'Reverse every unpaid commission of a referral, with the reason (audited in the ledger)',
+    params: ReferralIdParams,
+    body: ReverseDealRequest,
+    response: { status: 200, description: 'The referral', schema: Referral },
+    errors: ['REFERRAL_NOT_FOUND', 'NOTHING_TO_REVERSE'],
+  }),
+  getReferralLedger: defineOperation({
+    method: 'GET',
+    path: '/api/admin/referrals/{id}/ledger',
+    service: 'referrals',
+    access: 'admin',
+    summary: "A referral's ledger entries, oldest first",
+    params: ReferralIdParams,
+    response: { status: 200, description: 'Ledger entries', schema: LedgerEntry.array() },
+    errors: ['REFERRAL_NOT_FOUND'],
+  }),
+  listPayoutsDue: defineOperation({
+    method: 'GET',
+    path: '/api/admin/payouts/due',
+    service: 'referrals',
+    access: 'admin',
+    summary: 'Commissions in escrow, per referrer',
+    response: { status: 200, description: 'What is due', schema: PayoutDue.array() },
+  }),
+  recordPayout: defineOperation({
+    method: 'POST',
+    path: '/api/admin/payouts',
+    service: 'referrals',
+    access: 'admin',
+    summary: 'Record a payout batch: every listed commission becomes paid, or none does',
+    body: RecordPayoutRequest,
+    response: { status: 201, description: 'The payout', schema: Payout },
+    errors: ['PAYOUT_CONFLICT', 'PAYOUT_REFERENCE_TAKEN'],
+  }),
+  listPayouts: defineOperation({
+    method: 'GET',
+    path: '/api/admin/payouts',
+    service: 'referrals',
+    access: 'admin',
+    summary: 'Recorded payout batches, newest first',
+    response: { status: 200, description: 'Payouts', schema: Payout.array() },
+  }),
+  exportPayout: defineOperation({
+    method: 'GET',
+    path: '/api/admin/payouts/{id}/export',
+    service: 'referrals',
+    access: 'admin',
+    summary: 'One payout batch as CSV (a line per commission)',
+    params: PayoutIdParams,
+    response: { status: 200, description: 'CSV', contentType: 'text/csv; charset=utf-8' },
+    errors: ['PAYOUT_NOT_FOUND'],
   }),
 } as const;
