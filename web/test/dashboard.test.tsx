@@ -311,13 +311,10 @@ describe('detail sheet', () => {
     expect(panel.getByRole('button', { name: 'Closed-Won' })).toBeEnabled();
     const listReadsBefore = listCalls(server).length;
 
+    // Moving the stage earns nothing: the sheet says so, and Closed-Won asks no deal value any more.
+    expect(panel.getByText(/Commissions count once the vendor confirms/)).toBeInTheDocument();
     await user.click(panel.getByRole('button', { name: 'Closed-Won' }));
-    // Closed-Won asks for the deal value first (optional: left blank here).
-    await user.click(
-      within(await screen.findByRole('dialog', { name: 'Mark as Closed-Won' })).getByRole('button', {
-        name: 'Mark Closed-Won',
-      }),
-    );
+    expect(screen.queryByRole('dialog', { name: 'Mark as Closed-Won' })).not.toBeInTheDocument();
     expect(await screen.findByText('Status Updated')).toBeInTheDocument();
     expect(screen.getByText('Referral status has been updated successfully')).toBeInTheDocument();
     expect(server.callsTo('PUT', '/api/referrals/8/status')[0]?.body).toEqual({ status: 'became_customer' });
