@@ -58,9 +58,13 @@ async function openPayouts() {
 
 describe('Admin payouts (issue 10)', () => {
   it('lists what is due per referrer and records a payout of the chosen commissions', async () => {
-    const api = server((req) => (req.method === 'POST' && req.path === '/api/admin/payouts' ? json(201, payout) : undefined));
+    const api = server((req) =>
+      req.method === 'POST' && req.path === '/api/admin/payouts' ? json(201, payout) : undefined,
+    );
     const user = await openPayouts();
-    expect(screen.getByRole('group', { name: /Rita Referrer \(rita@northwind.example\): \$1,680.50 due/ })).toBeInTheDocument();
+    expect(
+      screen.getByRole('group', { name: /Rita Referrer \(rita@northwind.example\): \$1,680.50 due/ }),
+    ).toBeInTheDocument();
     const form = screen.getByRole('form', { name: 'Record payout' });
     expect(form).toHaveTextContent('0 commissions chosen, $0.00 in total');
     await user.click(screen.getByRole('checkbox', { name: /\$80.00: Qualified Lead/ }));
@@ -120,11 +124,11 @@ describe('Admin payouts (issue 10)', () => {
   });
 
   it('records a milestone for a vendor with a note and the deal value in cents', async () => {
-    let answer: 'ok' | 'unrouted' = 'unrouted';
-    const api = server((req) => {
-      if (req.method !== 'POST' || req.path !== '/api/admin/referrals/7/milestones') return undefined;
-      return answer === 'unrouted' ? problem('REFERRAL_NOT_ROUTED') : json(200, {});
-    });
+    const api = server((req) =>
+      req.method === 'POST' && req.path === '/api/admin/referrals/7/milestones'
+        ? problem('REFERRAL_NOT_ROUTED')
+        : undefined,
+    );
     const user = await openPayouts();
     const form = screen.getByRole('form', { name: 'Record a milestone for a vendor' });
     await user.click(within(form).getByRole('button', { name: 'Record milestone' }));

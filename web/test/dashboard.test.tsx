@@ -103,7 +103,9 @@ describe('Tee ups dashboard (spec 2, 4, 9)', () => {
     expect(graceCells[4]).toHaveTextContent('Mar 2, 2026');
     // Latest activity is the newest thing that happened (issue 10), with its date.
     expect(graceCells[5]).toHaveTextContent('Referral submittedMar 2, 2026');
-    expect(within(rowFor('Linus Torvalds')).getAllByRole('cell')[5]).toHaveTextContent('Moved to Warm IntroMar 4, 2026');
+    expect(within(rowFor('Linus Torvalds')).getAllByRole('cell')[5]).toHaveTextContent(
+      'Moved to Warm IntroMar 4, 2026',
+    );
     expect(within(rowFor('Linus Torvalds')).getAllByRole('cell')[2]).toHaveTextContent('Warm Intro');
     expect(within(graceCells[6]!).getByRole('link', { name: 'Intro email for Grace Hopper' })).toHaveAttribute(
       'href',

@@ -42,7 +42,10 @@ describe('Lead inbox money (issue 10)', () => {
       confirmedAt: '2026-03-04T10:00:00.000Z',
       confirmedBy: 'vendor',
     });
-    const requested = makeMilestone('opportunityCreated', { state: 'requested', requestedAt: '2026-03-05T10:00:00.000Z' });
+    const requested = makeMilestone('opportunityCreated', {
+      state: 'requested',
+      requestedAt: '2026-03-05T10:00:00.000Z',
+    });
     server(
       makeLead({
         status: 'accepted',

@@ -31,8 +31,22 @@ const summary: ImpactSummary = {
     reversedCents: 0,
   },
   recentActivity: [
-    { id: 'a1', type: 'closed', partner: 'Acme Inc', contact: 'Grace Hopper', amountCents: 175_000, timestamp: daysAgo(3) },
-    { id: 'a2', type: 'sent', partner: 'Tux Ltd', contact: 'Linus Torvalds', amountCents: null, timestamp: daysAgo(0.1) },
+    {
+      id: 'a1',
+      type: 'closed',
+      partner: 'Acme Inc',
+      contact: 'Grace Hopper',
+      amountCents: 175_000,
+      timestamp: daysAgo(3),
+    },
+    {
+      id: 'a2',
+      type: 'sent',
+      partner: 'Tux Ltd',
+      contact: 'Linus Torvalds',
+      amountCents: null,
+      timestamp: daysAgo(0.1),
+    },
   ],
   conversionFunnel: { teeUps: 20, warmIntros: 10, demos: 5, closedWon: 3 },
   partnerLeaderboard: [

@@ -48,10 +48,9 @@ describe('Tee ups money (issue 10)', () => {
     expect(within(rowFor('Linus Torvalds')).getAllByRole('cell')[3]).toHaveTextContent('$1,234.56 expected');
     expect(within(rowFor('Alan Turing')).getAllByRole('cell')[3]).toHaveTextContent('TBD');
     expect(rowFor('Linus Torvalds')).toHaveAccessibleName(expect.stringContaining('Draft awaiting your approval'));
-    expect(within(rowFor('Linus Torvalds')).getByRole('link', { name: 'Draft awaiting your approval' })).toHaveAttribute(
-      'href',
-      '/referral/8/email-draft',
-    );
+    expect(
+      within(rowFor('Linus Torvalds')).getByRole('link', { name: 'Draft awaiting your approval' }),
+    ).toHaveAttribute('href', '/referral/8/email-draft');
     expect(within(rowFor('Grace Hopper')).queryByText('Draft awaiting your approval')).not.toBeInTheDocument();
   });
 
@@ -70,7 +69,11 @@ describe('Tee ups money (issue 10)', () => {
             confirmedAt: '2026-03-06T10:00:00.000Z',
             confirmedBy: 'vendor',
           }),
-          makeMilestone('retentionBonus', { bounty: '$300 flat', bountyEnabled: true, dueAt: '2026-09-06T10:00:00.000Z' }),
+          makeMilestone('retentionBonus', {
+            bounty: '$300 flat',
+            bountyEnabled: true,
+            dueAt: '2026-09-06T10:00:00.000Z',
+          }),
         ],
         commissions: [
           makeCommission({ referrerCents: 8_000 }),

@@ -47,7 +47,8 @@ function server(vendor: Vendor, extra?: Handler) {
           commissions: [makeCommission({ grossCents: 12_345 })],
         });
       if (req.method === 'GET' && req.path === '/api/vendors/v-acme/webhooks') return json(200, [endpoint]);
-      if (req.method === 'GET' && req.path === '/api/vendors/v-acme/webhooks/w1/deliveries') return json(200, [delivery]);
+      if (req.method === 'GET' && req.path === '/api/vendors/v-acme/webhooks/w1/deliveries')
+        return json(200, [delivery]);
       return undefined;
     },
   });
@@ -89,7 +90,10 @@ describe('Vendor workspace money (issue 10)', () => {
     const api = server(makeVendor(), (req) => {
       if (req.method !== 'POST' || req.path !== '/api/vendors/v-acme/webhooks') return undefined;
       if (refuse) return problem('WEBHOOK_URL_PRIVATE');
-      return json(201, { endpoint: { ...endpoint, id: 'w2', url: 'https://hooks.example.org/x' }, secret: 'whsec_c2VjcmV0' });
+      return json(201, {
+        endpoint: { ...endpoint, id: 'w2', url: 'https://hooks.example.org/x' },
+        secret: 'whsec_c2VjcmV0',
+      });
     });
     const user = userEvent.setup();
     renderVendor();

@@ -1,9 +1,4 @@
-import {
-  operations,
-  type AdminConfirmMilestoneRequest,
-  type Payout,
-  type RecordPayoutRequest,
-} from '@app/contracts';
+import { operations, type AdminConfirmMilestoneRequest, type Payout, type RecordPayoutRequest } from '@app/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { call, urlFor } from '@/lib/api-client';
 import { invalidateMoney } from '@/lib/query-keys';

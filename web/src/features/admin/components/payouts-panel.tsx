@@ -327,7 +327,10 @@ function RecordMilestone() {
               body: { milestone, note, ...(dealValueCents !== undefined ? { dealValueCents } : {}) },
             });
             form.reset();
-            toast({ title: 'Milestone recorded', description: `${milestoneLabel(milestone)} of referral ${referralId}.` });
+            toast({
+              title: 'Milestone recorded',
+              description: `${milestoneLabel(milestone)} of referral ${referralId}.`,
+            });
           }}
           onError={(error) => setFailure(refusalText(error, 'Failed to record the milestone'))}
         >

@@ -48,7 +48,15 @@ export function AskConfirmationDialog({
   );
 }
 
-function AskFields({ referral, milestone, onClose }: { referral: Referral; milestone: Milestone; onClose: () => void }) {
+function AskFields({
+  referral,
+  milestone,
+  onClose,
+}: {
+  referral: Referral;
+  milestone: Milestone;
+  onClose: () => void;
+}) {
   const ask = useRequestConfirmation();
   const [failure, setFailure] = useState<string | null>(null);
   const vendor = referral.lead?.vendorName ?? 'the vendor';

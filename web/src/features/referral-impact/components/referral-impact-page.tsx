@@ -224,7 +224,11 @@ function ImpactBody({
         <StatCard id="acceptance" title="Acceptance Rate" value={formatPercent(data.acceptanceRate)}>
           {`${formatPercent(data.pendingRate)} pending · ${formatPercent(data.declineRate)} declined`}
         </StatCard>
-        <StatCard id="commission" title="Commission Earned" value={formatMoney(data.payoutSummary.earnedCents, data.payoutSummary.currency)}>
+        <StatCard
+          id="commission"
+          title="Commission Earned"
+          value={formatMoney(data.payoutSummary.earnedCents, data.payoutSummary.currency)}
+        >
           {`${data.closedWonCount} Closed-Won`}
         </StatCard>
         <StatCard id="giveget" title="Give-Get Score" value={`${give.sent}:${give.received}`}>

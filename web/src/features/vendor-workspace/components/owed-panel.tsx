@@ -23,7 +23,10 @@ export function OwedPanel({ vendor }: { vendor: Vendor }) {
       </CardHeader>
       <CardContent className="grid gap-4">
         {owed.isError ? (
-          <p role="alert" className="text-sm">{`Failed to load what you owe. ${errorText(owed.error, 'Please try again.')}`}</p>
+          <p
+            role="alert"
+            className="text-sm"
+          >{`Failed to load what you owe. ${errorText(owed.error, 'Please try again.')}`}</p>
         ) : owed.isPending ? (
           <Spinner className="size-6" label="Loading what you owe" />
         ) : (
@@ -31,11 +34,15 @@ export function OwedPanel({ vendor }: { vendor: Vendor }) {
             <dl className="grid grid-cols-2 gap-3" aria-label="Totals">
               <div className="rounded-lg border border-border p-3">
                 <dt className="text-sm text-muted-foreground">Owed</dt>
-                <dd className="text-2xl font-bold tabular-nums">{formatCents(owed.data.owedCents, owed.data.currency)}</dd>
+                <dd className="text-2xl font-bold tabular-nums">
+                  {formatCents(owed.data.owedCents, owed.data.currency)}
+                </dd>
               </div>
               <div className="rounded-lg border border-border p-3">
                 <dt className="text-sm text-muted-foreground">Paid</dt>
-                <dd className="text-2xl font-bold tabular-nums">{formatCents(owed.data.paidCents, owed.data.currency)}</dd>
+                <dd className="text-2xl font-bold tabular-nums">
+                  {formatCents(owed.data.paidCents, owed.data.currency)}
+                </dd>
               </div>
             </dl>
             {owed.data.commissions.length === 0 ? (
@@ -49,7 +56,9 @@ export function OwedPanel({ vendor }: { vendor: Vendor }) {
                       <span className="font-semibold tabular-nums">{formatCents(c.grossCents, c.currency)}</span>
                     </div>
                     <div className="flex flex-wrap items-center gap-2 text-muted-foreground">
-                      <Badge variant={c.state === 'in_escrow' ? 'info' : c.state === 'paid' ? 'success' : 'destructive'}>
+                      <Badge
+                        variant={c.state === 'in_escrow' ? 'info' : c.state === 'paid' ? 'success' : 'destructive'}
+                      >
                         {COMMISSION_STATE_LABELS[c.state]}
                       </Badge>
                       <span>{`Referral ${c.referralId} · referred by ${c.referrer.name} · ${commissionDates(c)}`}</span>

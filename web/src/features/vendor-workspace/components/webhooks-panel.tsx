@@ -94,7 +94,10 @@ export function WebhooksPanel({ vendor }: { vendor: Vendor }) {
         ) : null}
 
         {webhooks.isError ? (
-          <p role="alert" className="text-sm">{`Failed to load the webhooks. ${errorText(webhooks.error, 'Please try again.')}`}</p>
+          <p
+            role="alert"
+            className="text-sm"
+          >{`Failed to load the webhooks. ${errorText(webhooks.error, 'Please try again.')}`}</p>
         ) : webhooks.isPending ? (
           <Spinner className="size-6" label="Loading the webhooks" />
         ) : webhooks.data.length === 0 ? (
