@@ -33,6 +33,7 @@ const linus = makeReferral({
   referredName: 'Linus Torvalds',
   referredEmail: 'linus@kernel.example',
   notes: 'Intro call booked for Tuesday',
+  lastActivity: { at: '2026-03-04T15:30:00.000Z', text: 'Moved to Warm Intro' },
   company: 'Tux Ltd',
   project: { ...grace.project, id: 'p-tux', productName: 'Tux Cloud', companyName: 'Tux Ltd', website: null },
   history: [
@@ -100,8 +101,11 @@ describe('Tee ups dashboard (spec 2, 4, 9)', () => {
     expect(graceCells[2]).toHaveTextContent('Tee-up');
     expect(graceCells[3]).toHaveTextContent('TBD');
     expect(graceCells[4]).toHaveTextContent('Mar 2, 2026');
-    expect(graceCells[5]).toHaveTextContent('Initial submission');
-    expect(within(rowFor('Linus Torvalds')).getAllByRole('cell')[5]).toHaveTextContent('Intro call booked for Tuesday');
+    // Latest activity is the newest thing that happened (issue 10), with its date.
+    expect(graceCells[5]).toHaveTextContent('Referral submittedMar 2, 2026');
+    expect(within(rowFor('Linus Torvalds')).getAllByRole('cell')[5]).toHaveTextContent(
+      'Moved to Warm IntroMar 4, 2026',
+    );
     expect(within(rowFor('Linus Torvalds')).getAllByRole('cell')[2]).toHaveTextContent('Warm Intro');
     expect(within(graceCells[6]!).getByRole('link', { name: 'Intro email for Grace Hopper' })).toHaveAttribute(
       'href',
@@ -311,13 +315,10 @@ describe('detail sheet', () => {
     expect(panel.getByRole('button', { name: 'Closed-Won' })).toBeEnabled();
     const listReadsBefore = listCalls(server).length;
 
+    // Moving the stage earns nothing: the sheet says so, and Closed-Won asks no deal value any more.
+    expect(panel.getByText(/Commissions count once the vendor confirms/)).toBeInTheDocument();
     await user.click(panel.getByRole('button', { name: 'Closed-Won' }));
-    // Closed-Won asks for the deal value first (optional: left blank here).
-    await user.click(
-      within(await screen.findByRole('dialog', { name: 'Mark as Closed-Won' })).getByRole('button', {
-        name: 'Mark Closed-Won',
-      }),
-    );
+    expect(screen.queryByRole('dialog', { name: 'Mark as Closed-Won' })).not.toBeInTheDocument();
     expect(await screen.findByText('Status Updated')).toBeInTheDocument();
     expect(screen.getByText('Referral status has been updated successfully')).toBeInTheDocument();
     expect(server.callsTo('PUT', '/api/referrals/8/status')[0]?.body).toEqual({ status: 'became_customer' });

@@ -1,4 +1,5 @@
-import type { Lead, Referral, ReferralList, Vendor } from '@app/contracts';
+import type { Commission, Lead, MilestoneState, Referral, ReferralList, ReferralMoney, Vendor } from '@app/contracts';
+import { MILESTONES } from '@app/contracts';
 import { json, type RecordedRequest } from './utils';
 
 export const makeReferral = (overrides: Partial<Referral> = {}): Referral => ({
@@ -28,7 +29,9 @@ export const makeReferral = (overrides: Partial<Referral> = {}): Referral => ({
   emailDraft: null,
   fromClay: false,
   emailSentAt: null,
-  dealValue: null,
+  money: makeMoney(),
+  lastActivity: { at: '2026-03-02T10:00:00.000Z', text: 'Referral submitted' },
+  awaitingApproval: false,
   history: [{ from: null, to: 'pending', at: '2026-03-02T10:00:00.000Z' }],
   description: 'A CRM for small teams',
   client: null,
@@ -110,5 +113,66 @@ export const makeLead = (overrides: Partial<Lead> = {}): Lead => ({
     { at: '2026-03-02T10:00:00.000Z', actor: 'referrer', kind: 'submitted', text: 'Rita Referrer referred Globex' },
     { at: '2026-03-02T10:00:01.000Z', actor: 'system', kind: 'routed', text: "Sent to Acme's lead inbox" },
   ],
+  stage: 'pending',
+  money: makeMoney(),
+  ...overrides,
+});
+
+const BOUNTY_TEXT: Record<MilestoneState['milestone'], string | null> = {
+  qualifiedLead: '$100 flat',
+  meetingHeld: null,
+  opportunityCreated: '$250 flat',
+  closedWon: '10% of first-year ARR',
+  retentionBonus: null,
+};
+
+/** One milestone of a referral, open with the fixture vendor's bounty unless told. */
+export const makeMilestone = (
+  milestone: MilestoneState['milestone'],
+  overrides: Partial<MilestoneState> = {},
+): MilestoneState => ({
+  milestone,
+  bountyEnabled: BOUNTY_TEXT[milestone] !== null,
+  bounty: BOUNTY_TEXT[milestone],
+  state: 'open',
+  requestedAt: null,
+  confirmedAt: null,
+  confirmedBy: null,
+  dueAt: null,
+  ...overrides,
+});
+
+/** A referral's money: every milestone open, nothing earned, unless told. */
+export const makeMoney = (overrides: Partial<ReferralMoney> = {}): ReferralMoney => ({
+  currency: 'USD',
+  expectedValueCents: null,
+  dealValueCents: null,
+  milestones: MILESTONES.map((m) => makeMilestone(m)),
+  commissions: [],
+  earnedCents: 0,
+  expectedCents: null,
+  ...overrides,
+});
+
+export const makeCommission = (overrides: Partial<Commission> = {}): Commission => ({
+  id: '0b9f6a52-8f0e-4a77-9d1c-3f1a2b3c4d5e',
+  referralId: 7,
+  milestone: 'qualifiedLead',
+  vendorId: 'v-acme',
+  partner: 'Acme',
+  contact: 'Grace Hopper',
+  referrer: { userId: 'u9', name: 'Rita Referrer', email: 'rita@northwind.example' },
+  currency: 'USD',
+  grossCents: 10000,
+  referrerCents: 8000,
+  feeCents: 2000,
+  dealValueCents: null,
+  state: 'in_escrow',
+  earnedAt: '2026-03-04T10:00:00.000Z',
+  paidAt: null,
+  payoutId: null,
+  payoutReference: null,
+  reversedAt: null,
+  reversalReason: null,
   ...overrides,
 });

@@ -6,6 +6,7 @@ import { csvField, toCsv } from '@/features/referral-impact/components/csv';
 import { funnelPercent, timeAgo } from '@/features/referral-impact/components/format';
 import { paths } from '@/config/paths';
 import { ReferralImpactPage } from '@/features/referral-impact/components/referral-impact-page';
+import { makeCommission } from './fixtures';
 import { installServer, json, makeUser, renderRoute, type RecordedRequest } from './utils';
 
 const renderImpact = () => renderRoute(<ReferralImpactPage />, { at: paths.referralImpact });
@@ -17,52 +18,74 @@ const summary: ImpactSummary = {
   acceptanceRate: 62.5,
   pendingRate: 25,
   declineRate: 12.5,
-  pipelineValue: 48000,
+  currency: 'USD',
+  pipelineValueCents: 4_800_000,
   closedWonCount: 3,
   giveGetScore: { sent: 24, received: 7 },
-  payoutSummary: { earned: 12345.5, paidOut: 2000, inEscrow: 10345.5 },
+  payoutSummary: {
+    currency: 'USD',
+    pendingCents: 25_000,
+    earnedCents: 1_234_550,
+    paidCents: 200_000,
+    inEscrowCents: 1_034_550,
+    reversedCents: 0,
+  },
   recentActivity: [
-    { id: 'a1', type: 'closed', partner: 'Acme Inc', contact: 'Grace Hopper', amount: 1750, timestamp: daysAgo(3) },
-    { id: 'a2', type: 'sent', partner: 'Tux Ltd', contact: 'Linus Torvalds', amount: null, timestamp: daysAgo(0.1) },
+    {
+      id: 'a1',
+      type: 'closed',
+      partner: 'Acme Inc',
+      contact: 'Grace Hopper',
+      amountCents: 175_000,
+      timestamp: daysAgo(3),
+    },
+    {
+      id: 'a2',
+      type: 'sent',
+      partner: 'Tux Ltd',
+      contact: 'Linus Torvalds',
+      amountCents: null,
+      timestamp: daysAgo(0.1),
+    },
   ],
   conversionFunnel: { teeUps: 20, warmIntros: 10, demos: 5, closedWon: 3 },
   partnerLeaderboard: [
-    { partner: 'Acme Inc', leadsSent: 10, leadsReceived: 4, revenueWon: 12500, reciprocityRatio: 0.4 },
-    { partner: 'Tux, "the" Ltd', leadsSent: 6, leadsReceived: 3, revenueWon: 150000, reciprocityRatio: 0.5 },
+    { partner: 'Acme Inc', leadsSent: 10, leadsReceived: 4, revenueWonCents: 1_250_000, reciprocityRatio: 0.4 },
+    { partner: 'Tux, "the" Ltd', leadsSent: 6, leadsReceived: 3, revenueWonCents: 15_000_000, reciprocityRatio: 0.5 },
   ],
   trends: [
-    { month: '2026-01', sent: 4, closedWon: 1, earned: 1000 },
-    { month: '2026-02', sent: 8, closedWon: 2, earned: 11345.5 },
+    { month: '2026-01', sent: 4, closedWon: 1, earnedCents: 100_000 },
+    { month: '2026-02', sent: 8, closedWon: 2, earnedCents: 1_134_550 },
   ],
 };
 
 const commissions: Commission[] = [
-  {
+  makeCommission({
     id: 'c1',
     referralId: 7,
     milestone: 'closedWon',
     partner: 'Acme, Inc',
     contact: 'Grace "Amazing" Hopper',
-    grossAmount: 2500,
-    referrerAmount: 1750,
-    platformFee: 750,
+    grossCents: 250_000,
+    referrerCents: 175_000,
+    feeCents: 75_000,
     state: 'in_escrow',
     earnedAt: '2026-02-10T12:00:00.000Z',
-    paidOutAt: null,
-  },
-  {
+  }),
+  makeCommission({
     id: 'c2',
     referralId: 8,
     milestone: 'qualifiedLead',
     partner: '=HYPERLINK("x")',
     contact: 'Linus\nTorvalds',
-    grossAmount: 100,
-    referrerAmount: 70,
-    platformFee: 30,
-    state: 'paid_out',
+    grossCents: 10_005,
+    referrerCents: 7_004,
+    feeCents: 3_001,
+    state: 'paid',
     earnedAt: '2026-01-05T09:00:00.000Z',
-    paidOutAt: '2026-01-20T09:00:00.000Z',
-  },
+    paidAt: '2026-01-20T09:00:00.000Z',
+    payoutReference: 'PAY-7',
+  }),
 ];
 
 function impactServer(answer: (req: RecordedRequest) => Response | Promise<Response> = () => json(200, summary)) {
@@ -175,6 +198,10 @@ describe('Referral Impact Dashboard', () => {
     expect(screen.getByText('NPS 8.7/10')).toBeInTheDocument();
     expect(screen.getByText('Top 5% Performer')).toBeInTheDocument();
     expect(screen.getByTestId('payout-summary')).toHaveTextContent('Earned$12,345.5In Escrow$10,345.5Paid Out$2,000');
+    expect(screen.getByRole('heading', { name: 'Your payouts (USD)' })).toBeInTheDocument();
+    expect(screen.getByTestId('impact-pending')).toHaveTextContent('Pending$250');
+    expect(screen.getByTestId('impact-escrow')).toHaveTextContent('In escrow$10,345.5');
+    expect(screen.getByTestId('impact-paid')).toHaveTextContent('Paid out$2,000');
   });
 
   it('shows the failure text', async () => {
@@ -238,11 +265,13 @@ describe('Referral Impact Dashboard', () => {
     expect(lines[0]).toBe('Metric,Value');
     expect(lines).toContain('Total referrals sent,24');
     expect(lines).toContain('Acceptance rate (%),62.5');
-    expect(lines).toContain('Commission earned (USD),12345.5');
+    expect(lines).toContain('Commission earned,12345.50');
+    expect(lines).toContain('Pipeline value,48000.00');
+    expect(lines).toContain('Currency,USD');
     expect(lines).toContain('Give-get (sent:received),24:7');
-    expect(lines).toContain('Partner,Leads sent,Leads received,Revenue won (USD),Reciprocity ratio');
-    expect(lines).toContain('Acme Inc,10,4,12500,0.4');
-    expect(lines).toContain('"Tux, ""the"" Ltd",6,3,150000,0.5');
+    expect(lines).toContain('Partner,Leads sent,Leads received,Revenue won,Reciprocity ratio');
+    expect(lines).toContain('Acme Inc,10,4,12500.00,0.4');
+    expect(lines).toContain('"Tux, ""the"" Ltd",6,3,150000.00,0.5');
   });
 
   it('Download CSV reads the commissions with the filters and saves them as CSV', async () => {
@@ -263,9 +292,9 @@ describe('Referral Impact Dashboard', () => {
     const csv = await downloads.text(downloads.blobs[0]!);
     expect(csv).toBe(
       [
-        'Date,Referral,Partner,Contact,Milestone,Gross (USD),Your share (USD),Fee (USD),State',
-        '2026-02-10,7,"Acme, Inc","Grace ""Amazing"" Hopper",closedWon,2500,1750,750,In escrow',
-        `2026-01-05,8,"'=HYPERLINK(""x"")","Linus\nTorvalds",qualifiedLead,100,70,30,Paid out`,
+        'Date,Referral,Partner,Contact,Milestone,Gross,Your share,Fee,Currency,State,Paid on,Payout reference,Reversed on,Reversal reason',
+        '2026-02-10,7,"Acme, Inc","Grace ""Amazing"" Hopper",Closed-Won,2500.00,1750.00,750.00,USD,In escrow,,,,',
+        `2026-01-05,8,"'=HYPERLINK(""x"")","Linus\nTorvalds",Qualified Lead,100.05,70.04,30.01,USD,Paid out,2026-01-20,PAY-7,,`,
         '',
       ].join('\r\n'),
     );

@@ -1,4 +1,4 @@
-import { ArrowLeft, Building2, FileText, FileUp, PencilLine } from 'lucide-react';
+import { ArrowLeft, Banknote, Building2, FileText, FileUp, PencilLine } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -7,6 +7,7 @@ import { paths } from '@/config/paths';
 import { DocumentUpload } from './document-upload';
 import { EMPTY_PROGRAM, ProgramForm } from './program-form';
 import { ProgramsTable } from './programs-table';
+import { PayoutsPanel } from './payouts-panel';
 import { VendorsPanel } from './vendors-panel';
 
 /**
@@ -36,6 +37,9 @@ export function AdminPage() {
           <TabsTrigger value="vendors">
             <Building2 aria-hidden="true" /> Vendors
           </TabsTrigger>
+          <TabsTrigger value="payouts">
+            <Banknote aria-hidden="true" /> Payouts
+          </TabsTrigger>
         </TabsList>
         <TabsContent value="programs">
           <Programs />
@@ -53,6 +57,9 @@ export function AdminPage() {
               <VendorsPanel />
             </CardContent>
           </Card>
+        </TabsContent>
+        <TabsContent value="payouts">
+          <PayoutsPanel />
         </TabsContent>
       </Tabs>
     </section>

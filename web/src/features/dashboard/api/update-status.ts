@@ -1,24 +1,24 @@
 import { operations, type ReferralStatus } from '@app/contracts';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { call } from '@/lib/api-client';
-import { referralKey, referralListKey } from '@/lib/query-keys';
+import { invalidateMoney, referralKey } from '@/lib/query-keys';
 
-/** PUT /api/referrals/{id}/status {status, dealValue?} → the updated referral (dealValue only for Closed-Won). */
-export const updateReferralStatus = (id: number, status: ReferralStatus, dealValue?: number) =>
-  call(operations.updateStatus, {
-    params: { id },
-    body: dealValue === undefined ? { status } : { status, dealValue },
-  });
+/**
+ * PUT /api/referrals/{id}/status {status} → the updated referral. The referrer's own tracking: it earns
+ * nothing (the vendor confirms milestones), but Declined withdraws the referral and reverses its unpaid
+ * commissions.
+ */
+export const updateReferralStatus = (id: number, status: ReferralStatus) =>
+  call(operations.updateStatus, { params: { id }, body: { status } });
 
-/** On success the list is fetched again (spec 7) and the referral's own query is refreshed. */
+/** On success the list is fetched again (spec 7), the referral's own query refreshed, and the money figures. */
 export function useUpdateReferralStatus() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, status, dealValue }: { id: number; status: ReferralStatus; dealValue?: number }) =>
-      updateReferralStatus(id, status, dealValue),
+    mutationFn: ({ id, status }: { id: number; status: ReferralStatus }) => updateReferralStatus(id, status),
     onSuccess: async (referral) => {
       queryClient.setQueryData(referralKey(referral.id), referral);
-      await queryClient.invalidateQueries({ queryKey: referralListKey });
+      await invalidateMoney(queryClient);
     },
   });
 }

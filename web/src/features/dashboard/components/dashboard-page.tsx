@@ -13,7 +13,6 @@ import { resetSearch } from '@/stores/search-slice';
 import { useAppDispatch } from '@/stores/store';
 import { DEFAULT_FILTERS, useReferralList, type ReferralFilters } from '../api/list-referrals';
 import { useUpdateReferralStatus } from '../api/update-status';
-import { DealValueDialog } from './deal-value-dialog';
 import { FilterBar } from './filter-bar';
 import { ReferralSheet } from './referral-sheet';
 import { ReferralsTable } from './referrals-table';
@@ -56,18 +55,12 @@ export function DashboardPage({ user }: { user: { firstName?: string | null; ema
   const onClear = () => setFilters(DEFAULT_FILTERS);
   const goToPage = (next: number) => setPaging({ key: filtersKey, page: next });
 
-  // Closed-Won first asks for the deal value (issue 5); the other milestones are saved at once.
-  const [askDealValue, setAskDealValue] = useState(false);
-  const onMilestone = (status: ReferralStatus) => {
-    if (status === 'became_customer') setAskDealValue(true);
-    else void onMark(status);
-  };
-
-  const onMark = async (status: ReferralStatus, dealValue?: number) => {
+  // The referrer's own tracking: saved at once, earns nothing (the vendor confirms milestones).
+  const onMark = async (status: ReferralStatus) => {
     if (!shown || pendingStatus) return;
     setPendingStatus(status);
     try {
-      const updated = await updateStatus.mutateAsync({ id: shown.id, status, dealValue });
+      const updated = await updateStatus.mutateAsync({ id: shown.id, status });
       setSelected((current) => (current && current.id === updated.id ? updated : current));
       toast({ title: 'Status Updated', description: 'Referral status has been updated successfully' });
     } catch (error) {
@@ -187,17 +180,9 @@ export function DashboardPage({ user }: { user: { firstName?: string | null; ema
         referral={shown}
         reciprocity={data?.reciprocity}
         pendingStatus={pendingStatus}
-        onMark={onMilestone}
+        onMark={(status) => void onMark(status)}
         onOpenChange={(open) => {
           if (!open) setSelected(null);
-        }}
-      />
-      <DealValueDialog
-        open={askDealValue && shown !== null}
-        onCancel={() => setAskDealValue(false)}
-        onConfirm={(dealValue) => {
-          setAskDealValue(false);
-          void onMark('became_customer', dealValue);
         }}
       />
     </section>

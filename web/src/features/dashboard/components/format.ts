@@ -1,4 +1,5 @@
 import type { Referral, ReferralStatus } from '@app/contracts';
+import { formatCents } from '@app/domain';
 import type { badgeVariants } from '@/components/ui/badge';
 import type { VariantProps } from 'class-variance-authority';
 
@@ -27,4 +28,16 @@ export function leadStatusText(referral: Referral): string {
   if (referral.lead.status === 'accepted') return `Accepted by ${referral.lead.vendorName}`;
   if (referral.lead.status === 'declined') return `Declined by ${referral.lead.vendorName}`;
   return `Waiting for ${referral.lead.vendorName}`;
+}
+
+/**
+ * The Bounty column (issue 10): the referrer's share earned (confirmed by the vendor), else what the open
+ * milestones would pay (marked expected), else 'TBD'.
+ */
+export function bountyText(referral: Referral): { text: string; kind: 'earned' | 'expected' | 'none' } {
+  const { money } = referral;
+  if (money.earnedCents > 0) return { text: formatCents(money.earnedCents, money.currency), kind: 'earned' };
+  if (money.expectedCents !== null && money.expectedCents > 0)
+    return { text: formatCents(money.expectedCents, money.currency), kind: 'expected' };
+  return { text: 'TBD', kind: 'none' };
 }

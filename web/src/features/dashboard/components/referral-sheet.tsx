@@ -1,5 +1,8 @@
-import { STATUS_LABELS, type Referral, type ReferralList, type ReferralStatus } from '@app/contracts';
-import { CheckCircle2, Inbox, Mail, Repeat } from 'lucide-react';
+import { STATUS_LABELS, type Milestone, type Referral, type ReferralList, type ReferralStatus } from '@app/contracts';
+import { milestoneLabel } from '@app/domain';
+import { CheckCircle2, CircleDollarSign, Inbox, Mail, Repeat, Send } from 'lucide-react';
+import { useState } from 'react';
+import { CommissionList, MilestoneList } from '@/components/money/milestones';
 import { Link } from 'react-router-dom';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -9,7 +12,8 @@ import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from '
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { buildTimeline } from '../utils/timeline';
-import { destinationCompany, formatDate, referredName, STATUS_BADGE } from './format';
+import { AskConfirmationDialog } from './ask-confirmation-dialog';
+import { bountyText, destinationCompany, formatDate, referredName, STATUS_BADGE } from './format';
 
 /** Spec 4: the Mark Milestone buttons and the status each sets (none sets 'declined'). */
 export const MILESTONES: Array<{ label: string; status: ReferralStatus }> = [
@@ -54,7 +58,9 @@ export function ReferralSheet({
               <dt className="text-muted-foreground">Date Submitted</dt>
               <dd>{formatDate(referral.createdAt)}</dd>
               <dt className="text-muted-foreground">Bounty</dt>
-              <dd>TBD</dd>
+              <dd>
+                <BountyValue referral={referral} />
+              </dd>
               {referral.referralReason ? (
                 <>
                   <dt className="text-muted-foreground">Why a good fit</dt>
@@ -69,6 +75,9 @@ export function ReferralSheet({
               <h3 id="milestone-heading" className="text-sm font-semibold">
                 Mark Milestone
               </h3>
+              <p className="text-sm text-muted-foreground">
+                Stages you mark are for your own tracking. Commissions count once the vendor confirms.
+              </p>
               <div className="grid grid-cols-2 gap-2">
                 {MILESTONES.map(({ label, status }) => {
                   const current = referral.status === status;
@@ -91,6 +100,8 @@ export function ReferralSheet({
                 })}
               </div>
             </section>
+
+            <MoneyPanel referral={referral} />
 
             <section aria-labelledby="timeline-heading" className="grid gap-3">
               <h3 id="timeline-heading" className="text-sm font-semibold">
@@ -170,6 +181,68 @@ function VendorDecision({ referral }: { referral: Referral }) {
           <IcpFitList fit={referral.fit} />
         </div>
       ) : null}
+    </section>
+  );
+}
+
+export function BountyValue({ referral }: { referral: Referral }) {
+  const bounty = bountyText(referral);
+  if (bounty.kind === 'none') return <span className="text-muted-foreground">TBD</span>;
+  return (
+    <span className="whitespace-nowrap">
+      <span className="font-medium tabular-nums">{bounty.text}</span>
+      <span className="text-xs text-muted-foreground">{bounty.kind === 'earned' ? ' earned' : ' expected'}</span>
+    </span>
+  );
+}
+
+/**
+ * Issue 10: the milestones the vendor confirms (each with its bounty and state) and the commissions they
+ * earned the referrer; an open milestone can be asked for ("Ask the vendor to confirm").
+ */
+function MoneyPanel({ referral }: { referral: Referral }) {
+  const [asking, setAsking] = useState<Milestone | null>(null);
+  const lead = referral.lead;
+  const closed = referral.status === 'declined' || lead?.status === 'declined';
+  const canAsk = lead !== null && !closed;
+  return (
+    <section aria-labelledby="money-heading" className="grid gap-3">
+      <h3 id="money-heading" className="flex items-center gap-2 text-sm font-semibold">
+        <CircleDollarSign className="size-4 text-primary" aria-hidden="true" />
+        Milestones
+      </h3>
+      <p className="text-sm text-muted-foreground">
+        {!lead
+          ? 'This vendor is not on Referral Hub, so no one can confirm milestones yet.'
+          : closed
+            ? 'This referral was declined or withdrawn: its milestones cannot be confirmed.'
+            : `${lead.vendorName} confirms each milestone; its bounty becomes your commission then.`}
+      </p>
+      <MilestoneList
+        money={referral.money}
+        label="Milestones"
+        action={(state) =>
+          canAsk && (state.state === 'open' || state.state === 'requested') ? (
+            <Button
+              size="sm"
+              variant="outline"
+              onClick={() => setAsking(state.milestone)}
+              aria-label={`Ask the vendor to confirm ${milestoneLabel(state.milestone)}`}
+            >
+              <Send aria-hidden="true" />
+              Ask the vendor to confirm
+            </Button>
+          ) : null
+        }
+      />
+      <h4 className="text-sm font-semibold">Commissions</h4>
+      <CommissionList
+        commissions={referral.money.commissions}
+        amount="referrer"
+        label="Commissions"
+        empty="No commission yet."
+      />
+      <AskConfirmationDialog referral={referral} milestone={asking} onClose={() => setAsking(null)} />
     </section>
   );
 }

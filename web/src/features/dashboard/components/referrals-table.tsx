@@ -1,11 +1,12 @@
 import { STATUS_LABELS, type Referral } from '@app/contracts';
-import { Eye, Mail } from 'lucide-react';
+import { Eye, Mail, PenLine } from 'lucide-react';
 import type { KeyboardEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { paths } from '@/config/paths';
 import { destinationCompany, formatDate, leadStatusText, referredName, STATUS_BADGE } from './format';
+import { BountyValue } from './referral-sheet';
 
 const headers = [
   'Destination Company',
@@ -62,6 +63,7 @@ export function ReferralsTable({ referrals, onOpen }: { referrals: Referral[]; o
                   destinationCompany(referral),
                   STATUS_LABELS[referral.status],
                   leadStatusText(referral),
+                  referral.awaitingApproval ? 'Draft awaiting your approval' : '',
                 ]
                   .filter(Boolean)
                   .join(', ')}
@@ -70,6 +72,16 @@ export function ReferralsTable({ referrals, onOpen }: { referrals: Referral[]; o
                 <td className="px-4 py-3 align-top">
                   <div className="font-medium text-foreground">{destinationCompany(referral)}</div>
                   <div className="text-xs text-muted-foreground">{referral.project.productName}</div>
+                  {referral.awaitingApproval ? (
+                    <Link
+                      to={paths.referralDraft(referral.id)}
+                      onClick={(event) => event.stopPropagation()}
+                      className="mt-1 flex w-fit items-center gap-1 rounded-full bg-amber-100 px-2 py-0.5 text-xs font-semibold text-amber-900 underline-offset-4 hover:underline focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+                    >
+                      <PenLine className="size-3" aria-hidden="true" />
+                      Draft awaiting your approval
+                    </Link>
+                  ) : null}
                 </td>
                 <td className="px-4 py-3 align-top">
                   <div className="font-medium text-foreground">{name}</div>
@@ -83,10 +95,15 @@ export function ReferralsTable({ referrals, onOpen }: { referrals: Referral[]; o
                     </div>
                   ) : null}
                 </td>
-                <td className="px-4 py-3 align-top text-muted-foreground">TBD</td>
+                <td className="px-4 py-3 align-top">
+                  <BountyValue referral={referral} />
+                </td>
                 <td className="px-4 py-3 align-top whitespace-nowrap">{formatDate(referral.createdAt)}</td>
                 <td className="max-w-56 px-4 py-3 align-top">
-                  <span className="line-clamp-2">{referral.notes?.trim() || 'Initial submission'}</span>
+                  <span className="line-clamp-2">{referral.lastActivity.text}</span>
+                  <time dateTime={referral.lastActivity.at} className="block text-xs text-muted-foreground">
+                    {formatDate(referral.lastActivity.at)}
+                  </time>
                 </td>
                 <td className="px-4 py-3 align-top">
                   <div className="flex items-center gap-1">

@@ -6,6 +6,7 @@ import { Card, CardContent, CardHeader } from '@/components/ui/card';
 import { FIT_LABELS, fitVerdict, IcpFitList } from '@/components/referral/icp-fit';
 import { ReferralTimeline } from '@/components/referral/referral-timeline';
 import { formatDate, formatDateTime } from '@/lib/dates';
+import { LeadMoney } from './lead-money';
 
 export const LEAD_STATUS_LABELS: Record<LeadStatus, string> = {
   new: 'New',
@@ -25,11 +26,13 @@ export const leadTitle = (lead: Lead) =>
  * (the draft until the referrer sends it), its timeline, and Accept / Decline while it is new.
  */
 export function LeadCard({
+  vendorId,
   lead,
   busy,
   onAccept,
   onDecline,
 }: {
+  vendorId: string;
   lead: Lead;
   /** 'accept' while this lead's acceptance is being saved. */
   busy: boolean;
@@ -112,6 +115,8 @@ export function LeadCard({
             Accepted{lead.decidedAt ? ` on ${formatDate(lead.decidedAt)}` : ''}. The referrer has been told.
           </p>
         ) : null}
+
+        <LeadMoney vendorId={vendorId} lead={lead} title={title} />
 
         <details className="group rounded-lg border border-border">
           <summary className="cursor-pointer rounded-lg p-3 text-sm font-semibold focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none">

@@ -172,6 +172,7 @@ function LeadList({ vendor }: { vendor: Vendor }) {
             {leads.data.map((lead) => (
               <li key={lead.referralId}>
                 <LeadCard
+                  vendorId={vendor.id}
                   lead={lead}
                   busy={(accept.isPending && accept.variables === lead.referralId) || decline.isPending}
                   onAccept={() => onAccept(lead)}

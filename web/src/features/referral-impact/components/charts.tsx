@@ -56,17 +56,17 @@ export function TrendsChart({ trends }: { trends: ImpactSummary['trends'] }) {
   const descId = useId();
   const months = trends.slice(-12);
   const maxCount = Math.max(1, ...months.map((m) => Math.max(m.sent, m.closedWon)));
-  const maxEarned = Math.max(1, ...months.map((m) => m.earned));
+  const maxEarned = Math.max(1, ...months.map((m) => m.earnedCents));
   const innerW = W - PAD.left - PAD.right;
   const innerH = H - PAD.top - PAD.bottom;
   const slot = innerW / Math.max(1, months.length);
   const barW = Math.max(2, slot / 3);
   const y = (count: number) => PAD.top + innerH - (count / maxCount) * innerH;
   const yEarned = (value: number) => PAD.top + innerH - (value / maxEarned) * innerH;
-  const line = months.map((m, i) => `${PAD.left + slot * i + slot / 2},${yEarned(m.earned)}`).join(' ');
+  const line = months.map((m, i) => `${PAD.left + slot * i + slot / 2},${yEarned(m.earnedCents)}`).join(' ');
   const totalSent = months.reduce((sum, m) => sum + m.sent, 0);
   const totalWon = months.reduce((sum, m) => sum + m.closedWon, 0);
-  const totalEarned = months.reduce((sum, m) => sum + m.earned, 0);
+  const totalEarned = months.reduce((sum, m) => sum + m.earnedCents, 0);
 
   return (
     <div className="grid gap-3">
@@ -134,7 +134,7 @@ export function TrendsChart({ trends }: { trends: ImpactSummary['trends'] }) {
             <circle
               key={m.month}
               cx={PAD.left + slot * i + slot / 2}
-              cy={yEarned(m.earned)}
+              cy={yEarned(m.earnedCents)}
               r="3"
               className="fill-emerald-600"
             />
@@ -181,7 +181,7 @@ export function TrendsChart({ trends }: { trends: ImpactSummary['trends'] }) {
                   </th>
                   <td className="py-1 pr-3 text-right tabular-nums">{m.sent}</td>
                   <td className="py-1 pr-3 text-right tabular-nums">{m.closedWon}</td>
-                  <td className="py-1 text-right tabular-nums">{formatMoney(m.earned)}</td>
+                  <td className="py-1 text-right tabular-nums">{formatMoney(m.earnedCents)}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,4 +1,5 @@
 import type { Commission, ImpactSummary } from '@app/contracts';
+import { BOUNTY_LABELS } from '@app/domain';
 import type { ImpactFilters } from '../api/get-impact';
 
 export type CsvCell = string | number | null | undefined;
@@ -21,11 +22,17 @@ export function toCsv(rows: CsvCell[][]): string {
   return rows.map((row) => row.map(csvField).join(',')).join('\r\n') + '\r\n';
 }
 
-const money = (n: number) => Math.round(n * 100) / 100;
+/** Integer cents as a decimal string, from the digits (no floating point): 123456 → '1234.56', -5 → '-0.05'. */
+export function centsText(cents: number): string {
+  const sign = cents < 0 ? '-' : '';
+  const digits = String(Math.abs(Math.trunc(cents))).padStart(3, '0');
+  return `${sign}${digits.slice(0, -2)}.${digits.slice(-2)}`;
+}
 
 export const PAYOUT_STATE_LABELS: Record<Commission['state'], string> = {
   in_escrow: 'In escrow',
-  paid_out: 'Paid out',
+  paid: 'Paid out',
+  reversed: 'Reversed',
 };
 
 export const COMMISSION_COLUMNS = [
@@ -34,13 +41,18 @@ export const COMMISSION_COLUMNS = [
   'Partner',
   'Contact',
   'Milestone',
-  'Gross (USD)',
-  'Your share (USD)',
-  'Fee (USD)',
+  'Gross',
+  'Your share',
+  'Fee',
+  'Currency',
   'State',
+  'Paid on',
+  'Payout reference',
+  'Reversed on',
+  'Reversal reason',
 ];
 
-/** The Payout Summary's Download CSV: one row per commission. */
+/** The Payout Summary's Download CSV: one row per commission, amounts as decimal strings from cents. */
 export function commissionsCsv(commissions: Commission[]): string {
   return toCsv([
     COMMISSION_COLUMNS,
@@ -49,11 +61,16 @@ export function commissionsCsv(commissions: Commission[]): string {
       c.referralId,
       c.partner,
       c.contact,
-      c.milestone,
-      money(c.grossAmount),
-      money(c.referrerAmount),
-      money(c.platformFee),
+      BOUNTY_LABELS[c.milestone] ?? c.milestone,
+      centsText(c.grossCents),
+      centsText(c.referrerCents),
+      centsText(c.feeCents),
+      c.currency,
       PAYOUT_STATE_LABELS[c.state] ?? c.state,
+      c.paidAt?.slice(0, 10) ?? '',
+      c.payoutReference ?? '',
+      c.reversedAt?.slice(0, 10) ?? '',
+      c.reversalReason ?? '',
     ]),
   ]);
 }
@@ -70,19 +87,22 @@ export function summaryCsv(summary: ImpactSummary, filters: ImpactFilters): stri
     ['Acceptance rate (%)', summary.acceptanceRate],
     ['Pending rate (%)', summary.pendingRate],
     ['Decline rate (%)', summary.declineRate],
-    ['Pipeline value (USD)', money(summary.pipelineValue)],
+    ['Currency', summary.currency],
+    ['Pipeline value', centsText(summary.pipelineValueCents)],
     ['Closed-Won', summary.closedWonCount],
     ['Give-get (sent:received)', `${give.sent}:${give.received}`],
-    ['Commission earned (USD)', money(summary.payoutSummary.earned)],
-    ['In escrow (USD)', money(summary.payoutSummary.inEscrow)],
-    ['Paid out (USD)', money(summary.payoutSummary.paidOut)],
+    ['Commission earned', centsText(summary.payoutSummary.earnedCents)],
+    ['Pending', centsText(summary.payoutSummary.pendingCents)],
+    ['In escrow', centsText(summary.payoutSummary.inEscrowCents)],
+    ['Paid out', centsText(summary.payoutSummary.paidCents)],
+    ['Reversed', centsText(summary.payoutSummary.reversedCents)],
     [],
-    ['Partner', 'Leads sent', 'Leads received', 'Revenue won (USD)', 'Reciprocity ratio'],
+    ['Partner', 'Leads sent', 'Leads received', 'Revenue won', 'Reciprocity ratio'],
     ...summary.partnerLeaderboard.map((p) => [
       p.partner,
       p.leadsSent,
       p.leadsReceived,
-      money(p.revenueWon),
+      centsText(p.revenueWonCents),
       p.reciprocityRatio,
     ]),
   ]);

@@ -1,19 +1,27 @@
-const usd = new Intl.NumberFormat('en-US', {
-  style: 'currency',
-  currency: 'USD',
-  minimumFractionDigits: 0,
-  maximumFractionDigits: 2,
-});
+const currencyFormats = new Map<string, Intl.NumberFormat>();
+const moneyFormat = (currency: string) => {
+  let format = currencyFormats.get(currency);
+  if (!format) {
+    format = new Intl.NumberFormat('en-US', {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: 0,
+      maximumFractionDigits: 2,
+    });
+    currencyFormats.set(currency, format);
+  }
+  return format;
+};
 const thousands = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
 const longDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
 const shortDate = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 const monthFormat = new Intl.DateTimeFormat('en-US', { month: 'short', year: '2-digit', timeZone: 'UTC' });
 
-/** Spec 9: a dollar sign and locale separators: $12,500 / $1,234.5. */
-export const formatMoney = (n: number) => usd.format(n);
+/** Spec 9: integer cents with a dollar sign and locale separators: $12,500 / $1,234.5 (display only). */
+export const formatMoney = (cents: number, currency = 'USD') => moneyFormat(currency).format(cents / 100);
 
-/** The leaderboard's revenue in thousands followed by 'k': $12.5k. */
-export const formatThousands = (n: number) => `$${thousands.format(n / 1000)}k`;
+/** The leaderboard's revenue (cents) in thousands followed by 'k': $12.5k. */
+export const formatThousands = (cents: number) => `$${thousands.format(cents / 100_000)}k`;
 
 /** Rates are percentages 0-100, shown with at most one decimal. */
 export const formatPercent = (n: number) => `${Math.round(n * 10) / 10}%`;

@@ -202,6 +202,8 @@ function ImpactBody({
   onDownload: () => void;
 }) {
   const give = data.giveGetScore ?? { sent: data.totalReferrals, received: 0 };
+  const payouts = data.payoutSummary;
+  const money = (cents: number) => formatMoney(cents, payouts.currency);
   return (
     <div className="mt-6 grid gap-6" aria-busy={fetching}>
       {isFiltered(filters) ? (
@@ -217,18 +219,39 @@ function ImpactBody({
       ) : null}
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <StatCard id="total" title="Total Referrals Sent" value={String(data.totalReferrals)}>
-          Pipeline value {formatMoney(data.pipelineValue)}
+          Pipeline value {formatMoney(data.pipelineValueCents, data.currency)}
         </StatCard>
         <StatCard id="acceptance" title="Acceptance Rate" value={formatPercent(data.acceptanceRate)}>
           {`${formatPercent(data.pendingRate)} pending · ${formatPercent(data.declineRate)} declined`}
         </StatCard>
-        <StatCard id="commission" title="Commission Earned" value={formatMoney(data.payoutSummary.earned)}>
+        <StatCard
+          id="commission"
+          title="Commission Earned"
+          value={formatMoney(data.payoutSummary.earnedCents, data.payoutSummary.currency)}
+        >
           {`${data.closedWonCount} Closed-Won`}
         </StatCard>
         <StatCard id="giveget" title="Give-Get Score" value={`${give.sent}:${give.received}`}>
           Referrals sent : received
         </StatCard>
       </div>
+
+      <section aria-labelledby="payouts-heading" className="grid gap-3">
+        <h2 id="payouts-heading" className="text-lg font-semibold">
+          {`Your payouts (${payouts.currency})`}
+        </h2>
+        <div className="grid gap-4 sm:grid-cols-3">
+          <StatCard id="pending" title="Pending" value={money(payouts.pendingCents)}>
+            Milestones you marked that the vendor has not confirmed yet
+          </StatCard>
+          <StatCard id="escrow" title="In escrow" value={money(payouts.inEscrowCents)}>
+            Confirmed by the vendor, waiting for the next payout
+          </StatCard>
+          <StatCard id="paid" title="Paid out" value={money(payouts.paidCents)}>
+            {payouts.reversedCents > 0 ? `${money(payouts.reversedCents)} reversed` : 'Sent to you'}
+          </StatCard>
+        </div>
+      </section>
 
       <div className="grid gap-6 lg:grid-cols-2">
         <Card>
@@ -248,8 +271,8 @@ function ImpactBody({
                         <time dateTime={a.timestamp}>{timeAgo(a.timestamp)}</time>
                       </p>
                     </div>
-                    {a.amount !== null ? (
-                      <span className="font-semibold tabular-nums">{formatMoney(a.amount)}</span>
+                    {a.amountCents !== null ? (
+                      <span className="font-semibold tabular-nums">{formatMoney(a.amountCents, data.currency)}</span>
                     ) : null}
                   </li>
                 ))}
@@ -316,7 +339,7 @@ function ImpactBody({
                         </th>
                         <td className="py-2 pr-3 text-right tabular-nums">{p.leadsSent}</td>
                         <td className="py-2 pr-3 text-right tabular-nums">{p.leadsReceived}</td>
-                        <td className="py-2 pr-3 text-right tabular-nums">{formatThousands(p.revenueWon)}</td>
+                        <td className="py-2 pr-3 text-right tabular-nums">{formatThousands(p.revenueWonCents)}</td>
                         <td className="py-2 text-right tabular-nums">{Math.round(p.reciprocityRatio * 100) / 100}</td>
                       </tr>
                     ))}
@@ -348,16 +371,22 @@ function ImpactBody({
               <dl className="grid gap-2 text-sm" data-testid="payout-summary">
                 <div className="flex justify-between">
                   <dt className="text-muted-foreground">Earned</dt>
-                  <dd className="font-semibold tabular-nums">{formatMoney(data.payoutSummary.earned)}</dd>
+                  <dd className="font-semibold tabular-nums">{money(data.payoutSummary.earnedCents)}</dd>
                 </div>
                 <div className="flex justify-between">
                   <dt className="text-muted-foreground">In Escrow</dt>
-                  <dd className="font-semibold tabular-nums">{formatMoney(data.payoutSummary.inEscrow)}</dd>
+                  <dd className="font-semibold tabular-nums">{money(data.payoutSummary.inEscrowCents)}</dd>
                 </div>
                 <div className="flex justify-between">
                   <dt className="text-muted-foreground">Paid Out</dt>
-                  <dd className="font-semibold tabular-nums">{formatMoney(data.payoutSummary.paidOut)}</dd>
+                  <dd className="font-semibold tabular-nums">{money(data.payoutSummary.paidCents)}</dd>
                 </div>
+                {data.payoutSummary.reversedCents > 0 ? (
+                  <div className="flex justify-between">
+                    <dt className="text-muted-foreground">Reversed</dt>
+                    <dd className="font-semibold tabular-nums">{money(data.payoutSummary.reversedCents)}</dd>
+                  </div>
+                ) : null}
               </dl>
               <Button variant="outline" onClick={onDownload} disabled={downloading}>
                 {downloading ? (

@@ -13,9 +13,11 @@ import { chooseVendor, useMyVendors, useVendorParam, withVendor } from '@/lib/my
 import { CreateWorkspace } from './create-workspace';
 import { InvitationsPanel } from './invitations-panel';
 import { MembersPanel } from './members-panel';
+import { OwedPanel } from './owed-panel';
 import { MyInvitations } from './my-invitations';
 import { SettingsPanel } from './settings-panel';
 import { VerificationPanel, verificationText } from './verification-panel';
+import { WebhooksPanel } from './webhooks-panel';
 
 /**
  * /vendor (issue 9): the user's vendor workspaces. Create one; see its verification in plain words and get
@@ -136,6 +138,8 @@ function Workspace({ vendor, user }: { vendor: Vendor; user: User }) {
       <SettingsPanel vendor={vendor} />
       <MembersPanel vendor={vendor} userId={user.id} onLeft={() => select(null)} />
       {vendor.role === 'owner' ? <InvitationsPanel vendor={vendor} /> : null}
+      {vendor.verified ? <OwedPanel vendor={vendor} /> : null}
+      {vendor.verified ? <WebhooksPanel vendor={vendor} /> : null}
     </>
   );
 }
