@@ -14,7 +14,9 @@ const httpsPort = Number(process.env.E2E_WEBHOOK_PORT);
 const readerPort = Number(process.env.E2E_WEBHOOK_READER_PORT);
 const dir = process.env.E2E_WEBHOOK_DIR;
 if (!httpsPort || !readerPort || !dir)
-  throw new Error('E2E_WEBHOOK_PORT, E2E_WEBHOOK_READER_PORT and E2E_WEBHOOK_DIR must be set (playwright.config.ts does)');
+  throw new Error(
+    'E2E_WEBHOOK_PORT, E2E_WEBHOOK_READER_PORT and E2E_WEBHOOK_DIR must be set (playwright.config.ts does)',
+  );
 
 export interface ReceivedDelivery {
   path: string;
