@@ -139,14 +139,20 @@ CREATE TRIGGER "commission_entries_append_only" BEFORE UPDATE OR DELETE ON "comm
 
 -- (The kind, sign and actor checks live here: CHECK constraints are invisible to Prisma's schema diff.)
 CREATE FUNCTION "check_commission_entry"() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  settled integer := 0;
 BEGIN
   IF NEW."kind" NOT IN ('earned', 'reversed', 'paid') OR NEW."actor" NOT IN ('vendor', 'admin', 'referrer', 'system')
      OR (NEW."kind" = 'earned') <> (NEW."amount_cents" > 0) OR NEW."amount_cents" = 0 THEN
     RAISE EXCEPTION 'invalid ledger entry (kind %, actor %, amount %)', NEW."kind", NEW."actor", NEW."amount_cents"
       USING ERRCODE = 'check_violation';
   END IF;
-  IF NEW."kind" IN ('paid', 'reversed') AND EXISTS (
-       SELECT 1 FROM "commission_entries" e WHERE e."commission_id" = NEW."commission_id" AND e."kind" IN ('paid', 'reversed')) THEN
+  -- The table of the trigger's own schema, whatever the caller's search_path.
+  IF NEW."kind" IN ('paid', 'reversed') THEN
+    EXECUTE format('SELECT count(*) FROM %I.%I WHERE "commission_id" = $1 AND "kind" IN (''paid'', ''reversed'')', TG_TABLE_SCHEMA, TG_TABLE_NAME)
+      INTO settled USING NEW."commission_id";
+  END IF;
+  IF settled > 0 THEN
     RAISE EXCEPTION 'commission % is already paid or reversed', NEW."commission_id" USING ERRCODE = 'unique_violation';
   END IF;
   RETURN NEW;
