@@ -17,7 +17,12 @@ export const referralsConfigSchema = z.object({
     .regex(/^[A-Z]{3}$/, 'CURRENCY must be an ISO 4217 code such as USD')
     .default(DEFAULT_CURRENCY),
   /** The highest deal value a vendor may enter, in cents (default $10,000,000). */
-  DEAL_VALUE_MAX_CENTS: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).default(DEFAULT_DEAL_VALUE_MAX_CENTS),
+  DEAL_VALUE_MAX_CENTS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(Number.MAX_SAFE_INTEGER)
+    .default(DEFAULT_DEAL_VALUE_MAX_CENTS),
 });
 
 export type ReferralsConfig = z.output<typeof referralsConfigSchema>;

@@ -1,4 +1,11 @@
-import { MILESTONES, type Bounties, type Commission, type ImpactQuery, type ImpactSummary, type Milestone } from '@app/contracts';
+import {
+  MILESTONES,
+  type Bounties,
+  type Commission,
+  type ImpactQuery,
+  type ImpactSummary,
+  type Milestone,
+} from '@app/contracts';
 import { commissionCents, companyKey, MILESTONE_STAGES, STAGE_MILESTONES, STAGE_RANK } from '@app/domain';
 import type pg from 'pg';
 import type { z } from 'zod';
@@ -273,7 +280,8 @@ export function impactReads(pool: pg.Pool, currency: string) {
       let pendingCents = 0;
       for (const row of pendingR.rows) {
         const bounties: Bounties | null = bountiesOf(JSON.parse(row.bounties));
-        const amounts = bounties && commissionCents(bounties[row.milestone], row.deal === null ? null : Number(row.deal));
+        const amounts =
+          bounties && commissionCents(bounties[row.milestone], row.deal === null ? null : Number(row.deal));
         if (amounts) pendingCents += amounts.referrer * row.n;
       }
       const inEscrowCents = cents(payout.in_escrow);

@@ -95,7 +95,11 @@ function toLead(row: LeadRow, money: ReferralMoney): Lead {
 
 export function leadReads(pool: pg.Pool, currency: string) {
   async function withMoney(rows: LeadRow[]): Promise<Lead[]> {
-    const money = await moneyOf(pool, rows.map((row) => moneySubjectOf(row)), currency);
+    const money = await moneyOf(
+      pool,
+      rows.map((row) => moneySubjectOf(row)),
+      currency,
+    );
     return rows.map((row) => toLead(row, money.get(row.id)!));
   }
 

@@ -160,7 +160,12 @@ export function leadUseCases(deps: {
         if (referral.leadStatus === 'declined' || referral.status === 'declined') fail('LEAD_DECLINED');
         if (referral.expectedValueCents === cents) return;
         await setDealValues(tx, referralId, { expectedValueCents: cents }, now);
-        await addTimelineEntry(tx, referralId, timelineEntry.expectedValueSet(vendor.name, cents, settings.currency), now);
+        await addTimelineEntry(
+          tx,
+          referralId,
+          timelineEntry.expectedValueSet(vendor.name, cents, settings.currency),
+          now,
+        );
       });
       return lead(vendor.id, referralId);
     },

@@ -1,11 +1,5 @@
 import type { Bounty, Milestone } from '@app/contracts';
-import {
-  commissionCents,
-  DEAL_VALUE_AT,
-  MILESTONE_STAGES,
-  retentionDueAt,
-  STAGE_RANK,
-} from '@app/domain';
+import { commissionCents, DEAL_VALUE_AT, MILESTONE_STAGES, retentionDueAt, STAGE_RANK } from '@app/domain';
 import { fail, type Emit } from '@app/kit';
 import type { Tx } from './db.ts';
 import {
@@ -99,7 +93,16 @@ export async function confirmMilestone(
   const vendor = await vendorById(tx, referral.vendorId);
   const vendorName = vendor?.name ?? 'The vendor';
   const dealValueCents = input.dealValueCents ?? null;
-  if (!(await insertConfirmation(tx, { referralId: referral.id, milestone, actor, note: input.note, dealValueCents, at: now })))
+  if (
+    !(await insertConfirmation(tx, {
+      referralId: referral.id,
+      milestone,
+      actor,
+      note: input.note,
+      dealValueCents,
+      at: now,
+    }))
+  )
     fail('MILESTONE_ALREADY_CONFIRMED');
   const deal = { ...referral };
   if (dealValueCents !== null) {

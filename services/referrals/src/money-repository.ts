@@ -20,7 +20,8 @@ export interface Actor {
 }
 
 /** BIGINT (and numeric sums) as the driver answers them (text, or bigint through Prisma) -> number of cents. */
-export const cents = (value: string | number | bigint | null | undefined): number => (value == null ? 0 : Number(value));
+export const cents = (value: string | number | bigint | null | undefined): number =>
+  value == null ? 0 : Number(value);
 const centsOrNull = (value: string | number | bigint | null | undefined): number | null =>
   value == null ? null : Number(value);
 

@@ -333,7 +333,8 @@ export function moneyUseCases(deps: {
     /** One payout as CSV, a line per commission (amounts as decimals of cents, cells injection-safe). */
     async exportPayout(id: string): Promise<string> {
       const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-      const payout = (uuid.test(id) ? (await payoutsWhere('id = $1::uuid', [id]))[0] : undefined) ?? fail('PAYOUT_NOT_FOUND');
+      const payout =
+        (uuid.test(id) ? (await payoutsWhere('id = $1::uuid', [id]))[0] : undefined) ?? fail('PAYOUT_NOT_FOUND');
       const { rows } = await pool.query<{ id: number; client: string | null }>(
         `SELECT id, client ->> 'name' AS client FROM referrals WHERE id = ANY($1::int[])`,
         [payout.commissions.map((c) => c.referralId)],

@@ -38,8 +38,7 @@ export function referralRoutes(deps: {
     acceptLead: ({ identity, params }) => leads.accept(identity, params.vendorId, params.referralId),
     declineLead: ({ identity, params, body }) =>
       leads.decline(identity, params.vendorId, params.referralId, body.reason),
-    confirmMilestone: ({ identity, params, body }) =>
-      leads.confirm(identity, params.vendorId, params.referralId, body),
+    confirmMilestone: ({ identity, params, body }) => leads.confirm(identity, params.vendorId, params.referralId, body),
     setExpectedValue: ({ identity, params, body }) =>
       leads.setExpectedValue(identity, params.vendorId, params.referralId, body.expectedValueCents),
     reverseDeal: ({ identity, params, body }) =>

@@ -51,8 +51,7 @@ export async function changeStage(
       at,
     );
   }
-  if (status === 'declined')
-    await reverseUnpaid(tx, referral.id, actor, change.reversalReason ?? WITHDRAWN_REASON, at);
+  if (status === 'declined') await reverseUnpaid(tx, referral.id, actor, change.reversalReason ?? WITHDRAWN_REASON, at);
   emit('referral.status_changed', {
     referralId: referral.id,
     userId: referral.userId,

@@ -171,15 +171,21 @@ const eventsOf = (name: string, referralId: number) =>
 
 /** The events of a referral once `count` of them were published (the relay publishes after the commit). */
 const published = (name: string, referralId: number, count = 1) =>
-  eventually(() => {
-    const events = eventsOf(name, referralId);
-    return events.length >= count && events;
-  }, 10_000, `${count} ${name} of ${referralId}`);
+  eventually(
+    () => {
+      const events = eventsOf(name, referralId);
+      return events.length >= count && events;
+    },
+    10_000,
+    `${count} ${name} of ${referralId}`,
+  );
 
 /** The payload of the last `lead.status_changed` of a referral with this change. */
 const leadChange = (referralId: number, change: string) =>
   eventually(
-    () => eventsOf('lead.status_changed', referralId).find((e) => (e.payload as { change: string }).change === change)?.payload,
+    () =>
+      eventsOf('lead.status_changed', referralId).find((e) => (e.payload as { change: string }).change === change)
+        ?.payload,
     10_000,
     `lead.status_changed ${change}`,
   );
@@ -246,7 +252,11 @@ describe('earning', () => {
     summary = await impact(s.referrer);
     expect(summary.pipelineValueCents).toBe(1_234_567);
     // Pending now: Closed-Won (reached before) at 20% of the expected value: 246913.4 -> 246913, referrer 172839.
-    expect(summary.payoutSummary).toMatchObject({ inEscrowCents: 7000 + 17539, earnedCents: 24539, pendingCents: 172_839 });
+    expect(summary.payoutSummary).toMatchObject({
+      inEscrowCents: 7000 + 17539,
+      earnedCents: 24539,
+      pendingCents: 172_839,
+    });
     // Still open: closedWon at 20% of the expected $12,345.67 = 246913.4 -> 246913, referrer 172839.1 -> 172839;
     // retention $500 -> 35000.
     expect(lead.money.expectedCents).toBe(172_839 + 35_000);
@@ -280,9 +290,9 @@ describe('earning', () => {
     expect(referral.lastActivity.text).toBe(referral.timeline.at(-1)!.text);
 
     // Events: one commission.created per commission; lead.status_changed per confirmation.
-    expect((await published('commission.created', id, 3)).map((e) => (e.payload as { referrerCents: number }).referrerCents)).toEqual([
-      7000, 17539, 140_000,
-    ]);
+    expect(
+      (await published('commission.created', id, 3)).map((e) => (e.payload as { referrerCents: number }).referrerCents),
+    ).toEqual([7000, 17539, 140_000]);
     await published('lead.status_changed', id, 4);
     expect(
       eventsOf('lead.status_changed', id)
@@ -299,9 +309,7 @@ describe('earning', () => {
   });
 
   it('pays a percentage of MRR for its months, from the bounties at the moment of the confirmation', async () => {
-    const s = await setup(
-      bounties({ closedWon: { enabled: true, type: 'percentage_mrr', amount: 10, months: 6 } }),
-    );
+    const s = await setup(bounties({ closedWon: { enabled: true, type: 'percentage_mrr', amount: 10, months: 6 } }));
     const { id } = await refer(s);
     // 10% of $12,345.67 / 12 for 6 months = 61728.35 -> 61728 cents; referrer 43209.6 -> 43210, fee 18518.
     await confirmed(s, id, { milestone: 'closedWon', dealValueCents: 1_234_567 });
@@ -370,12 +378,24 @@ describe('deal values', () => {
     const s = await setup();
     const { id } = await refer(s);
     const before = await moneyRows();
-    for (const dealValueCents of [-1, 0, '100000', 12.5, DEFAULT_DEAL_VALUE_MAX_CENTS + 1, Number.MAX_SAFE_INTEGER + 2]) {
+    for (const dealValueCents of [
+      -1,
+      0,
+      '100000',
+      12.5,
+      DEFAULT_DEAL_VALUE_MAX_CENTS + 1,
+      Number.MAX_SAFE_INTEGER + 2,
+    ]) {
       const response = await confirm(s.member, s.vendor.vendorId, id, { milestone: 'closedWon', dealValueCents });
       expect(response.statusCode, `${dealValueCents}: ${response.body}`).toBe(400);
     }
     expect(
-      (await confirm(s.member, s.vendor.vendorId, id, { milestone: 'closedWon', dealValueCents: DEFAULT_DEAL_VALUE_MAX_CENTS + 1 })).json(),
+      (
+        await confirm(s.member, s.vendor.vendorId, id, {
+          milestone: 'closedWon',
+          dealValueCents: DEFAULT_DEAL_VALUE_MAX_CENTS + 1,
+        })
+      ).json(),
     ).toMatchObject({ code: 'DEAL_VALUE_TOO_LARGE', field: 'dealValueCents' });
     expect(
       (await confirm(s.member, s.vendor.vendorId, id, { milestone: 'qualifiedLead', dealValueCents: 100 })).json(),
@@ -429,9 +449,9 @@ describe('concurrency', () => {
       Array.from({ length: 10 }, () => confirm(s.member, s.vendor.vendorId, id, { milestone: 'qualifiedLead' })),
     );
     expect(responses.map((r) => r.statusCode).sort()).toEqual([200, ...Array(9).fill(409)]);
-    expect(responses.filter((r) => r.statusCode === 409).every((r) => r.json().code === 'MILESTONE_ALREADY_CONFIRMED')).toBe(
-      true,
-    );
+    expect(
+      responses.filter((r) => r.statusCode === 409).every((r) => r.json().code === 'MILESTONE_ALREADY_CONFIRMED'),
+    ).toBe(true);
     const { rows } = await ctx.sql.query(
       `SELECT (SELECT count(*)::int FROM referrals.commissions WHERE referral_id = $1) commissions,
               (SELECT count(*)::int FROM referrals.commission_entries WHERE referral_id = $1 AND kind = 'earned') earned,
@@ -638,12 +658,14 @@ describe('payouts', () => {
       ].sort(),
     );
     const event = await eventually(() =>
-      ctx.published.find((e) => e.name === 'payout.recorded' && (e.payload as { payoutId: string }).payoutId === payout.id),
+      ctx.published.find(
+        (e) => e.name === 'payout.recorded' && (e.payload as { payoutId: string }).payoutId === payout.id,
+      ),
     );
     expect(event?.payload).toMatchObject({ reference, currency: 'USD' });
-    expect((event!.payload as { referrers: Array<{ totalCents: number }> }).referrers.map((r) => r.totalCents).sort()).toEqual([
-      24539, 7000,
-    ].sort());
+    expect(
+      (event!.payload as { referrers: Array<{ totalCents: number }> }).referrers.map((r) => r.totalCents).sort(),
+    ).toEqual([24539, 7000].sort());
     expect((await impact(a.referrer)).payoutSummary).toMatchObject({
       inEscrowCents: 0,
       paidCents: 24539,
@@ -727,7 +749,11 @@ describe('payouts', () => {
     await confirmed(s, id, { milestone: 'closedWon', dealValueCents: 1_234_567 });
     const [commission] = await commissionsOf(s.referrer);
     const payout = Payout.parse((await pay([commission!.id], '-REF')).json());
-    const csv = await app().inject({ method: 'GET', url: `/api/admin/payouts/${payout.id}/export`, headers: admin.headers });
+    const csv = await app().inject({
+      method: 'GET',
+      url: `/api/admin/payouts/${payout.id}/export`,
+      headers: admin.headers,
+    });
     expect(csv.statusCode, csv.body).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
     const lines = csv.body.trim().split('\r\n');
