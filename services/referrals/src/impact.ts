@@ -158,15 +158,18 @@ export function impactReads(pool: pg.Pool, currency: string) {
         FROM commission_entries e ${filtered ? `JOIN referrals r ON r.id = e.referral_id WHERE e.user_id = $1 AND ${where}` : 'WHERE e.user_id = $1'}`;
       // Pending: per vendor, milestone and deal value, the referrals whose stage reached a milestone the vendor
       // has not confirmed (routed, not declined); valued below at the vendor's bounties now.
-      const pendingSql = `SELECT r.vendor_id, m.milestone, coalesce(r.deal_value_cents, r.expected_value_cents)::text AS deal,
-            count(*)::int AS n, min(vb.bounties::text) AS bounties
-          FROM referrals r
-          JOIN vendors v ON v.id = r.vendor_id AND v.verified JOIN vendor_bounties vb ON vb.vendor_id = r.vendor_id
+      const pendingSql = `WITH mine AS MATERIALIZED (
+          SELECT r.id, r.vendor_id, r.furthest_stage, coalesce(r.deal_value_cents, r.expected_value_cents) AS deal
+            FROM referrals r
+           WHERE ${where} AND r.furthest_stage > 0 AND r.vendor_id IS NOT NULL AND r.status <> 'declined'
+             AND r.lead_status <> 'declined')
+        SELECT mine.vendor_id, m.milestone, mine.deal::text AS deal, count(*)::int AS n, min(vb.bounties::text) AS bounties
+          FROM mine
+          JOIN vendors v ON v.id = mine.vendor_id AND v.verified JOIN vendor_bounties vb ON vb.vendor_id = mine.vendor_id
           JOIN (VALUES ${reachable.map(([milestone, rank]) => `('${milestone}', ${rank})`).join(', ')}) AS m(milestone, rank)
-            ON r.furthest_stage >= m.rank
-         WHERE ${where} AND r.status <> 'declined' AND r.lead_status IS NOT NULL AND r.lead_status <> 'declined'
-           AND (vb.bounties -> m.milestone ->> 'enabled') = 'true'
-           AND NOT EXISTS (SELECT 1 FROM milestone_confirmations mc WHERE mc.referral_id = r.id AND mc.milestone = m.milestone)
+            ON mine.furthest_stage >= m.rank
+         WHERE (vb.bounties -> m.milestone ->> 'enabled') = 'true'
+           AND NOT EXISTS (SELECT 1 FROM milestone_confirmations mc WHERE mc.referral_id = mine.id AND mc.milestone = m.milestone)
          GROUP BY 1, 2, 3`;
       // Recent activity: the newest status changes by index (user_id, at), filtered by their referral.
       const activityParams = [...params];
