@@ -85,7 +85,7 @@ export function leadUseCases(deps: {
         const reason = decision.reason ?? '';
         await addTimelineEntry(tx, referralId, timelineEntry.declined(vendor.name, reason), at);
         // The decline is the stage change's timeline entry: the move itself is in the history.
-        await changeStage(
+        const moved = await changeStage(
           tx,
           emit,
           { id: referralId, userId, projectId },
@@ -98,6 +98,17 @@ export function leadUseCases(deps: {
             at,
           },
         );
+        // Already Declined (the referrer withdrew it first): the vendor's decision is still news to its CRM.
+        if (!moved)
+          emit('lead.status_changed', {
+            referralId,
+            vendorId: vendor.id,
+            stage: 'declined',
+            previousStage: 'declined',
+            change: 'declined',
+            milestone: null,
+            changedAt: at.toISOString(),
+          });
         emit('lead.declined', { ...told, reason });
       }
     });

@@ -207,6 +207,13 @@ describe('earning', () => {
     for (const status of ['intro_made', 'intro_occurred', 'intro_accepted', 'became_customer'] as const)
       expect((await move(s.referrer, id, status)).statusCode).toBe(200);
     expect(await commissionsOf(s.referrer)).toEqual([]);
+    // The vendor's CRM hears of the referrer's moves of a routed referral.
+    expect(await leadChange(id, 'stage_changed')).toMatchObject({
+      vendorId: s.vendor.vendorId,
+      previousStage: 'pending',
+      stage: 'intro_made',
+      milestone: null,
+    });
     let summary = await impact(s.referrer);
     // Pending: qualifiedLead $100 -> $70 and opportunityCreated $250.55 -> $175.39 (computable without a deal value).
     expect(summary.payoutSummary).toEqual({
