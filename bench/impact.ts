@@ -126,11 +126,11 @@ async function main() {
       const body = (await response.json()) as {
         totalReferrals?: number;
         giveGetScore?: { received: number };
-        payoutSummary?: { earned: number };
+        payoutSummary?: { earnedCents: number };
       };
       if (response.status !== 200) throw new Error(`${c.name}: ${response.status} ${JSON.stringify(body)}`);
       log(
-        `  ${c.name.padEnd(26)} 200, totalReferrals ${body.totalReferrals}, received ${body.giveGetScore?.received}, earned ${body.payoutSummary?.earned}`,
+        `  ${c.name.padEnd(26)} 200, totalReferrals ${body.totalReferrals}, received ${body.giveGetScore?.received}, earned (cents) ${body.payoutSummary?.earnedCents}`,
       );
     }
 
@@ -202,7 +202,7 @@ async function seed(db: pg.Client): Promise<Array<[string, number]>> {
   // (the same definitions, read from pg_indexes), as a restore would.
   const { rows: indexes } = await db.query<{ name: string; definition: string }>(
     `SELECT indexname AS name, indexdef AS definition FROM pg_indexes
-      WHERE schemaname = 'referrals' AND tablename IN ('referrals', 'referral_status_changes', 'commissions') AND indexname NOT LIKE '%pkey'`,
+      WHERE schemaname = 'referrals' AND tablename IN ('referrals', 'referral_status_changes', 'commissions', 'commission_entries') AND indexname NOT LIKE '%pkey'`,
   );
   for (const index of indexes) await db.query(`DROP INDEX referrals."${index.name}"`);
   const others = settings.total - settings.bigUser - settings.smallUser;
@@ -232,12 +232,13 @@ async function seed(db: pg.Client): Promise<Array<[string, number]>> {
                UNION ALL SELECT n, '${SMALL}' FROM generate_series(1, $2::int) n
                UNION ALL SELECT n, 'other-user-' || (n % 5000) FROM generate_series(1, $3::int) n) users)
      INSERT INTO referrals.referrals (user_id, project_id, status, referred_first_name, referred_last_name, referred_email, referral_reason,
-                                      company, vendor_id, lead_status, search_text, created_at, updated_at, deal_value, furthest_stage, closed_won_at)
+                                      company, vendor_id, lead_status, search_text, created_at, updated_at, deal_value_cents, expected_value_cents, furthest_stage, closed_won_at)
      SELECT s.user_id, s.project_id, s.status, 'Anna', 'Smith' || s.n, 'anna' || s.n || '@client.example', 'They need it.', p.company_name,
             CASE WHEN p.company_key LIKE 'vendor %' THEN 'vendor-' || split_part(p.company_key, ' ', 2) END,
             CASE WHEN p.company_key LIKE 'vendor %' THEN 'new'::referrals.lead_status END,
             'anna smith' || s.n, s.created_at, s.created_at,
-            CASE WHEN s.status = 'became_customer' OR (s.status IN ('intro_made', 'intro_accepted', 'intro_occurred') AND s.n % 2 = 0) THEN 1000 + (s.n % 99) * 1000 END,
+            CASE WHEN s.status = 'became_customer' THEN (1000 + (s.n % 99) * 1000) * 100 END,
+            CASE WHEN s.status IN ('intro_made', 'intro_accepted', 'intro_occurred', 'became_customer') AND s.n % 2 = 0 THEN (1000 + (s.n % 99) * 1000) * 100 END,
             CASE s.status ${Object.entries(STAGE_RANK)
               .map(([stage, rank]) => `WHEN '${stage}' THEN ${rank}`)
               .join(' ')} END,
@@ -255,11 +256,23 @@ async function seed(db: pg.Client): Promise<Array<[string, number]>> {
   );
   await step(
     'commissions',
-    `INSERT INTO referrals.commissions (referral_id, user_id, milestone, gross_amount, referrer_amount, platform_fee, state, earned_at, paid_out_at)
-     SELECT r.id, r.user_id, 'closedWon', r.deal_value * 0.2, round(r.deal_value * 0.2 * 0.7, 2), r.deal_value * 0.2 - round(r.deal_value * 0.2 * 0.7, 2),
-            CASE WHEN r.id % 3 = 0 THEN 'paid_out' ELSE 'in_escrow' END, r.closed_won_at, CASE WHEN r.id % 3 = 0 THEN r.closed_won_at + interval '30 days' END
+    // Confirmed Closed-Won: 20% of the deal, 70% of it the referrer's; a third paid (ledger entries, cents).
+    `INSERT INTO referrals.milestone_confirmations (referral_id, milestone, actor, actor_name, deal_value_cents, confirmed_at)
+     SELECT r.id, 'closedWon', 'vendor', 'Bench', r.deal_value_cents, r.closed_won_at
        FROM referrals.referrals r JOIN referrals.projects p ON p.id = r.project_id
-      WHERE r.status = 'became_customer' AND p.company_key LIKE 'vendor %'`,
+      WHERE r.status = 'became_customer' AND p.company_key LIKE 'vendor %';
+     INSERT INTO referrals.commissions (referral_id, user_id, vendor_id, milestone, gross_cents, referrer_cents, fee_cents, deal_value_cents, currency, earned_at)
+     SELECT r.id, r.user_id, r.vendor_id, 'closedWon', r.deal_value_cents / 5, round(r.deal_value_cents / 5 * 0.7), r.deal_value_cents / 5 - round(r.deal_value_cents / 5 * 0.7),
+            r.deal_value_cents, 'USD', r.closed_won_at
+       FROM referrals.referrals r JOIN referrals.projects p ON p.id = r.project_id
+      WHERE r.status = 'became_customer' AND p.company_key LIKE 'vendor %';
+     INSERT INTO referrals.commission_entries (commission_id, referral_id, user_id, kind, amount_cents, actor, actor_name, at)
+     SELECT id, referral_id, user_id, 'earned', referrer_cents, 'vendor', 'Bench', earned_at FROM referrals.commissions;
+     INSERT INTO referrals.payouts (id, reference, method, paid_on, currency, recorded_by)
+     VALUES ('00000000-0000-0000-0000-000000000001', 'BENCH-1', 'bank_transfer', '2026-01-01', 'USD', 'Bench');
+     INSERT INTO referrals.commission_entries (commission_id, referral_id, user_id, kind, amount_cents, actor, actor_name, payout_id, at)
+     SELECT id, referral_id, user_id, 'paid', -referrer_cents, 'admin', 'Bench', '00000000-0000-0000-0000-000000000001', earned_at + interval '30 days'
+       FROM referrals.commissions WHERE referral_id % 3 = 0`,
   );
   await step('indexes', indexes.map((index) => index.definition).join(';\n'));
   await step(
@@ -270,7 +283,7 @@ async function seed(db: pg.Client): Promise<Array<[string, number]>> {
   // What autovacuum would have done by now on a live table: statistics and the visibility map.
   await step(
     'vacuum analyze',
-    `VACUUM ANALYZE referrals.referrals, referrals.referral_status_changes, referrals.projects, referrals.referrers, referrals.commissions`,
+    `VACUUM ANALYZE referrals.referrals, referrals.referral_status_changes, referrals.projects, referrals.referrers, referrals.commissions, referrals.commission_entries, referrals.milestone_confirmations`,
   );
   return timings;
 }

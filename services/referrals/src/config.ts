@@ -1,3 +1,4 @@
+import { DEFAULT_CURRENCY, DEFAULT_DEAL_VALUE_MAX_CENTS } from '@app/domain';
 import { baseConfig, databaseConfig, port, readConfig } from '@app/kit';
 import { z } from 'zod';
 
@@ -10,8 +11,18 @@ export const referralsConfigSchema = z.object({
   AI_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
   /** After the AI provider knew no program for a product, it is not asked again for this long. */
   PROGRAM_RECHECK_HOURS: z.coerce.number().min(0).default(24),
-  /** How often Closed-Won referrals are checked for a due retention bonus (also once at start). */
-  RETENTION_CHECK_MS: z.coerce.number().int().positive().default(3_600_000),
+  /** The platform's one currency (ISO 4217), answered with every amount. */
+  CURRENCY: z
+    .string()
+    .regex(/^[A-Z]{3}$/, 'CURRENCY must be an ISO 4217 code such as USD')
+    .default(DEFAULT_CURRENCY),
+  /** The highest deal value a vendor may enter, in cents (default $10,000,000). */
+  DEAL_VALUE_MAX_CENTS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(Number.MAX_SAFE_INTEGER)
+    .default(DEFAULT_DEAL_VALUE_MAX_CENTS),
 });
 
 export type ReferralsConfig = z.output<typeof referralsConfigSchema>;

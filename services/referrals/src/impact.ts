@@ -1,8 +1,15 @@
-import type { Commission, ImpactQuery, ImpactSummary } from '@app/contracts';
-import { companyKey, STAGE_MILESTONES, STAGE_RANK } from '@app/domain';
+import {
+  MILESTONES,
+  type Bounties,
+  type Commission,
+  type ImpactQuery,
+  type ImpactSummary,
+  type Milestone,
+} from '@app/contracts';
+import { commissionCents, companyKey, MILESTONE_STAGES, STAGE_MILESTONES, STAGE_RANK } from '@app/domain';
 import type pg from 'pg';
 import type { z } from 'zod';
-import { SELECT_COMMISSIONS, toCommission } from './commissions-repository.ts';
+import { bountiesOf, cents, queryCommissions } from './money-repository.ts';
 
 /**
  * The Impact dashboard (GET /api/referral-impact) and the commissions list, in SQL aggregates: a user
@@ -16,7 +23,11 @@ import { SELECT_COMMISSIONS, toCommission } from './commissions-repository.ts';
  * - Rates are percent of the referrals in range, one decimal: accepted = past Tee-up and not declined.
  * - Funnel: Tee-ups are all referrals; Warm Intros, Demos: ever reached that stage or later (furthest_stage:
  *   Warm Intro < Intro Occurred < Demo < Closed-Won); Closed-Won: now Closed-Won.
- * - Payout summary and trends' `earned`: the referrer's share of the commissions of the referrals in range.
+ * - Money is integer cents, all of it from the ledger (commission_entries): in escrow = earned - reversed -
+ *   paid; earned = in escrow + paid. Pending: milestones the referral's stage reached (furthest_stage) that
+ *   the vendor has not confirmed, valued at the vendor's bounties now (where computable). Pipeline: the
+ *   vendors' expected deal values of referrals not Closed-Won nor Declined. Nothing is cached: every read
+ *   sees every money change.
  * - Recent activity: the latest 10 of the user's status changes (Tee-up = sent; Warm Intro and Intro
  *   Occurred = accepted; Demo = demo; declined; Closed-Won = closed) with the commission that move earned
  *   (referrer's share), and referrals received; a move back to Tee-up is not an activity.
@@ -33,8 +44,13 @@ const MILESTONE_OF_STATUS = `CASE s.to_status ${Object.entries(STAGE_MILESTONES)
   .map(([stage, milestone]) => `WHEN '${stage}' THEN '${milestone}'`)
   .join(' ')} END`;
 
+/** The milestones a stage reaches, with the rank (furthest_stage) that reaches them. */
+const reachable = MILESTONES.flatMap((milestone) => {
+  const stage = MILESTONE_STAGES[milestone];
+  return stage ? [[milestone, STAGE_RANK[stage]] as const] : [];
+});
+
 const rate = (part: number, total: number) => (total === 0 ? 0 : Math.round((part * 1000) / total) / 10);
-const money = (value: number) => Math.round(value * 100) / 100;
 
 /**
  * The partner of a referral to the project `p`, routed to the vendor `v` (LEFT JOINed, so null when not
@@ -73,13 +89,13 @@ interface Totals {
   accepted: number;
   pending: number;
   declined: number;
-  pipeline: number;
+  pipeline: string;
   closed_won: number;
   warm: number;
   demos: number;
 }
 
-export function impactReads(pool: pg.Pool) {
+export function impactReads(pool: pg.Pool, currency: string) {
   /** The user's referrals in range: FROM ... WHERE text and its parameters. */
   function scope(userId: string, query: Query) {
     const params: unknown[] = [userId];
@@ -129,24 +145,39 @@ export function impactReads(pool: pg.Pool) {
           count(*) FILTER (WHERE r.status NOT IN ('pending', 'declined'))::int AS accepted,
           count(*) FILTER (WHERE r.status = 'pending')::int AS pending,
           count(*) FILTER (WHERE r.status = 'declined')::int AS declined,
-          coalesce(sum(r.deal_value) FILTER (WHERE r.status NOT IN ('became_customer', 'declined')), 0)::float8 AS pipeline,
+          coalesce(sum(r.expected_value_cents) FILTER (WHERE r.status NOT IN ('became_customer', 'declined')), 0)::text AS pipeline,
           count(*) FILTER (WHERE r.status = 'became_customer')::int AS closed_won,
           count(*) FILTER (WHERE r.furthest_stage >= ${STAGE_RANK.intro_made})::int AS warm,
           count(*) FILTER (WHERE r.furthest_stage >= ${STAGE_RANK.intro_accepted})::int AS demos
         FROM referrals r WHERE ${where}`;
       const receivedParams: unknown[] = [userId];
       const receivedSql = `SELECT count(*)::int AS received ${receivedFrom(query, receivedParams, partnerKey)}`;
-      const payoutSql = `SELECT coalesce(sum(c.referrer_amount), 0)::float8 AS earned,
-          coalesce(sum(c.referrer_amount) FILTER (WHERE c.state = 'paid_out'), 0)::float8 AS paid_out,
-          coalesce(sum(c.referrer_amount) FILTER (WHERE c.state = 'in_escrow'), 0)::float8 AS in_escrow
-        FROM commissions c ${filtered ? `JOIN referrals r ON r.id = c.referral_id WHERE c.user_id = $1 AND ${where}` : 'WHERE c.user_id = $1'}`;
+      const payoutSql = `SELECT coalesce(sum(e.amount_cents), 0)::text AS in_escrow,
+          coalesce(-sum(e.amount_cents) FILTER (WHERE e.kind = 'paid'), 0)::text AS paid,
+          coalesce(-sum(e.amount_cents) FILTER (WHERE e.kind = 'reversed'), 0)::text AS reversed
+        FROM commission_entries e ${filtered ? `JOIN referrals r ON r.id = e.referral_id WHERE e.user_id = $1 AND ${where}` : 'WHERE e.user_id = $1'}`;
+      // Pending: per vendor, milestone and deal value, the referrals whose stage reached a milestone the vendor
+      // has not confirmed (routed, not declined); valued below at the vendor's bounties now.
+      const pendingSql = `WITH mine AS MATERIALIZED (
+          SELECT r.id, r.vendor_id, r.furthest_stage, coalesce(r.deal_value_cents, r.expected_value_cents) AS deal
+            FROM referrals r
+           WHERE ${where} AND r.furthest_stage > 0 AND r.vendor_id IS NOT NULL AND r.status <> 'declined'
+             AND r.lead_status <> 'declined')
+        SELECT mine.vendor_id, m.milestone, mine.deal::text AS deal, count(*)::int AS n, min(vb.bounties::text) AS bounties
+          FROM mine
+          JOIN vendors v ON v.id = mine.vendor_id AND v.verified JOIN vendor_bounties vb ON vb.vendor_id = mine.vendor_id
+          JOIN (VALUES ${reachable.map(([milestone, rank]) => `('${milestone}', ${rank})`).join(', ')}) AS m(milestone, rank)
+            ON mine.furthest_stage >= m.rank
+         WHERE (vb.bounties -> m.milestone ->> 'enabled') = 'true'
+           AND NOT EXISTS (SELECT 1 FROM milestone_confirmations mc WHERE mc.referral_id = mine.id AND mc.milestone = m.milestone)
+         GROUP BY 1, 2, 3`;
       // Recent activity: the newest status changes by index (user_id, at), filtered by their referral.
       const activityParams = [...params];
       const activitySql = `(SELECT 's' || s.id AS id,
             CASE s.to_status WHEN 'pending' THEN 'sent' WHEN 'intro_made' THEN 'accepted' WHEN 'intro_occurred' THEN 'accepted'
               WHEN 'intro_accepted' THEN 'demo' WHEN 'declined' THEN 'declined' ELSE 'closed' END AS type,
             coalesce(av.name, ap.company_name) AS partner, r.referred_first_name || ' ' || r.referred_last_name AS contact,
-            (SELECT cm.referrer_amount::float8 FROM commissions cm WHERE cm.referral_id = s.referral_id AND cm.milestone = ${MILESTONE_OF_STATUS}) AS amount,
+            (SELECT cm.referrer_cents::text FROM commissions cm WHERE cm.referral_id = s.referral_id AND cm.milestone = ${MILESTONE_OF_STATUS}) AS amount,
             s.at
           FROM referral_status_changes s JOIN referrals r ON r.id = s.referral_id JOIN projects ap ON ap.id = r.project_id
                LEFT JOIN vendors av ON av.id = r.vendor_id
@@ -157,7 +188,7 @@ export function impactReads(pool: pg.Pool) {
                 -- A company name is anyone's to claim: another referrer's contact is named only to the members
                 -- of the vendor workspace the referral was routed to (they see it in their lead inbox anyway).
                 CASE WHEN rr.member THEN rr.referred_first_name || ' ' || rr.referred_last_name ELSE '' END,
-                NULL::float8, rr.created_at
+                NULL::text, rr.created_at
            FROM referrers me
            JOIN projects mp ON mp.company_key = me.company_key
            CROSS JOIN LATERAL (
@@ -175,11 +206,11 @@ export function impactReads(pool: pg.Pool) {
       // A partner is the vendor workspace a referral was routed to (named as the workspace), else the project's
       // company: referrals to one company before and after its vendor joined are one partner.
       const leaderboardSql = `WITH per_project AS (
-          SELECT r.project_id, r.vendor_id, count(*)::int AS sent, sum(r.deal_value) FILTER (WHERE r.status = 'became_customer') AS revenue
+          SELECT r.project_id, r.vendor_id, count(*)::int AS sent, sum(r.deal_value_cents) FILTER (WHERE r.status = 'became_customer') AS revenue
             FROM referrals r WHERE ${where} GROUP BY r.project_id, r.vendor_id),
         mine AS (
           SELECT ${partnerKeyOf('lv', 'lp')} AS company_key, coalesce(max(lv.name), max(lp.company_name)) AS partner,
-                 sum(pp.sent)::int AS sent, coalesce(sum(pp.revenue), 0)::float8 AS revenue
+                 sum(pp.sent)::int AS sent, coalesce(sum(pp.revenue), 0)::text AS revenue
             FROM per_project pp JOIN projects lp ON lp.id = pp.project_id LEFT JOIN vendors lv ON lv.id = pp.vendor_id
            WHERE ${partnerKeyOf('lv', 'lp')} <> ''
            GROUP BY 1 ORDER BY sent DESC, partner LIMIT 10),
@@ -213,13 +244,14 @@ export function impactReads(pool: pg.Pool) {
         SELECT 'closedWon', ${monthOf('r.closed_won_at')}, count(*)::float8
           FROM referrals r WHERE ${where} AND r.status = 'became_customer' AND r.closed_won_at >= ${since} GROUP BY 2
         UNION ALL
-        SELECT 'earned', ${monthOf('c.earned_at')}, sum(c.referrer_amount)::float8
-          FROM commissions c JOIN referrals r ON r.id = c.referral_id WHERE c.user_id = $1 AND ${where} AND c.earned_at >= ${since} GROUP BY 2) t`;
+        SELECT 'earned', ${monthOf('e.at')}, sum(e.amount_cents)::float8
+          FROM commission_entries e JOIN referrals r ON r.id = e.referral_id
+         WHERE e.user_id = $1 AND e.kind = 'earned' AND ${where} AND e.at >= ${since} GROUP BY 2) t`;
 
-      const [totalsR, receivedR, payoutR, activityR, leaderboardR, trendsR] = await Promise.all([
+      const [totalsR, receivedR, payoutR, activityR, leaderboardR, trendsR, pendingR] = await Promise.all([
         pool.query<Totals>(totalsSql, params.slice(0, countOf(totalsSql))),
         pool.query<{ received: number }>(receivedSql, receivedParams),
-        pool.query<{ earned: number; paid_out: number; in_escrow: number }>(
+        pool.query<{ in_escrow: string; paid: string; reversed: string }>(
           payoutSql,
           params.slice(0, countOf(payoutSql)),
         ),
@@ -228,41 +260,58 @@ export function impactReads(pool: pg.Pool) {
           type: ImpactSummary['recentActivity'][number]['type'];
           partner: string;
           contact: string;
-          amount: number | null;
+          amount: string | null;
           at: Date;
         }>(activitySql, activityParams),
-        pool.query<{ partner: string; sent: number; revenue: number; received: number }>(
+        pool.query<{ partner: string; sent: number; revenue: string; received: number }>(
           leaderboardSql,
           leaderboardParams,
         ),
         pool.query<{ kind: 'sent' | 'closedWon' | 'earned'; month: string; value: number }>(trendsSql, trendParams),
+        pool.query<{ vendor_id: string; milestone: Milestone; deal: string | null; n: number; bounties: string }>(
+          pendingSql,
+          params.slice(0, countOf(pendingSql)),
+        ),
       ]);
       const t = totalsR.rows[0]!;
       const payout = payoutR.rows[0]!;
-      const trend = new Map(months.map((month) => [month, { month, sent: 0, closedWon: 0, earned: 0 }]));
+      const trend = new Map(months.map((month) => [month, { month, sent: 0, closedWon: 0, earnedCents: 0 }]));
       for (const row of trendsR.rows) {
         const entry = trend.get(row.month);
-        if (entry) entry[row.kind] = row.kind === 'earned' ? money(row.value) : row.value;
+        if (entry) entry[row.kind === 'earned' ? 'earnedCents' : row.kind] = row.value;
       }
+      let pendingCents = 0;
+      for (const row of pendingR.rows) {
+        const bounties: Bounties | null = bountiesOf(JSON.parse(row.bounties));
+        const amounts =
+          bounties && commissionCents(bounties[row.milestone], row.deal === null ? null : Number(row.deal));
+        if (amounts) pendingCents += amounts.referrer * row.n;
+      }
+      const inEscrowCents = cents(payout.in_escrow);
+      const paidCents = cents(payout.paid);
       return {
         totalReferrals: t.total,
         acceptanceRate: rate(t.accepted, t.total),
         pendingRate: rate(t.pending, t.total),
         declineRate: rate(t.declined, t.total),
-        pipelineValue: money(t.pipeline),
+        currency,
+        pipelineValueCents: cents(t.pipeline),
         closedWonCount: t.closed_won,
         giveGetScore: { sent: t.total, received: receivedR.rows[0]!.received },
         payoutSummary: {
-          earned: money(payout.earned),
-          paidOut: money(payout.paid_out),
-          inEscrow: money(payout.in_escrow),
+          currency,
+          pendingCents,
+          inEscrowCents,
+          paidCents,
+          reversedCents: cents(payout.reversed),
+          earnedCents: inEscrowCents + paidCents,
         },
         recentActivity: activityR.rows.map((row) => ({
           id: row.id,
           type: row.type,
           partner: row.partner,
           contact: row.contact,
-          amount: row.amount,
+          amountCents: row.amount === null ? null : Number(row.amount),
           timestamp: new Date(row.at).toISOString(),
         })),
         conversionFunnel: { teeUps: t.total, warmIntros: t.warm, demos: t.demos, closedWon: t.closed_won },
@@ -270,7 +319,7 @@ export function impactReads(pool: pg.Pool) {
           partner: row.partner,
           leadsSent: row.sent,
           leadsReceived: row.received,
-          revenueWon: money(row.revenue),
+          revenueWonCents: cents(row.revenue),
           reciprocityRatio: row.received === 0 ? row.sent : Math.round((row.sent / row.received) * 100) / 100,
         })),
         trends: [...trend.values()],
@@ -286,11 +335,12 @@ export function impactReads(pool: pg.Pool) {
         conditions.push(isPartner(`$${params.length}`));
       }
       params.push(MAX_COMMISSIONS);
-      const { rows } = await pool.query(
-        `${SELECT_COMMISSIONS} WHERE ${conditions.join(' AND ')} ORDER BY c.earned_at DESC, c.id DESC LIMIT $${params.length}`,
+      return queryCommissions(
+        pool,
+        conditions.join(' AND '),
         params,
+        `c.earned_at DESC, c.id DESC LIMIT $${params.length}`,
       );
-      return rows.map(toCommission);
     },
   };
 }

@@ -1,6 +1,16 @@
-import type { ClientOrganization, EmailDraft, IcpFit, Lead, LeadStatus, TimelineEntry } from '@app/contracts';
+import type {
+  ClientOrganization,
+  EmailDraft,
+  IcpFit,
+  Lead,
+  LeadStatus,
+  ReferralMoney,
+  ReferralStatus,
+  TimelineEntry,
+} from '@app/contracts';
 import type pg from 'pg';
-import { iso, TIMELINE_OF_R } from './reads.ts';
+import { moneyOf } from './money-view.ts';
+import { iso, moneySubjectOf, TIMELINE_OF_R } from './reads.ts';
 import { personName } from './people.ts';
 
 /**
@@ -35,6 +45,10 @@ interface LeadRow {
   email_draft: EmailDraft | null;
   email_sent_at: string | null;
   timeline: TimelineEntry[];
+  vendor_id: string | null;
+  status: ReferralStatus;
+  deal_value_cents: string | null;
+  expected_value_cents: string | null;
 }
 
 const SELECT_LEADS = `
@@ -43,10 +57,11 @@ const SELECT_LEADS = `
          r.referred_first_name, r.referred_last_name, r.referred_email,
          rf.first_name AS referrer_first_name, rf.last_name AS referrer_last_name, rf.email AS referrer_email,
          rf.company_name AS referrer_company, r.referral_reason, r.notes, r.fit, r.email_draft,
-         ${iso('r.email_sent_at')} AS email_sent_at, ${TIMELINE_OF_R} AS timeline
+         ${iso('r.email_sent_at')} AS email_sent_at, ${TIMELINE_OF_R} AS timeline,
+         r.vendor_id, r.status::text AS status, r.deal_value_cents::text, r.expected_value_cents::text
     FROM referrals r JOIN projects p ON p.id = r.project_id LEFT JOIN referrers rf ON rf.user_id = r.user_id`;
 
-function toLead(row: LeadRow): Lead {
+function toLead(row: LeadRow, money: ReferralMoney): Lead {
   const referrerEmail = row.referrer_email ?? '';
   return {
     referralId: row.id,
@@ -73,10 +88,21 @@ function toLead(row: LeadRow): Lead {
       ? { subject: row.email_draft.subject, body: row.email_draft.body, sentAt: row.email_sent_at }
       : null,
     timeline: row.timeline,
+    stage: row.status,
+    money,
   };
 }
 
-export function leadReads(pool: pg.Pool) {
+export function leadReads(pool: pg.Pool, currency: string) {
+  async function withMoney(rows: LeadRow[]): Promise<Lead[]> {
+    const money = await moneyOf(
+      pool,
+      rows.map((row) => moneySubjectOf(row)),
+      currency,
+    );
+    return rows.map((row) => toLead(row, money.get(row.id)!));
+  }
+
   return {
     /** The vendor's leads, newest first (at most MAX_LEADS), optionally in one status. */
     async list(vendorId: string, status?: LeadStatus): Promise<Lead[]> {
@@ -85,7 +111,7 @@ export function leadReads(pool: pg.Pool) {
           ORDER BY r.created_at DESC, r.id DESC LIMIT ${MAX_LEADS}`,
         [vendorId, status ?? null],
       );
-      return rows.map(toLead);
+      return withMoney(rows);
     },
 
     /** One lead of the vendor, or null (another vendor's referral is no lead of this one). */
@@ -95,7 +121,7 @@ export function leadReads(pool: pg.Pool) {
         `${SELECT_LEADS} WHERE r.id = $1 AND r.vendor_id = $2 AND r.lead_status IS NOT NULL`,
         [referralId, vendorId],
       );
-      return rows[0] ? toLead(rows[0]) : null;
+      return rows[0] ? (await withMoney([rows[0]]))[0]! : null;
     },
   };
 }

@@ -1,11 +1,15 @@
-import type { Lead, LeadStatus } from '@app/contracts';
+import type { ConfirmMilestoneRequest, Lead, LeadStatus, VendorCommissions } from '@app/contracts';
 import { fail, type Identity, type TransactionRunner } from '@app/kit';
 import type { Tx } from './db.ts';
 import type { LeadReads } from './lead-reads.ts';
+import { checkCeiling, confirmMilestone, type MoneySettings } from './milestones.ts';
+import type { MoneyUseCases } from './money.ts';
+import { lockReferral, reverseUnpaid, setDealValues, type Actor } from './money-repository.ts';
 import { personName } from './people.ts';
 import { addTimelineEntry, decideLead, decidedReferral, referrerProfile } from './repository.ts';
 import { changeStage } from './stage-change.ts';
 import { timelineEntry } from './timeline.ts';
+import type { z } from 'zod';
 import { vendorById, type StoredVendor } from './vendors-repository.ts';
 
 /**
@@ -13,8 +17,20 @@ import { vendorById, type StoredVendor } from './vendors-repository.ts';
  * workspace only (membership as the latest `vendor.saved` says). Accepted or declined once; a decline
  * carries the reason the referrer sees and moves the referral to Declined like any stage change.
  */
-export function leadUseCases(deps: { db: Tx; transaction: TransactionRunner<Tx>; reads: LeadReads }) {
-  const { db, transaction, reads } = deps;
+export function leadUseCases(deps: {
+  db: Tx;
+  transaction: TransactionRunner<Tx>;
+  reads: LeadReads;
+  money: MoneyUseCases;
+  settings: MoneySettings;
+}) {
+  const { db, transaction, reads, money, settings } = deps;
+
+  /** A member acting for the vendor, as the ledger and the timeline name them. */
+  const memberActor = (identity: Identity, vendor: StoredVendor): Actor & { kind: 'vendor' } => {
+    const member = vendor.members.find((m) => m.userId === identity.userId);
+    return { kind: 'vendor', userId: identity.userId, name: `${member?.name || identity.email} (${vendor.name})` };
+  };
 
   /** The workspace the caller may work in: 404 unknown, 403 not a member, 403 not verified (in that order). */
   async function memberOf(identity: Identity, vendorId: string): Promise<StoredVendor> {
@@ -55,11 +71,44 @@ export function leadUseCases(deps: { db: Tx; transaction: TransactionRunner<Tx>;
       if (decision.status === 'accepted') {
         await addTimelineEntry(tx, referralId, timelineEntry.accepted(vendor.name), at);
         emit('lead.accepted', told);
+        const stage = (await lockReferral(tx, referralId))!.status;
+        emit('lead.status_changed', {
+          referralId,
+          vendorId: vendor.id,
+          stage,
+          previousStage: stage,
+          change: 'accepted',
+          milestone: null,
+          changedAt: at.toISOString(),
+        });
       } else {
         const reason = decision.reason ?? '';
         await addTimelineEntry(tx, referralId, timelineEntry.declined(vendor.name, reason), at);
         // The decline is the stage change's timeline entry: the move itself is in the history.
-        await changeStage(tx, emit, { id: referralId, userId, projectId }, { status: 'declined', timeline: false });
+        const moved = await changeStage(
+          tx,
+          emit,
+          { id: referralId, userId, projectId },
+          {
+            status: 'declined',
+            timeline: false,
+            actor: memberActor(identity, vendor),
+            reversalReason: `Declined by ${vendor.name}: ${reason}`,
+            lead: { change: 'declined', milestone: null },
+            at,
+          },
+        );
+        // Already Declined (the referrer withdrew it first): the vendor's decision is still news to its CRM.
+        if (!moved)
+          emit('lead.status_changed', {
+            referralId,
+            vendorId: vendor.id,
+            stage: 'declined',
+            previousStage: 'declined',
+            change: 'declined',
+            milestone: null,
+            changedAt: at.toISOString(),
+          });
         emit('lead.declined', { ...told, reason });
       }
     });
@@ -82,6 +131,84 @@ export function leadUseCases(deps: { db: Tx; transaction: TransactionRunner<Tx>;
 
     decline: (identity: Identity, vendorId: string, referralId: number, reason: string) =>
       decide(identity, vendorId, referralId, { status: 'declined', reason }),
+
+    /** A member confirms a milestone of the lead: the commission is earned from the bounties now (milestones.ts). */
+    async confirm(
+      identity: Identity,
+      vendorId: string,
+      referralId: number,
+      input: z.output<typeof ConfirmMilestoneRequest>,
+    ): Promise<Lead> {
+      const vendor = await memberOf(identity, vendorId);
+      await lead(vendor.id, referralId);
+      const actor = memberActor(identity, vendor);
+      await transaction((tx, emit) =>
+        confirmMilestone(
+          tx,
+          emit,
+          {
+            referralId,
+            vendorId: vendor.id,
+            milestone: input.milestone,
+            dealValueCents: input.dealValueCents,
+            note: input.note ?? '',
+            actor,
+          },
+          settings,
+        ),
+      );
+      return lead(vendor.id, referralId);
+    },
+
+    /** The vendor's expected deal value (the referrer's pipeline). */
+    async setExpectedValue(identity: Identity, vendorId: string, referralId: number, cents: number): Promise<Lead> {
+      const vendor = await memberOf(identity, vendorId);
+      await lead(vendor.id, referralId);
+      checkCeiling(cents, settings, 'expectedValueCents');
+      await transaction(async (tx) => {
+        const now = new Date();
+        const referral = (await lockReferral(tx, referralId)) ?? fail('LEAD_NOT_FOUND');
+        if (referral.leadStatus === 'declined' || referral.status === 'declined') fail('LEAD_DECLINED');
+        if (referral.expectedValueCents === cents) return;
+        await setDealValues(tx, referralId, { expectedValueCents: cents }, now);
+        await addTimelineEntry(
+          tx,
+          referralId,
+          timelineEntry.expectedValueSet(vendor.name, cents, settings.currency),
+          now,
+        );
+      });
+      return lead(vendor.id, referralId);
+    },
+
+    /** The deal fell through: every unpaid commission of the lead is reversed (paid ones stay paid). */
+    async reverseDeal(identity: Identity, vendorId: string, referralId: number, reason: string): Promise<Lead> {
+      const vendor = await memberOf(identity, vendorId);
+      await lead(vendor.id, referralId);
+      const actor = memberActor(identity, vendor);
+      await transaction(async (tx, emit) => {
+        const now = new Date();
+        const referral = (await lockReferral(tx, referralId)) ?? fail('LEAD_NOT_FOUND');
+        const reversed = await reverseUnpaid(tx, referralId, actor, reason, now);
+        if (!reversed.count) fail('NOTHING_TO_REVERSE');
+        await addTimelineEntry(tx, referralId, timelineEntry.dealReversed('vendor', vendor.name, reason), now);
+        emit('lead.status_changed', {
+          referralId,
+          vendorId: vendor.id,
+          stage: referral.status,
+          previousStage: referral.status,
+          change: 'deal_reversed',
+          milestone: null,
+          changedAt: now.toISOString(),
+        });
+      });
+      return lead(vendor.id, referralId);
+    },
+
+    async commissions(identity: Identity, vendorId: string): Promise<VendorCommissions> {
+      const vendor = await memberOf(identity, vendorId);
+      return money.vendorCommissions(vendor.id);
+    },
   };
 }
 

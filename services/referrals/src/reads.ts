@@ -7,10 +7,12 @@ import type {
   ListReferralsQuery,
   Referral,
   ReferralList,
+  ReferralMoney,
   ReferralStatus,
   TimelineEntry,
 } from '@app/contracts';
 import type pg from 'pg';
+import { moneyOf, type MoneySubject } from './money-view.ts';
 import type { z } from 'zod';
 import { containsPattern } from './search-text.ts';
 
@@ -41,7 +43,8 @@ interface ReferralRow {
   email_draft: EmailDraft | null;
   from_clay: boolean;
   email_sent_at: string | null;
-  deal_value: number | null;
+  deal_value_cents: string | null;
+  expected_value_cents: string | null;
   history: Referral['history'];
   product_name: string;
   project_company_name: string;
@@ -82,7 +85,7 @@ const SELECT_REFERRALS = `
   SELECT r.id, r.user_id, r.project_id, r.status, ${iso('r.created_at')} AS created_at, ${iso('r.updated_at')} AS updated_at,
          r.referred_first_name, r.referred_last_name, r.referred_email, r.referred_phone, r.referral_reason,
          r.is_referral_aware, r.can_use_referrer_name, r.notes, r.company, r.email_draft, r.from_clay,
-         ${iso('r.email_sent_at')} AS email_sent_at, r.deal_value::float8 AS deal_value,
+         ${iso('r.email_sent_at')} AS email_sent_at, r.deal_value_cents::text, r.expected_value_cents::text,
          (SELECT coalesce(json_agg(json_build_object('from', c.from_status, 'to', c.to_status, 'at', ${iso('c.at')}) ORDER BY c.at, c.id), '[]')
             FROM referral_status_changes c WHERE c.referral_id = r.id) AS history,
          p.product_name, p.company_name AS project_company_name, p.description AS project_description,
@@ -128,7 +131,7 @@ function filtersOf(
   return { where: conditions.join(' AND '), params, filtered: params.length > 1 };
 }
 
-function toReferral(row: ReferralRow): Referral {
+function toReferral(row: ReferralRow, money: ReferralMoney): Referral {
   return {
     id: row.id,
     projectId: row.project_id,
@@ -156,7 +159,9 @@ function toReferral(row: ReferralRow): Referral {
     emailDraft: row.email_draft,
     fromClay: row.from_clay,
     emailSentAt: row.email_sent_at,
-    dealValue: row.deal_value,
+    money,
+    lastActivity: lastActivityOf(row.timeline, row.created_at),
+    awaitingApproval: row.email_draft !== null && row.email_sent_at === null,
     history: row.history,
     description: row.description,
     client: row.client,
@@ -175,14 +180,41 @@ function toReferral(row: ReferralRow): Referral {
   };
 }
 
-export function referralReads(pool: pg.Pool) {
+/** The newest timeline entry (the referral's creation when it has none). */
+export function lastActivityOf(timeline: TimelineEntry[], createdAt: string): { at: string; text: string } {
+  const last = timeline[timeline.length - 1];
+  return last ? { at: last.at, text: last.text } : { at: createdAt, text: 'Referral submitted' };
+}
+
+/** What the money view needs of a referral row. */
+export const moneySubjectOf = (row: {
+  id: number;
+  vendor_id: string | null;
+  lead_status: LeadStatus | null;
+  status: ReferralStatus;
+  deal_value_cents: string | null;
+  expected_value_cents: string | null;
+}): MoneySubject => ({
+  id: row.id,
+  vendorId: row.vendor_id && row.lead_status ? row.vendor_id : null,
+  declined: row.status === 'declined' || row.lead_status === 'declined',
+  dealValueCents: row.deal_value_cents === null ? null : Number(row.deal_value_cents),
+  expectedValueCents: row.expected_value_cents === null ? null : Number(row.expected_value_cents),
+});
+
+export function referralReads(pool: pg.Pool, currency: string) {
+  async function withMoney(rows: ReferralRow[]): Promise<Referral[]> {
+    const money = await moneyOf(pool, rows.map(moneySubjectOf), currency);
+    return rows.map((row) => toReferral(row, money.get(row.id)!));
+  }
+
   return {
     /** One referral and its owner, or null. */
     async byId(id: number): Promise<{ userId: string; referral: Referral } | null> {
       if (!Number.isSafeInteger(id) || id < 1 || id > MAX_REFERRAL_ID) return null;
       const { rows } = await pool.query<ReferralRow>(prepared(`${SELECT_REFERRALS} WHERE r.id = $1`, [id]));
       const row = rows[0];
-      return row ? { userId: row.user_id, referral: toReferral(row) } : null;
+      return row ? { userId: row.user_id, referral: (await withMoney([row]))[0]! } : null;
     },
 
     /** A page of the user's referrals with the dashboard's figures (see ReferralList). */
@@ -209,7 +241,7 @@ export function referralReads(pool: pg.Pool) {
       const count = (status: ReferralStatus) => byStatus[status] ?? 0;
       const all = Object.values(byStatus).reduce((sum, n) => sum + (n ?? 0), 0);
       return {
-        referrals: referrals.map(toReferral),
+        referrals: await withMoney(referrals),
         total: total ?? all,
         page: query.page,
         pageSize: query.pageSize,

@@ -28,9 +28,6 @@ import { changeStage } from './stage-change.ts';
 import { timelineEntry } from './timeline.ts';
 import { lockVendor, vendorById } from './vendors-repository.ts';
 
-/** A deal value as stored (numeric(14,2)): cents rounded, so a repeated value changes nothing. */
-const toCents = (dollars: number) => Math.round(dollars * 100) / 100;
-
 /** Addresses once each, case aside, in their first spelling, leaving out `except`. */
 function distinctAddresses(addresses: string[], except: string[] = []): string[] {
   const seen = new Set(except.map((a) => a.toLowerCase()));
@@ -203,8 +200,9 @@ export function referralUseCases(deps: { db: Tx; transaction: TransactionRunner<
     },
 
     /**
-     * Moves a referral to a stage (any from any, spec 4) and/or gives its deal value; setting the current
-     * stage again records nothing. Commissions owed are earned in the same transaction.
+     * The referrer moves their referral to a stage (any from any, spec 4): their own tracking, which earns
+     * nothing. Setting the current stage again records nothing. Declined withdraws the referral: its unpaid
+     * commissions are reversed in the same transaction.
      */
     async updateStatus(
       userId: string,
@@ -212,15 +210,20 @@ export function referralUseCases(deps: { db: Tx; transaction: TransactionRunner<
       input: z.output<typeof UpdateStatusRequest>,
     ): Promise<Referral> {
       const referral = await own(userId, referralId);
-      const dealValue = input.dealValue === undefined ? undefined : toCents(input.dealValue);
-      await transaction((tx, emit) =>
-        changeStage(
+      await transaction(async (tx, emit) => {
+        const referrer = await referrerProfile(tx, userId);
+        const name = personName({
+          firstName: referrer?.firstName ?? '',
+          lastName: referrer?.lastName ?? '',
+          email: referrer?.email ?? '',
+        });
+        await changeStage(
           tx,
           emit,
           { id: referral.id, userId, projectId: referral.projectId },
-          { status: input.status, dealValue, timeline: true },
-        ),
-      );
+          { status: input.status, timeline: true, actor: { kind: 'referrer', userId, name } },
+        );
+      });
       return reload(referral.id);
     },
 

@@ -238,20 +238,16 @@ export async function markIntroEmailSent(tx: Tx, referralId: number, draft: Emai
 }
 
 /**
- * The referral's stage and deal value, its row locked until the transaction ends: concurrent changes
- * each record the stage they really moved from, and commissions are decided one change at a time.
+ * The referral's stage and vendor, its row locked until the transaction ends: concurrent changes each
+ * record the stage they really moved from, and money is decided one change at a time.
  */
 export async function lockReferralStage(
   tx: Tx,
   referralId: number,
-): Promise<{ status: ReferralStatus; dealValue: number | null }> {
-  const [row] = await tx.$queryRaw<Array<{ status: ReferralStatus; deal_value: number | null }>>`
-    SELECT status::text, deal_value::float8 AS deal_value FROM referrals WHERE id = ${referralId} FOR UPDATE`;
-  return { status: row!.status, dealValue: row!.deal_value };
-}
-
-export async function setDealValue(tx: Tx, referralId: number, dealValue: number, at: Date): Promise<void> {
-  await tx.$executeRaw`UPDATE referrals SET deal_value = ${dealValue}, updated_at = ${at} WHERE id = ${referralId}`;
+): Promise<{ status: ReferralStatus; vendorId: string | null }> {
+  const [row] = await tx.$queryRaw<Array<{ status: ReferralStatus; vendor_id: string | null }>>`
+    SELECT status::text, vendor_id FROM referrals WHERE id = ${referralId} FOR UPDATE`;
+  return { status: row!.status, vendorId: row!.vendor_id };
 }
 
 /** Moves the referral to a stage: how far it ever got (STAGE_RANK) and when it became Closed-Won follow. */

@@ -1,24 +1,24 @@
 import type { HandlersOf } from '@app/kit';
-import type { CommissionUseCases } from './commissions.ts';
 import type { ImpactReads } from './impact.ts';
 import type { LeadUseCases } from './leads.ts';
+import type { MoneyUseCases } from './money.ts';
 import type { ReferralProgramUseCases } from './programs.ts';
 import type { ReferralReads } from './reads.ts';
 import type { ReferralUseCases } from './referrals.ts';
 
 /**
- * The referrals service's operations (contracts: `referralOperations`, `leadOperations`): input is parsed,
- * call and reply.
+ * The referrals service's operations (contracts: `referralOperations`, `leadOperations`,
+ * `moneyAdminOperations`): input is parsed, call and reply.
  */
 export function referralRoutes(deps: {
   referrals: ReferralUseCases;
   leads: LeadUseCases;
-  commissions: CommissionUseCases;
+  money: MoneyUseCases;
   programs: ReferralProgramUseCases;
   reads: ReferralReads;
   impact: ImpactReads;
 }): HandlersOf<'referrals'> {
-  const { referrals, leads, commissions, programs, reads, impact } = deps;
+  const { referrals, leads, money, programs, reads, impact } = deps;
   return {
     createReferral: ({ identity, body }) => referrals.create(identity, body),
     checkReferralFit: ({ body }) => referrals.checkFit(body),
@@ -32,11 +32,24 @@ export function referralRoutes(deps: {
     automateReferral: ({ identity, params, body }) => referrals.automate(identity.userId, params.id, body.dryRun),
     getImpact: ({ identity, query }) => impact.summary(identity.userId, query),
     listCommissions: ({ identity, query }) => impact.commissions(identity.userId, query),
-    recordPayout: ({ params }) => commissions.recordPayout(params.id),
+    requestConfirmation: ({ identity, params, body }) => money.requestConfirmation(identity, params.id, body),
     listLeads: ({ identity, params, query }) => leads.list(identity, params.vendorId, query.status),
     getLead: ({ identity, params }) => leads.get(identity, params.vendorId, params.referralId),
     acceptLead: ({ identity, params }) => leads.accept(identity, params.vendorId, params.referralId),
     declineLead: ({ identity, params, body }) =>
       leads.decline(identity, params.vendorId, params.referralId, body.reason),
+    confirmMilestone: ({ identity, params, body }) => leads.confirm(identity, params.vendorId, params.referralId, body),
+    setExpectedValue: ({ identity, params, body }) =>
+      leads.setExpectedValue(identity, params.vendorId, params.referralId, body.expectedValueCents),
+    reverseDeal: ({ identity, params, body }) =>
+      leads.reverseDeal(identity, params.vendorId, params.referralId, body.reason),
+    listVendorCommissions: ({ identity, params }) => leads.commissions(identity, params.vendorId),
+    adminConfirmMilestone: ({ identity, params, body }) => money.adminConfirm(identity, params.id, body),
+    adminReverseDeal: ({ identity, params, body }) => money.adminReverse(identity, params.id, body.reason),
+    getReferralLedger: ({ params }) => money.ledger(params.id),
+    listPayoutsDue: () => money.payoutsDue(),
+    recordPayout: ({ identity, body }) => money.recordPayout(identity, body),
+    listPayouts: () => money.listPayouts(),
+    exportPayout: ({ params }) => money.exportPayout(params.id),
   };
 }

@@ -1,16 +1,15 @@
 import { createDataService, defineService, registerOperations, type DataService, type ServiceOptions } from '@app/kit';
-import { commissionUseCases } from './commissions.ts';
 import { readReferralsConfig, type ReferralsConfig } from './config.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 import { impactReads } from './impact.ts';
 import { leadReads } from './lead-reads.ts';
 import { leadUseCases } from './leads.ts';
+import { moneyUseCases } from './money.ts';
 import { aiProgramSource, type ProgramSource } from './program-sources.ts';
 import { referralProgramUseCases } from './programs.ts';
 import { programsRepository } from './programs-repository.ts';
 import { referralReads } from './reads.ts';
 import { referralUseCases } from './referrals.ts';
-import { scheduleRetentionCheck } from './retention.ts';
 import { referralRoutes } from './routes.ts';
 import { bounties } from './subscribers/bounties.ts';
 import { emailDraft } from './subscribers/email-draft.ts';
@@ -23,8 +22,8 @@ export type ReferralsService = DataService<PrismaClient>;
 
 /**
  * Builds the referrals service (referrals, their routing to vendors and the vendors' lead inboxes, drafts
- * and stages, commissions, program checks, the Impact dashboard): migrations applied, operations registered, subscribers bound, the retention check
- * scheduled, outbox relay running once the app is ready. Not listening yet.
+ * and stages, milestones confirmed by vendors, commissions and their ledger, payouts, program checks, the Impact dashboard):
+ * migrations applied, operations registered, subscribers bound, outbox relay running once the app is ready. Not listening yet.
  */
 export async function createReferralsService(options: ServiceOptions<ReferralsConfig>): Promise<ReferralsService> {
   const { config, bus } = options;
@@ -39,16 +38,17 @@ export async function createReferralsService(options: ServiceOptions<ReferralsCo
     prisma: (adapter) => new PrismaClient({ adapter }),
   });
   const { app, prisma, pool, transaction } = service;
-  const reads = referralReads(pool);
-  const commissions = commissionUseCases({ prisma, pool, transaction });
+  const settings = { currency: config.CURRENCY, dealValueMaxCents: config.DEAL_VALUE_MAX_CENTS };
+  const reads = referralReads(pool, settings.currency);
+  const money = moneyUseCases({ db: prisma, pool, transaction, reads, settings });
   const sources: ProgramSource[] = config.AI_URL ? [aiProgramSource({ ...config, AI_URL: config.AI_URL })] : [];
   registerOperations(
     app,
     'referrals',
     referralRoutes({
       referrals: referralUseCases({ db: prisma, transaction, reads }),
-      leads: leadUseCases({ db: prisma, transaction, reads: leadReads(pool) }),
-      commissions,
+      leads: leadUseCases({ db: prisma, transaction, reads: leadReads(pool, settings.currency), money, settings }),
+      money,
       programs: referralProgramUseCases({
         repository: programsRepository(prisma),
         sources,
@@ -56,7 +56,7 @@ export async function createReferralsService(options: ServiceOptions<ReferralsCo
         log: app.log,
       }),
       reads,
-      impact: impactReads(pool),
+      impact: impactReads(pool, settings.currency),
     }),
   );
   await service.subscribe(referrerProfile);
@@ -65,12 +65,6 @@ export async function createReferralsService(options: ServiceOptions<ReferralsCo
   await service.subscribe(bounties);
   await service.subscribe(vendors);
   await service.subscribe(leadCriteria);
-  const stopRetention = scheduleRetentionCheck(
-    () => commissions.earnRetentionBonuses(),
-    app.log,
-    config.RETENTION_CHECK_MS,
-  );
-  app.addHook('onClose', async () => stopRetention());
   return service;
 }
 

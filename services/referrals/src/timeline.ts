@@ -1,4 +1,5 @@
-import { STATUS_LABELS, type ReferralStatus, type TimelineEntry } from '@app/contracts';
+import { STATUS_LABELS, type Milestone, type ReferralStatus, type TimelineEntry } from '@app/contracts';
+import { formatCents, milestoneLabel } from '@app/domain';
 
 /**
  * The entries of a referral's timeline, in the words both its referrer and its vendor read. Written when
@@ -34,9 +35,36 @@ export const timelineEntry = {
     kind: 'declined',
     text: `${vendorName} declined the lead: ${reason}`,
   }),
-  stageChanged: (to: ReferralStatus): NewTimelineEntry => ({
-    actor: 'referrer',
+  stageChanged: (to: ReferralStatus, actor: NewTimelineEntry['actor'] = 'referrer'): NewTimelineEntry => ({
+    actor,
     kind: 'stage_changed',
     text: `Moved to ${STATUS_LABELS[to]}`,
+  }),
+  withdrawn: (): NewTimelineEntry => ({ actor: 'referrer', kind: 'withdrawn', text: 'Withdrawn by the referrer' }),
+  milestoneConfirmed: (
+    milestone: Milestone,
+    by: { actor: 'vendor' | 'admin'; vendorName: string; note: string },
+  ): NewTimelineEntry => ({
+    actor: by.actor,
+    kind: 'milestone_confirmed',
+    text:
+      by.actor === 'vendor'
+        ? `${by.vendorName} confirmed ${milestoneLabel(milestone)}`
+        : `An administrator recorded ${milestoneLabel(milestone)} for ${by.vendorName}: ${by.note}`,
+  }),
+  confirmationRequested: (milestone: Milestone, vendorName: string): NewTimelineEntry => ({
+    actor: 'referrer',
+    kind: 'confirmation_requested',
+    text: `Asked ${vendorName} to confirm ${milestoneLabel(milestone)}`,
+  }),
+  expectedValueSet: (vendorName: string, cents: number, currency: string): NewTimelineEntry => ({
+    actor: 'vendor',
+    kind: 'expected_value_set',
+    text: `${vendorName} expects a deal of ${formatCents(cents, currency)}`,
+  }),
+  dealReversed: (actor: 'vendor' | 'admin', who: string, reason: string): NewTimelineEntry => ({
+    actor,
+    kind: 'deal_reversed',
+    text: `${actor === 'vendor' ? who : 'An administrator'} reversed the deal: ${reason}`,
   }),
 };

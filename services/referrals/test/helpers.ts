@@ -239,6 +239,10 @@ export const startReferrals = (env: Record<string, string> = {}): Promise<TestCo
       'lead.created',
       'lead.accepted',
       'lead.declined',
+      'lead.status_changed',
+      'commission.created',
+      'milestone.confirmation_requested',
+      'payout.recorded',
     ],
     ({ databaseUrl, bus }) =>
       createReferralsService({

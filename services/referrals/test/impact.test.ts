@@ -21,6 +21,8 @@ const me = testUser('me');
 const admin = testUser('admin', { isAdmin: true });
 const ids: Record<string, number> = {};
 const thisMonth = new Date().toISOString().slice(0, 7);
+const acmeMember = testUser('acme-member');
+let acmeId = '';
 
 const register = (user: TestUser, companyName: string) =>
   deliver(ctx, 'user.registered', {
@@ -48,12 +50,23 @@ async function create(user: TestUser, company: string, product: string, firstNam
   return response.json().id;
 }
 
-async function move(id: number, status: ReferralStatus, dealValue?: number) {
+async function move(id: number, status: ReferralStatus) {
   const response = await app().inject({
     method: 'PUT',
     url: `/api/referrals/${id}/status`,
     headers: me.headers,
-    payload: { status, dealValue },
+    payload: { status },
+  });
+  expect(response.statusCode, response.body).toBe(200);
+}
+
+/** Acme's member confirms a milestone (what earns money). */
+async function confirm(id: number, milestone: string, dealValueCents?: number) {
+  const response = await app().inject({
+    method: 'POST',
+    url: `/api/vendors/${acmeId}/leads/${id}/milestones`,
+    headers: acmeMember.headers,
+    payload: { milestone, dealValueCents },
   });
   expect(response.statusCode, response.body).toBe(200);
 }
@@ -75,7 +88,8 @@ beforeAll(async () => {
     closedWon: { enabled: true, type: 'percentage_arr', amount: 20 },
     retentionBonus: { enabled: false },
   };
-  const acme = await saveVendor(ctx, { name: 'Acme' });
+  const acme = await saveVendor(ctx, { name: 'Acme', members: [acmeMember] });
+  acmeId = acme.vendorId;
   await deliver(ctx, 'bounties.saved', { vendorId: acme.vendorId, version: 1, bounties: acmeBounties });
   await register(me, 'Mine Corp');
   // The user's company is a verified vendor workspace they are a member of: referrals to it are theirs to see.
@@ -94,10 +108,16 @@ beforeAll(async () => {
 
   await move(ids.won!, 'intro_made');
   await move(ids.won!, 'intro_accepted');
-  await move(ids.won!, 'became_customer', 10_000);
+  await move(ids.won!, 'became_customer');
+  // The referrer's moves earn nothing: Acme confirms the milestones ($10,000 deal at Closed-Won).
+  await confirm(ids.won!, 'qualifiedLead');
+  await confirm(ids.won!, 'opportunityCreated', 800_000);
+  await confirm(ids.won!, 'closedWon', 1_000_000);
   await move(ids.declined!, 'intro_made');
   await move(ids.declined!, 'declined');
-  await move(ids.inFlight!, 'intro_made', 5000);
+  await move(ids.inFlight!, 'intro_made');
+  // Globex is not on the platform: its expected value stands in for what a vendor would have entered.
+  await ctx.sql.query(`UPDATE referrals.referrals SET expected_value_cents = 500000 WHERE id = $1`, [ids.inFlight]);
 
   // Received: other users' referrals to Mine's products (one from Acme, two from Globex).
   const acmeUser = testUser('acme');
@@ -113,16 +133,13 @@ beforeAll(async () => {
     (await app().inject({ method: 'GET', url: '/api/commissions', headers: me.headers })).json(),
   );
   const warm = list.find((c) => c.milestone === 'qualifiedLead')!;
-  expect(
-    (
-      await app().inject({
-        method: 'POST',
-        url: `/api/commissions/${warm.id}/payout`,
-        headers: admin.headers,
-        payload: {},
-      })
-    ).statusCode,
-  ).toBe(200);
+  const paid = await app().inject({
+    method: 'POST',
+    url: '/api/admin/payouts',
+    headers: admin.headers,
+    payload: { reference: 'P-1', method: 'wise', paidOn: '2026-11-01', commissionIds: [warm.id] },
+  });
+  expect(paid.statusCode, paid.body).toBe(201);
 });
 
 afterAll(async () => {
@@ -134,37 +151,50 @@ describe('GET /api/referral-impact', () => {
     const s = await summary();
     expect(s.totalReferrals).toBe(5);
     expect([s.acceptanceRate, s.pendingRate, s.declineRate]).toEqual([40, 40, 20]);
-    expect(s.pipelineValue).toBe(5000);
+    expect(s.currency).toBe('USD');
+    expect(s.pipelineValueCents).toBe(500_000);
     expect(s.closedWonCount).toBe(1);
     expect(s.giveGetScore).toEqual({ sent: 5, received: 3 });
-    // 70 + 175 + 1400 (20% of $10,000, Starter keeps 70%).
-    expect(s.payoutSummary).toEqual({ earned: 1645, paidOut: 70, inEscrow: 1575 });
+    // $70 + $175 + $1,400 (20% of $10,000, Starter keeps 70%), in cents, from the ledger.
+    expect(s.payoutSummary).toEqual({
+      currency: 'USD',
+      pendingCents: 0,
+      inEscrowCents: 157_500,
+      paidCents: 7000,
+      reversedCents: 0,
+      earnedCents: 164_500,
+    });
     expect(s.conversionFunnel).toEqual({ teeUps: 5, warmIntros: 3, demos: 1, closedWon: 1 });
     expect(s.partnerLeaderboard).toEqual([
-      { partner: 'Acme', leadsSent: 2, leadsReceived: 1, revenueWon: 10_000, reciprocityRatio: 2 },
-      { partner: 'Globex', leadsSent: 2, leadsReceived: 2, revenueWon: 0, reciprocityRatio: 1 },
-      { partner: 'Initech', leadsSent: 1, leadsReceived: 0, revenueWon: 0, reciprocityRatio: 1 },
+      { partner: 'Acme', leadsSent: 2, leadsReceived: 1, revenueWonCents: 1_000_000, reciprocityRatio: 2 },
+      { partner: 'Globex', leadsSent: 2, leadsReceived: 2, revenueWonCents: 0, reciprocityRatio: 1 },
+      { partner: 'Initech', leadsSent: 1, leadsReceived: 0, revenueWonCents: 0, reciprocityRatio: 1 },
     ]);
     expect(s.recentActivity).toHaveLength(10);
-    expect(s.recentActivity.slice(0, 7).map((a) => [a.type, a.partner, a.contact, a.amount])).toEqual([
+    expect(s.recentActivity.slice(0, 7).map((a) => [a.type, a.partner, a.contact, a.amountCents])).toEqual([
       ['received', 'Globex', 'Ron Doe', null],
       ['received', 'Globex', 'Rob Doe', null],
       ['received', 'ACME Inc.', 'Rae Doe', null],
       ['accepted', 'Globex', 'Ivy Doe', null],
       ['declined', 'Globex', 'Dee Doe', null],
       ['accepted', 'Globex', 'Dee Doe', null],
-      ['closed', 'Acme', 'Wes Doe', 1400],
+      ['closed', 'Acme', 'Wes Doe', 140_000],
     ]);
-    expect(s.recentActivity.slice(7).map((a) => [a.type, a.amount])).toEqual([
-      ['demo', 175],
-      ['accepted', 70],
+    expect(s.recentActivity.slice(7).map((a) => [a.type, a.amountCents])).toEqual([
+      ['demo', 17_500],
+      ['accepted', 7000],
       ['sent', null],
     ]);
     const times = s.recentActivity.map((a) => a.timestamp);
     expect([...times].sort().reverse()).toEqual(times);
     expect(s.trends).toHaveLength(12);
-    expect(s.trends.at(-1)).toEqual({ month: thisMonth, sent: 4, closedWon: 1, earned: 1645 });
-    expect(s.trends.find((t) => t.month === '2026-01')).toEqual({ month: '2026-01', sent: 1, closedWon: 0, earned: 0 });
+    expect(s.trends.at(-1)).toEqual({ month: thisMonth, sent: 4, closedWon: 1, earnedCents: 164_500 });
+    expect(s.trends.find((t) => t.month === '2026-01')).toEqual({
+      month: '2026-01',
+      sent: 1,
+      closedWon: 0,
+      earnedCents: 0,
+    });
     expect(s.trends.reduce((n, t) => n + t.sent, 0)).toBe(5);
   });
 
@@ -173,8 +203,12 @@ describe('GET /api/referral-impact', () => {
     expect(acme.totalReferrals).toBe(2);
     expect(acme.giveGetScore).toEqual({ sent: 2, received: 1 });
     expect(acme.partnerLeaderboard.map((p) => p.partner)).toEqual(['Acme']);
-    expect(acme.payoutSummary.earned).toBe(1645);
-    expect((await summary('?partner=Globex')).payoutSummary).toEqual({ earned: 0, paidOut: 0, inEscrow: 0 });
+    expect(acme.payoutSummary.earnedCents).toBe(164_500);
+    expect((await summary('?partner=Globex')).payoutSummary).toMatchObject({
+      earnedCents: 0,
+      paidCents: 0,
+      inEscrowCents: 0,
+    });
     expect((await summary('?partner=Nobody')).totalReferrals).toBe(0);
 
     expect((await summary('?to=2026-01-15')).totalReferrals).toBe(1);
@@ -211,13 +245,36 @@ describe('GET /api/referral-impact', () => {
     ]);
   });
 
+  it('is never stale: a confirmation or a reversal changes the figures at once', async () => {
+    const before = await summary();
+    await confirm(ids.pending!, 'qualifiedLead');
+    const after = await summary();
+    expect(after.payoutSummary.inEscrowCents - before.payoutSummary.inEscrowCents).toBe(7000);
+    const reversed = await app().inject({
+      method: 'POST',
+      url: `/api/vendors/${acmeId}/leads/${ids.pending}/reverse`,
+      headers: acmeMember.headers,
+      payload: { reason: 'Duplicate lead' },
+    });
+    expect(reversed.statusCode, reversed.body).toBe(200);
+    const last = await summary();
+    expect(last.payoutSummary).toMatchObject({
+      inEscrowCents: before.payoutSummary.inEscrowCents,
+      reversedCents: 7000,
+      earnedCents: before.payoutSummary.earnedCents,
+    });
+  });
+
   it('shows nothing of other users', async () => {
     const stranger = testUser('stranger');
     const response = await impact('', stranger);
     const s = ImpactSummary.parse(response.json());
-    expect([s.totalReferrals, s.payoutSummary.earned, s.partnerLeaderboard.length, s.recentActivity.length]).toEqual([
-      0, 0, 0, 0,
-    ]);
+    expect([
+      s.totalReferrals,
+      s.payoutSummary.earnedCents,
+      s.partnerLeaderboard.length,
+      s.recentActivity.length,
+    ]).toEqual([0, 0, 0, 0]);
   });
 
   it('answers 400 to a bad query and 401 without a user', async () => {
@@ -238,13 +295,18 @@ describe('GET /api/commissions', () => {
   it("lists the user's commissions newest first, narrowed like the dashboard", async () => {
     const response = await app().inject({ method: 'GET', url: '/api/commissions', headers: me.headers });
     const list = Commission.array().parse(response.json());
+    // (The dashboard test above added a reversed commission of another referral.)
+    expect(list.find((c) => c.referralId === ids.pending)?.state).toBe('reversed');
     expect(
-      list.map((c) => [c.milestone, c.grossAmount, c.referrerAmount, c.platformFee, c.state, c.contact, c.partner]),
+      list
+        .filter((c) => c.referralId === ids.won)
+        .map((c) => [c.milestone, c.grossCents, c.referrerCents, c.feeCents, c.state, c.contact, c.partner]),
     ).toEqual([
-      ['closedWon', 2000, 1400, 600, 'in_escrow', 'Wes Doe', 'Acme'],
-      ['opportunityCreated', 250, 175, 75, 'in_escrow', 'Wes Doe', 'Acme'],
-      ['qualifiedLead', 100, 70, 30, 'paid_out', 'Wes Doe', 'Acme'],
+      ['closedWon', 200_000, 140_000, 60_000, 'in_escrow', 'Wes Doe', 'Acme'],
+      ['opportunityCreated', 25_000, 17_500, 7500, 'in_escrow', 'Wes Doe', 'Acme'],
+      ['qualifiedLead', 10_000, 7000, 3000, 'paid', 'Wes Doe', 'Acme'],
     ]);
+    expect(list.at(-1)).toMatchObject({ payoutReference: 'P-1', currency: 'USD' });
     const globex = await app().inject({ method: 'GET', url: '/api/commissions?partner=Globex', headers: me.headers });
     expect(globex.json()).toEqual([]);
     const other = await app().inject({ method: 'GET', url: '/api/commissions', headers: testUser().headers });

@@ -132,7 +132,11 @@ describe('the lead inbox', () => {
       fit: { fits: ['Serves Germany'], fails: [], unknown: [] },
       introEmail: { subject: 'Meet Acme', body: 'Hello Hans', sentAt: null },
       timeline: second.timeline,
+      stage: 'pending',
+      // The vendor sees the same money as the referrer (no bounties saved here: nothing earned or expected).
+      money: second.money,
     } satisfies Lead);
+    expect(one.money).toMatchObject({ currency: 'USD', earnedCents: 0, expectedCents: null, commissions: [] });
     const filtered = Lead.array().parse((await inbox(owner, vendor.vendorId, '?status=accepted')).json());
     expect(filtered.some((l) => l.referralId === second.id)).toBe(false);
   });

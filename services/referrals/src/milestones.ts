@@ -1,0 +1,204 @@
+import type { Bounty, Milestone } from '@app/contracts';
+import { commissionCents, DEAL_VALUE_AT, MILESTONE_STAGES, retentionDueAt, STAGE_RANK } from '@app/domain';
+import { fail, type Emit } from '@app/kit';
+import type { Tx } from './db.ts';
+import {
+  acceptIfNew,
+  confirmationsOf,
+  currentBounties,
+  insertCommission,
+  insertConfirmation,
+  lockReferral,
+  setDealValues,
+  type Actor,
+  type LockedReferral,
+} from './money-repository.ts';
+import { personName } from './people.ts';
+import { addTimelineEntry, referrerProfile } from './repository.ts';
+import { changeStage } from './stage-change.ts';
+import { timelineEntry } from './timeline.ts';
+import { vendorById } from './vendors-repository.ts';
+
+/**
+ * Milestones that earn money (issue 10). A milestone counts only when a member of the verified vendor
+ * workspace the lead was routed to confirms it, or an administrator records it on the vendor's behalf
+ * (with a note). The referrer's own stage moves earn nothing.
+ *
+ * - The referral row is locked FOR UPDATE for the whole confirmation; confirmations and commissions are
+ *   unique per (referral, milestone): of concurrent confirmations exactly one wins, the rest get 409.
+ * - The commission comes from the vendor's bounties AT THAT MOMENT and the referral's deal value (actual
+ *   when known, else expected). A percentage bounty on qualifiedLead/meetingHeld, confirmed before any deal
+ *   value exists, pays nothing (vendors should use flat bounties there). A disabled bounty, or one that
+ *   pays nothing, records the confirmation without a commission.
+ * - Confirming a milestone whose stage is ahead of the referral's moves it forward (never back), and
+ *   accepts a lead still 'new'.
+ * - retentionBonus needs closedWon confirmed, and can be confirmed from retentionDueAt(closedWon's
+ *   confirmation, bounty).
+ */
+
+/** The money settings of the service (config.ts). */
+export interface MoneySettings {
+  currency: string;
+  dealValueMaxCents: number;
+}
+
+/** The deal value rules of a confirmation (400s, checked before anything is read or written). */
+export function checkDealValue(milestone: Milestone, dealValueCents: number | undefined, settings: MoneySettings) {
+  const field = { field: 'dealValueCents' };
+  if (DEAL_VALUE_AT[milestone]) {
+    if (dealValueCents === undefined) fail('DEAL_VALUE_REQUIRED', undefined, field);
+  } else if (dealValueCents !== undefined) fail('DEAL_VALUE_NOT_EXPECTED', undefined, field);
+  if (dealValueCents !== undefined) checkCeiling(dealValueCents, settings, 'dealValueCents');
+}
+
+export function checkCeiling(cents: number, settings: MoneySettings, field: string) {
+  if (cents > settings.dealValueMaxCents) fail('DEAL_VALUE_TOO_LARGE', undefined, { field });
+}
+
+const DISABLED: Bounty = { enabled: false };
+
+/**
+ * Confirms a milestone of a routed referral in the caller's transaction (see above). `vendorId` is the
+ * vendor the confirmer acts for (a member's workspace; the referral's own for administrators): a referral
+ * routed elsewhere is LEAD_NOT_FOUND for it. Answers the new commission's id, if any.
+ */
+export async function confirmMilestone(
+  tx: Tx,
+  emit: Emit,
+  input: {
+    referralId: number;
+    vendorId: string | null;
+    milestone: Milestone;
+    dealValueCents?: number | undefined;
+    note: string;
+    actor: Actor & { kind: 'vendor' | 'admin' };
+  },
+  settings: MoneySettings,
+  now = new Date(),
+): Promise<string | null> {
+  const { milestone, actor } = input;
+  checkDealValue(milestone, input.dealValueCents, settings);
+  const referral = (await lockReferral(tx, input.referralId)) ?? fail('REFERRAL_NOT_FOUND');
+  if (input.vendorId !== null && referral.vendorId !== input.vendorId) fail('LEAD_NOT_FOUND');
+  if (!referral.vendorId || !referral.leadStatus) fail('REFERRAL_NOT_ROUTED');
+  if (referral.leadStatus === 'declined' || referral.status === 'declined') fail('LEAD_DECLINED');
+  const confirmed = await confirmationsOf(tx, referral.id);
+  if (confirmed.has(milestone)) fail('MILESTONE_ALREADY_CONFIRMED');
+  const bounties = await currentBounties(tx, referral.vendorId);
+  const bounty = bounties?.[milestone] ?? DISABLED;
+  if (milestone === 'retentionBonus') {
+    const closedWon = confirmed.get('closedWon') ?? fail('MILESTONE_NEEDS_CLOSED_WON');
+    if (now < retentionDueAt(closedWon, bounty)) fail('RETENTION_NOT_DUE');
+  }
+  const vendor = await vendorById(tx, referral.vendorId);
+  const vendorName = vendor?.name ?? 'The vendor';
+  const dealValueCents = input.dealValueCents ?? null;
+  if (
+    !(await insertConfirmation(tx, {
+      referralId: referral.id,
+      milestone,
+      actor,
+      note: input.note,
+      dealValueCents,
+      at: now,
+    }))
+  )
+    fail('MILESTONE_ALREADY_CONFIRMED');
+  const deal = { ...referral };
+  if (dealValueCents !== null) {
+    if (DEAL_VALUE_AT[milestone] === 'expected') deal.expectedValueCents = dealValueCents;
+    else deal.dealValueCents = dealValueCents;
+    await setDealValues(
+      tx,
+      referral.id,
+      DEAL_VALUE_AT[milestone] === 'expected' ? { expectedValueCents: dealValueCents } : { dealValueCents },
+      now,
+    );
+  }
+  if (await acceptIfNew(tx, referral.id, now))
+    await addTimelineEntry(tx, referral.id, timelineEntry.accepted(vendorName), now);
+  await addTimelineEntry(
+    tx,
+    referral.id,
+    timelineEntry.milestoneConfirmed(milestone, { actor: actor.kind, vendorName, note: input.note }),
+    now,
+  );
+  const lead = { change: 'milestone_confirmed', milestone };
+  const stage = MILESTONE_STAGES[milestone];
+  const moved =
+    stage !== undefined &&
+    STAGE_RANK[stage] > STAGE_RANK[referral.status] &&
+    (await changeStage(
+      tx,
+      emit,
+      { id: referral.id, userId: referral.userId, projectId: referral.projectId },
+      { status: stage, timeline: true, actor, lead, at: now },
+    ));
+  if (!moved)
+    emit('lead.status_changed', {
+      referralId: referral.id,
+      vendorId: referral.vendorId,
+      stage: referral.status,
+      previousStage: referral.status,
+      ...lead,
+      changedAt: now.toISOString(),
+    });
+  return earn(tx, emit, { referral: deal, milestone, bounty, actor, vendorName, note: input.note }, settings, now);
+}
+
+/** The commission a confirmation earns, with its ledger entry and `commission.created`; null when none. */
+async function earn(
+  tx: Tx,
+  emit: Emit,
+  earned: {
+    referral: LockedReferral;
+    milestone: Milestone;
+    bounty: Bounty;
+    actor: Actor;
+    vendorName: string;
+    note: string;
+  },
+  settings: MoneySettings,
+  at: Date,
+): Promise<string | null> {
+  const { referral, milestone, bounty, actor } = earned;
+  const dealValueCents = referral.dealValueCents ?? referral.expectedValueCents;
+  const amounts = commissionCents(bounty, dealValueCents);
+  if (!amounts) return null;
+  const percentage = (bounty.type ?? 'flat') !== 'flat';
+  const reason =
+    actor.kind === 'admin'
+      ? earned.note
+      : earned.note
+        ? `Confirmed by ${earned.vendorName}: ${earned.note}`
+        : `Confirmed by ${earned.vendorName}`;
+  const id = await insertCommission(tx, {
+    referralId: referral.id,
+    userId: referral.userId,
+    vendorId: referral.vendorId,
+    milestone,
+    amounts,
+    dealValueCents: percentage ? dealValueCents : null,
+    currency: settings.currency,
+    actor,
+    reason,
+    at,
+  });
+  if (!id) return null;
+  const referrer = await referrerProfile(tx, referral.userId);
+  emit('commission.created', {
+    commissionId: id,
+    referralId: referral.id,
+    vendorId: referral.vendorId,
+    vendorName: earned.vendorName,
+    milestone,
+    currency: settings.currency,
+    grossCents: amounts.gross,
+    referrerCents: amounts.referrer,
+    referrerEmail: referrer?.email ?? '',
+    referrerFirstName: referrer?.firstName || personName({ firstName: '', lastName: '', email: referrer?.email ?? '' }),
+    clientName: referral.clientName,
+    createdAt: at.toISOString(),
+  });
+  return id;
+}

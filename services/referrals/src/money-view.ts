@@ -1,0 +1,134 @@
+import {
+  MILESTONES,
+  type Bounties,
+  type Bounty,
+  type Commission,
+  type Milestone,
+  type MilestoneState,
+  type ReferralMoney,
+} from '@app/contracts';
+import { commissionCents, formatCents, retentionDueAt } from '@app/domain';
+import type pg from 'pg';
+import { bountiesByVendor, queryCommissions } from './money-repository.ts';
+
+/**
+ * The money of referrals as both sides see it (Referral.money, Lead.money): deal values, where each bounty
+ * milestone stands, the commissions (from the ledger) and what is earned and still expected. A page of
+ * referrals costs four queries side by side, whatever its size.
+ */
+
+export interface MoneySubject {
+  id: number;
+  vendorId: string | null;
+  declined: boolean;
+  dealValueCents: number | null;
+  expectedValueCents: number | null;
+}
+
+const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** A bounty in words: "$500.00 flat", "10% of first-year ARR", "5% of MRR for 12 months". */
+export function bountyWords(bounty: Bounty, currency: string): string | null {
+  if (!bounty.enabled) return null;
+  const amount = bounty.amount ?? 0;
+  switch (bounty.type ?? 'flat') {
+    case 'percentage_arr':
+      return `${amount}% of first-year ARR`;
+    case 'percentage_mrr': {
+      const months = bounty.months ?? 12;
+      return `${amount}% of MRR for ${months} month${months === 1 ? '' : 's'}`;
+    }
+    default:
+      return `${formatCents(Math.round(amount * 100), currency)} flat`;
+  }
+}
+
+/** What an open milestone would pay the referrer at today's bounty and the known deal value (null: cannot tell). */
+export function expectedReferrerCents(bounty: Bounty | undefined, dealValueCents: number | null): number | null {
+  if (!bounty) return null;
+  return commissionCents(bounty, dealValueCents)?.referrer ?? null;
+}
+
+export async function moneyOf(
+  pool: pg.Pool,
+  subjects: MoneySubject[],
+  currency: string,
+): Promise<Map<number, ReferralMoney>> {
+  const ids = subjects.map((s) => s.id);
+  const vendorIds = [...new Set(subjects.flatMap((s) => (s.vendorId ? [s.vendorId] : [])))];
+  const [confirmations, requests, commissions, bounties] = await Promise.all([
+    ids.length
+      ? pool.query<{ referral_id: number; milestone: Milestone; confirmed_at: string; actor: 'vendor' | 'admin' }>(
+          `SELECT referral_id, milestone, ${iso('confirmed_at')} AS confirmed_at, actor
+             FROM milestone_confirmations WHERE referral_id = ANY($1::int[])`,
+          [ids],
+        )
+      : { rows: [] },
+    ids.length
+      ? pool.query<{ referral_id: number; milestone: Milestone; requested_at: string }>(
+          `SELECT referral_id, milestone, ${iso('max(requested_at)')} AS requested_at
+             FROM confirmation_requests WHERE referral_id = ANY($1::int[]) GROUP BY referral_id, milestone`,
+          [ids],
+        )
+      : { rows: [] },
+    ids.length ? queryCommissions(pool, 'c.referral_id = ANY($1::int[])', [ids]) : Promise.resolve([]),
+    bountiesByVendor(pool, vendorIds),
+  ]);
+  const key = (id: number, milestone: string) => `${id}:${milestone}`;
+  const confirmed = new Map(confirmations.rows.map((row) => [key(row.referral_id, row.milestone), row]));
+  const requested = new Map(requests.rows.map((row) => [key(row.referral_id, row.milestone), row.requested_at]));
+  const byReferral = new Map<number, Commission[]>();
+  for (const commission of commissions) {
+    const list = byReferral.get(commission.referralId) ?? [];
+    list.push(commission);
+    byReferral.set(commission.referralId, list);
+  }
+  const result = new Map<number, ReferralMoney>();
+  for (const subject of subjects) {
+    const vendorBounties: Bounties | undefined = subject.vendorId ? bounties.get(subject.vendorId) : undefined;
+    const own = byReferral.get(subject.id) ?? [];
+    const dealValue = subject.dealValueCents ?? subject.expectedValueCents;
+    let expected: number | null = null;
+    const milestones: MilestoneState[] = MILESTONES.map((milestone) => {
+      const bounty = vendorBounties?.[milestone];
+      const confirmation = confirmed.get(key(subject.id, milestone));
+      const commission = own.find((c) => c.milestone === milestone);
+      const closedWon = confirmed.get(key(subject.id, 'closedWon'));
+      const requestedAt = requested.get(key(subject.id, milestone)) ?? null;
+      if (!confirmation && !subject.declined && subject.vendorId) {
+        const cents = expectedReferrerCents(bounty, dealValue);
+        if (cents !== null) expected = (expected ?? 0) + cents;
+      }
+      return {
+        milestone,
+        bountyEnabled: bounty?.enabled ?? false,
+        bounty: bounty ? bountyWords(bounty, currency) : null,
+        state:
+          commission?.state === 'reversed'
+            ? 'reversed'
+            : confirmation
+              ? 'confirmed'
+              : requestedAt
+                ? 'requested'
+                : 'open',
+        requestedAt,
+        confirmedAt: confirmation?.confirmed_at ?? null,
+        confirmedBy: confirmation?.actor ?? null,
+        dueAt:
+          milestone === 'retentionBonus' && closedWon
+            ? retentionDueAt(new Date(closedWon.confirmed_at), bounty ?? { enabled: false }).toISOString()
+            : null,
+      };
+    });
+    result.set(subject.id, {
+      currency,
+      expectedValueCents: subject.expectedValueCents,
+      dealValueCents: subject.dealValueCents,
+      milestones,
+      commissions: own,
+      earnedCents: own.filter((c) => c.state !== 'reversed').reduce((sum, c) => sum + c.referrerCents, 0),
+      expectedCents: expected,
+    });
+  }
+  return result;
+}
