@@ -156,6 +156,10 @@ test('the vendor confirms Closed-Won; the commission is earned, paid out by an a
   await row.click();
   const sheet = referrer.getByRole('dialog', { name: new RegExp(`${client.firstName} ${client.lastName}`) });
   await expect(sheet.getByText('Commissions count once the vendor confirms', { exact: false })).toBeVisible();
+  const markClosedWon = sheet.getByRole('button', { name: 'Closed-Won', exact: true });
+  await markClosedWon.click();
+  await expect(markClosedWon).toHaveAttribute('aria-pressed', 'true');
+  await expect(row).toContainText('TBD');
   const closedWonMilestone = sheet.getByRole('listitem', { name: 'Closed-Won' });
   await closedWonMilestone.getByRole('button', { name: 'Ask the vendor to confirm Closed-Won' }).click();
   const ask = referrer.getByRole('form', { name: 'Ask the vendor to confirm' });
