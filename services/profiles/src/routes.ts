@@ -46,7 +46,6 @@ export function profileRoutes(deps: {
     createWebhook: ({ identity, params, body }) => webhooks.create(identity, params.vendorId, body),
     deleteWebhook: ({ identity, params }) => webhooks.remove(identity, params.vendorId, params.endpointId),
     sendTestWebhook: ({ identity, params }) => webhooks.sendTest(identity, params.vendorId, params.endpointId),
-    listWebhookDeliveries: ({ identity, params }) =>
-      webhooks.deliveries(identity, params.vendorId, params.endpointId),
+    listWebhookDeliveries: ({ identity, params }) => webhooks.deliveries(identity, params.vendorId, params.endpointId),
   };
 }

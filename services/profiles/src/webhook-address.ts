@@ -92,7 +92,7 @@ const EMBEDDING_V4: Array<[number[], number, number]> = [
 
 const inRange = (bytes: number[], prefix: number[], bits: number) => {
   for (let bit = 0; bit < bits; bit++) {
-    const mask = 0x80 >> bit % 8;
+    const mask = 0x80 >> (bit % 8);
     if ((bytes[bit >> 3]! & mask) !== (prefix[bit >> 3]! & mask)) return false;
   }
   return true;
@@ -103,14 +103,16 @@ export function privateReason(address: string): string | null {
   const bytes = addressBytes(address);
   if (!bytes) return 'not an IP address';
   if (bytes.length === 4) return PRIVATE_V4.find(([prefix, bits]) => inRange(bytes, prefix, bits))?.[2] ?? null;
+  // First the IPv6 ranges themselves (:: and ::1 are not IPv4 0.0.0.0 / 0.0.0.1), then embedded IPv4.
+  const own = PRIVATE_V6.find(([prefix, bits]) => inRange(bytes, prefix, bits));
+  if (own) return own[2];
   for (const [prefix, bits, offset] of EMBEDDING_V4) {
-    // :: and ::1 are themselves, not IPv4 0.0.0.0 / 0.0.0.1 (both refused anyway).
     if (inRange(bytes, prefix, bits)) {
       const embedded = privateReason(bytes.slice(offset, offset + 4).join('.'));
       if (embedded) return `${embedded} (IPv4 inside IPv6)`;
     }
   }
-  return PRIVATE_V6.find(([prefix, bits]) => inRange(bytes, prefix, bits))?.[2] ?? null;
+  return null;
 }
 
 export interface ResolvedAddress {
@@ -127,8 +129,7 @@ export const systemResolver: Resolver = async (hostname) => {
 };
 
 export type AddressCheck =
-  | { ok: true; addresses: ResolvedAddress[] }
-  | { ok: false; reason: 'private' | 'unresolvable'; detail: string };
+  { ok: true; addresses: ResolvedAddress[] } | { ok: false; reason: 'private' | 'unresolvable'; detail: string };
 
 /**
  * Resolves the URL's host and checks every address (one private address is enough to refuse: the client

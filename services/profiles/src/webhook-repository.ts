@@ -26,7 +26,8 @@ export const deliveriesOf = (db: Tx, endpointId: string) =>
   });
 
 /** The JSON body every attempt of a delivery sends: { type, timestamp, data }. */
-export const webhookBody = (type: string, timestamp: string, data: unknown) => JSON.stringify({ type, timestamp, data });
+export const webhookBody = (type: string, timestamp: string, data: unknown) =>
+  JSON.stringify({ type, timestamp, data });
 
 /**
  * Queues one event for every endpoint of a verified workspace subscribed to its type, once per event id and

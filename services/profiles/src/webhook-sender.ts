@@ -84,8 +84,7 @@ export type WebhookAttempt = ReturnType<typeof webhookSender>;
 const pinnedLookup =
   (pinned: ResolvedAddress): LookupFunction =>
   (_hostname, lookupOptions, callback) => {
-    if ((lookupOptions as { all?: boolean }).all)
-      (callback as (e: null, a: ResolvedAddress[]) => void)(null, [pinned]);
+    if ((lookupOptions as { all?: boolean }).all) (callback as (e: null, a: ResolvedAddress[]) => void)(null, [pinned]);
     else callback(null, pinned.address, pinned.family);
   };
 

@@ -56,11 +56,7 @@ export function webhookUseCases(deps: {
      * Owners register an HTTPS URL whose host resolves to public addresses only (all of them), at most
      * MAX_WEBHOOKS per workspace (counted under the workspace's lock). The secret is answered only here.
      */
-    async create(
-      identity: Identity,
-      vendorId: string,
-      input: z.output<typeof CreateWebhookRequest>,
-    ): Promise<Created> {
+    async create(identity: Identity, vendorId: string, input: z.output<typeof CreateWebhookRequest>): Promise<Created> {
       // Rights first (nothing is resolved for someone who may not register), then the address, outside any
       // transaction, then the write under the lock.
       requireOwnerRole(await openVerified(db, identity, vendorId));
