@@ -9,6 +9,9 @@ const BATCH = 10;
  * worker dies meanwhile, another takes it again after that.
  */
 const LEASE_SECONDS = 120;
+/** Finished deliveries are kept this long for the endpoint's history, then removed (checked hourly). */
+const KEEP_DAYS = 30;
+const CLEANUP_EVERY_MS = 3_600_000;
 
 interface Claimed {
   id: string;
@@ -41,6 +44,7 @@ export class WebhookWorker {
   private kicked = false;
   private stopped = false;
   private loop: Promise<void> | null = null;
+  private lastCleanup = 0;
 
   constructor(options: {
     pool: pg.Pool;
@@ -79,6 +83,16 @@ export class WebhookWorker {
     const claimed = await this.claim();
     await Promise.all(claimed.map((delivery) => this.send(delivery)));
     return claimed.length;
+  }
+
+  /** Removes finished deliveries older than KEEP_DAYS, at most once an hour. */
+  private async cleanup(): Promise<void> {
+    if (Date.now() - this.lastCleanup < CLEANUP_EVERY_MS) return;
+    this.lastCleanup = Date.now();
+    await this.pool.query(
+      `DELETE FROM webhook_deliveries
+        WHERE state IN ('succeeded', 'failed') AND created_at < now() - interval '${KEEP_DAYS} days'`,
+    );
   }
 
   private async claim(): Promise<Claimed[]> {
@@ -139,6 +153,7 @@ export class WebhookWorker {
       let claimed = 0;
       try {
         claimed = await this.sendDue();
+        await this.cleanup();
       } catch (error) {
         if (!this.stopped) this.log.error({ err: error }, 'webhook worker failed');
       }

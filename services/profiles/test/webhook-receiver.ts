@@ -19,15 +19,16 @@ export interface WebhookReceiver {
   /** The PEM of its self-signed certificate (WEBHOOK_CA_FILE). */
   caFile: string;
   received: Received[];
-  /** What a path answers: its status for the n-th request (0-based) to it; 200 when not set. */
+  /** What a path answers: its status for the n-th request (0-based) to it; 200 when not set, 0 never answers. */
   respond(path: string, status: (n: number) => number): void;
   on(path: string): Received[];
   close(): Promise<void>;
 }
 
 /**
- * A real HTTPS server for deliveries, with a certificate for localhost and 127.0.0.1 made now by the
- * openssl CLI (self-signed: the service trusts it through WEBHOOK_CA_FILE only).
+ * A real HTTPS server for deliveries, with a certificate for localhost, 127.0.0.1 and pinned.invalid (a name
+ * no DNS answers) made now by the openssl CLI (self-signed: the service trusts it through WEBHOOK_CA_FILE
+ * only).
  */
 export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const dir = mkdtempSync(join(tmpdir(), 'webhook-receiver-'));
@@ -52,7 +53,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       '-subj',
       '/CN=localhost',
       '-addext',
-      'subjectAltName=DNS:localhost,IP:127.0.0.1',
+      'subjectAltName=DNS:localhost,DNS:pinned.invalid,IP:127.0.0.1',
     ],
     { stdio: 'ignore' },
   );
@@ -66,6 +67,7 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
       const n = received.filter((r) => r.path === path).length;
       received.push({ path, headers: request.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
       const status = responders.get(path)?.(n) ?? 200;
+      if (status === 0) return; // hangs until the client gives up or the server closes
       response.writeHead(status, { 'content-type': 'text/plain' });
       response.end(status < 300 ? `ok ${n}` : `no ${n} ${'x'.repeat(2000)}`);
     });

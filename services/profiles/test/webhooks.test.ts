@@ -21,6 +21,8 @@ import {
   type TestContext,
   type TestUser,
 } from './helpers.ts';
+import { webhookSender } from '../src/webhook-sender.ts';
+import { WebhookWorker } from '../src/webhook-worker.ts';
 import { startWebhookReceiver, type Received, type WebhookReceiver } from './webhook-receiver.ts';
 
 /**
@@ -473,5 +475,106 @@ describe('deliveries', () => {
       lapsed.endpoint.id,
     ]);
     expect(rows.rowCount).toBe(0);
+  });
+});
+
+describe('the sender and the worker', () => {
+  it('connects to the address it checked (pinned), verifying TLS against the URL’s host name', async () => {
+    const url = `${receiver.origin.replace('localhost', 'pinned.invalid')}/pinned`;
+    const delivery = { url, secret: 'whsec_' + 'B'.repeat(32), eventId: randomUUID(), body: '{"type":"x"}' };
+    const signal = new AbortController().signal;
+    // No DNS knows pinned.invalid: the request can only have gone to the address the check resolved.
+    const pinned = webhookSender({
+      allowPrivate: true,
+      timeoutMs: 5000,
+      caFile: receiver.caFile,
+      resolve: async () => [{ address: '127.0.0.1', family: 4 }],
+    });
+    expect(await pinned(delivery, signal)).toEqual({ ok: true, status: 200, body: 'ok 0', error: null });
+    expect(receiver.on('/pinned')).toHaveLength(1);
+    // The same with a private answer and private addresses refused: nothing is sent.
+    const guarded = webhookSender({
+      allowPrivate: false,
+      timeoutMs: 5000,
+      caFile: receiver.caFile,
+      resolve: async () => [{ address: '127.0.0.1', family: 4 }],
+    });
+    expect(await guarded(delivery, signal)).toMatchObject({
+      ok: false,
+      status: null,
+      error: expect.stringMatching(/^Refused/),
+    });
+    // Without the test CA the self-signed certificate is refused.
+    const strict = webhookSender({ allowPrivate: true, timeoutMs: 5000 });
+    const refused = await strict({ ...delivery, url: `${receiver.origin}/pinned` }, signal);
+    expect(refused).toMatchObject({ ok: false, status: null });
+    expect(refused.error).toMatch(/self[- ]signed|certificate/i);
+    expect(receiver.on('/pinned')).toHaveLength(1);
+  });
+
+  it('gives up on an endpoint that does not answer in time', async () => {
+    receiver.respond('/slow', () => 0);
+    const sender = webhookSender({ allowPrivate: true, timeoutMs: 300, caFile: receiver.caFile });
+    const started = Date.now();
+    const result = await sender(
+      { url: `${receiver.origin}/slow`, secret: 'whsec_' + 'C'.repeat(32), eventId: randomUUID(), body: '{}' },
+      new AbortController().signal,
+    );
+    expect(result).toEqual({ ok: false, status: null, body: null, error: 'No answer within 0.3 s' });
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('shares the work between several workers (SKIP LOCKED): every delivery is sent once', async () => {
+    const { owner, vendorId } = await verifiedVendor(ctx, 'replicas');
+    const shared = await hook(owner, vendorId, ['lead.created']);
+    const second = new WebhookWorker({
+      pool: ctx.service.pool,
+      attempt: webhookSender({ allowPrivate: true, timeoutMs: 5000, caFile: receiver.caFile }),
+      logger: ctx.service.app.log,
+      retryDelaysMs: RETRY_DELAYS,
+      pollMs: 10,
+    });
+    second.start();
+    try {
+      const ids = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => deliver(ctx.bus, 'lead.created', leadCreated(vendorId, 100 + i))),
+      );
+      await eventually(
+        async () =>
+          (
+            await ctx.sql.query(
+              "SELECT 1 FROM profiles.webhook_deliveries WHERE endpoint_id = $1 AND state = 'succeeded'",
+              [shared.endpoint.id],
+            )
+          ).rowCount === 30,
+        15_000,
+        '30 deliveries succeeded',
+      );
+      const received = receiver.on(shared.path).map((r) => r.headers['webhook-id']);
+      expect(received).toHaveLength(30);
+      expect(new Set(received)).toEqual(new Set(ids));
+      const attempts = await ctx.sql.query(
+        'SELECT DISTINCT attempts FROM profiles.webhook_deliveries WHERE endpoint_id = $1',
+        [shared.endpoint.id],
+      );
+      expect(attempts.rows).toEqual([{ attempts: 1 }]);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  // Last: it stops the service's worker.
+  it('stops cleanly: an attempt in flight is abandoned, not counted, and due again for the next worker', async () => {
+    const { owner, vendorId } = await verifiedVendor(ctx, 'shutdown');
+    const hanging = await hook(owner, vendorId, ['lead.created']);
+    receiver.respond(hanging.path, () => 0);
+    await deliver(ctx.bus, 'lead.created', leadCreated(vendorId));
+    await eventually(() => receiver.on(hanging.path).length === 1);
+    const started = Date.now();
+    await ctx.service.webhooks.stop();
+    expect(Date.now() - started).toBeLessThan(1000);
+    const [delivery] = await deliveries(owner, vendorId, hanging.endpoint.id);
+    expect(delivery).toMatchObject({ state: 'pending', attempts: 0, lastAttemptAt: null });
+    expect(Date.parse(delivery!.nextAttemptAt!)).toBeLessThanOrEqual(Date.now());
   });
 });
