@@ -54,6 +54,8 @@ export function webhookSender(options: SenderOptions) {
     delivery: { url: string; secret: string; eventId: string; body: string },
     signal: AbortSignal,
   ): Promise<AttemptResult> {
+    const stopped: AttemptResult = { ok: false, status: null, body: null, error: 'Stopped', aborted: true };
+    if (signal.aborted) return stopped;
     const check = await checkWebhookUrl(delivery.url, {
       allowPrivate: options.allowPrivate,
       ...(options.resolve ? { resolve: options.resolve } : {}),
@@ -65,6 +67,7 @@ export function webhookSender(options: SenderOptions) {
         body: null,
         error: check.reason === 'private' ? `Refused: ${check.detail}` : check.detail,
       };
+    if (signal.aborted) return stopped;
     const pinned = check.addresses[0]!;
     const timestamp = Math.floor(Date.now() / 1000);
     const headers = {

@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { ErrorCode, WebhookDelivery } from '@app/contracts';
 import { eventually } from '@app/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readProfilesConfig, WEBHOOK_RETRY_DELAYS_MS } from '../src/config.ts';
 import { checkWebhookUrl, privateReason } from '../src/webhook-address.ts';
 import { signWebhook } from '../src/webhook-sender.ts';
+import { retryDelayAfter } from '../src/webhook-worker.ts';
 import { caller, snapshot, startProfiles, verifiedVendor, type TestContext } from './helpers.ts';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.ts';
 
@@ -105,6 +107,36 @@ describe('addresses', () => {
         '{"test": 2432232314}',
       ),
     ).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
+  });
+});
+
+describe('configuration and schedule', () => {
+  const base = { DATABASE_URL: 'postgresql://x@127.0.0.1/x', INTERNAL_SECRET: 'x'.repeat(32) };
+
+  it('refuses private addresses and retries on the Standard Webhooks schedule by default', () => {
+    const config = readProfilesConfig(base);
+    expect(config.WEBHOOK_ALLOW_PRIVATE).toBe(false);
+    expect(config.WEBHOOK_RETRY_DELAYS_MS).toEqual([
+      5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
+    ]);
+    expect(config.WEBHOOK_TIMEOUT_MS).toBe(10_000);
+    expect(config.WEBHOOK_CA_FILE).toBeUndefined();
+    // 8 attempts over about 27 hours, then failed.
+    const waits = Array.from({ length: 8 }, (_, i) => retryDelayAfter(i + 1, WEBHOOK_RETRY_DELAYS_MS));
+    expect(waits.at(-1)).toBeNull();
+    expect(waits.slice(0, 7).reduce((sum, ms) => sum! + ms!, 0)! / 3_600_000).toBeCloseTo(27.6, 1);
+  });
+
+  it('reads the overrides, and refuses a malformed schedule or flag', () => {
+    const config = readProfilesConfig({
+      ...base,
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_RETRY_DELAYS_MS: '100, 200,300',
+    });
+    expect(config.WEBHOOK_ALLOW_PRIVATE).toBe(true);
+    expect(config.WEBHOOK_RETRY_DELAYS_MS).toEqual([100, 200, 300]);
+    expect(() => readProfilesConfig({ ...base, WEBHOOK_RETRY_DELAYS_MS: '5s,1m' })).toThrow(/WEBHOOK_RETRY_DELAYS_MS/);
+    expect(() => readProfilesConfig({ ...base, WEBHOOK_ALLOW_PRIVATE: 'maybe' })).toThrow(/WEBHOOK_ALLOW_PRIVATE/);
   });
 });
 
