@@ -14,11 +14,14 @@ import type { Mailer } from './mailer.ts';
 import { sentEmails } from './repository.ts';
 import { mailRoutes } from './routes.ts';
 import { emailSender } from './sender.ts';
+import { sendCommissionEarned } from './subscribers/commission-earned.ts';
+import { sendConfirmationRequested } from './subscribers/confirmation-requested.ts';
 import { sendDemoRequest } from './subscribers/demo-request.ts';
 import { sendEmailChangeLink } from './subscribers/email-change.ts';
 import { sendLeadCreated } from './subscribers/lead-created.ts';
 import { sendLeadAccepted, sendLeadDeclined } from './subscribers/lead-decided.ts';
 import { sendPasswordChangedNotice } from './subscribers/password-changed.ts';
+import { sendPayoutRecorded } from './subscribers/payout-recorded.ts';
 import { sendReferralIntro } from './subscribers/referral-intro.ts';
 import { sendVendorInvitation } from './subscribers/vendor-invitation.ts';
 import { sendVerificationEmail } from './subscribers/verification-email.ts';
@@ -64,6 +67,9 @@ export async function createMailService(
   await service.subscribe(sendLeadCreated(mailer));
   await service.subscribe(sendLeadAccepted(mailer));
   await service.subscribe(sendLeadDeclined(mailer));
+  await service.subscribe(sendConfirmationRequested(mailer));
+  await service.subscribe(sendCommissionEarned(mailer));
+  await service.subscribe(sendPayoutRecorded(mailer));
 
   return {
     ...service,

@@ -264,3 +264,137 @@ export function leadDecisionEmail(input: {
   const html = accountHtml(title, paragraphs, { label: 'Open Tee ups', href: link });
   return { subject, text, html };
 }
+
+/** Label/value rows, as text lines and as an HTML table. */
+function rowsOf(rows: Array<[string, string]>) {
+  return {
+    text: rows.map(([label, value]) => `${label}: ${value}`),
+    html: `<table role="presentation" style="border-collapse:collapse">
+${rows.map(([label, value]) => `<tr><th style="text-align:left;padding:4px 12px 4px 0;color:#475569">${escapeHtml(label)}</th><td style="padding:4px 0">${escapeHtml(value)}</td></tr>`).join('\n')}
+</table>`,
+  };
+}
+
+/**
+ * The referrer asks the vendor to confirm a milestone, to the lead inbox and members: "{referrer} asks you
+ * to confirm {milestone} for {client}", the referrer's message if any, and the lead inbox link.
+ */
+export function confirmationRequestedEmail(input: {
+  appName: string;
+  publicUrl: string;
+  vendorName: string;
+  referrerName: string;
+  clientName: string;
+  productName: string;
+  /** milestoneLabel(milestone). */
+  milestone: string;
+  message: string;
+}): RenderedEmail {
+  const link = new URL('/vendor/leads', input.publicUrl).href;
+  const subject = oneLine(`${input.referrerName} asks you to confirm ${input.milestone} for ${input.clientName}`);
+  const intro = `${input.referrerName} asks ${input.vendorName} to confirm ${input.milestone} for ${input.clientName} on ${input.appName}.`;
+  const rows = rowsOf([
+    ['Client', input.clientName],
+    ['Product', input.productName],
+    ['Milestone', input.milestone],
+    ['Referred by', input.referrerName],
+  ]);
+  const message = input.message.trim();
+  const action =
+    'Only your team can confirm it: the commission is earned when you do. Confirm it, or tell the referrer where it stands, in your lead inbox:';
+  const text = [
+    'Hi,',
+    '',
+    intro,
+    '',
+    ...rows.text,
+    ...(message ? ['', 'Their message:', message] : []),
+    '',
+    action,
+    '',
+    link,
+  ].join('\n');
+  const html = accountHtml(
+    'A milestone to confirm',
+    [
+      'Hi,',
+      escapeHtml(intro),
+      rows.html,
+      ...(message ? [`Their message:<br>${multiline(message)}`] : []),
+      escapeHtml(action),
+    ],
+    { label: 'Open the lead inbox', href: link },
+  );
+  return { subject, text, html };
+}
+
+/** A commission earned, to the referrer: their share (formatCents), for which milestone of which referral. */
+export function commissionEarnedEmail(input: {
+  appName: string;
+  publicUrl: string;
+  referrerFirstName: string;
+  vendorName: string;
+  clientName: string;
+  /** milestoneLabel(milestone). */
+  milestone: string;
+  /** formatCents(referrerCents, currency). */
+  amount: string;
+}): RenderedEmail {
+  const link = new URL('/referral-impact', input.publicUrl).href;
+  const name = input.referrerFirstName.trim() || 'there';
+  const subject = oneLine(`You earned ${input.amount} for your referral of ${input.clientName}`);
+  const what = `${input.vendorName} confirmed ${input.milestone} for your referral of ${input.clientName}: you earned ${input.amount}.`;
+  const escrow = `It is held in escrow until ${input.appName} pays it out; you will get an email then.`;
+  const rows = rowsOf([
+    ['Client', input.clientName],
+    ['Vendor', input.vendorName],
+    ['Milestone', input.milestone],
+    ['Your share', input.amount],
+  ]);
+  const follow = 'Your earnings are in your Referral Impact:';
+  const text = [`Hi ${name},`, '', what, '', ...rows.text, '', escrow, '', follow, '', link].join('\n');
+  const html = accountHtml(
+    `You earned ${input.amount}`,
+    [`Hi ${escapeHtml(name)},`, escapeHtml(what), rows.html, escapeHtml(escrow), escapeHtml(follow)],
+    { label: 'Open Referral Impact', href: link },
+  );
+  return { subject, text, html };
+}
+
+/** A payout, to one referrer paid in it: the reference, the date, the method and their total. */
+export function payoutEmail(input: {
+  appName: string;
+  publicUrl: string;
+  firstName: string;
+  reference: string;
+  method: string;
+  /** YYYY-MM-DD. */
+  paidOn: string;
+  /** formatCents(totalCents, currency). */
+  amount: string;
+  commissions: number;
+}): RenderedEmail {
+  const link = new URL('/referral-impact', input.publicUrl).href;
+  const name = input.firstName.trim() || 'there';
+  const date = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' }).format(
+    new Date(`${input.paidOn}T00:00:00Z`),
+  );
+  const count = `${input.commissions} commission${input.commissions === 1 ? '' : 's'}`;
+  const subject = oneLine(`${input.appName} paid you ${input.amount} (${input.reference})`);
+  const what = `${input.appName} paid you ${input.amount} for ${count}.`;
+  const rows = rowsOf([
+    ['Amount', input.amount],
+    ['Paid on', date],
+    ['Reference', input.reference],
+    ['Method', input.method],
+    ['Commissions', String(input.commissions)],
+  ]);
+  const follow = 'Every commission and payout is in your Referral Impact:';
+  const text = [`Hi ${name},`, '', what, '', ...rows.text, '', follow, '', link].join('\n');
+  const html = accountHtml(
+    'You were paid',
+    [`Hi ${escapeHtml(name)},`, escapeHtml(what), rows.html, escapeHtml(follow)],
+    { label: 'Open Referral Impact', href: link },
+  );
+  return { subject, text, html };
+}

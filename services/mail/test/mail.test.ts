@@ -506,6 +506,134 @@ describe('vendor emails', () => {
   });
 });
 
+describe('money emails', () => {
+  it('asks the lead inbox and every member once to confirm a milestone, with the referrer’s message and the inbox link', async () => {
+    const buses = await startMail();
+    const event = envelope(
+      outboxEvent('milestone.confirmation_requested', {
+        referralId: 45,
+        vendorId: 'vendor-1',
+        vendorName: 'Acme & Co',
+        recipients: ['leads@acme.test', 'ana@acme.test', ' LEADS@acme.test '],
+        milestone: 'meetingHeld',
+        referrerName: 'Rita <Referrer>',
+        clientName: 'Globex',
+        productName: 'Acme CRM',
+        message: 'We met on Tuesday.\nSee <b>notes</b>.',
+      }),
+    );
+    const messages = await deliverTwice(buses, event, (m) => m.subject.startsWith('Rita <Referrer> asks you'));
+    expect(messages).toHaveLength(1);
+    const [message] = messages;
+    expect(message!.to.sort()).toEqual(['ana@acme.test', 'leads@acme.test']);
+    expect(message!.subject).toBe('Rita <Referrer> asks you to confirm Meeting Held (Intro Occurred) for Globex');
+    for (const line of [
+      'Rita <Referrer> asks Acme & Co to confirm Meeting Held (Intro Occurred) for Globex on Referral Hub.',
+      'Client: Globex',
+      'Product: Acme CRM',
+      'Milestone: Meeting Held (Intro Occurred)',
+      'Their message:\nWe met on Tuesday.\nSee <b>notes</b>.',
+      'https://app.example.com/vendor/leads',
+    ])
+      expect(message!.text).toContain(line);
+    expect(message!.html).toContain('We met on Tuesday.<br>See &lt;b&gt;notes&lt;/b&gt;.');
+    expect(message!.html).toContain('Rita &lt;Referrer&gt;');
+    expect(message!.html).not.toContain('<b>notes');
+    expect(message!.html).toContain('<a href="https://app.example.com/vendor/leads"');
+  });
+
+  it('tells the referrer once what a commission earned them: their share to the cent, the milestone, the client', async () => {
+    const buses = await startMail();
+    const event = envelope(
+      outboxEvent('commission.created', {
+        commissionId: 'commission-1',
+        referralId: 46,
+        vendorId: 'vendor-1',
+        vendorName: 'Acme <Labs>',
+        milestone: 'closedWon',
+        currency: 'USD',
+        grossCents: 1_234_567,
+        referrerCents: 864_197,
+        referrerEmail: 'rita@agency.test',
+        referrerFirstName: 'Rita',
+        clientName: 'Globex & Sons',
+        createdAt: new Date().toISOString(),
+      }),
+    );
+    const messages = await deliverTwice(buses, event, (m) => m.subject.startsWith('You earned'));
+    expect(messages).toHaveLength(1);
+    const [message] = messages;
+    expect(message!.to).toEqual(['rita@agency.test']);
+    expect(message!.subject).toBe('You earned $8,641.97 for your referral of Globex & Sons');
+    for (const line of [
+      'Hi Rita,',
+      'Acme <Labs> confirmed Closed-Won for your referral of Globex & Sons: you earned $8,641.97.',
+      'Milestone: Closed-Won',
+      'Your share: $8,641.97',
+      'held in escrow',
+      'https://app.example.com/referral-impact',
+    ])
+      expect(message!.text).toContain(line);
+    // The vendor's gross and the platform fee are not the referrer's business here.
+    expect(message!.text).not.toContain('12,345.67');
+    expect(message!.html).toContain('Acme &lt;Labs&gt;');
+    expect(message!.html).toContain('Globex &amp; Sons');
+    const { rows } = await sql.query('SELECT kind, recipient, status FROM mail.sent_emails WHERE event_id = $1', [
+      event.id,
+    ]);
+    expect(rows).toEqual([{ kind: 'commission-created', recipient: 'rita@agency.test', status: 'sent' }]);
+  });
+
+  it('tells each referrer paid once, with only their own total, the reference and the date', async () => {
+    const buses = await startMail();
+    const event = envelope(
+      outboxEvent('payout.recorded', {
+        payoutId: 'payout-1',
+        reference: 'BATCH-2026-11',
+        method: 'Bank transfer',
+        paidOn: '2026-11-20',
+        currency: 'USD',
+        referrers: [
+          { userId: 'u-rita', email: 'rita@agency.test', firstName: 'Rita', totalCents: 100_005, commissions: 2 },
+          { userId: 'u-sam', email: 'sam@agency.test', firstName: 'Sam', totalCents: 7_000, commissions: 1 },
+        ],
+      }),
+    );
+    await buses[0]!.publish(event);
+    await catcher.waitFor((m) => m.to.includes('sam@agency.test') && m.subject.includes('BATCH-2026-11'));
+    await catcher.waitFor((m) => m.to.includes('rita@agency.test') && m.subject.includes('BATCH-2026-11'));
+    await buses[1]!.publish(event);
+    await settled();
+    const paid = catcher.messages.filter((m) => m.subject.includes('BATCH-2026-11'));
+    expect(paid).toHaveLength(2);
+    const rita = paid.find((m) => m.to.includes('rita@agency.test'))!;
+    const sam = paid.find((m) => m.to.includes('sam@agency.test'))!;
+    expect(rita.to).toEqual(['rita@agency.test']);
+    expect(rita.subject).toBe('Referral Hub paid you $1,000.05 (BATCH-2026-11)');
+    for (const line of [
+      'Hi Rita,',
+      'Referral Hub paid you $1,000.05 for 2 commissions.',
+      'Paid on: November 20, 2026',
+      'Reference: BATCH-2026-11',
+      'Method: Bank transfer',
+      'https://app.example.com/referral-impact',
+    ])
+      expect(rita.text).toContain(line);
+    expect(rita.text).not.toContain('$70.00');
+    expect(sam.subject).toBe('Referral Hub paid you $70.00 (BATCH-2026-11)');
+    expect(sam.text).toContain('for 1 commission.');
+    expect(sam.text).not.toContain('1,000.05');
+    expect(rita.messageId).not.toBe(sam.messageId);
+    const { rows } = await sql.query(
+      "SELECT recipient, status FROM mail.sent_emails WHERE kind = 'payout-recorded' ORDER BY recipient",
+    );
+    expect(rows).toEqual([
+      { recipient: 'rita@agency.test', status: 'sent' },
+      { recipient: 'sam@agency.test', status: 'sent' },
+    ]);
+  });
+});
+
 describe('the warm intro', () => {
   const intro = (fromName: string, to: string) =>
     envelope(

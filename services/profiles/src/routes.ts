@@ -1,17 +1,22 @@
 import type { HandlersOf } from '@app/kit';
 import type { MembershipUseCases } from './membership.ts';
 import type { ProfileUseCases } from './profiles.ts';
+import type { WebhookUseCases } from './webhooks.ts';
 import type { WorkspaceUseCases } from './workspaces.ts';
 
 export const DEMO_RECEIVED = 'Demo request received';
 
-/** The profiles service's operations (contracts: `profileOperations`, `vendorOperations`): call and reply. */
+/**
+ * The profiles service's operations (contracts: `profileOperations`, `vendorOperations`, `webhookOperations`):
+ * call and reply.
+ */
 export function profileRoutes(deps: {
   profiles: ProfileUseCases;
   workspaces: WorkspaceUseCases;
   membership: MembershipUseCases;
+  webhooks: WebhookUseCases;
 }): HandlersOf<'profiles'> {
-  const { profiles, workspaces, membership } = deps;
+  const { profiles, workspaces, membership, webhooks } = deps;
   return {
     getLeadCriteria: ({ identity, query }) => profiles.leadCriteria(identity, query.vendorId),
     saveLeadCriteria: ({ identity, query, body }) => profiles.saveLeadCriteria(identity, query.vendorId, body),
@@ -36,5 +41,11 @@ export function profileRoutes(deps: {
     revokeInvitation: ({ identity, params }) => membership.revoke(identity, params.vendorId, params.invitationId),
     acceptInvitation: ({ identity, params }) => membership.accept(identity, params.invitationId),
     removeMember: ({ identity, params }) => membership.remove(identity, params.vendorId, params.userId),
+
+    listWebhooks: ({ identity, params }) => webhooks.list(identity, params.vendorId),
+    createWebhook: ({ identity, params, body }) => webhooks.create(identity, params.vendorId, body),
+    deleteWebhook: ({ identity, params }) => webhooks.remove(identity, params.vendorId, params.endpointId),
+    sendTestWebhook: ({ identity, params }) => webhooks.sendTest(identity, params.vendorId, params.endpointId),
+    listWebhookDeliveries: ({ identity, params }) => webhooks.deliveries(identity, params.vendorId, params.endpointId),
   };
 }

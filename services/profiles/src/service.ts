@@ -6,13 +6,20 @@ import { profileUseCases } from './profiles.ts';
 import { profileRoutes } from './routes.ts';
 import { emailVerified } from './subscribers/email-verified.ts';
 import { userProfile } from './subscribers/user-profile.ts';
+import { webhookCommissionCreated } from './subscribers/webhook-commission.ts';
+import { webhookLeadCreated } from './subscribers/webhook-lead-created.ts';
+import { webhookLeadStatusChanged } from './subscribers/webhook-lead-status.ts';
+import { webhookSender } from './webhook-sender.ts';
+import { WebhookWorker } from './webhook-worker.ts';
+import { webhookUseCases } from './webhooks.ts';
 import { workspaceUseCases } from './workspaces.ts';
 
-export type ProfilesService = DataService<PrismaClient>;
+export type ProfilesService = DataService<PrismaClient> & { webhooks: WebhookWorker };
 
 /**
- * Builds the profiles service (vendor workspaces, their lead criteria and bounties, demo requests): migrations applied, operations
- * registered, subscribers bound, outbox relay running once the app is ready. Not listening yet.
+ * Builds the profiles service (vendor workspaces, their lead criteria, bounties and webhooks, demo requests):
+ * migrations applied, operations registered, subscribers bound, outbox relay and webhook worker running once
+ * the app is ready (the worker stops when the app closes). Not listening yet.
  */
 export async function createProfilesService(options: ServiceOptions<ProfilesConfig>): Promise<ProfilesService> {
   const { config, bus } = options;
@@ -22,9 +29,24 @@ export async function createProfilesService(options: ServiceOptions<ProfilesConf
     migrations: new URL('../prisma/migrations', import.meta.url),
     bus,
     logger: options.logger,
+    // The relay and the webhook worker (claims and outcomes).
+    pgPoolSize: 4,
     prisma: (adapter) => new PrismaClient({ adapter }),
   });
-  const { transaction, prisma } = service;
+  const { app, transaction, prisma, pool } = service;
+  const worker = new WebhookWorker({
+    pool,
+    attempt: webhookSender({
+      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+      timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+      caFile: config.WEBHOOK_CA_FILE,
+    }),
+    logger: app.log,
+    retryDelaysMs: config.WEBHOOK_RETRY_DELAYS_MS,
+    pollMs: config.WEBHOOK_POLL_MS,
+  });
+  app.addHook('onReady', async () => worker.start());
+  app.addHook('onClose', async () => worker.stop());
   registerOperations(
     service.app,
     'profiles',
@@ -32,11 +54,20 @@ export async function createProfilesService(options: ServiceOptions<ProfilesConf
       profiles: profileUseCases(transaction, prisma),
       workspaces: workspaceUseCases(transaction, prisma),
       membership: membershipUseCases(transaction),
+      webhooks: webhookUseCases({
+        transaction,
+        db: prisma,
+        allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+        kick: () => worker.kick(),
+      }),
     }),
   );
   await service.subscribe(userProfile);
   await service.subscribe(emailVerified);
-  return service;
+  await service.subscribe(webhookLeadCreated);
+  await service.subscribe(webhookLeadStatusChanged);
+  await service.subscribe(webhookCommissionCreated);
+  return { ...service, webhooks: worker };
 }
 
 export const profilesService = defineService({

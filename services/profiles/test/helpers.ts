@@ -65,6 +65,8 @@ export async function snapshot(sql: pg.Pool) {
     outbox_events: 'id, name, payload, request_id, occurred_at',
     processed_events: '*',
     demo_requests: '*',
+    webhook_endpoints: '*',
+    webhook_deliveries: '*',
   };
   const result: Record<string, unknown[]> = {};
   for (const [table, columns] of Object.entries(tables))
