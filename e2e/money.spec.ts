@@ -65,7 +65,7 @@ function verifySignature(delivery: Delivery, secret: string): boolean {
   const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
   const expected = createHmac('sha256', key).update(`${id}.${timestamp}.${delivery.body}`).digest('base64');
   const fresh = Math.abs(Date.now() / 1000 - Number(timestamp)) < 600;
-  return fresh && delivery.headers['webhook-signature'].split(' ').includes(`v1,${expected}`);
+  return fresh && (delivery.headers['webhook-signature'] ?? '').split(' ').includes(`v1,${expected}`);
 }
 
 async function deliveriesTo(path: string): Promise<Delivery[]> {

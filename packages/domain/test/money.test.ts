@@ -14,7 +14,8 @@ describe('money for people', () => {
     expect(parseDollarsToCents('$0.29')).toBe(29);
     expect(parseDollarsToCents(' 1.5 ')).toBe(150);
     expect(parseDollarsToCents('9999999999999.99')).toBe(999_999_999_999_999);
-    for (const bad of ['', 'abc', '-5', '1.234', '1e6', '12.', '.5', 'NaN']) expect(parseDollarsToCents(bad)).toBeNull();
+    for (const bad of ['', 'abc', '-5', '1.234', '1e6', '12.', '.5', 'NaN'])
+      expect(parseDollarsToCents(bad)).toBeNull();
   });
 });
 
