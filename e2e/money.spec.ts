@@ -159,7 +159,6 @@ test('the vendor confirms Closed-Won; the commission is earned, paid out by an a
   const markClosedWon = sheet.getByRole('button', { name: 'Closed-Won', exact: true });
   await markClosedWon.click();
   await expect(markClosedWon).toHaveAttribute('aria-pressed', 'true');
-  await expect(row).toContainText('TBD');
   const closedWonMilestone = sheet.getByRole('listitem', { name: 'Closed-Won' });
   await closedWonMilestone.getByRole('button', { name: 'Ask the vendor to confirm Closed-Won' }).click();
   const ask = referrer.getByRole('form', { name: 'Ask the vendor to confirm' });
@@ -172,7 +171,9 @@ test('the vendor confirms Closed-Won; the commission is earned, paid out by an a
     'the confirmation request to the vendor',
   );
   expect(asked.text).toContain('/vendor/leads');
-  await referrer.keyboard.press('Escape');
+  await sheet.getByRole('button', { name: 'Close', exact: true }).click();
+  await expect(row).toContainText('Closed-Won');
+  await expect(row).toContainText('TBD');
 
   // The vendor confirms Closed-Won with a deal value of $50,000: 10% = $5,000 owed, $3,500 the referrer's.
   await vendor.goto('/vendor/leads');
@@ -193,8 +194,8 @@ test('the vendor confirms Closed-Won; the commission is earned, paid out by an a
   await expect(row).toContainText('$3,500.00');
   await snap(referrer, testInfo, 'tee-ups-earned');
   await referrer.goto('/referral-impact');
-  await expect(referrer.getByTestId('impact-escrow')).toContainText('$3,500.00');
-  await expect(referrer.getByTestId('impact-paid')).toContainText('$0.00');
+  await expect(referrer.getByTestId('impact-escrow')).toContainText(/\$3,500(\.00)?(?!\d)/);
+  await expect(referrer.getByTestId('impact-paid')).toContainText(/\$0(\.00)?(?!\d)/);
 
   // An administrator records the payout and exports it.
   const reference = `PAY-${RUN}`;
@@ -220,8 +221,8 @@ test('the vendor confirms Closed-Won; the commission is earned, paid out by an a
 
   // The referrer sees it paid, and is told by email.
   await referrer.goto('/referral-impact');
-  await expect(referrer.getByTestId('impact-paid')).toContainText('$3,500.00');
-  await expect(referrer.getByTestId('impact-escrow')).toContainText('$0.00');
+  await expect(referrer.getByTestId('impact-paid')).toContainText(/\$3,500(\.00)?(?!\d)/);
+  await expect(referrer.getByTestId('impact-escrow')).toContainText(/\$0(\.00)?(?!\d)/);
   await snap(referrer, testInfo, 'impact-paid');
   await waitForEmail(
     (m) => m.to.includes(rob.email) && `${m.subject} ${m.text}`.includes(reference),
