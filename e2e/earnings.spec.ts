@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { expect, test } from '@playwright/test';
 import { createVerifiedWorkspace, describeClient, signUpVerified, uniqueEmail, waitForEmail } from './support.ts';
 
-test('a Closed-Won referral with a deal value pays the vendor bounty; the referrer sees it on Impact and downloads the CSV', async ({
+test('a Closed-Won confirmed by the vendor pays its bounty; the referrer sees it on Impact and downloads the CSV', async ({
   browser,
 }) => {
   test.setTimeout(150_000);
@@ -45,15 +45,23 @@ test('a Closed-Won referral with a deal value pays the vendor bounty; the referr
   await page.getByRole('button', { name: 'Submit Referral' }).click();
   await expect(page.getByText('Referral submitted successfully', { exact: true })).toBeVisible();
 
-  // Closed-Won with a deal value, from the Tee ups dashboard.
+  // The referrer marks Closed-Won in Tee ups: their own tracking, which earns nothing yet.
   await page.goto('/dashboard');
   await page.getByRole('row', { name: new RegExp(`${client.firstName} ${client.lastName}`) }).click();
   const sheet = page.getByRole('dialog', { name: new RegExp(`${client.firstName} ${client.lastName}`) });
-  await sheet.getByRole('button', { name: 'Closed-Won' }).click();
-  const dealDialog = page.getByRole('dialog', { name: 'Mark as Closed-Won' });
-  await dealDialog.getByLabel('Deal value (first-year ARR, USD)').fill('24000');
-  await dealDialog.getByRole('button', { name: 'Mark Closed-Won' }).click();
+  await sheet.getByRole('button', { name: 'Closed-Won', exact: true }).click();
   await expect(page.getByText('Status Updated', { exact: true })).toBeVisible();
+  await page.goto('/referral-impact');
+  await expect(page.getByTestId('impact-escrow')).toContainText(/\$0(\.00)?(?!\d)/);
+
+  // HubSpot confirms Closed-Won in its lead inbox, with the deal's value: the commission is earned.
+  await vendor.goto('/vendor/leads');
+  const lead = vendor.getByRole('article', { name: 'Deal Industries' });
+  await lead.getByRole('button', { name: 'Confirm Closed-Won' }).click();
+  const confirm = vendor.getByRole('form', { name: 'Confirm Closed-Won' });
+  await confirm.getByLabel(/Deal value/).fill('24000');
+  await confirm.getByRole('button', { name: 'Confirm' }).click();
+  await expect(lead.getByRole('list', { name: /Commissions of/ })).toContainText('$1,000.00');
 
   // Impact: the flat $1,000 bounty, of which the referrer keeps 70% on Starter.
   await page.goto('/referral-impact');

@@ -73,14 +73,10 @@ test('refer a client: find the product, submit, review and send the intro, move 
   const sheet = page.getByRole('dialog', { name: new RegExp(`${client.firstName} ${client.lastName}`) });
   await expect(sheet).toBeVisible();
   await expect(sheet.getByText('Referral submitted')).toBeVisible();
-  await sheet.getByRole('button', { name: 'Closed-Won' }).click();
-  // Closed-Won asks for the deal value (optional): left blank here.
-  await page
-    .getByRole('dialog', { name: 'Mark as Closed-Won' })
-    .getByRole('button', { name: 'Mark Closed-Won' })
-    .click();
+  // The referrer's own tracking (issue 10): no deal value is asked; only the vendor's confirmation pays.
+  await sheet.getByRole('button', { name: 'Closed-Won', exact: true }).click();
   await expect(page.getByText('Status Updated', { exact: true })).toBeVisible();
-  await expect(sheet.getByRole('button', { name: 'Closed-Won' })).toBeDisabled();
+  await expect(sheet.getByRole('button', { name: 'Closed-Won', exact: true })).toBeDisabled();
   await sheet.getByRole('button', { name: 'Close', exact: true }).click();
   await expect(sheet).toBeHidden();
   await expect(row).toContainText('Closed-Won');
