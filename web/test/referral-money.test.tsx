@@ -156,3 +156,32 @@ describe('Tee ups money (issue 10)', () => {
     expect(within(sheet).queryByRole('button', { name: /Ask the vendor/ })).not.toBeInTheDocument();
   });
 });
+
+describe('Withdrawing a referral (issue 10)', () => {
+  it('asks once more, then moves it to Declined with PUT', async () => {
+    const referral = makeReferral({ lead: routedLead });
+    const srv = server([referral], (req) =>
+      req.method === 'PUT' && req.path === '/api/referrals/7/status'
+        ? json(200, { ...referral, status: 'declined' })
+        : undefined,
+    );
+    const user = userEvent.setup();
+    renderDashboard();
+    await user.click(await screen.findByRole('row', { name: /Grace Hopper/ }));
+    const group = await screen.findByRole('group', { name: 'Withdraw this referral' });
+    await user.click(within(group).getByRole('button', { name: 'Withdraw referral' }));
+    expect(group).toHaveTextContent('Commissions not paid yet are reversed.');
+    expect(srv.callsTo('PUT', '/api/referrals/7/status')).toHaveLength(0);
+    await user.click(within(group).getByRole('button', { name: 'Yes, withdraw' }));
+    await waitFor(() => expect(srv.callsTo('PUT', '/api/referrals/7/status')[0]?.body).toEqual({ status: 'declined' }));
+  });
+
+  it('offers no withdrawal once the referral is Declined', async () => {
+    server([makeReferral({ lead: routedLead, status: 'declined' })]);
+    const user = userEvent.setup();
+    renderDashboard();
+    await user.click(await screen.findByRole('row', { name: /Grace Hopper/ }));
+    await screen.findByRole('dialog', { name: 'Grace Hopper' });
+    expect(screen.queryByRole('button', { name: 'Withdraw referral' })).not.toBeInTheDocument();
+  });
+});

@@ -13,6 +13,7 @@ import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { buildTimeline } from '../utils/timeline';
 import { AskConfirmationDialog } from './ask-confirmation-dialog';
+import { WithdrawReferral } from './withdraw-referral';
 import { bountyText, destinationCompany, formatDate, referredName, STATUS_BADGE } from './format';
 
 /** Spec 4: the Mark Milestone buttons and the status each sets (none sets 'declined'). */
@@ -102,6 +103,8 @@ export function ReferralSheet({
             </section>
 
             <MoneyPanel referral={referral} />
+
+            <WithdrawReferral referral={referral} pendingStatus={pendingStatus} onMark={onMark} />
 
             <section aria-labelledby="timeline-heading" className="grid gap-3">
               <h3 id="timeline-heading" className="text-sm font-semibold">

@@ -1,0 +1,50 @@
+import { useState } from 'react';
+import type { Referral, ReferralStatus } from '@app/contracts';
+import { Button } from '@/components/ui/button';
+
+/**
+ * Withdraw (issue 10): the referrer moves the referral to Declined themselves. Unpaid commissions are
+ * reversed by the server; asked once more before it happens, since it cannot be undone by the vendor.
+ */
+export function WithdrawReferral({
+  referral,
+  pendingStatus,
+  onMark,
+}: {
+  referral: Referral;
+  pendingStatus: ReferralStatus | null;
+  onMark: (status: ReferralStatus) => void;
+}) {
+  const [asking, setAsking] = useState(false);
+  if (referral.status === 'declined') return null;
+  return (
+    <div className="grid gap-2" role="group" aria-label="Withdraw this referral">
+      {asking ? (
+        <>
+          <p className="text-sm">
+            Withdrawing moves the referral to Declined and tells the vendor. Commissions not paid yet are reversed.
+          </p>
+          <div className="flex flex-wrap gap-2">
+            <Button
+              variant="destructive"
+              disabled={pendingStatus !== null}
+              onClick={() => {
+                setAsking(false);
+                onMark('declined');
+              }}
+            >
+              Yes, withdraw
+            </Button>
+            <Button variant="outline" onClick={() => setAsking(false)}>
+              Cancel
+            </Button>
+          </div>
+        </>
+      ) : (
+        <Button variant="outline" className="justify-self-start" onClick={() => setAsking(true)}>
+          Withdraw referral
+        </Button>
+      )}
+    </div>
+  );
+}
