@@ -4,7 +4,10 @@
  * testcontainers where a Docker engine runs; when none answers, tests fail saying what is missing.
  */
 import { randomBytes } from 'node:crypto';
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { connect as netConnect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { EventEnvelope, EventName } from '@app/contracts';
 import { createLogger, inProcessBus, type EventBus } from '@app/kit';
 import type { JetStreamManager } from '@nats-io/jetstream';
@@ -117,6 +120,24 @@ export function natsUrl(): Promise<string> {
 }
 
 /** A unique prefix so tests sharing one NATS server don't share durable consumers. */
+/**
+ * A copy of a service's migrations folder holding only the migrations named before `first`: the schema as
+ * it was then, for testing a migration on old data. `names` are the migrations copied, in order; `remove`
+ * deletes the copy.
+ */
+export function migrationsBefore(
+  migrations: string,
+  first: string,
+): { dir: string; names: string[]; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'migrations-'));
+  const names = readdirSync(migrations, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && entry.name < first)
+    .map((entry) => entry.name)
+    .sort();
+  for (const name of names) cpSync(join(migrations, name), join(dir, name), { recursive: true });
+  return { dir, names, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
 export const uniqueId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
 
 /** Polls until `check` returns a value other than undefined/false, or fails after timeoutMs. */

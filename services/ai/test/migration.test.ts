@@ -1,35 +1,29 @@
-import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { migrateService } from '@app/kit';
-import { freshDatabase } from '@app/testing';
+import { freshDatabase, migrationsBefore } from '@app/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const migrations = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 let db: Awaited<ReturnType<typeof freshDatabase>>;
 let sql: pg.Pool;
-let before: string;
+let before: ReturnType<typeof migrationsBefore>;
 
 beforeAll(async () => {
   db = await freshDatabase();
   sql = new pg.Pool({ connectionString: db.url, max: 1 });
   // The read model as it was while vendors were company names.
-  before = mkdtempSync(path.join(tmpdir(), 'ai-migrations-'));
-  for (const name of readdirSync(migrations).filter((name) => name < '20261123224231')) {
-    cpSync(path.join(migrations, name), path.join(before, name), { recursive: true });
-  }
+  before = migrationsBefore(migrations, '20261123224231');
 });
 afterAll(async () => {
   await sql?.end();
   await db?.drop();
-  rmSync(before, { recursive: true, force: true });
+  before?.remove();
 });
 
 describe('the vendor ids migration', () => {
   it('drops the company-keyed criteria and bounties and keeps the programs, unlinked', async () => {
-    await migrateService(db.url, 'ai', before);
+    await migrateService(db.url, 'ai', before.dir);
     await sql.query(
       `INSERT INTO ai.match_programs (id, name, description, website, reward_details, company_name, company_key, is_active, saved_at)
        VALUES ('p1', 'HubSpot Partners', 'CRM', 'https://hubspot.com', '20%', 'HubSpot, Inc.', 'hubspot', true, now())`,

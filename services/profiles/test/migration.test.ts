@@ -1,11 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EventEnvelope, EventName, MyVendors, Vendor } from '@app/contracts';
 import { migrate, type EventBus } from '@app/kit';
-import { eventually, freshDatabase, TEST_SECRET, testBus } from '@app/testing';
+import { eventually, freshDatabase, migrationsBefore, TEST_SECRET, testBus } from '@app/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readProfilesConfig } from '../src/config.ts';
@@ -21,7 +18,7 @@ const migrations = fileURLToPath(new URL('../prisma/migrations', import.meta.url
 
 let db: Awaited<ReturnType<typeof freshDatabase>>;
 let ctx: TestContext;
-let before: string;
+let before: ReturnType<typeof migrationsBefore> | undefined;
 const call = caller(() => ctx);
 
 const acme = `acme-${randomUUID().slice(0, 8)}.test`;
@@ -96,14 +93,9 @@ async function writeOldRows(sql: pg.Pool) {
 beforeAll(async () => {
   db = await freshDatabase();
   // The database as issue 8 left it: every migration before this one.
-  const previous = join(await mkdtemp(join(tmpdir(), 'profiles-migrations-')), 'migrations');
-  before = previous;
-  const names = (await readdir(migrations, { withFileTypes: true }))
-    .filter((entry) => entry.isDirectory() && entry.name < WORKSPACES)
-    .map((entry) => entry.name);
-  expect(names.length).toBeGreaterThan(0);
-  for (const name of names) await cp(join(migrations, name), join(previous, name), { recursive: true });
-  expect(await migrate(db.url, 'profiles', previous)).toEqual(names);
+  before = migrationsBefore(migrations, WORKSPACES);
+  expect(before.names.length).toBeGreaterThan(0);
+  expect(await migrate(db.url, 'profiles', before.dir)).toEqual(before.names);
   const sql = new pg.Pool({ connectionString: db.url, max: 2 });
   sql.on('error', () => {});
   await writeOldRows(sql);
@@ -139,7 +131,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await ctx?.close();
-  if (before) await rm(join(before, '..'), { recursive: true, force: true });
+  before?.remove();
 });
 
 const rows = async (query: string, values: unknown[] = []) => (await ctx.sql.query(query, values)).rows;

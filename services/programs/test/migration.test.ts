@@ -1,35 +1,29 @@
-import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { migrateService } from '@app/kit';
-import { freshDatabase } from '@app/testing';
+import { freshDatabase, migrationsBefore } from '@app/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const migrations = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 let db: Awaited<ReturnType<typeof freshDatabase>>;
 let sql: pg.Pool;
-let before: string;
+let before: ReturnType<typeof migrationsBefore>;
 
 beforeAll(async () => {
   db = await freshDatabase();
   sql = new pg.Pool({ connectionString: db.url, max: 1 });
   // The schema as it was before programs belonged to vendors.
-  before = mkdtempSync(path.join(tmpdir(), 'programs-migrations-'));
-  for (const name of readdirSync(migrations).filter((name) => name < '20261123')) {
-    cpSync(path.join(migrations, name), path.join(before, name), { recursive: true });
-  }
+  before = migrationsBefore(migrations, '20261123');
 });
 afterAll(async () => {
   await sql?.end();
   await db?.drop();
-  rmSync(before, { recursive: true, force: true });
+  before?.remove();
 });
 
 describe('the vendors migration', () => {
   it('keeps typed company names as a hint only: every existing program starts unlinked', async () => {
-    await migrateService(db.url, 'programs', before);
+    await migrateService(db.url, 'programs', before.dir);
     await sql.query(
       `INSERT INTO programs.programs (id, name, description, website, reward_details, company_name, is_active, created_by)
        VALUES ('00000000-0000-4000-8000-000000000001', 'HubSpot Partners', 'CRM', 'https://hubspot.com', '20%', 'HubSpot, Inc.', true, 'admin'),
