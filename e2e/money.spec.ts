@@ -1,6 +1,14 @@
 import { createHmac } from 'node:crypto';
-import { expect, test, type Browser, type Page, type TestInfo } from '@playwright/test';
-import { createVerifiedWorkspace, describeClient, signUpVerified, uniqueEmail, waitForEmail } from './support.ts';
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import {
+  addLinkedProgram,
+  createVerifiedWorkspace,
+  describeClient,
+  referFromSmartMatch,
+  uniqueEmail,
+  userPage,
+  waitForEmail,
+} from './support.ts';
 
 /**
  * Issue 10, end to end: the vendor registers two CRM webhook endpoints (one fails once); a referral reaches
@@ -35,12 +43,6 @@ async function snap(page: Page, testInfo: TestInfo, name: string) {
     await page.screenshot({ path: testInfo.outputPath(`${name}-${width}x${height}.png`), fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
-}
-
-async function userPage(browser: Browser, person: Parameters<typeof signUpVerified>[1]): Promise<Page> {
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-  await signUpVerified(page, person);
-  return page;
 }
 
 /** Registers a webhook endpoint on /vendor and answers the secret shown once. */
@@ -113,17 +115,13 @@ test('the vendor confirms Closed-Won; the commission is earned, paid out by an a
     email: 'admin-money@e2e.test',
     password: 'admin passphrase',
   });
-  await admin.goto('/admin');
-  await admin.getByRole('tab', { name: /Programs/ }).click();
-  await admin.getByRole('tab', { name: /Manual Entry/ }).click();
-  const manual = admin.getByRole('tabpanel', { name: /Manual Entry/ });
-  await manual.getByLabel('Program Name').fill(PROGRAM);
-  await manual.getByLabel('Vendor workspace').selectOption({ label: `${VENDOR} (${DOMAIN})` });
-  await manual.getByLabel('Description').fill(`${VENDOR} does ${NEED.toLowerCase()}.`);
-  await manual.getByLabel('Website').fill(`https://${DOMAIN}/partners`);
-  await manual.getByLabel('Reward Details').fill('10% of first-year ARR for every referred customer.');
-  await manual.getByRole('button', { name: 'Save Program' }).click();
-  await expect(admin.getByRole('region', { name: 'Existing Referral Programs' })).toContainText(PROGRAM);
+  await addLinkedProgram(admin, {
+    name: PROGRAM,
+    workspace: `${VENDOR} (${DOMAIN})`,
+    description: `${VENDOR} does ${NEED.toLowerCase()}.`,
+    website: `https://${DOMAIN}/partners`,
+    reward: '10% of first-year ARR for every referred customer.',
+  });
 
   // The referrer refers a client to the vendor's lead inbox.
   const rob = {
@@ -134,11 +132,7 @@ test('the vendor confirms Closed-Won; the commission is earned, paid out by an a
     password: 'referrer passphrase',
   };
   const referrer = await userPage(browser, rob);
-  await referrer.goto('/discover');
-  await referrer.getByLabel('What does your client need?').fill(NEED);
-  await referrer.getByRole('button', { name: 'Find Matches' }).click();
-  await referrer.getByRole('button', { name: `Refer to ${PROGRAM}` }).click();
-  await referrer.getByRole('dialog').getByRole('button', { name: 'Approve & Continue' }).click();
+  await referFromSmartMatch(referrer, NEED, PROGRAM);
   const client = { firstName: 'Nora', lastName: 'Nilsen', email: uniqueEmail('nora') };
   await referrer.getByLabel('First name').fill(client.firstName);
   await referrer.getByLabel('Last name').fill(client.lastName);

@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
 
 /** The test SMTP server's reader, on the port playwright.config.ts chose. */
 export const SMTP_MESSAGES = `http://127.0.0.1:${process.env.E2E_SMTP_HTTP_PORT}/messages`;
@@ -97,4 +97,39 @@ export async function describeClient(
   if (client.size) await page.getByLabel('Company size').selectOption(client.size);
   if (client.country) await page.getByLabel('Country').fill(client.country);
   if (client.industry) await page.getByLabel('Industry').fill(client.industry);
+}
+
+/** A signed-up, verified user in a browser context of their own (1280 x 800). */
+export async function userPage(browser: Browser, person: Parameters<typeof signUpVerified>[1]): Promise<Page> {
+  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
+  await signUpVerified(page, person);
+  return page;
+}
+
+/** An administrator adds a program by Manual Entry on /admin, linked to the vendor's workspace. */
+export async function addLinkedProgram(
+  admin: Page,
+  program: { name: string; workspace: string; description: string; website: string; reward: string },
+) {
+  await admin.goto('/admin');
+  await admin.getByRole('tab', { name: /Programs/ }).click();
+  await admin.getByRole('tab', { name: /Manual Entry/ }).click();
+  const manual = admin.getByRole('tabpanel', { name: /Manual Entry/ });
+  await manual.getByLabel('Program Name').fill(program.name);
+  await manual.getByLabel('Vendor workspace').selectOption({ label: program.workspace });
+  await manual.getByLabel('Description').fill(program.description);
+  await manual.getByLabel('Website').fill(program.website);
+  await manual.getByLabel('Reward Details').fill(program.reward);
+  await manual.getByRole('button', { name: 'Save Program' }).click();
+  await expect(admin.getByRole('region', { name: 'Existing Referral Programs' })).toContainText(program.name);
+}
+
+/** Smart Match finds the program for the need; its Refer button leads to the referral form with the program's website. */
+export async function referFromSmartMatch(page: Page, need: string, program: string) {
+  await page.goto('/discover');
+  await page.getByLabel('What does your client need?').fill(need);
+  await page.getByRole('button', { name: 'Find Matches' }).click();
+  await page.getByRole('button', { name: `Refer to ${program}` }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Approve & Continue' }).click();
+  await expect(page).toHaveURL(/\/submit-referral$/);
 }

@@ -1,5 +1,13 @@
-import { expect, test, type Browser, type Page, type TestInfo } from '@playwright/test';
-import { createVerifiedWorkspace, describeClient, signUpVerified, uniqueEmail, waitForEmail } from './support.ts';
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import {
+  addLinkedProgram,
+  createVerifiedWorkspace,
+  describeClient,
+  referFromSmartMatch,
+  uniqueEmail,
+  userPage,
+  waitForEmail,
+} from './support.ts';
 
 /**
  * Issue 9, end to end: a vendor on its own domain creates and verifies a workspace and sets its ICP and
@@ -27,22 +35,6 @@ async function snap(page: Page, testInfo: TestInfo, name: string) {
     await page.screenshot({ path: testInfo.outputPath(`${name}-${width}x${height}.png`), fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 800 });
-}
-
-async function userPage(browser: Browser, person: Parameters<typeof signUpVerified>[1]): Promise<Page> {
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 800 } })).newPage();
-  await signUpVerified(page, person);
-  return page;
-}
-
-/** Smart Match finds the vendor's program; its Refer button leads to the referral form with the program's website. */
-async function referFromSmartMatch(page: Page) {
-  await page.goto('/discover');
-  await page.getByLabel('What does your client need?').fill(NEED);
-  await page.getByRole('button', { name: 'Find Matches' }).click();
-  await page.getByRole('button', { name: `Refer to ${PROGRAM}` }).click();
-  await page.getByRole('dialog').getByRole('button', { name: 'Approve & Continue' }).click();
-  await expect(page).toHaveURL(/\/submit-referral$/);
 }
 
 test('a vendor workspace receives the leads routed to it; the referrer follows them; nobody else can touch it', async ({
@@ -96,16 +88,13 @@ test('a vendor workspace receives the leads routed to it; the referrer follows t
     admin.getByRole('region', { name: 'Vendor workspaces' }).getByRole('row', { name: new RegExp(VENDOR) }),
   ).toContainText('Verified by domain');
   await snap(admin, testInfo, 'admin-vendors');
-  await admin.getByRole('tab', { name: /Programs/ }).click();
-  await admin.getByRole('tab', { name: /Manual Entry/ }).click();
-  const manual = admin.getByRole('tabpanel', { name: /Manual Entry/ });
-  await manual.getByLabel('Program Name').fill(PROGRAM);
-  await manual.getByLabel('Vendor workspace').selectOption({ label: `${VENDOR} (${DOMAIN})` });
-  await manual.getByLabel('Description').fill(`${VENDOR} builds ${NEED.toLowerCase()}.`);
-  await manual.getByLabel('Website').fill(`https://${DOMAIN}/partners`);
-  await manual.getByLabel('Reward Details').fill('Earn 20% of the first-year ARR for every referred customer.');
-  await manual.getByRole('button', { name: 'Save Program' }).click();
-  await expect(admin.getByRole('region', { name: 'Existing Referral Programs' })).toContainText(PROGRAM);
+  await addLinkedProgram(admin, {
+    name: PROGRAM,
+    workspace: `${VENDOR} (${DOMAIN})`,
+    description: `${VENDOR} builds ${NEED.toLowerCase()}.`,
+    website: `https://${DOMAIN}/partners`,
+    reward: 'Earn 20% of the first-year ARR for every referred customer.',
+  });
 
   // A referrer refers a matching client: routed to the vendor's lead inbox, every criterion in plain words.
   const rob = {
@@ -116,7 +105,7 @@ test('a vendor workspace receives the leads routed to it; the referrer follows t
     password: 'referrer passphrase',
   };
   const referrer = await userPage(browser, rob);
-  await referFromSmartMatch(referrer);
+  await referFromSmartMatch(referrer, NEED, PROGRAM);
   const greta = { firstName: 'Greta', lastName: 'Gruber', email: uniqueEmail('greta') };
   await referrer.getByLabel('First name').fill(greta.firstName);
   await referrer.getByLabel('Last name').fill(greta.lastName);
@@ -140,7 +129,7 @@ test('a vendor workspace receives the leads routed to it; the referrer follows t
   await expect(referrer.getByText('Success: Form filled successfully (mock dry run)')).toBeVisible({ timeout: 20_000 });
 
   // ...and a client in France: the reasons, no way to send it, Smart Match offered instead.
-  await referFromSmartMatch(referrer);
+  await referFromSmartMatch(referrer, NEED, PROGRAM);
   await referrer.getByLabel('First name').fill('Francois');
   await referrer.getByLabel('Last name').fill('Fromage');
   await referrer.getByLabel('Email').fill(uniqueEmail('francois'));
