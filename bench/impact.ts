@@ -43,7 +43,7 @@ async function runService() {
   };
   const referrals = await createReferralsService({
     config: readReferralsConfig(env),
-    bus: await inProcessBus({ databaseUrl: env.DATABASE_URL! }),
+    bus: await inProcessBus({ databaseUrl: env.DATABASE_URL!, secret: env.INTERNAL_SECRET! }),
     logger: false,
   });
   const url = await referrals.app.listen({ host: '127.0.0.1', port: 0 });

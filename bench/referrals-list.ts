@@ -42,7 +42,7 @@ async function runServices() {
     INTERNAL_SECRET: process.env.INTERNAL_SECRET,
     LOG_LEVEL: 'warn',
   };
-  const bus = await inProcessBus({ databaseUrl: env.DATABASE_URL! });
+  const bus = await inProcessBus({ databaseUrl: env.DATABASE_URL!, secret: env.INTERNAL_SECRET! });
   const auth = await createAuthService({ config: readAuthConfig(env), bus, logger: false });
   const referrals = await createReferralsService({ config: readReferralsConfig(env), bus, logger: false });
   const authUrl = await auth.app.listen({ host: '127.0.0.1', port: 0 });

@@ -72,9 +72,17 @@ async function main() {
     log.info(`Embedded S3 storage ready (files in ${dataDir}/s3)`);
   }
 
+  // One bus for every service: it signs each event as the service its contract names as the producer.
+  const secret = env.INTERNAL_SECRET;
   const bus: EventBus = env.NATS_URL
-    ? await natsBus({ url: env.NATS_URL, name: 'referral-platform', namespace: env.NATS_NAMESPACE, logger: log })
-    : await inProcessBus({ databaseUrl: env.DATABASE_URL, logger: log });
+    ? await natsBus({
+        url: env.NATS_URL,
+        name: 'referral-platform',
+        namespace: env.NATS_NAMESPACE,
+        logger: log,
+        secret,
+      })
+    : await inProcessBus({ databaseUrl: env.DATABASE_URL, logger: log, secret });
 
   // Services take loopback ports of the system's choosing; only the gateway's port is public. They start
   // in dependency order, so a service that calls another (referrals -> ai) is given its address. Each is

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import type { EventEnvelope, EventName } from '@app/contracts';
 import { EVENT_PRODUCERS } from '@app/contracts';
 import { freePort, natsBus, type EventBus } from '@app/kit';
+import { TEST_SECRET } from '@app/testing';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { pino } from 'pino';
@@ -73,7 +74,14 @@ async function connectAs(process: ProcessName): Promise<EventBus> {
       },
     },
   );
-  return natsBus({ url: urlOf(process), name: process, logger, retryDelay: () => 50 });
+  return natsBus({
+    url: urlOf(process),
+    name: process,
+    logger,
+    retryDelay: () => 50,
+    secret: TEST_SECRET,
+    producer: process === 'gateway' ? undefined : process,
+  });
 }
 
 async function adminInfo(consumer: string) {
@@ -159,7 +167,7 @@ describe('NATS users and permissions', () => {
     }
     for (const process of PROCESS_NAMES) {
       for (const { id, event } of topology[process].subscribers) {
-        // The payload `{}` is refused by the contract, so the consumer terminates it: pulled and answered.
+        // The payload `{}` is refused by the contract, so the consumer dead-letters and terminates it.
         const info = await eventually(async () => {
           const consumer = await adminInfo(id);
           return consumer && consumer.delivered.consumer_seq >= 1 && consumer.num_ack_pending === 0 && consumer;

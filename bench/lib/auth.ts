@@ -40,7 +40,7 @@ export async function startAuth(internalSecret: string, log: (line: string) => v
   };
 
   try {
-    const bus = await inProcessBus({ databaseUrl: url.toString() });
+    const bus = await inProcessBus({ databaseUrl: url.toString(), secret: internalSecret });
     const service = await createAuthService({
       config: readAuthConfig({ INTERNAL_SECRET: internalSecret, DATABASE_URL: url.toString(), LOG_LEVEL: 'warn' }),
       bus,

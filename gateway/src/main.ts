@@ -11,6 +11,7 @@ await runProcess(async () => {
         name: 'gateway',
         namespace: config.NATS_NAMESPACE,
         logger: createLogger('gateway', config.LOG_LEVEL),
+        secret: config.INTERNAL_SECRET,
       })
     : undefined;
   const app = await buildGateway({ config, bus });

@@ -1,9 +1,10 @@
 /**
  * One NATS user per process, allowed exactly what its code does with the bus (see topology.ts): publish
  * the events it produces, create and read the durable consumers of its own subscribers (each filtered on
- * its one event), listen to the events it listens to. Everything else is refused by the server.
+ * its one event; what they refuse goes to the dead-letter stream on their own subject), listen to the
+ * events it listens to. Everything else is refused by the server.
  */
-import { streamName } from '@app/kit';
+import { deadLetterStreamName, deadLetterSubject, streamName } from '@app/kit';
 import { PROCESS_NAMES, type ProcessName, type ProcessTopology } from './topology.ts';
 
 export interface NatsUser {
@@ -18,6 +19,7 @@ export const natsPasswordVariable = (process: ProcessName) => `NATS_${process.to
 
 export function natsUsers(topology: Record<ProcessName, ProcessTopology>, namespace = 'events'): NatsUser[] {
   const stream = streamName(namespace);
+  const dead = deadLetterStreamName(namespace);
   return PROCESS_NAMES.map((process) => {
     const { publishes, subscribers, listens } = topology[process];
     const publish = [
@@ -32,7 +34,11 @@ export function natsUsers(topology: Record<ProcessName, ProcessTopology>, namesp
         `$JS.API.CONSUMER.CREATE.${stream}.${id}.${namespace}.${event}`,
         `$JS.API.CONSUMER.MSG.NEXT.${stream}.${id}`,
         `$JS.ACK.${stream}.${id}.>`,
+        // A refused (unsigned, forged, invalid) event is copied to the dead-letter stream, on its own subject.
+        deadLetterSubject(namespace, id),
       ]),
+      // The dead-letter stream is created by the first subscriber that refuses an event.
+      ...(subscribers.length ? [`$JS.API.STREAM.INFO.${dead}`, `$JS.API.STREAM.CREATE.${dead}`] : []),
     ];
     // Replies (stream acks, API answers, pulled messages) come to the user's own inbox prefix (natsBus
     // sets `_INBOX.<user>`): no process reads what another one pulled.

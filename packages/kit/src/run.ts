@@ -59,6 +59,7 @@ export interface ServiceDefinition<C extends ProcessConfig, S extends RunnableSe
 export interface ProcessConfig {
   HOST: string;
   LOG_LEVEL: string;
+  INTERNAL_SECRET: string;
   NATS_URL?: string | undefined;
   NATS_NAMESPACE: string;
 }
@@ -91,6 +92,8 @@ export function runService<C extends ProcessConfig, S extends RunnableService>(d
       name: definition.name,
       namespace: config.NATS_NAMESPACE,
       logger,
+      secret: config.INTERNAL_SECRET,
+      producer: definition.name,
     });
     const service = await definition.create({ config, bus });
     await service.app.listen({ host: config.HOST, port: definition.port(config) });

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { EventEnvelope } from '@app/contracts';
-import { uniqueId } from '@app/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { outboxEvent, type EventBus } from '../src/index.ts';
+import { TEST_SECRET, uniqueId } from '@app/testing';
+import { eventCodec, outboxEvent, type EventBus } from '../src/index.ts';
 
 /** A transport under test: new connections to one shared broker (or database). */
 export interface Transport {
@@ -14,6 +14,10 @@ export interface Transport {
   url(): Promise<string>;
   /** Called with every subscriber id a test used, for cleanup. */
   created?: (subscriber: string) => void;
+  /** Puts a message on the transport as an attacker with access to it would: no bus, no signing. */
+  inject(name: string, data: string): Promise<void>;
+  /** What a subscriber refused and dead-lettered: the event id and the reason. */
+  deadLetters(subscriber: string): Promise<Array<{ eventId: string | null; reason: string }>>;
 }
 
 const envelope = (sessionId: string): EventEnvelope<'session.ended'> => {
@@ -193,6 +197,64 @@ export function describeBusContract(transport: Transport) {
       await until(() => heard.length >= 1);
       await settle();
       expect(heard.sort()).toEqual(['a', 'b']);
+    });
+
+    it('dead-letters unsigned, forged, tampered and foreign-producer events without handling them', async () => {
+      const bus = await connect();
+      const subscriber = id('guarded');
+      const marker = id('s');
+      const handled: string[] = [];
+      await bus.subscribe({
+        event: 'session.ended',
+        subscriber,
+        handle: async (e) => void (e.payload.sessionId.startsWith(marker) && handled.push(e.payload.sessionId)),
+      });
+      const genuine = eventCodec(TEST_SECRET);
+      const attacks: Record<string, string> = {
+        unsigned: JSON.stringify(envelope(`${marker}-unsigned`)),
+        // Signed with a key derived from another secret.
+        forged: eventCodec('another-secret-0123456789abcdef-0123456789').encode(envelope(`${marker}-forged`)),
+        // A genuine message whose payload was changed on the way.
+        tampered: genuine.encode(envelope(`${marker}-original`)).replace(`${marker}-original`, `${marker}-tampered`),
+        // Correctly signed, but by a service that does not produce session.ended (auth does).
+        'wrong-producer': eventCodec(TEST_SECRET, 'mail').encode(envelope(`${marker}-wrong-producer`)),
+      };
+      for (const data of Object.values(attacks)) await transport.inject('session.ended', data);
+      await bus.publish(envelope(`${marker}-genuine`));
+
+      // A changed payload no longer matches its signature: refused as forged.
+      const reasons: Record<string, string> = { tampered: 'forged' };
+      const expected = Object.entries(attacks).map(
+        ([attack, data]) => `${reasons[attack] ?? attack}:${(JSON.parse(data) as { id: string }).id}`,
+      );
+      await until(() => handled.length >= 1);
+      // (A new durable subscriber also gets what the stream kept from earlier runs: only this test's count.)
+      const ours = async () =>
+        (await transport.deadLetters(subscriber))
+          .map((letter) => `${letter.reason}:${letter.eventId}`)
+          .filter((letter) => expected.some((mine) => mine.endsWith(letter.slice(letter.indexOf(':')))));
+      const end = Date.now() + 8000;
+      while ((await ours()).length < expected.length && Date.now() < end) await settle();
+      await settle();
+      expect(handled).toEqual([`${marker}-genuine`]);
+      expect((await ours()).sort()).toEqual(expected.sort());
+      // Terminated, not retried: nothing comes back after a retry delay.
+      await settle();
+      expect(await ours()).toHaveLength(expected.length);
+    });
+
+    it('does not let listeners hear a forged broadcast', async () => {
+      const bus = await connect();
+      const marker = id('s');
+      const heard: string[] = [];
+      await bus.listen('session.ended', async (e) => void (e.payload.sessionId.startsWith(marker) && heard.push(e.id)));
+      await new Promise((r) => setTimeout(r, 100));
+      await transport.inject('session.ended', JSON.stringify(envelope(`${marker}-forged`)));
+      const event = envelope(`${marker}-genuine`);
+      await bus.publish(event);
+      await until(() => heard.length >= 1);
+      await settle();
+      expect(heard).toEqual([event.id]);
     });
   });
 }

@@ -1,4 +1,4 @@
-import { freshDatabase } from '@app/testing';
+import { freshDatabase, TEST_SECRET } from '@app/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, inProcessBus } from '../src/index.ts';
@@ -17,14 +17,40 @@ describeBusContract({
     inProcessBus({
       databaseUrl: db.url,
       logger: createLogger('test', 'silent'),
+      secret: TEST_SECRET,
       ackWaitMs: 1000,
       retryDelay: () => 100,
     }),
+  inject: async (name, data) => {
+    const sql = new pg.Client({ connectionString: db.url });
+    await sql.connect();
+    const id = (JSON.parse(data) as { id: string }).id;
+    await sql.query(
+      `WITH m AS (INSERT INTO bus.messages (id, name, data) VALUES ($1, $2, $3) RETURNING seq, name)
+       INSERT INTO bus.deliveries (subscriber, seq) SELECT c.subscriber, m.seq FROM m JOIN bus.consumers c ON c.event = m.name`,
+      [id, name, data],
+    );
+    await sql.end();
+  },
+  deadLetters: async (subscriber) => {
+    const sql = new pg.Client({ connectionString: db.url });
+    await sql.connect();
+    const { rows } = await sql.query<{ eventId: string | null; reason: string }>(
+      'SELECT event_id AS "eventId", reason FROM bus.dead_letters WHERE subscriber = $1',
+      [subscriber],
+    );
+    await sql.end();
+    return rows;
+  },
 });
 
 describe('in-process bus when idle', () => {
   it('waits for work instead of polling the database in a loop', async () => {
-    const bus = await inProcessBus({ databaseUrl: db.url, logger: createLogger('test', 'silent') });
+    const bus = await inProcessBus({
+      databaseUrl: db.url,
+      logger: createLogger('test', 'silent'),
+      secret: TEST_SECRET,
+    });
     try {
       for (let i = 0; i < 5; i++) {
         await bus.subscribe({ event: 'session.ended', subscriber: `idle-${i}`, handle: async () => {} });

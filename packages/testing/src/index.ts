@@ -196,6 +196,7 @@ export function testBus(databaseUrl: string, options: { ackWaitMs?: number } = {
   return inProcessBus({
     databaseUrl,
     logger: createLogger('bus', 'silent'),
+    secret: TEST_SECRET,
     retryDelay: (attempt) => Math.min(1000, 50 * attempt),
     ackWaitMs: options.ackWaitMs,
   });

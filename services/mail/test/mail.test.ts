@@ -30,6 +30,7 @@ function bus(schema: string, retryMs = 50): Promise<EventBus> {
     databaseUrl: db.url,
     schema,
     logger: createLogger('bus', 'silent'),
+    secret: TEST_SECRET,
     retryDelay: (attempt) => Math.min(1000, retryMs * attempt),
   });
 }

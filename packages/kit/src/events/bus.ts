@@ -1,4 +1,5 @@
-import { events, type EventEnvelope, type EventName } from '@app/contracts';
+import { createHmac, createSecretKey, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { EVENT_PRODUCERS, events, type EventEnvelope, type EventName, type ServiceName } from '@app/contracts';
 
 export type EventHandler<N extends EventName = EventName> = (event: EventEnvelope<N>) => Promise<void>;
 
@@ -25,17 +26,109 @@ export interface EventBus {
   close(): Promise<void>;
 }
 
-export class InvalidEventError extends Error {}
+/** Why a delivered message is refused (and dead-lettered) instead of handled. */
+export type RefusalReason = 'malformed' | 'unsigned' | 'forged' | 'wrong-producer' | 'invalid-payload';
 
-/** Parses a delivered envelope against the event's contract. */
-export function decodeEvent(data: Uint8Array | string): EventEnvelope {
-  const raw = JSON.parse(typeof data === 'string' ? data : new TextDecoder().decode(data)) as EventEnvelope;
-  const schema = events[raw.name as EventName];
-  if (!schema || typeof raw.id !== 'string') throw new InvalidEventError(`Unknown event ${String(raw.name)}`);
-  const payload = schema.safeParse(raw.payload);
-  if (!payload.success) throw new InvalidEventError(`Invalid payload for ${raw.name}: ${payload.error.message}`);
-  return { ...raw, payload: payload.data } as EventEnvelope;
+export class InvalidEventError extends Error {
+  readonly reason: RefusalReason;
+  /** The envelope's id and name when it had them: logged (never the payload). */
+  readonly eventId: string | undefined;
+  readonly eventName: string | undefined;
+
+  constructor(reason: RefusalReason, message: string, raw?: { id?: unknown; name?: unknown }) {
+    super(message);
+    this.reason = reason;
+    this.eventId = typeof raw?.id === 'string' ? raw.id.slice(0, 100) : undefined;
+    this.eventName = typeof raw?.name === 'string' ? raw.name.slice(0, 100) : undefined;
+  }
 }
+
+/** Log fields naming a refused message: its id, name and why, never its payload. */
+export const refusalFields = (error: unknown) =>
+  error instanceof InvalidEventError
+    ? { eventId: error.eventId, event: error.eventName, reason: error.reason, detail: error.message }
+    : { reason: 'malformed', detail: String(error) };
+
+/** What travels on the bus: the envelope, the service that produced it and its signature. */
+interface SignedEnvelope extends EventEnvelope {
+  producer: ServiceName;
+  signature: string;
+}
+
+/** JSON with object keys sorted at every level: the same value gives the same text on both sides. */
+function canonicalJson(value: unknown): string {
+  if (value && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    return canonicalJson((value as { toJSON: () => unknown }).toJSON());
+  }
+  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item ?? null)).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.keys(value)
+      .sort()
+      .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * Signs envelopes on the way out and checks them on the way in (HMAC-SHA256, key derived from
+ * INTERNAL_SECRET with its own label). The signature covers id, name, occurredAt, requestId, the producing
+ * service and the payload; a consumer also checks that the producer is the one `EVENT_PRODUCERS` names
+ * for the event. `producer` is the service this bus publishes for (its own process); a bus shared by every
+ * service (`npm start`) signs each event as its contract's producer.
+ */
+export function eventCodec(secret: string, producer?: ServiceName) {
+  const key = createSecretKey(Buffer.from(hkdfSync('sha256', secret, 'referral-platform', 'event-signing', 32)));
+  const mac = (event: EventEnvelope, by: string) =>
+    createHmac('sha256', key)
+      .update(
+        canonicalJson([event.id, event.name, event.occurredAt, event.requestId ?? null, by, event.payload ?? null]),
+      )
+      .digest();
+
+  return {
+    /** The message to publish: one HMAC per event. */
+    encode(event: EventEnvelope): string {
+      const by = producer ?? EVENT_PRODUCERS[event.name];
+      const signed: SignedEnvelope = { ...event, producer: by, signature: mac(event, by).toString('base64url') };
+      return JSON.stringify(signed);
+    },
+    /** The envelope, checked: signature, producer, then the payload against the event's contract. */
+    decode(data: Uint8Array | string): EventEnvelope {
+      let raw: Partial<SignedEnvelope>;
+      try {
+        raw = JSON.parse(typeof data === 'string' ? data : new TextDecoder().decode(data)) as Partial<SignedEnvelope>;
+      } catch {
+        throw new InvalidEventError('malformed', 'not JSON');
+      }
+      if (!raw || typeof raw !== 'object' || typeof raw.id !== 'string' || typeof raw.name !== 'string') {
+        throw new InvalidEventError('malformed', 'not an event envelope', raw ?? undefined);
+      }
+      if (typeof raw.signature !== 'string' || typeof raw.producer !== 'string') {
+        throw new InvalidEventError('unsigned', 'the event is not signed', raw);
+      }
+      const given = Buffer.from(raw.signature, 'base64url');
+      const expected = mac(raw as EventEnvelope, raw.producer);
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        throw new InvalidEventError('forged', 'the signature does not match', raw);
+      }
+      const schema = events[raw.name as EventName];
+      if (!schema) throw new InvalidEventError('malformed', 'unknown event', raw);
+      if (EVENT_PRODUCERS[raw.name as EventName] !== raw.producer) {
+        throw new InvalidEventError('wrong-producer', `${raw.producer} does not produce ${raw.name}`, raw);
+      }
+      const payload = schema.safeParse(raw.payload);
+      if (!payload.success) {
+        throw new InvalidEventError('invalid-payload', `invalid payload: ${payload.error.message}`, raw);
+      }
+      const { producer: _producer, signature: _signature, ...envelope } = raw as SignedEnvelope;
+      return { ...envelope, payload: payload.data } as EventEnvelope;
+    },
+  };
+}
+
+export type EventCodec = ReturnType<typeof eventCodec>;
 
 /** Backoff before an event whose handler failed is delivered again: 0.5 s doubling, at most 30 s. */
 export const retryDelayMs = (attempt: number) => Math.min(30_000, 500 * 2 ** Math.min(Math.max(attempt - 1, 0), 6));

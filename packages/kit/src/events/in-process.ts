@@ -1,13 +1,17 @@
-import type { EventEnvelope, EventName } from '@app/contracts';
+import type { EventEnvelope, EventName, ServiceName } from '@app/contracts';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import pg from 'pg';
 import { createLogger } from '../logger.ts';
-import { decodeEvent, retryDelayMs, type EventBus, type EventHandler, type Subscription } from './bus.ts';
+import { eventCodec, refusalFields, retryDelayMs, type EventBus, type EventHandler, type Subscription } from './bus.ts';
 
 export interface InProcessBusOptions {
   /** The database that keeps the stream and each subscriber's deliveries (schema `bus`). */
   databaseUrl: string;
   logger?: Logger;
+  /** INTERNAL_SECRET: events are signed with a key derived from it, and checked before any handler runs. */
+  secret: string;
+  /** The service this bus publishes for; unset when it is shared by every service (`npm start`). */
+  producer?: ServiceName | undefined;
   /** How long a delivery may stay unacknowledged before it is delivered again (a crash mid-handling). */
   ackWaitMs?: number;
   /** Delay before delivering again after the handler failed, by attempt (1, 2...). */
@@ -44,6 +48,7 @@ export async function inProcessBus(options: InProcessBusOptions): Promise<EventB
   const ackWaitMs = options.ackWaitMs ?? 30_000;
   const retryDelay = options.retryDelay ?? retryDelayMs;
   const retentionMs = options.retentionMs ?? 7 * 24 * 3600_000;
+  const codec = eventCodec(options.secret, options.producer);
   const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 4, options: `-c search_path=${schema}` });
   pool.on('error', () => {});
 
@@ -66,6 +71,16 @@ export async function inProcessBus(options: InProcessBusOptions): Promise<EventB
         attempts INT NOT NULL DEFAULT 0,
         available_at TIMESTAMPTZ NOT NULL DEFAULT now(),
         PRIMARY KEY (subscriber, seq)
+      );
+      CREATE TABLE IF NOT EXISTS dead_letters (
+        subscriber TEXT NOT NULL,
+        seq BIGINT NOT NULL,
+        event_id TEXT,
+        name TEXT,
+        reason TEXT NOT NULL,
+        data TEXT NOT NULL,
+        refused_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+        PRIMARY KEY (subscriber, seq)
       );`);
   } finally {
     await pool.query(`SELECT pg_advisory_unlock(hashtext('bus-schema'))`);
@@ -77,8 +92,17 @@ export async function inProcessBus(options: InProcessBusOptions): Promise<EventB
 
   const instanceKey = `${options.databaseUrl}#${schema}`;
   const hear = (data: string, name: string) => {
-    for (const listener of listeners.get(name) ?? []) {
-      listener(decodeEvent(data)).catch((error: unknown) => log.warn({ err: error }, 'listener failed'));
+    const registered = listeners.get(name) ?? [];
+    if (!registered.length) return;
+    let event: EventEnvelope;
+    try {
+      event = codec.decode(data);
+    } catch (error) {
+      log.error({ ...refusalFields(error), listener: name }, 'bus: refused a broadcast event');
+      return;
+    }
+    for (const listener of registered) {
+      listener(event).catch((error: unknown) => log.warn({ err: error, eventId: event.id }, 'listener failed'));
     }
   };
   instances.set(instanceKey, (instances.get(instanceKey) ?? new Set()).add(hear));
@@ -90,6 +114,9 @@ export async function inProcessBus(options: InProcessBusOptions): Promise<EventB
         `DELETE FROM messages m WHERE published_at < now() - $1 * interval '1 millisecond'
             AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.seq = m.seq)`,
         [retentionMs],
+      )
+      .then(() =>
+        pool.query(`DELETE FROM dead_letters WHERE refused_at < now() - $1 * interval '1 millisecond'`, [retentionMs]),
       )
       .catch(() => {});
   }, 3600_000);
@@ -124,10 +151,9 @@ export async function inProcessBus(options: InProcessBusOptions): Promise<EventB
   async function deliver(subscription: Subscription, delivery: Delivery) {
     let event: EventEnvelope;
     try {
-      event = decodeEvent(delivery.data);
+      event = codec.decode(delivery.data);
     } catch (error) {
-      log.error({ err: error, subscriber: subscription.subscriber }, 'bus: dropping undecodable event');
-      await ack(subscription.subscriber, delivery.seq);
+      await deadLetter(subscription.subscriber, delivery, error);
       return;
     }
     try {
@@ -146,6 +172,26 @@ export async function inProcessBus(options: InProcessBusOptions): Promise<EventB
         )
         .catch(() => {});
     }
+  }
+
+  /**
+   * A message that is not a valid event signed by its producer is never handled nor retried: its delivery
+   * moves to `dead_letters` (with the reason) in one statement.
+   */
+  async function deadLetter(subscriber: string, delivery: Delivery, error: unknown) {
+    const fields = { ...refusalFields(error), subscriber, seq: delivery.seq };
+    await pool
+      .query(
+        `WITH gone AS (DELETE FROM deliveries WHERE subscriber = $1 AND seq = $2 RETURNING subscriber, seq)
+         INSERT INTO dead_letters (subscriber, seq, event_id, name, reason, data)
+         SELECT subscriber, seq, $3, $4, $5, $6 FROM gone ON CONFLICT DO NOTHING`,
+        [subscriber, delivery.seq, fields.eventId ?? null, fields.event ?? null, fields.reason, delivery.data],
+      )
+      .then(
+        () => log.error(fields, 'bus: refused an event: dead-lettered'),
+        (failure: unknown) =>
+          log.error({ ...fields, err: failure }, 'bus: refused an event; could not dead-letter it yet'),
+      );
   }
 
   const ack = (subscriber: string, seq: string) =>
@@ -177,9 +223,9 @@ export async function inProcessBus(options: InProcessBusOptions): Promise<EventB
   return {
     kind: 'in-process',
     async publish(event: EventEnvelope) {
-      // Round-trip through JSON so handlers see exactly what JetStream would deliver.
-      const data = JSON.stringify(event);
-      decodeEvent(data);
+      // Signed and round-tripped through JSON so handlers see exactly what JetStream would deliver.
+      const data = codec.encode(event);
+      codec.decode(data);
       const { rows } = await pool.query<{ subscriber: string }>(
         `WITH m AS (INSERT INTO messages (id, name, data) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING RETURNING seq, name)
          INSERT INTO deliveries (subscriber, seq) SELECT c.subscriber, m.seq FROM m JOIN consumers c ON c.event = m.name

@@ -1,21 +1,25 @@
-import type { EventEnvelope, EventName } from '@app/contracts';
-import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages } from '@nats-io/jetstream';
-import { nanos } from '@nats-io/nats-core';
+import type { EventEnvelope, EventName, ServiceName } from '@app/contracts';
+import {
+  AckPolicy,
+  DeliverPolicy,
+  jetstream,
+  jetstreamManager,
+  type ConsumerMessages,
+  type JsMsg,
+} from '@nats-io/jetstream';
+import { headers, nanos } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import type { FastifyBaseLogger as Logger } from 'fastify';
-import {
-  decodeEvent,
-  InvalidEventError,
-  retryDelayMs,
-  type EventBus,
-  type EventHandler,
-  type Subscription,
-} from './bus.ts';
+import { eventCodec, refusalFields, retryDelayMs, type EventBus, type EventHandler, type Subscription } from './bus.ts';
 
 export interface NatsBusOptions {
   url: string;
   name: string;
   logger: Logger;
+  /** INTERNAL_SECRET: events are signed with a key derived from it, and checked before any handler runs. */
+  secret: string;
+  /** The service this process publishes for (its events are signed as produced by it). */
+  producer?: ServiceName | undefined;
   /** How long a delivered event may stay unacknowledged before JetStream delivers it again. */
   ackWaitMs?: number;
   /** Subject prefix and stream name: separate namespaces share a NATS server without seeing each other. */
@@ -25,6 +29,9 @@ export interface NatsBusOptions {
 }
 
 export const streamName = (namespace: string) => namespace.toUpperCase().replace(/[^A-Z0-9_-]/g, '_');
+/** Where subscribers put the messages they refuse (unsigned, forged, invalid): one subject per subscriber. */
+export const deadLetterStreamName = (namespace: string) => `${streamName(namespace)}_DEAD`;
+export const deadLetterSubject = (namespace: string, subscriber: string) => `dead.${namespace}.${subscriber}`;
 
 /**
  * `nats://user:pass@host:4222` (several servers comma-separated): the client ignores credentials written
@@ -65,7 +72,10 @@ export async function natsBus(options: NatsBusOptions): Promise<EventBus> {
   const ackWait = options.ackWaitMs ?? 30_000;
   const namespace = options.namespace ?? 'events';
   const STREAM = streamName(namespace);
+  const DEAD = deadLetterStreamName(namespace);
   const subjectOf = (event: EventName) => `${namespace}.${event}`;
+  const codec = eventCodec(options.secret, options.producer);
+  let deadLetters: Promise<unknown> | undefined;
 
   await jsm.streams.info(STREAM).catch(() =>
     jsm.streams.add({
@@ -98,10 +108,9 @@ export async function natsBus(options: NatsBusOptions): Promise<EventBus> {
     for await (const message of messages) {
       let event: EventEnvelope;
       try {
-        event = decodeEvent(message.data);
+        event = codec.decode(message.data);
       } catch (error) {
-        log.error({ err: error, subscriber: subscription.subscriber }, 'dropping undecodable event');
-        message.term();
+        await deadLetter(subscription.subscriber, message, error);
         continue;
       }
       try {
@@ -118,10 +127,37 @@ export async function natsBus(options: NatsBusOptions): Promise<EventBus> {
     }
   }
 
+  /**
+   * A message that is not a valid event signed by its producer is never handled nor retried: it is copied
+   * to the dead-letter stream (kept 7 days, with the reason) and terminated. If the copy fails (NATS
+   * going down), the message comes back later and is refused again.
+   */
+  async function deadLetter(subscriber: string, message: JsMsg, error: unknown) {
+    const fields = { ...refusalFields(error), subscriber, streamSeq: message.seq };
+    try {
+      deadLetters ??= jsm.streams
+        .info(DEAD)
+        .catch(() =>
+          jsm.streams.add({ name: DEAD, subjects: [`dead.${namespace}.>`], max_age: nanos(7 * 24 * 3600_000) }),
+        );
+      await deadLetters;
+      const h = headers();
+      h.set('Refused-Reason', fields.reason);
+      h.set('Refused-Stream-Seq', String(message.seq));
+      await js.publish(deadLetterSubject(namespace, subscriber), message.data, { headers: h });
+      message.term();
+      log.error(fields, 'refused an event: dead-lettered');
+    } catch (failure) {
+      deadLetters = undefined;
+      log.error({ ...fields, err: failure }, 'refused an event; could not dead-letter it yet');
+      message.nak((options.retryDelay ?? retryDelayMs)(message.info.deliveryCount));
+    }
+  }
+
   return {
     kind: 'nats',
     async publish(event: EventEnvelope) {
-      await js.publish(subjectOf(event.name), JSON.stringify(event), { msgID: event.id });
+      await js.publish(subjectOf(event.name), codec.encode(event), { msgID: event.id });
     },
     async subscribe<N extends EventName>(subscription: Subscription<N>) {
       const started = consume(subscription as unknown as Subscription).catch((error: unknown) => {
@@ -134,10 +170,18 @@ export async function natsBus(options: NatsBusOptions): Promise<EventBus> {
       const sub = nc.subscribe(subjectOf(event));
       void (async () => {
         for await (const message of sub) {
+          let decoded: EventEnvelope<N>;
           try {
-            await handle(decodeEvent(message.data) as EventEnvelope<N>);
+            decoded = codec.decode(message.data) as EventEnvelope<N>;
           } catch (error) {
-            if (!(error instanceof InvalidEventError)) log.warn({ err: error }, 'listener failed');
+            // A broadcast is best effort: a refused one is dropped and said, not dead-lettered by every instance.
+            log.error({ ...refusalFields(error), listener: event }, 'refused a broadcast event');
+            continue;
+          }
+          try {
+            await handle(decoded);
+          } catch (error) {
+            log.warn({ err: error, eventId: decoded.id }, 'listener failed');
           }
         }
       })().catch((error: unknown) => {
