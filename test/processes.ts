@@ -1,5 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '@app/kit';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -48,6 +52,57 @@ export async function startProcess(
     async kill(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       await exited;
+    },
+  };
+}
+
+export function natsServerBinary(): string {
+  const onPath = spawnSync('sh', ['-c', 'command -v nats-server'], { encoding: 'utf8' }).stdout.trim();
+  const binary =
+    onPath || ['/usr/sbin/nats-server', '/usr/bin/nats-server', '/usr/local/bin/nats-server'].find(existsSync);
+  if (!binary) throw new Error('nats-server not found: install it (apt-get install nats-server) or put it on PATH.');
+  return binary;
+}
+
+export interface NatsServer {
+  url: string;
+  /** Stops the server (SIGKILL by default: a crash) and starts it again on the same port and store. */
+  restart(signal?: NodeJS.Signals): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** A throwaway JetStream server of its own (free port, store in a temp folder), so a test can restart it. */
+export async function startNatsServer(): Promise<NatsServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'nats-'));
+  const port = await freePort();
+  writeFileSync(`${dir}/nats.conf`, `listen: 127.0.0.1:${port}\njetstream { store_dir: "${dir}/js" }\n`);
+  let server: ChildProcess;
+  const launch = async () => {
+    server = spawn(natsServerBinary(), ['-c', `${dir}/nats.conf`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    server.stderr!.on('data', (chunk) => (output += chunk));
+    const deadline = Date.now() + 15_000;
+    while (!output.includes('Server is ready')) {
+      if (server.exitCode !== null || Date.now() > deadline) throw new Error(`nats-server did not start:\n${output}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const halt = async (signal: NodeJS.Signals) => {
+    if (server.exitCode !== null || server.signalCode !== null) return;
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    server.kill(signal);
+    await exited;
+  };
+  await launch();
+  return {
+    url: `nats://127.0.0.1:${port}`,
+    async restart(signal = 'SIGKILL') {
+      await halt(signal);
+      await launch();
+    },
+    async stop() {
+      await halt('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -21,6 +21,10 @@ export interface MailCatcher {
   messages: CaughtMessage[];
   /** Resolves with the first message (already caught or arriving) that matches, or rejects after timeoutMs. */
   waitFor(match: (message: CaughtMessage) => boolean, timeoutMs?: number): Promise<CaughtMessage>;
+  /** Tests: answer every message with this SMTP error (451: try again later) until called with null. */
+  refuse(code: number | null): void;
+  /** How many messages were answered with an error. */
+  refused(): number;
   close(): Promise<void>;
 }
 
@@ -33,6 +37,8 @@ export async function startMailCatcher(options: { port?: number; keep?: number }
   const waiters = new Set<{ match: (m: CaughtMessage) => boolean; resolve: (m: CaughtMessage) => void }>();
   const keep = options.keep ?? 500;
   let nextId = 1;
+  let refusing: number | null = null;
+  let refusedCount = 0;
 
   const server = new SMTPServer({
     authOptional: true,
@@ -40,6 +46,13 @@ export async function startMailCatcher(options: { port?: number; keep?: number }
     logger: false,
     size: 10 * 1024 * 1024,
     onData(stream, session, callback) {
+      if (refusing !== null) {
+        const code = refusing;
+        refusedCount++;
+        stream.resume();
+        stream.on('end', () => callback(Object.assign(new Error('Try again later'), { responseCode: code })));
+        return;
+      }
       simpleParser(stream)
         .then((parsed) => {
           const message: CaughtMessage = {
@@ -96,6 +109,10 @@ export async function startMailCatcher(options: { port?: number; keep?: number }
         waiters.add(waiter);
       });
     },
+    refuse(code) {
+      refusing = code;
+    },
+    refused: () => refusedCount,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
