@@ -6,7 +6,11 @@
  * Afterwards: every referral stored once, every intro email sent exactly once, and while a service was
  * down or stopped the gateway answered a JSON 503/504 within its upstream timeout.
  */
+import { randomUUID } from 'node:crypto';
+import { eventCodec } from '@app/kit';
 import { freshDatabase, startMailCatcher, TEST_SECRET, type MailCatcher } from '@app/testing';
+import { AckPolicy, DeliverPolicy, jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -92,8 +96,13 @@ function browser() {
 }
 type Browser = ReturnType<typeof browser>;
 
+/** Every process's output, including the ones killed since. */
+const outputs: Array<{ name: Name; output: () => string }> = [];
+
 async function start(name: Name) {
-  running.set(name, await startProcess(name, services[name], env, ports[name]!));
+  const process = await startProcess(name, services[name], env, ports[name]!);
+  running.set(name, process);
+  outputs.push({ name, output: process.output });
 }
 
 const linkIn = (text: string) => new URL(/https?:\/\/\S+verify-email\S+/.exec(text)![0]);
@@ -261,6 +270,13 @@ beforeAll(async () => {
       await sleep(500);
     }
   }
+  const summary = {
+    attempts: attempts.length,
+    created: created().length,
+    smtpRefused: catcher.refused(),
+    down: downAnswers.map(({ service, fault, answer }) => `${service} ${fault}: ${answer.status} in ${answer.ms} ms`),
+  };
+  console.info(`fault suite: ${JSON.stringify(summary, null, 1)}`);
 }, 300_000);
 
 afterAll(async () => {
@@ -282,6 +298,71 @@ describe('faults: kills, stops, a NATS restart and SMTP 451 during a stream of r
     // Every answer was an answer: a status with a JSON { message, code } body when it was an error.
     for (const answer of attempts.flatMap((a) => [a.created, a.sent]).filter((a) => a && a.status >= 400)) {
       expect(answer!.body, answer!.raw).toMatchObject({ message: expect.any(String), code: expect.any(String) });
+    }
+  });
+
+  it('refused no genuine event: every process signed and checked across kills and the NATS restart', () => {
+    for (const { name, output } of outputs) expect(output(), name).not.toMatch(/refused an event/);
+  });
+
+  it('the original attack: a forged intro email event published straight on NATS is dead-lettered, not sent', async () => {
+    const envelope = (label: string) => ({
+      id: randomUUID(),
+      name: 'referral.intro_email_requested',
+      occurredAt: new Date().toISOString(),
+      payload: {
+        referralId: 1,
+        fromName: 'PayPal Security',
+        replyTo: 'attacker@evil.test',
+        to: [`victim-${label}@bank.test`],
+        cc: [],
+        bcc: [],
+        subject: `Forged ${label}`,
+        body: 'Please confirm your password.',
+      },
+    });
+    const unsigned = envelope('unsigned');
+    const forged = envelope('forged');
+    const nc = await connect({ servers: nats.url });
+    try {
+      const js = jetstream(nc);
+      await js.publish('events.referral.intro_email_requested', JSON.stringify(unsigned));
+      await js.publish(
+        'events.referral.intro_email_requested',
+        eventCodec('a-guessed-secret-0123456789abcdef-0123456789', 'referrals').encode(forged as never),
+      );
+      const jsm = await jetstreamManager(nc);
+      const dead = async () => {
+        if (!(await jsm.streams.info('EVENTS_DEAD').catch(() => null))) return [];
+        const { name } = await jsm.consumers.add('EVENTS_DEAD', {
+          filter_subject: 'dead.events.mail-referral-intro',
+          ack_policy: AckPolicy.None,
+          deliver_policy: DeliverPolicy.All,
+        });
+        const consumer = await js.consumers.get('EVENTS_DEAD', name);
+        const pending = (await consumer.info()).num_pending;
+        const letters: string[] = [];
+        if (!pending) return letters;
+        for await (const message of await consumer.fetch({ max_messages: pending, expires: 2000 })) {
+          letters.push(`${message.headers?.get('Refused-Reason')}:${(message.json() as { id: string }).id}`);
+          if (letters.length === pending) break;
+        }
+        await jsm.consumers.delete('EVENTS_DEAD', name);
+        return letters;
+      };
+      const deadline = Date.now() + 20_000;
+      while ((await dead()).length < 2 && Date.now() < deadline) await sleep(250);
+      await sleep(1000);
+      expect((await dead()).sort()).toEqual([`forged:${forged.id}`, `unsigned:${unsigned.id}`].sort());
+      expect(catcher.messages.filter((m) => m.subject.startsWith('Forged'))).toEqual([]);
+      const mail = outputs
+        .filter((o) => o.name === 'mail')
+        .at(-1)!
+        .output();
+      expect(mail).toContain(unsigned.id);
+      expect(mail).not.toContain('Please confirm your password');
+    } finally {
+      await nc.close();
     }
   });
 
@@ -308,7 +389,10 @@ describe('faults: kills, stops, a NATS restart and SMTP 451 during a stream of r
     while (sent.some((attempt) => introsFor(attempt.marker).length === 0) && Date.now() < deadline) await sleep(250);
     await sleep(2000); // a double would come now
     const counts = Object.fromEntries(sent.map((attempt) => [attempt.marker, introsFor(attempt.marker).length]));
-    expect(Object.values(counts).filter((count) => count !== 1), JSON.stringify(counts)).toEqual([]);
+    expect(
+      Object.values(counts).filter((count) => count !== 1),
+      JSON.stringify(counts),
+    ).toEqual([]);
   }, 100_000);
 
   it('answers a JSON 503/504 at once while a service is killed', () => {
