@@ -3,7 +3,15 @@ import { INTRO_RECIPIENT_LIMITS, type Referral } from '@app/contracts';
 import { identitySigner } from '@app/kit';
 import { TEST_SECRET } from '@app/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { counts, deliver, referralInput, startReferrals, testUser, type TestContext, type TestUser } from './helpers.ts';
+import {
+  counts,
+  deliver,
+  referralInput,
+  startReferrals,
+  testUser,
+  type TestContext,
+  type TestUser,
+} from './helpers.ts';
 
 // Issue 11, item 1: bulk email from unverified accounts, lists of recipients, and a display name that
 // poses as a known company. Small quotas so that parallel sends attack them.
@@ -125,7 +133,12 @@ describe('recipients of one intro email', () => {
       'recipients.to',
       'At most 5 addresses per field',
     ],
-    ['more than 5 in Cc', { to: addresses(1), cc: addresses(6, 'c') }, 'recipients.cc', 'At most 5 addresses per field'],
+    [
+      'more than 5 in Cc',
+      { to: addresses(1), cc: addresses(6, 'c') },
+      'recipients.cc',
+      'At most 5 addresses per field',
+    ],
     [
       'more than 5 in Bcc',
       { to: addresses(1), bcc: addresses(50, 'b') },

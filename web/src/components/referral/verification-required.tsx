@@ -24,10 +24,7 @@ export function VerificationRequired({ className }: { className?: string }) {
     mutationFn: (address: string) => call(operations.resendVerification, { body: { email: address } }),
   });
   return (
-    <div
-      role="alert"
-      className={cn('rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-950', className)}
-    >
+    <div role="alert" className={cn('rounded-lg border border-amber-300 bg-amber-50 p-4 text-amber-950', className)}>
       <p className="flex items-start gap-2 text-sm">
         <MailWarning className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
         <span>{VERIFICATION_REQUIRED_TEXT}</span>

@@ -44,11 +44,7 @@ export function UncheckedModal({
             Close
           </Button>
           <Button onClick={onRetry} disabled={retrying} autoFocus>
-            {retrying ? (
-              <Spinner className="size-4 text-current" label="Checking" />
-            ) : (
-              <RefreshCw aria-hidden="true" />
-            )}
+            {retrying ? <Spinner className="size-4 text-current" label="Checking" /> : <RefreshCw aria-hidden="true" />}
             Try again
           </Button>
         </DialogFooter>
