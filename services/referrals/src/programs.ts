@@ -8,8 +8,8 @@ import type { ProgramsRepository } from './programs-repository.ts';
 /**
  * The referral-program check of a product (spec 4): the vendor's active program (programs service), else
  * what the project already knows, else the sources (the AI service), else 'NO: …'; when a source could not
- * be asked (down, slow past AI_TIMEOUT_MS, model failing), 503 PROGRAM_CHECK_UNAVAILABLE instead of 'NO'. Text the web reads as
- * "no program" (isReferralProgramText) is not a program, whoever says it.
+ * be asked (down, slow past AI_TIMEOUT_MS, model failing), 503 PROGRAM_CHECK_UNAVAILABLE instead of 'NO'.
+ * Text the web reads as "no program" (isReferralProgramText) is not a program, whoever says it.
  */
 export function referralProgramUseCases(deps: {
   repository: ProgramsRepository;

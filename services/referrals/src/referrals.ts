@@ -41,7 +41,7 @@ function distinctAddresses(addresses: string[], except: string[] = []): string[]
   });
 }
 
-/** Why a send is refused: the quota, what is left of it, and when to try again. */
+/** Why a send is refused: the quota, and what is left of it when some is. */
 function quotaMessage(limit: number, per: 'hour' | 'day', used: number): string {
   const left = Math.max(0, limit - used);
   return `You can send intro emails to at most ${limit} recipients per ${per}${left ? ` (${left} left now)` : ''}. Please try again later${left ? ' or with fewer recipients' : ''}.`;
