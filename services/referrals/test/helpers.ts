@@ -207,7 +207,7 @@ export async function startAiStub(expectedToken: string): Promise<AiStub> {
       case 'Broken':
         return send(500, { message: 'Internal server error' });
       case 'Slow':
-        return void setTimeout(() => send(200, { referralProgram: 'too late' }), 2000);
+        return void setTimeout(() => send(200, { referralProgram: 'too late' }), 5000);
       case 'Denied':
         return send(200, { referralProgram: 'NO, they have no referral program.' });
       default:
