@@ -279,6 +279,67 @@ describe('email draft editor', () => {
     expect(screen.getByRole('heading', { name: 'Review Your Intro Email' })).toBeInTheDocument();
   });
 
+  it('refused for an unverified email (issue 11): says so and offers a new verification link', async () => {
+    const server = installServer({
+      user: makeUser({ emailVerified: false }),
+      handler: (req) => {
+        if (req.method === 'GET' && req.path === '/api/referrals/7') return json(200, makeReferral());
+        if (req.method === 'GET' && req.path === '/api/referrals/7/email-draft') return json(200, draftAnswer());
+        if (req.method === 'POST' && req.path === '/api/referrals/7/send-email') return problem('EMAIL_NOT_VERIFIED');
+        if (req.method === 'POST' && req.path === '/api/resend-verification')
+          return json(200, { message: 'sent', emailVerificationSent: true });
+      },
+    });
+    const user = userEvent.setup();
+    renderRoute(<EmailDraftPage />, {
+      path: routePatterns.referralDraft,
+      at: paths.referralDraft(7),
+      user: makeUser({ emailVerified: false }),
+    });
+    await user.click(await screen.findByRole('button', { name: 'Send Email' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(
+      'Email Verification Required – Please verify your email address before proceeding.',
+    );
+    expect(screen.getByText('Please verify your email address before proceeding.')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Review Your Intro Email' })).toBeInTheDocument();
+    await user.click(within(alert).getByRole('button', { name: 'Resend Verification Email' }));
+    expect(await within(alert).findByText('Verification email sent! Check your inbox.')).toBeInTheDocument();
+    expect(server.callsTo('POST', '/api/resend-verification')[0]?.body).toEqual({ email: 'ada@example.com' });
+  });
+
+  it('shows the notice before sending when the user is known to be unverified', async () => {
+    draftServer();
+    renderRoute(<EmailDraftPage user={makeUser({ emailVerified: false })} />, {
+      path: routePatterns.referralDraft,
+      at: paths.referralDraft(7),
+      user: makeUser({ emailVerified: false }),
+    });
+    expect(await screen.findByRole('alert')).toHaveTextContent('Email Verification Required');
+  });
+
+  it('refuses more than 5 addresses in a field before sending (issue 11)', async () => {
+    const server = draftServer();
+    const user = userEvent.setup();
+    renderDraft();
+    const cc = await screen.findByLabelText('Cc');
+    await user.type(cc, 'a@x.co, b@x.co, c@x.co, d@x.co, e@x.co, f@x.co');
+    await user.click(screen.getByRole('button', { name: 'Send Email' }));
+    expect(await screen.findByText('At most 5 addresses per field')).toBeInTheDocument();
+    expect(cc).toHaveAttribute('aria-invalid', 'true');
+    expect(server.callsTo('POST', '/api/referrals/7/send-email')).toHaveLength(0);
+  });
+
+  it("toasts the quota's message when the server refuses with 429", async () => {
+    const message = 'You can send intro emails to at most 50 recipients per hour. Please try again later.';
+    draftServer({ send: () => problem('SEND_QUOTA_EXCEEDED', message) });
+    const user = userEvent.setup();
+    renderDraft();
+    await user.click(await screen.findByRole('button', { name: 'Send Email' }));
+    expect(await screen.findByText(message)).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Review Your Intro Email' })).toBeInTheDocument();
+  });
+
   it("falls back to 'Failed to send email'", async () => {
     draftServer({ send: () => new Response('', { status: 503, statusText: '' }) });
     const user = userEvent.setup();
@@ -320,6 +381,17 @@ describe('email draft editor', () => {
     expect(schemaErrors(SendEmailRequest, draft({ subject: ' ', to: 'a@b.co' }))).toEqual({
       subject: 'Subject is required',
     });
+    expect(
+      schemaErrors(SendEmailRequest, {
+        subject: 'S',
+        body: 'B',
+        recipients: {
+          to: 'a@b.co, b@b.co, c@b.co, d@b.co, e@b.co',
+          cc: 'f@b.co, g@b.co, h@b.co',
+          bcc: 'i@b.co, j@b.co, k@b.co',
+        },
+      }),
+    ).toEqual({ 'recipients.bcc': 'At most 10 recipients per intro email (To, Cc and Bcc together)' });
     expect(SendEmailRequest.parse(draft({ to: ' a@b.co , c@d.co ' })).recipients).toEqual({
       to: ['a@b.co', 'c@d.co'],
       cc: [],

@@ -135,6 +135,54 @@ describe('referral submitted screen (spec 2, 7, 9)', () => {
   });
 });
 
+describe("a program check that couldn't be made (issue 11)", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("says so, never 'no program', and Try again asks once more", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    let checks = 0;
+    const server = installServer({
+      user: makeUser(),
+      handler: (req) => {
+        if (isCheck(req)) return json(200, { ready: false, fromClay: false });
+        if (req.path === '/api/referrals/7') return json(200, makeReferral());
+        if (req.path === '/api/products/p-acme/referral-program')
+          return ++checks === 1
+            ? problem('PROGRAM_CHECK_UNAVAILABLE')
+            : json(200, { referralProgram: 'Acme pays 20%' });
+        if (req.path === '/api/referrals/7/automate') return json(200, { success: true, message: 'ok' });
+      },
+    });
+    renderSubmitted({ pathname: paths.referral(7), state: { justSubmitted: true } });
+    const dialog = await screen.findByRole('dialog', { name: "Couldn't Check the Referral Program" });
+    expect(dialog).toHaveTextContent("We couldn't check this vendor's referral program right now. Please try again.");
+    expect(await screen.findByText('Referral submitted successfully')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: 'Thanks for Your Referral!' })).not.toBeInTheDocument();
+    expect(server.callsTo('POST', '/api/referrals/7/automate')).toHaveLength(0);
+
+    await act(async () => screen.getByRole('button', { name: 'Try again' }).click());
+    expect(await screen.findByRole('dialog', { name: 'Automating Referral Form' })).toBeInTheDocument();
+    expect(checks).toBe(2);
+  });
+
+  it('treats a gateway timeout the same, and Close goes to /', async () => {
+    installServer({
+      user: makeUser(),
+      handler: (req) => {
+        if (isCheck(req)) return json(200, { ready: false, fromClay: false });
+        if (req.path === '/api/referrals/7') return json(200, makeReferral());
+        if (req.path === '/api/products/p-acme/referral-program') return problem('UPSTREAM_TIMEOUT');
+      },
+    });
+    renderSubmitted({ pathname: paths.referral(7), state: { justSubmitted: true } });
+    await screen.findByRole('dialog', { name: "Couldn't Check the Referral Program" });
+    await act(async () => screen.getByRole('button', { name: 'Close' }).click());
+    await waitFor(() => expect(currentPath()).toBe('/'));
+  });
+});
+
 describe('referral screen failures', () => {
   afterEach(() => {
     vi.useRealTimers();

@@ -226,6 +226,24 @@ describe('after the referral is created (spec 4)', () => {
     expect(server.callsTo('POST', '/api/referrals/7/automate')).toHaveLength(0);
   });
 
+  it('refused for an unverified email (issue 11): says so, offers a new link, and stays on the form', async () => {
+    referralServer({ 'POST /api/referrals': () => problem('EMAIL_NOT_VERIFIED') });
+    const user = userEvent.setup();
+    renderForm();
+    await fillAndSubmit(user);
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent(
+      'Email Verification Required – Please verify your email address before proceeding.',
+    );
+    // The address is not in the cache here: the notice links to the resend screen instead.
+    expect(within(alert).getByRole('link', { name: 'Resend Verification Email' })).toHaveAttribute(
+      'href',
+      paths.resendVerification,
+    );
+    expect(screen.getByRole('heading', { name: 'Submit New Referral' })).toBeInTheDocument();
+    expect(currentPath()).toBe(paths.submitReferral);
+  });
+
   it('automation call fails: a success toast saying the preview failed, back to /', async () => {
     referralServer({
       'GET /api/products/p-acme/referral-program': () => json(200, { referralProgram: 'Yes: 10% bounty' }),

@@ -169,6 +169,16 @@ export const ERRORS = {
   ENRICHMENT_NOT_CONFIGURED: { status: 404, message: 'Enrichment is not configured' },
   INVALID_SIGNATURE: { status: 401, message: 'Invalid signature' },
   ENRICHMENT_NOT_EXPECTED: { status: 404, message: 'Referral not found' },
+
+  // Sending intro emails and the program check (issue 11)
+  SEND_QUOTA_EXCEEDED: {
+    status: 429,
+    message: 'You have reached the limit of intro email recipients for now. Please try again later.',
+  },
+  PROGRAM_CHECK_UNAVAILABLE: {
+    status: 503,
+    message: "We couldn't check this vendor's referral program right now. Please try again.",
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -131,15 +131,40 @@ export const EmailDraft = z.object({
 });
 export type EmailDraft = z.infer<typeof EmailDraft>;
 
+/**
+ * How many people one intro email may reach (issue 11): a warm intro names a handful of people, never a
+ * list. The vendor's lead inbox the server copies comes on top and is not counted.
+ */
+export const INTRO_RECIPIENT_LIMITS = { perField: 5, total: 10 } as const;
+
+const introRecipientList = z.preprocess(
+  normalizeRecipients,
+  z
+    .array(emailField('Invalid recipient email address'))
+    .max(INTRO_RECIPIENT_LIMITS.perField, `At most ${INTRO_RECIPIENT_LIMITS.perField} addresses per field`),
+);
+
 /** POST /api/referrals/{id}/send-email */
 export const SendEmailRequest = z.strictObject({
   subject: EmailDraft.shape.subject,
   body: EmailDraft.shape.body,
-  recipients: z.object({
-    to: recipientList.refine((list) => list.length > 0, 'At least one recipient is required'),
-    cc: recipientList.default([]),
-    bcc: recipientList.default([]),
-  }),
+  recipients: z
+    .object({
+      to: introRecipientList.refine((list) => list.length > 0, 'At least one recipient is required'),
+      cc: introRecipientList.default([]),
+      bcc: introRecipientList.default([]),
+    })
+    .superRefine((recipients, ctx) => {
+      const total = recipients.to.length + recipients.cc.length + recipients.bcc.length;
+      if (total <= INTRO_RECIPIENT_LIMITS.total) return;
+      // Next to the last field in use: the one that took the email over the limit.
+      const field = recipients.bcc.length ? 'bcc' : recipients.cc.length ? 'cc' : 'to';
+      ctx.addIssue({
+        code: 'custom',
+        path: [field],
+        message: `At most ${INTRO_RECIPIENT_LIMITS.total} recipients per intro email (To, Cc and Bcc together)`,
+      });
+    }),
 });
 export type SendEmailRequest = z.input<typeof SendEmailRequest>;
 

@@ -285,15 +285,29 @@ describe('POST /internal/referral-program with a language model', () => {
     });
   });
 
-  it('answers null when the model does not know, and when its output is refused', async () => {
+  it('answers null when the model does not know', async () => {
     fake.reply({ content: JSON.stringify({ hasProgram: null, summary: null }) });
     expect((await ask({ productName: 'Obscure Tool', companyName: '', website: null })).json()).toEqual({
       referralProgram: null,
     });
-    fake.reply({ content: 'yes probably' }, { content: '{"hasProgram": true}' });
+    fake.reply({ content: JSON.stringify({ hasProgram: false, summary: null }) });
     expect((await ask({ productName: 'Obscure Tool', companyName: '', website: null })).json()).toEqual({
       referralProgram: null,
     });
+  });
+
+  it("says it couldn't check, never 'no program', when the model's output is refused twice or the model fails", async () => {
+    fake.reply({ content: 'yes probably' }, { content: '{"hasProgram": true}' });
+    const refused = await ask({ productName: 'Obscure Tool', companyName: '', website: null });
+    expect(refused.statusCode).toBe(503);
+    expect(refused.json()).toEqual({
+      code: 'PROGRAM_CHECK_UNAVAILABLE',
+      message: "We couldn't check this vendor's referral program right now. Please try again.",
+    });
+    fake.reply({ status: 500 }, { status: 500 }, { status: 500 }, { status: 500 });
+    const failed = await ask({ productName: 'Obscure Tool', companyName: '', website: null });
+    expect(failed.statusCode).toBe(503);
+    expect(failed.json().code).toBe('PROGRAM_CHECK_UNAVAILABLE');
   });
 
   it('is for other services only, and validates its input', async () => {

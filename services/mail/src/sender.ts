@@ -1,3 +1,4 @@
+import { displayNameText } from '@app/domain';
 import type { Transporter } from 'nodemailer';
 import type { SentEmails } from './repository.ts';
 import type { RenderedEmail } from './templates.ts';
@@ -11,17 +12,16 @@ export interface Envelope {
   fromName?: string;
 }
 
+/** The longest display name put in From ("{name} via Referral Hub"). */
+const DISPLAY_NAME_LIMIT = 100;
+
 /**
- * A display name as people wrote it ("Ana "AJ" O'Neil via Referral Hub"), on one line: control characters
- * (line breaks above all) become spaces and runs of spaces one. Nothing else is removed: nodemailer quotes
- * the name, escaping quotes and backslashes (or MIME-encodes it), so it can never add an address or a header.
+ * A display name on one line that cannot pass for an address or a quoted name (issue 11): `<`, `>`, `@`,
+ * double quotes, backslashes, control and format characters are removed (`displayNameText` of
+ * @app/domain), whatever the event carries. nodemailer still quotes or MIME-encodes what is left.
  */
 export function displayName(name: string): string {
-  return name
-    .replace(/[\p{Cc}\u2028\u2029]+/gu, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, 200);
+  return displayNameText(name, DISPLAY_NAME_LIMIT);
 }
 
 /** Thrown when another delivery of the same event is sending right now: retry later. */

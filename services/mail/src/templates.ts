@@ -54,7 +54,8 @@ export function introEmail(subject: string, body: string): RenderedEmail {
 <html><body style="font-family:system-ui,-apple-system,Segoe UI,sans-serif;color:#0f172a;line-height:1.5">
 ${paragraphs}
 </body></html>`;
-  return { subject, text: body, html };
+  // The subject is the referrer's text: one line, whatever they typed.
+  return { subject: oneLine(subject), text: body, html };
 }
 
 /**
@@ -167,7 +168,7 @@ ${rows.map(([label, value]) => `<tr><th style="text-align:left;padding:4px 12px 
 }
 
 /** A subject built from people's text: on one line, whatever they typed. */
-const oneLine = (text: string) => text.replace(/[\r\n\t]+/g, ' ').trim();
+const oneLine = (text: string) => text.replace(/[\p{Cc}\u2028\u2029]+/gu, ' ').trim();
 
 /** Text typed by someone else (a decline reason), as HTML: escaped, its line breaks kept. */
 const multiline = (text: string) => escapeHtml(text).replace(/\r?\n/g, '<br>');

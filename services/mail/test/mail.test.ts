@@ -650,12 +650,12 @@ describe('the warm intro', () => {
       }),
     );
 
-  it("comes from the referrer's name via Referral Hub, quoted as written, at our address, Cc the lead inbox", async () => {
+  it("comes from the referrer's name via Referral Hub, without quotes, at our address, Cc the lead inbox", async () => {
     const [eventBus] = await startMail({}, 1);
     await eventBus!.publish(intro(`Ana "AJ" O'Neil via Referral Hub`, 'jo@globex.test'));
     const message = await arrived('jo@globex.test');
-    // As the reader shows it: the name whole, quotes included (sender.test.ts checks the header as sent).
-    expect(message.from).toBe(`"Ana "AJ" O'Neil via Referral Hub" <hello@example.com>`);
+    // As the reader shows it (sender.test.ts checks the header as sent).
+    expect(message.from).toBe(`"Ana AJ O'Neil via Referral Hub" <hello@example.com>`);
     expect(message.replyTo).toBe('ana@agency.test');
     expect(message.cc).toBe('leads@acme.test');
     expect(message.to.sort()).toEqual(['jo@globex.test', 'leads@acme.test']);
@@ -670,8 +670,31 @@ describe('the warm intro', () => {
     await eventBus!.publish(event);
     const message = await arrived('lee@globex.test');
     expect(message.to.sort()).toEqual(['leads@acme.test', 'lee@globex.test']);
-    expect(message.from).toMatch(/<hello@example\.com>$/);
-    expect(message.from).toContain('Mallory <evil@attacker.test> Bcc: evil@attacker.test X-Evil: 1');
+    expect(message.from).toBe('"Mallory evil attacker.test Bcc: evil attacker.test X-Evil: 1" <hello@example.com>');
     expect(message.replyTo).toBe('ana@agency.test');
+  });
+
+  it('never shows a name that poses as an address (issue 11), nor a subject on two lines', async () => {
+    const [eventBus] = await startMail({}, 1);
+    const event = envelope(
+      outboxEvent('referral.intro_email_requested', {
+        referralId: 9,
+        fromName: '"PayPal Security <security@paypal.com>"\u202e\u200b via Referral Hub',
+        replyTo: 'ana@agency.test',
+        to: ['pat@globex.test'],
+        cc: ['leads@acme.test'],
+        bcc: [],
+        subject: 'Your account\r\nBcc: all@victims.test',
+        body: 'Hi Pat',
+      }),
+    );
+    await eventBus!.publish(event);
+    const message = await arrived('pat@globex.test');
+    expect(message.from).toBe('"PayPal Security security paypal.com via Referral Hub" <hello@example.com>');
+    expect(message.from.match(/@/g)).toHaveLength(1);
+    expect(message.replyTo).toBe('ana@agency.test');
+    expect(message.cc).toBe('leads@acme.test');
+    expect(message.to.sort()).toEqual(['leads@acme.test', 'pat@globex.test']);
+    expect(message.subject).toBe('Your account Bcc: all@victims.test');
   });
 });

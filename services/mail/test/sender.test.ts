@@ -34,21 +34,25 @@ function wire() {
 }
 
 describe('the sender of an email', () => {
-  it('quotes the display name as written, escaping its quotes, at our address', async () => {
+  it('is a display name at our address, without what makes a name pass for an address or a quoted name', async () => {
     const { headers } = wire();
     expect(await headers(`Ana "AJ" O'Neil via Referral Hub`)).toMatch(
-      /^From: "Ana \\"AJ\\" O'Neil via Referral Hub" <hello@example\.com>$/m,
+      /^From: "Ana AJ O'Neil via Referral Hub" <hello@example\.com>$/m,
     );
     expect(await headers('Ana Lee via Referral Hub')).toMatch(/^From: Ana Lee via Referral Hub <hello@example\.com>$/m);
     expect(await headers('Mallory <evil@attacker.test>')).toMatch(
-      /^From: "Mallory <evil@attacker\.test>" <hello@example\.com>$/m,
+      /^From: "Mallory evil attacker\.test" <hello@example\.com>$/m,
     );
+    // Issue 11: the product field once made this display name.
+    const spoof = (await headers('"PayPal Security <security@paypal.com>" via Referral Hub')).replace(/\n\s+/g, ' ');
+    expect(spoof).toMatch(/^From: "PayPal Security security paypal\.com via Referral Hub" <hello@example\.com>$/m);
+    expect(spoof.match(/^From: .*$/m)![0].match(/@/g)).toHaveLength(1);
   });
 
   it('keeps a name on one line: line breaks become spaces, no header is added', async () => {
     const { headers } = wire();
     const head = await headers('Mallory\r\nBcc: evil@attacker.test\nX-Evil: 1');
-    expect(head).toMatch(/^From: "Mallory Bcc: evil@attacker\.test X-Evil: 1" <hello@example\.com>$/m);
+    expect(head).toMatch(/^From: "Mallory Bcc: evil attacker\.test X-Evil: 1" <hello@example\.com>$/m);
     expect(head).not.toMatch(/^Bcc:/m);
     expect(head).not.toMatch(/^X-Evil:/m);
   });
@@ -57,10 +61,14 @@ describe('the sender of an email', () => {
     const { headers } = wire();
     expect(await headers('')).toMatch(/^From: Referral Hub <hello@example\.com>$/m);
     expect(await headers(' \r\n ')).toMatch(/^From: Referral Hub <hello@example\.com>$/m);
+    expect(await headers('<@>"')).toMatch(/^From: Referral Hub <hello@example\.com>$/m);
   });
 
-  it('cleans display names without dropping characters', () => {
-    expect(displayName(`  Ana  "AJ"\tO'Neil \u2028via Referral Hub `)).toBe(`Ana "AJ" O'Neil via Referral Hub`);
+  it('cleans display names: one line, no address signs, quotes, control or format characters, capped', () => {
+    expect(displayName(`  Ana  "AJ"\tO'Neil \u2028via Referral Hub `)).toBe(`Ana AJ O'Neil via Referral Hub`);
     expect(displayName('Zoë Ødegård via Referral Hub')).toBe('Zoë Ødegård via Referral Hub');
+    expect(displayName('\u202eevil\u200b＜ceo＠bank.example＞ “Boss”')).toBe('evil ceo bank.example Boss');
+    expect(displayName('x'.repeat(300))).toHaveLength(100);
+    expect(displayName('😀'.repeat(150))).toBe('😀'.repeat(100));
   });
 });

@@ -8,7 +8,11 @@ export const referralsConfigSchema = z.object({
   REFERRALS_PORT: port(4002),
   /** The AI service, asked about a vendor's referral program when no program is known; unset: never asked. */
   AI_URL: z.url().optional(),
-  AI_TIMEOUT_MS: z.coerce.number().int().positive().default(15_000),
+  /** How long the program check waits for the AI service before it answers "couldn't check" (issue 11). */
+  AI_TIMEOUT_MS: z.coerce.number().int().positive().default(8_000),
+  /** Intro email recipients (To + Cc + Bcc) one user may reach per rolling hour and per rolling day (issue 11). */
+  SEND_RECIPIENTS_PER_HOUR: z.coerce.number().int().positive().default(50),
+  SEND_RECIPIENTS_PER_DAY: z.coerce.number().int().positive().default(200),
   /** After the AI provider knew no program for a product, it is not asked again for this long. */
   PROGRAM_RECHECK_HOURS: z.coerce.number().min(0).default(24),
   /** The platform's one currency (ISO 4217), answered with every amount. */

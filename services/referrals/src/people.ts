@@ -1,8 +1,21 @@
+import { displayNameText } from '@app/domain';
+
 /** How a person is named to others: first and last name, else the local part of their email. */
 export function personName(person: { firstName: string; lastName: string; email: string }): string {
   const name = `${person.firstName.trim()} ${person.lastName.trim()}`.trim();
   return name || person.email.split('@')[0] || person.email;
 }
 
-/** The sender name of intro emails: the referrer's own, through the platform (never the vendor's). */
-export const introSenderName = (referrerName: string) => `${referrerName} via Referral Hub`;
+/**
+ * The sender name of intro emails: the referrer's own name, through the platform (never the vendor's, never
+ * the product's). Made safe for a header (no `<`, `>`, `@`, quotes or control characters; at most
+ * DISPLAY_NAME_MAX characters); a name with nothing left falls back to the email's local part, then to
+ * "A Referral Hub member".
+ */
+export function introSenderName(referrer: { firstName: string; lastName: string; email: string }): string {
+  const name =
+    displayNameText(`${referrer.firstName} ${referrer.lastName}`) ||
+    displayNameText(referrer.email.split('@')[0] ?? '') ||
+    'A Referral Hub member';
+  return `${name} via Referral Hub`;
+}

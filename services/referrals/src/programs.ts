@@ -7,8 +7,9 @@ import type { ProgramsRepository } from './programs-repository.ts';
 
 /**
  * The referral-program check of a product (spec 4): the vendor's active program (programs service), else
- * what the project already knows, else the sources (the AI service), else 'NO: …'. Text the web reads as
- * "no program" (isReferralProgramText) is not a program, whoever says it.
+ * what the project already knows, else the sources (the AI service), else 'NO: …'; when a source could not
+ * be asked (down, slow past AI_TIMEOUT_MS, model failing), 503 PROGRAM_CHECK_UNAVAILABLE instead of 'NO'.
+ * Text the web reads as "no program" (isReferralProgramText) is not a program, whoever says it.
  */
 export function referralProgramUseCases(deps: {
   repository: ProgramsRepository;
@@ -47,8 +48,10 @@ export function referralProgramUseCases(deps: {
         return found;
       }
     }
-    // Only a real "not known" answer is remembered; a failure is asked again next time.
-    if (!failed) await repository.rememberProgram(project.id, null);
+    // A failure is not a "no" (issue 11): the answer says so, the screen offers a retry, and nothing is
+    // remembered. Only a real "not known" answer is.
+    if (failed) fail('PROGRAM_CHECK_UNAVAILABLE');
+    await repository.rememberProgram(project.id, null);
     return null;
   }
 

@@ -18,7 +18,9 @@ import type { ReferralReads } from './reads.ts';
 import {
   addTimelineEntry,
   insertReferral,
+  lockIntroRecipientUsage,
   markIntroEmailSent,
+  recordIntroSend,
   referrerProfile,
   referrerWithEmail,
   upsertProject,
@@ -39,9 +41,21 @@ function distinctAddresses(addresses: string[], except: string[] = []): string[]
   });
 }
 
+/** Why a send is refused: the quota, and what is left of it when some is. */
+function quotaMessage(limit: number, per: 'hour' | 'day', used: number): string {
+  const left = Math.max(0, limit - used);
+  return `You can send intro emails to at most ${limit} recipients per ${per}${left ? ` (${left} left now)` : ''}. Please try again later${left ? ' or with fewer recipients' : ''}.`;
+}
+
 /** Use cases of referrals: each owns its transaction and the events it announces. */
-export function referralUseCases(deps: { db: Tx; transaction: TransactionRunner<Tx>; reads: ReferralReads }) {
-  const { db, transaction, reads } = deps;
+export function referralUseCases(deps: {
+  db: Tx;
+  transaction: TransactionRunner<Tx>;
+  reads: ReferralReads;
+  /** Intro email recipients one user may reach per rolling hour and day. */
+  sendQuota: { perHour: number; perDay: number };
+}) {
+  const { db, transaction, reads, sendQuota } = deps;
 
   /** The user's own referral: 404 when there is none, 403 when it is another user's (spec 6). */
   async function own(userId: string, referralId: number): Promise<Referral> {
@@ -59,13 +73,11 @@ export function referralUseCases(deps: { db: Tx; transaction: TransactionRunner<
    */
   async function envelopeOf(identity: Identity, referral: Referral) {
     const profile = await referrerProfile(db, identity.userId);
-    const from = introSenderName(
-      personName({
-        firstName: profile?.firstName ?? '',
-        lastName: profile?.lastName ?? '',
-        email: identity.email,
-      }),
-    );
+    const from = introSenderName({
+      firstName: profile?.firstName ?? '',
+      lastName: profile?.lastName ?? '',
+      email: identity.email,
+    });
     const vendor = referral.lead ? await vendorById(db, referral.lead.vendorId) : null;
     const alwaysCc = vendor?.verified && vendor.leadInbox ? [vendor.leadInbox] : [];
     return { from, replyTo: identity.email, alwaysCc };
@@ -171,7 +183,9 @@ export function referralUseCases(deps: { db: Tx; transaction: TransactionRunner<
 
     /**
      * Sends the (edited) intro email once (mail service): From the referrer via Referral Hub, Reply-To the
-     * referrer, Cc the vendor's lead inbox when routed. The stored draft becomes what was sent.
+     * referrer, Cc the vendor's lead inbox when routed. The stored draft becomes what was sent. The user's
+     * recipients (the addresses they chose, each once) must fit their hourly and daily quotas, counted under a
+     * lock of the user's: over either, 429 SEND_QUOTA_EXCEEDED and nothing is stored or sent.
      */
     async sendIntroEmail(identity: Identity, referralId: number, input: z.output<typeof SendEmailRequest>) {
       const referral = await own(identity.userId, referralId);
@@ -182,8 +196,15 @@ export function referralUseCases(deps: { db: Tx; transaction: TransactionRunner<
         body: input.body,
         recipients: sendTo(input.recipients, envelope.alwaysCc),
       };
+      const chosen = distinctAddresses([...input.recipients.to, ...input.recipients.cc, ...input.recipients.bcc]);
       await transaction(async (tx, emit) => {
+        const usage = await lockIntroRecipientUsage(tx, identity.userId);
+        if (usage.lastHour + chosen.length > sendQuota.perHour)
+          fail('SEND_QUOTA_EXCEEDED', quotaMessage(sendQuota.perHour, 'hour', usage.lastHour));
+        if (usage.lastDay + chosen.length > sendQuota.perDay)
+          fail('SEND_QUOTA_EXCEEDED', quotaMessage(sendQuota.perDay, 'day', usage.lastDay));
         if (!(await markIntroEmailSent(tx, referral.id, draft))) fail('EMAIL_ALREADY_SENT');
+        await recordIntroSend(tx, { referralId: referral.id, userId: identity.userId, recipients: chosen.length });
         await addTimelineEntry(tx, referral.id, timelineEntry.introSent(draft.recipients.to));
         emit('referral.intro_email_requested', {
           referralId: referral.id,

@@ -237,6 +237,34 @@ export async function markIntroEmailSent(tx: Tx, referralId: number, draft: Emai
   return claimed === 1;
 }
 
+/** A user's intro email recipients in the last rolling hour and day. */
+export interface IntroRecipientUsage {
+  lastHour: number;
+  lastDay: number;
+}
+
+/**
+ * The user's intro email recipients in the last hour and day, read after taking a lock of the user's own
+ * until the transaction ends: concurrent sends of one user are counted one after the other, so together
+ * they never go over a quota.
+ */
+export async function lockIntroRecipientUsage(tx: Tx, userId: string): Promise<IntroRecipientUsage> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`intro-sends:${userId}`}, 0))`;
+  const [row] = await tx.$queryRaw<Array<{ last_hour: number; last_day: number }>>`
+    SELECT coalesce(sum(recipients) FILTER (WHERE sent_at > clock_timestamp() - interval '1 hour'), 0)::int AS last_hour,
+           coalesce(sum(recipients), 0)::int AS last_day
+      FROM intro_sends
+     WHERE user_id = ${userId} AND sent_at > clock_timestamp() - interval '1 day'`;
+  return { lastHour: row?.last_hour ?? 0, lastDay: row?.last_day ?? 0 };
+}
+
+/** Records an intro email sent and how many recipients it reached (counted by `lockIntroRecipientUsage`). */
+export async function recordIntroSend(tx: Tx, send: { referralId: number; userId: string; recipients: number }) {
+  await tx.$executeRaw`
+    INSERT INTO intro_sends (referral_id, user_id, recipients, sent_at)
+    VALUES (${send.referralId}, ${send.userId}, ${send.recipients}, clock_timestamp())`;
+}
+
 /**
  * The referral's stage and vendor, its row locked until the transaction ends: concurrent changes each
  * record the stage they really moved from, and money is decided one change at a time.

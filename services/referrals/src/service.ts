@@ -46,7 +46,12 @@ export async function createReferralsService(options: ServiceOptions<ReferralsCo
     app,
     'referrals',
     referralRoutes({
-      referrals: referralUseCases({ db: prisma, transaction, reads }),
+      referrals: referralUseCases({
+        db: prisma,
+        transaction,
+        reads,
+        sendQuota: { perHour: config.SEND_RECIPIENTS_PER_HOUR, perDay: config.SEND_RECIPIENTS_PER_DAY },
+      }),
       leads: leadUseCases({ db: prisma, transaction, reads: leadReads(pool, settings.currency), money, settings }),
       money,
       programs: referralProgramUseCases({

@@ -23,10 +23,10 @@ export interface TestUser {
 }
 
 /** A signed-in user as the gateway would vouch for it. */
-export function testUser(name = 'user', { isAdmin = false } = {}): TestUser {
+export function testUser(name = 'user', { isAdmin = false, emailVerified = true } = {}): TestUser {
   const userId = randomUUID();
   const email = `${name}-${userId.slice(0, 8)}@example.com`;
-  const identity = signer.sign({ userId, sessionId: randomUUID(), email, isAdmin, emailVerified: true }, 600);
+  const identity = signer.sign({ userId, sessionId: randomUUID(), email, isAdmin, emailVerified }, 600);
   return { userId, email, headers: { 'x-identity': identity, 'content-type': 'application/json' } };
 }
 
@@ -207,7 +207,7 @@ export async function startAiStub(expectedToken: string): Promise<AiStub> {
       case 'Broken':
         return send(500, { message: 'Internal server error' });
       case 'Slow':
-        return void setTimeout(() => send(200, { referralProgram: 'too late' }), 2000);
+        return void setTimeout(() => send(200, { referralProgram: 'too late' }), 5000);
       case 'Denied':
         return send(200, { referralProgram: 'NO, they have no referral program.' });
       default:

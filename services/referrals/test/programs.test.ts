@@ -19,7 +19,8 @@ let ai: AiStub;
 
 beforeAll(async () => {
   ai = await startAiStub(internalAuthToken(TEST_SECRET));
-  ctx = await startReferrals({ AI_URL: ai.url, AI_TIMEOUT_MS: '300' });
+  // Generous: nothing here is slow on purpose, and a loaded machine must not turn an answer into a timeout.
+  ctx = await startReferrals({ AI_URL: ai.url, AI_TIMEOUT_MS: '3000' });
 });
 afterAll(async () => {
   await ctx?.close();

@@ -67,5 +67,6 @@ export const aiOperations = {
     summary: 'Whether a vendor has a referral program, from the language model (the referrals service only)',
     body: ReferralProgramQuestion,
     response: { status: 200, description: 'The answer', schema: ReferralProgramAnswer },
+    errors: ['PROGRAM_CHECK_UNAVAILABLE'],
   }),
 } as const;

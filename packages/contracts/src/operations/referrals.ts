@@ -55,7 +55,7 @@ export const referralOperations = {
     method: 'POST',
     path: '/api/referrals',
     service: 'referrals',
-    access: 'user',
+    access: 'verified',
     summary:
       "Submit a referral of a person to a product; routed to the vendor's lead inbox when the vendor is on the platform",
     body: CreateReferralRequest,
@@ -109,13 +109,13 @@ export const referralOperations = {
     method: 'POST',
     path: '/api/referrals/{id}/send-email',
     service: 'referrals',
-    access: 'user',
+    access: 'verified',
     summary:
       "Send the (edited) intro email: From the referrer via Referral Hub, Reply-To the referrer, Cc the vendor's lead inbox when routed",
     params: ReferralIdParams,
     body: SendEmailRequest,
     response: { status: 200, description: 'Queued for sending', schema: SendEmailResponse },
-    errors: [...own, 'EMAIL_ALREADY_SENT'],
+    errors: [...own, 'EMAIL_ALREADY_SENT', 'SEND_QUOTA_EXCEEDED'],
   }),
   updateStatus: defineOperation({
     method: 'PUT',
@@ -140,7 +140,7 @@ export const referralOperations = {
       description: "The program's text, or one starting with 'NO'",
       schema: ReferralProgramResponse,
     },
-    errors: ['PRODUCT_NOT_FOUND'],
+    errors: ['PRODUCT_NOT_FOUND', 'PROGRAM_CHECK_UNAVAILABLE'],
   }),
   automateReferral: defineOperation({
     method: 'POST',

@@ -1,5 +1,6 @@
 import type { ReferralProgramAnswer, ReferralProgramQuestion } from '@app/contracts';
 import type { LanguageModel } from '@app/llm';
+import { fail } from '@app/kit';
 import { askValidated, InvalidOutput, jsonObject } from '@app/llm';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
@@ -14,19 +15,20 @@ const ProgramOutput = z.object({
   summary: z.string().trim().max(2000).nullable().optional(),
 });
 
-/** The program's summary when the model knows of one; null for no program or not known. */
-export function readProgramOutput(text: string): string | null {
+/** What the model says: the program's summary, or null when it knows of none (no program or not known). */
+export function readProgramOutput(text: string): { summary: string | null } {
   const parsed = ProgramOutput.safeParse(jsonObject(text));
   if (!parsed.success) throw new InvalidOutput(parsed.error.issues[0]?.message ?? 'invalid answer');
-  if (parsed.data.hasProgram !== true) return null;
+  if (parsed.data.hasProgram !== true) return { summary: null };
   if (!parsed.data.summary) throw new InvalidOutput('hasProgram without a summary');
-  return parsed.data.summary;
+  return { summary: parsed.data.summary };
 }
 
 /**
  * For the referrals service only (POST /internal/referral-program): whether a vendor has a referral
  * program, from the language model when one is configured, else null (the referrals service then answers
- * from the programs it knows, or 'NO').
+ * from the programs it knows, or 'NO'). A model that fails or whose output is refused twice did not answer:
+ * 503 PROGRAM_CHECK_UNAVAILABLE ("couldn't check"), never a "no program" (issue 11).
  */
 export async function askReferralProgram(
   model: LanguageModel | null,
@@ -34,13 +36,13 @@ export async function askReferralProgram(
   log: FastifyBaseLogger,
 ): Promise<z.output<typeof ReferralProgramAnswer>> {
   if (!model) return { referralProgram: null };
-  // A refused answer and "not known" are the same to the caller: no program it can name.
-  const summary = await askValidated(
+  const answer = await askValidated(
     model,
     { system: INSTRUCTIONS, data: question, json: true, maxTokens: 400 },
     readProgramOutput,
     log,
     'referral-program',
   );
-  return { referralProgram: summary ?? null };
+  if (!answer) fail('PROGRAM_CHECK_UNAVAILABLE');
+  return { referralProgram: answer.summary };
 }

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { useWatch } from 'react-hook-form';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { PRODUCT_NAME } from '@/components/layout/logo';
+import { VerificationRequired } from '@/components/referral/verification-required';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Form, FormInput, FormTextarea, useSchemaForm } from '@/components/ui/form';
@@ -21,6 +22,11 @@ import { GoBackButton, InvalidReferral, StateCard } from './referral-states';
 import { isReferralId } from './messages';
 
 export const SEND_FAILED = 'Failed to send email';
+/** The spec's verification toast (section 6), when the server refuses to send for an unverified email. */
+const VERIFICATION_TOAST = {
+  title: 'Email Verification Required',
+  description: 'Please verify your email address before proceeding.',
+} as const;
 export const GET_DRAFT_FAILED = 'Failed to get email draft';
 const LOAD_REFERRAL_FAILED = 'Failed to load referral';
 
@@ -168,6 +174,9 @@ function DraftEditor({
   const navigate = useNavigate();
   const sendEmail = useSendEmail(id);
   const [tab, setTab] = useState('edit');
+  // Issue 11: sending needs a verified email; said before sending when known, and when the server refuses.
+  const [refusedUnverified, setRefusedUnverified] = useState(false);
+  const needsVerification = refusedUnverified || (user !== null && !user.emailVerified && !user.isAdmin);
   // Recipients are edited as comma-separated text (spec 2); the contract reads that text as lists.
   const form = useSchemaForm(SendEmailRequest, {
     defaultValues: {
@@ -189,8 +198,14 @@ function DraftEditor({
     toast({ title: 'Success', description: 'Email sent successfully!' });
     onSent();
   };
-  const onError = (error: unknown) =>
+  const onError = (error: unknown) => {
+    if (isApiError(error, 'EMAIL_NOT_VERIFIED')) {
+      setRefusedUnverified(true);
+      toast({ variant: 'destructive', ...VERIFICATION_TOAST });
+      return;
+    }
     toast({ variant: 'destructive', title: 'Error', description: errorText(error, SEND_FAILED) });
+  };
 
   const preview = {
     to: parseRecipients(values.recipients?.to),
@@ -292,6 +307,7 @@ function DraftEditor({
           </TabsContent>
         </Tabs>
 
+        {needsVerification ? <VerificationRequired className="mt-6" /> : null}
         <div className="mt-6 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
           <Button variant="outline" onClick={() => navigate(paths.dashboard)}>
             Cancel

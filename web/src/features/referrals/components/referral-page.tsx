@@ -8,6 +8,7 @@ import { Card, CardContent } from '@/components/ui/card';
 import { PageSpinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
+import { isApiError } from '@/lib/api-client';
 import { errorText } from '@/lib/errors';
 import { isJustSubmitted } from '@/lib/referral-flow';
 import { useEmailDraftCheck } from '../api/check-email-draft';
@@ -17,6 +18,7 @@ import { AutomationModal } from './automation-modal';
 import { AUTOMATE_FAILED, CHECK_FAILED, isReferralId, SUBMITTED_TOAST } from './messages';
 import { GoBackButton, InvalidReferral, StateCard } from './referral-states';
 import { ThanksModal } from './thanks-modal';
+import { UncheckedModal } from './unchecked-modal';
 
 /** Spec 9: the submitted screen opens the draft 0.5 s after it is ready. */
 export const DRAFT_NAVIGATION_DELAY_MS = 500;
@@ -32,7 +34,17 @@ export function ReferralPage() {
   return <ReferralSubmitted key={id} id={id} />;
 }
 
-type Phase = 'idle' | 'checking' | 'automating' | 'preview' | 'thanks';
+type Phase = 'idle' | 'checking' | 'automating' | 'preview' | 'thanks' | 'unchecked' | 'rechecking';
+
+/**
+ * Failures that say the check could not be made (issue 11): the service could not ask, or the gateway got
+ * no answer in time. Other failures keep the spec's path (toast, back to /).
+ */
+const couldNotCheck = (error: unknown) =>
+  isApiError(error) &&
+  (['PROGRAM_CHECK_UNAVAILABLE', 'SERVICE_UNAVAILABLE', 'UPSTREAM_TIMEOUT', 'BAD_GATEWAY'] as const).some(
+    (code) => error.code === code,
+  );
 
 const steps = [
   { icon: Bell, title: 'The vendor is alerted', text: 'We let the vendor know a warm referral is on its way.' },
@@ -91,10 +103,21 @@ function ReferralSubmitted({ id }: { id: string }) {
     });
   }, [justSubmitted, referral, goHome]);
 
+  const retryCheck = useCallback(() => {
+    if (!referral) return;
+    setPhase('rechecking');
+    void runFollowUp(referral, { isActive: () => mounted.current, setPhase, leave: goHome, again: true });
+  }, [referral, goHome]);
+
   // Spec 2/9: navigate to the draft 0.5 s after it is ready; held while the check, the dry-run call or the
   // preview animation is still running (see web/README.md).
   const draftReady = draftCheck.data?.ready === true;
-  const hold = phase === 'checking' || phase === 'automating' || (phase === 'preview' && !previewComplete);
+  const hold =
+    phase === 'checking' ||
+    phase === 'automating' ||
+    phase === 'unchecked' ||
+    phase === 'rechecking' ||
+    (phase === 'preview' && !previewComplete);
   useEffect(() => {
     if (!draftReady || hold) return;
     const timer = setTimeout(() => navigate(paths.referralDraft(id), { replace: true }), DRAFT_NAVIGATION_DELAY_MS);
@@ -187,6 +210,9 @@ function ReferralSubmitted({ id }: { id: string }) {
         />
       ) : null}
       {phase === 'thanks' ? <ThanksModal company={company} onClose={goHome} /> : null}
+      {phase === 'unchecked' || phase === 'rechecking' ? (
+        <UncheckedModal retrying={phase === 'rechecking'} onRetry={retryCheck} onClose={goHome} />
+      ) : null}
     </section>
   );
 }
@@ -194,13 +220,24 @@ function ReferralSubmitted({ id }: { id: string }) {
 /** Spec 4, after 'referral created': program check, then the dry run or the 'Thanks' modal. */
 async function runFollowUp(
   referral: Referral,
-  { isActive, setPhase, leave }: { isActive: () => boolean; setPhase: (phase: Phase) => void; leave: () => void },
+  {
+    isActive,
+    setPhase,
+    leave,
+    again = false,
+  }: { isActive: () => boolean; setPhase: (phase: Phase) => void; leave: () => void; again?: boolean },
 ) {
   let programText: string;
   try {
     programText = await getReferralProgram(referral.projectId);
   } catch (error) {
     if (!isActive()) return;
+    if (couldNotCheck(error)) {
+      // The referral is saved: said once, then the honest "couldn't check" with a retry.
+      if (!again) toast({ title: SUBMITTED_TOAST });
+      setPhase('unchecked');
+      return;
+    }
     toast({ title: SUBMITTED_TOAST, description: errorText(error, CHECK_FAILED) });
     setPhase('idle');
     leave();

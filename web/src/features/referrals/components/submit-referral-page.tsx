@@ -14,6 +14,7 @@ import { useWatch } from 'react-hook-form';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router-dom';
 import type { z } from 'zod';
 import { SelectedProductCard } from '@/components/referral/selected-product-card';
+import { VerificationRequired } from '@/components/referral/verification-required';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import {
@@ -113,6 +114,7 @@ function SubmitReferral({ product }: { product: ProductInfo }) {
   // The server's refusal (ICP_MISMATCH) holds for the client it was given, until the client changes.
   const [refused, setRefused] = useState<{ client: string; reasons: string[] } | null>(null);
   const refusedReasons = refused && refused.client === clientKey ? refused.reasons : null;
+  const [unverified, setUnverified] = useState(false);
   const unroutable = fitState.status === 'ready' && !fitState.answer.routable;
   const blocked = unroutable || refusedReasons !== null;
   const busy = isSubmitting || createReferral.isPending;
@@ -138,6 +140,16 @@ function SubmitReferral({ product }: { product: ProductInfo }) {
     navigate(paths.referral(referral.id), { replace: true, state: next });
   };
   const onError = (error: unknown) => {
+    if (isApiError(error, 'EMAIL_NOT_VERIFIED')) {
+      // Issue 11: referring needs a verified email; the notice offers a new link.
+      setUnverified(true);
+      toast({
+        variant: 'destructive',
+        title: 'Email Verification Required',
+        description: 'Please verify your email address before proceeding.',
+      });
+      return;
+    }
     if (isApiError(error, 'ICP_MISMATCH')) setRefused({ client: clientKey, reasons: error.details ?? [] });
     toast({ variant: 'destructive', title: 'Error', description: errorText(error, 'Failed to submit referral') });
   };
@@ -161,6 +173,7 @@ function SubmitReferral({ product }: { product: ProductInfo }) {
         </p>
       ) : null}
 
+      {unverified ? <VerificationRequired className="mt-6" /> : null}
       <Form form={form} onSubmit={onSubmit} onError={onError} aria-label="Referral" className="mt-6 grid gap-6">
         <Card>
           <CardHeader>
