@@ -169,6 +169,10 @@ export const ERRORS = {
   ENRICHMENT_NOT_CONFIGURED: { status: 404, message: 'Enrichment is not configured' },
   INVALID_SIGNATURE: { status: 401, message: 'Invalid signature' },
   ENRICHMENT_NOT_EXPECTED: { status: 404, message: 'Referral not found' },
+
+  // Accounts hardening (issue 11)
+  /** Too many consecutive failed logins for one email: locked for a growing delay (the message names it). */
+  LOGIN_BACKOFF: { status: 429, message: 'Too many failed attempts. Please wait a few minutes and try again.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

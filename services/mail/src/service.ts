@@ -18,11 +18,13 @@ import { sendCommissionEarned } from './subscribers/commission-earned.ts';
 import { sendConfirmationRequested } from './subscribers/confirmation-requested.ts';
 import { sendDemoRequest } from './subscribers/demo-request.ts';
 import { sendEmailChangeLink } from './subscribers/email-change.ts';
+import { sendEmailChangedNotice, sendEmailChangeRequestedNotice } from './subscribers/email-change-notices.ts';
 import { sendLeadCreated } from './subscribers/lead-created.ts';
 import { sendLeadAccepted, sendLeadDeclined } from './subscribers/lead-decided.ts';
 import { sendPasswordChangedNotice } from './subscribers/password-changed.ts';
 import { sendPayoutRecorded } from './subscribers/payout-recorded.ts';
 import { sendReferralIntro } from './subscribers/referral-intro.ts';
+import { sendSignUpAttemptNotice } from './subscribers/sign-up-attempted.ts';
 import { sendVendorInvitation } from './subscribers/vendor-invitation.ts';
 import { sendVerificationEmail } from './subscribers/verification-email.ts';
 
@@ -70,6 +72,9 @@ export async function createMailService(
   await service.subscribe(sendConfirmationRequested(mailer));
   await service.subscribe(sendCommissionEarned(mailer));
   await service.subscribe(sendPayoutRecorded(mailer));
+  await service.subscribe(sendSignUpAttemptNotice(mailer));
+  await service.subscribe(sendEmailChangeRequestedNotice(mailer));
+  await service.subscribe(sendEmailChangedNotice(mailer));
 
   return {
     ...service,
