@@ -59,6 +59,7 @@ export async function createMailService(
     sendOnce: emailSender({ sent: sentEmails(service.prisma), transport, from: config.MAIL_FROM }),
     tokens: sealer(config.INTERNAL_SECRET, 'email-verification'),
     catching: catcher !== undefined,
+    withholds: catcher?.withholds,
   };
   await service.subscribe(sendVerificationEmail(mailer));
   await service.subscribe(sendReferralIntro(mailer));

@@ -68,7 +68,8 @@ export const authOperations = {
     path: '/api/verify-email',
     service: 'auth',
     access: 'public',
-    summary: 'Open an emailed link: verify the address and sign in (sets the session cookie), or confirm an email change',
+    summary:
+      'Open an emailed link: verify the address and sign in (sets the session cookie), or confirm an email change',
     query: VerifyEmailQuery,
     response: { status: 200, description: 'Verified', schema: VerifyEmailResponse },
     errors: ['VERIFICATION_LINK_INVALID', 'EMAIL_CHANGE_TAKEN'],
