@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { uniqueEmail as unique, verificationLink } from './support.ts';
+import { uniqueEmail as unique, verificationLink, waitForEmail } from './support.ts';
 
 test('sign up, verify the email, sign out and sign in again', async ({ page }) => {
   const email = unique('ada');
@@ -18,15 +18,18 @@ test('sign up, verify the email, sign out and sign in again', async ({ page }) =
   await page.getByLabel('Password').fill('correct horse battery');
   await page.getByRole('button', { name: 'Register' }).click();
 
-  await expect(page).toHaveURL(/\/onboarding$/);
-  await expect(page.getByText('Set Up Your Profile', { exact: true })).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Resend Verification Email' })).toBeVisible();
+  // No session yet: the emailed link signs in.
+  await expect(page.getByText('Account Created', { exact: true })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
+  await expect(page.getByText(`We sent a verification link to ${email}.`, { exact: false })).toBeVisible();
+  await expect(page).toHaveURL(/\/signup$/);
 
   // The email really left through SMTP, to the server this test runs, with the link to this app.
   const link = await verificationLink(email);
   await page.goto(link);
   await expect(page.getByText('Email Verified', { exact: true })).toBeVisible();
   await expect(page).toHaveURL(/\/onboarding$/, { timeout: 5000 });
+  await expect(page.getByText('Set Up Your Profile', { exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Resend Verification Email' })).toHaveCount(0);
 
   // Account menu: avatar letter, email, role label, log out.
@@ -59,7 +62,7 @@ test('an unverified login is sent to resend the verification link', async ({ pag
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill('pw');
   await page.getByRole('button', { name: 'Register' }).click();
-  await expect(page).toHaveURL(/\/onboarding$/);
+  await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
 
   const fresh = await browser.newPage();
   await fresh.goto('/login');
@@ -79,4 +82,29 @@ test('a broken verification link explains itself', async ({ page }) => {
   await page.goto('/verify-email?token=nope&userId=00000000-0000-0000-0000-000000000000');
   await expect(page.getByText('Verification Failed')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Go to Login' })).toBeVisible();
+});
+
+test('signing up with a taken address looks the same, and the owner is told by email', async ({ page, browser }) => {
+  const email = unique('taken');
+  const signUp = async (p: typeof page, firstName: string) => {
+    await p.goto('/signup');
+    await p.getByLabel('First Name').fill(firstName);
+    await p.getByLabel('Last Name').fill('Owner');
+    await p.getByLabel('Company Name').fill('Owned Ltd');
+    await p.getByLabel('Email').fill(email);
+    await p.getByLabel('Password').fill('first password');
+    await p.getByRole('button', { name: 'Register' }).click();
+    await expect(p.getByRole('heading', { name: 'Check your email' })).toBeVisible();
+  };
+  await signUp(page, 'Olivia');
+  await verificationLink(email);
+
+  const intruder = await browser.newPage();
+  await signUp(intruder, 'Mallory');
+  const notice = await waitForEmail(
+    (m) => m.to.includes(email) && /Someone tried to create/.test(m.subject),
+    `sign-up attempt notice for ${email}`,
+  );
+  expect(notice.text).toContain('Hi Olivia');
+  expect(notice.text).toContain('/login');
 });

@@ -40,7 +40,10 @@ export async function verificationLink(email: string): Promise<string> {
 export const uniqueEmail = (name: string) =>
   `${name}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
 
-/** Registers through the screen and verifies through the emailed link: a signed-in, verified user. */
+/**
+ * Registers through the screen (no session yet: 'Check your email') and opens the emailed link, which
+ * verifies and signs in: a signed-in, verified user, on /onboarding.
+ */
 export async function signUpVerified(
   page: Page,
   person: { firstName: string; lastName: string; company: string; email: string; password: string },
@@ -52,9 +55,10 @@ export async function signUpVerified(
   await page.getByLabel('Email').fill(person.email);
   await page.getByLabel('Password').fill(person.password);
   await page.getByRole('button', { name: 'Register' }).click();
-  await expect(page).toHaveURL(/\/onboarding$/);
+  await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
   await page.goto(await verificationLink(person.email));
   await expect(page.getByText('Email Verified', { exact: true })).toBeVisible();
+  await expect(page).toHaveURL(/\/onboarding$/, { timeout: 5000 });
 }
 
 /**

@@ -121,7 +121,8 @@ describe('sign up, verify, sign in, sign out across processes', () => {
       password: 's3cret pass',
     });
     expect(registered).toEqual({ status: 201, body: { message: expect.any(String), emailVerificationSent: true } });
-    expect((await ada('GET', '/api/user')).body).toMatchObject({ email, emailVerified: false, isAdmin: false });
+    // No session at sign-up (the answer is the same for a taken address): the emailed link signs in.
+    expect((await ada('GET', '/api/user')).status).toBe(401);
 
     const message = await catcher.waitFor((m) => m.to.includes(email), 15_000);
     expect(message.subject).toContain('Verify your email');
@@ -135,6 +136,8 @@ describe('sign up, verify, sign in, sign out across processes', () => {
     );
     const verified = await visitor('GET', `/api/verify-email${link.search}`);
     expect(verified.status).toBe(200);
+    // The link signed this browser in.
+    expect((await visitor('GET', '/api/user')).body).toMatchObject({ email, emailVerified: true });
     expect((await visitor('GET', `/api/verify-email${link.search}`)).status).toBe(400);
 
     const login = await visitor('POST', '/api/login', { email, password: 's3cret pass' });

@@ -161,7 +161,15 @@ describe('identity', () => {
       headers: json,
       payload: { firstName: 'V', lastName: 'W', companyName: 'C', email: 'fresh@example.com', password: 'pw' },
     });
-    const cookie = { cookie: `sid=${register.cookies.find((c) => c.name === 'sid')!.value}` };
+    expect(register.statusCode).toBe(201);
+    // Sign-up starts no session (the link signs in); an unverified user's session from before that.
+    const sid = 'unverified-session-token';
+    await sql.query(
+      `INSERT INTO auth.sessions (id, token_hash, user_id, expires_at)
+       SELECT gen_random_uuid(), $1, id, now() + interval '1 day' FROM auth.users WHERE email = 'fresh@example.com'`,
+      [createHash('sha256').update(sid).digest('hex')],
+    );
+    const cookie = { cookie: `sid=${sid}` };
     const before = await gateway.inject({ method: 'GET', url: '/api/referrals/7', headers: cookie });
     expect(before.json().identity.emailVerified).toBe(false);
     const userId = before.json().identity.userId;
@@ -234,15 +242,16 @@ describe('protections', () => {
   });
 
   it('limits login attempts with a 429 and a message', async () => {
-    const attempt = () =>
+    // Another address each time: one address is locked by the auth service after 5 failures (LOGIN_BACKOFF).
+    const attempt = (i = 0) =>
       gateway.inject({
         method: 'POST',
         url: '/api/login',
         headers: { ...json, 'x-forwarded-for': '1.2.3.4' },
-        payload: { email: 'nobody@example.com', password: 'x' },
+        payload: { email: `nobody-${i}@example.com`, password: 'x' },
       });
     const statuses: number[] = [];
-    for (let i = 0; i < 52; i++) statuses.push((await attempt()).statusCode);
+    for (let i = 0; i < 52; i++) statuses.push((await attempt(i)).statusCode);
     expect(statuses.slice(0, 40).every((s) => s === 401)).toBe(true);
     const limited = await attempt();
     expect(limited.statusCode).toBe(429);

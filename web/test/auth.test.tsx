@@ -145,15 +145,15 @@ describe('login / register screen', () => {
     expect(currentPath()).toBe('/login');
   });
 
-  it('registers with exactly the five fields and lands on /onboarding', async () => {
+  it('registers with exactly the five fields, starts no session and asks to check the email', async () => {
     const server = installServer({
-      handler: (req) => {
-        if (req.path === '/api/register') {
-          server.session.user = makeUser({ emailVerified: false });
-          return json(201, { message: 'Account created.', emailVerificationSent: true });
-        }
-        if (req.path === '/api/lead-criteria') return problem('LEAD_CRITERIA_NOT_FOUND');
-      },
+      handler: (req) =>
+        req.path === '/api/register'
+          ? json(201, {
+              message: 'Account created. Please check your email to verify your account.',
+              emailVerificationSent: true,
+            })
+          : undefined,
     });
     const user = userEvent.setup();
     renderApp('/signup');
@@ -163,12 +163,26 @@ describe('login / register screen', () => {
     await user.type(screen.getByLabelText('Company Name'), 'Engines Ltd');
     await user.type(screen.getByLabelText('Email'), 'ada@example.com');
     await user.type(screen.getByLabelText('Password'), 'secret');
+    const userCalls = server.callsTo('GET', '/api/user').length;
     await user.click(submit('Register'));
 
-    expect(await screen.findByRole('heading', { name: 'Ideal Customer Profile' })).toBeInTheDocument();
-    expect(currentPath()).toBe('/onboarding');
-    expect(await screen.findByText('Set Up Your Profile')).toBeInTheDocument();
-    expect(screen.getByText("Let's set up your lead criteria to complete your profile")).toBeInTheDocument();
+    expect(await screen.findByText('Account Created')).toBeInTheDocument();
+    expect(screen.getByText('Please check your email to verify your account.')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Check your email' })).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        (_, element) =>
+          element?.textContent ===
+          'We sent a verification link to ada@example.com. Open it to verify your address and sign in.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: "Didn't get it? Send a new link" })).toHaveAttribute(
+      'href',
+      '/resend-verification',
+    );
+    // Still signed out, on the sign-up page: the emailed link signs in (the same answer for a taken address).
+    expect(currentPath()).toBe('/signup');
+    expect(server.callsTo('GET', '/api/user')).toHaveLength(userCalls);
     const [registration] = server.callsTo('POST', '/api/register');
     expect(registration?.body).toEqual({
       firstName: 'Ada',
@@ -177,7 +191,7 @@ describe('login / register screen', () => {
       email: 'ada@example.com',
       password: 'secret',
     });
-    // Signed in now (inside the shell), unverified: the banner shows.
-    expect(screen.getByRole('button', { name: 'Resend Verification Email' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    expect(await screen.findByRole('heading', { name: 'Create an Account' })).toBeInTheDocument();
   });
 });

@@ -55,6 +55,9 @@ describe('email verification screen', () => {
     await act(() => vi.advanceTimersByTimeAsync(600));
     expect(await screen.findByRole('heading', { name: 'Ideal Customer Profile' })).toBeInTheDocument();
     expect(currentPath()).toBe('/onboarding');
+    // The profile-setup toast of a new account (the link signed the user in).
+    expect(await screen.findByText('Set Up Your Profile')).toBeInTheDocument();
+    expect(screen.getByText("Let's set up your lead criteria to complete your profile")).toBeInTheDocument();
     expect(server.callsTo('GET', '/api/user').length).toBeGreaterThanOrEqual(2);
     expect(server.callsTo('GET', '/api/verify-email')).toHaveLength(1);
   });

@@ -179,6 +179,10 @@ export const ERRORS = {
     status: 503,
     message: "We couldn't check this vendor's referral program right now. Please try again.",
   },
+
+  // Accounts hardening (issue 11)
+  /** Too many consecutive failed logins for one email: locked for a growing delay (the message names it). */
+  LOGIN_BACKOFF: { status: 429, message: 'Too many failed attempts. Please wait a few minutes and try again.' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -237,6 +237,25 @@ export const events = {
   }),
   /** A user's password changed (auth): a notice goes to their address. */
   'password.changed': z.object({ userId: z.string(), email: z.string(), firstName: z.string() }),
+  /**
+   * Someone tried to register an address that already has an account (auth): the sign-up answered as for a
+   * new one, and the account's owner is told instead.
+   */
+  'user.sign_up_attempted': z.object({ userId: z.string(), email: z.string(), firstName: z.string() }),
+  /** An email change was requested (auth): a notice goes to the CURRENT (old) address. */
+  'email_change.notice_requested': z.object({
+    userId: z.string(),
+    email: z.string(),
+    newEmail: z.string(),
+    firstName: z.string(),
+  }),
+  /** A user's address changed (auth, the new one confirmed): the old address is told; copies of it follow. */
+  'user.email_changed': z.object({
+    userId: z.string(),
+    oldEmail: z.string(),
+    newEmail: z.string(),
+    firstName: z.string(),
+  }),
 } as const;
 
 export type EventName = keyof typeof events;
@@ -270,6 +289,9 @@ export const EVENT_PRODUCERS: Record<EventName, ServiceName> = {
   'bounties.saved': 'profiles',
   'vendor_invitation.created': 'profiles',
   'demo_request.submitted': 'profiles',
+  'user.sign_up_attempted': 'auth',
+  'email_change.notice_requested': 'auth',
+  'user.email_changed': 'auth',
 };
 export type EventPayload<N extends EventName> = z.infer<(typeof events)[N]>;
 

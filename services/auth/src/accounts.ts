@@ -5,8 +5,12 @@ import type { AuthConfig } from './config.ts';
 import type { Tx } from './db.ts';
 import { burnPasswordCheck, hashPassword, verifyPassword } from './passwords.ts';
 import {
+  claimSignUpNotice,
+  clearLoginFailures,
+  countLoginAttempt,
   createUser,
   deleteOtherSessions,
+  deletePendingEmailChanges,
   findUserByEmail,
   findUserById,
   isUniqueViolation,
@@ -36,13 +40,27 @@ export function accountUseCases(deps: {
     return user;
   }
 
+  /** Tells the owner of an address that someone tried to register it (once per cooldown). */
+  async function noticeSignUpAttempt(userId: string): Promise<void> {
+    await transaction(async (tx, emit) => {
+      if (!(await claimSignUpNotice(tx, userId, config.RESEND_COOLDOWN_SECONDS))) return;
+      const user = (await findUserById(tx, userId)) ?? fail('UNAUTHENTICATED');
+      emit('user.sign_up_attempted', { userId: user.id, email: user.email, firstName: user.firstName });
+    });
+  }
+
   return {
-    /** Creates the account, queues the verification email and starts a session; answers its cookie token. */
-    async register(input: z.output<typeof RegisterRequest>, browserToken: string | undefined): Promise<string> {
+    /**
+     * Creates the account and queues the verification email; no session (the emailed link signs the user
+     * in). An address that already has an account gets the same answer in about the same time (a password
+     * is hashed either way), and its owner is told by email instead: sign-up reveals nothing.
+     */
+    async register(input: z.output<typeof RegisterRequest>): Promise<void> {
       const passwordHash = await hashPassword(input.password);
+      const existing = await findUserByEmail(db, input.email);
+      if (existing) return noticeSignUpAttempt(existing.id);
       try {
-        return await transaction(async (tx, emit) => {
-          await sessions.endByToken(tx, emit, browserToken);
+        await transaction(async (tx, emit) => {
           const user = await createUser(tx, {
             email: input.email,
             passwordHash,
@@ -58,23 +76,31 @@ export function accountUseCases(deps: {
             companyName: user.companyName,
           });
           await verification.requestVerification(tx, emit, user);
-          return sessions.start(tx, user.id);
         });
       } catch (error) {
-        // The unique index on users.email: the address is taken, whatever its case (stored lower-cased).
-        if (isUniqueViolation(error)) fail('EMAIL_TAKEN');
-        throw error;
+        // The unique index on users.email: a concurrent sign-up took the address (stored lower-cased).
+        if (!isUniqueViolation(error)) throw error;
+        const winner = await findUserByEmail(db, input.email);
+        if (winner) await noticeSignUpAttempt(winner.id);
       }
     },
 
-    /** Unknown emails and wrong passwords get the same answer in the same time; answers the cookie token. */
+    /**
+     * Unknown emails and wrong passwords get the same answer in the same time; answers the cookie token.
+     * Every email address (known or not) is locked for a growing delay after repeated failures
+     * (`countLoginAttempt`): 429 LOGIN_BACKOFF, whatever the password, until the delay is over.
+     */
     async login(input: z.output<typeof LoginRequest>, browserToken: string | undefined): Promise<string> {
+      const attempt = await countLoginAttempt(db, input.email);
+      if (attempt.locked) backoff(attempt.lockedUntil);
       const user = await findUserByEmail(db, input.email);
-      if (!user) {
-        await burnPasswordCheck(input.password);
+      if (!user) await burnPasswordCheck(input.password);
+      if (!user || !(await verifyPassword(user.passwordHash, input.password))) {
+        // This failure started the lock: say so now rather than at the next attempt.
+        if (attempt.lockedUntil) backoff(attempt.lockedUntil);
         fail('INVALID_CREDENTIALS');
       }
-      if (!(await verifyPassword(user.passwordHash, input.password))) fail('INVALID_CREDENTIALS');
+      await clearLoginFailures(db, input.email);
       // The web reads emailVerificationSent to offer a new link.
       if (!user.emailVerifiedAt) fail('LOGIN_EMAIL_NOT_VERIFIED', undefined, { emailVerificationSent: false });
       return transaction(async (tx, emit) => {
@@ -98,15 +124,17 @@ export function accountUseCases(deps: {
     },
 
     /**
-     * New hash, and in the same transaction: every other session of the user ends (each announced with
-     * `session.ended`, so gateways evict it at once), the current one stays, and `password.changed`
-     * queues the notice.
+     * New hash, and in the same transaction: pending email changes are cancelled, every other session of
+     * the user ends (each announced with `session.ended`, so gateways evict it at once), the current one
+     * stays, and `password.changed` queues the notice.
      */
     async changePassword(identity: Identity, input: z.output<typeof ChangePasswordRequest>): Promise<void> {
       const user = await userWithPassword(identity.userId, input.currentPassword);
       const passwordHash = await hashPassword(input.newPassword);
       await transaction(async (tx, emit) => {
         await setPasswordHash(tx, user.id, passwordHash);
+        // A change of address asked for before (perhaps by whoever knew the old password) no longer applies.
+        await deletePendingEmailChanges(tx, user.id);
         for (const sessionId of await deleteOtherSessions(tx, user.id, identity.sessionId))
           emit('session.ended', { sessionId });
         emit('password.changed', { userId: user.id, email: user.email, firstName: user.firstName });
@@ -122,5 +150,14 @@ export function accountUseCases(deps: {
     },
   };
 }
+
+/** 429 LOGIN_BACKOFF naming the wait in whole minutes. */
+function backoff(lockedUntil: Date): never {
+  const minutes = Math.max(1, Math.ceil((lockedUntil.getTime() - Date.now()) / 60_000));
+  fail('LOGIN_BACKOFF', loginBackoffMessage(minutes));
+}
+
+export const loginBackoffMessage = (minutes: number) =>
+  `Too many failed attempts. Please wait ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} and try again.`;
 
 export type AccountUseCases = ReturnType<typeof accountUseCases>;

@@ -94,3 +94,67 @@ export async function useLink(db: Tx, id: string): Promise<boolean> {
 /** Every unused link of the user (verification and email change alike). */
 export const deletePendingLinks = (db: Tx, userId: string) =>
   db.emailVerificationToken.deleteMany({ where: { userId, usedAt: null } });
+
+// Failed logins (per email address, known or not)
+
+/** Consecutive failures from which an address is locked, and the longest lock. */
+export const LOGIN_BACKOFF = { after: 5, maxMinutes: 15 } as const;
+
+/** The streak: a failure more than a day after the previous one starts again at 1. */
+const STREAK = Prisma.raw(
+  `(CASE WHEN login_failures.updated_at < now() - interval '1 day' THEN 1 ELSE login_failures.failures + 1 END)`,
+);
+
+/**
+ * Counts a login attempt as a failure BEFORE its password is checked, in one statement (the row lock makes
+ * parallel attempts take turns): from the `after`th consecutive failure the address is locked for 1, 2, 4 ...
+ * up to `maxMinutes` minutes. A locked address is not counted: answers `{ lockedUntil }` with nothing
+ * changed. A success then clears the streak (`clearLoginFailures`), so only failures remain counted, and no
+ * more than `after` attempts can pass before the lock, however many run at once.
+ */
+export async function countLoginAttempt(
+  db: Tx,
+  email: string,
+): Promise<{ locked: false; lockedUntil: Date | null } | { locked: true; lockedUntil: Date }> {
+  const { after, maxMinutes } = LOGIN_BACKOFF;
+  const counted = await db.$queryRaw<Array<{ locked_until: Date | null }>>`
+    INSERT INTO login_failures (email, failures, locked_until, updated_at)
+    VALUES (${email}, 1, CASE WHEN 1 >= ${after} THEN now() + interval '1 minute' END, now())
+    ON CONFLICT (email) DO UPDATE SET
+      failures = ${STREAK},
+      locked_until = CASE WHEN ${STREAK} >= ${after}
+        THEN now() + make_interval(mins => least(${maxMinutes}, power(2, ${STREAK} - ${after}))::int)
+        END,
+      updated_at = now()
+    WHERE login_failures.locked_until IS NULL OR login_failures.locked_until <= now()
+    RETURNING locked_until`;
+  const [row] = counted;
+  if (row) return { locked: false, lockedUntil: row.locked_until };
+  const lock = await db.loginFailure.findUnique({ where: { email }, select: { lockedUntil: true } });
+  // Cleared by a success in between: count again.
+  if (!lock?.lockedUntil) return countLoginAttempt(db, email);
+  return { locked: true, lockedUntil: lock.lockedUntil };
+}
+
+/** A successful login ends the streak; streaks idle for a day are dropped on the way. */
+export async function clearLoginFailures(db: Tx, email: string): Promise<void> {
+  await db.loginFailure.deleteMany({ where: { email } });
+  await db.$executeRaw`DELETE FROM login_failures WHERE updated_at < now() - interval '1 day'
+    AND (locked_until IS NULL OR locked_until < now())`;
+}
+
+/**
+ * Marks that the owner of an address is being told of a sign-up attempt, at most once per cooldown (a
+ * conditional update: of concurrent attempts one wins); false when a notice went out within it.
+ */
+export async function claimSignUpNotice(db: Tx, userId: string, cooldownSeconds: number): Promise<boolean> {
+  const claimed = await db.$executeRaw`
+    UPDATE users SET sign_up_notice_at = now()
+    WHERE id = ${userId}::uuid
+      AND (sign_up_notice_at IS NULL OR sign_up_notice_at <= now() - make_interval(secs => ${cooldownSeconds}))`;
+  return claimed === 1;
+}
+
+/** Pending email-change links (a password change cancels them). */
+export const deletePendingEmailChanges = (db: Tx, userId: string) =>
+  db.emailVerificationToken.deleteMany({ where: { userId, usedAt: null, newEmail: { not: null } } });

@@ -31,8 +31,9 @@ export function authRoutes(deps: {
   const { accounts, sessions, verification } = deps;
   const cookie = sessionCookie(deps.config, sessions.maxAgeSeconds);
   return {
-    register: async ({ body, request, reply }) => {
-      cookie.set(reply, await accounts.register(body, cookie.of(request)));
+    register: async ({ body }) => {
+      // The same answer (and no cookie) whether or not the address had an account.
+      await accounts.register(body);
       return { message: AUTH_MESSAGES.registered, emailVerificationSent: true };
     },
     login: async ({ body, request, reply }) => {
@@ -45,10 +46,12 @@ export function authRoutes(deps: {
       return { message: AUTH_MESSAGES.loggedOut };
     },
     getUser: ({ identity }) => accounts.currentUser(identity.userId),
-    verifyEmail: async ({ query }) =>
-      (await verification.open(query)) === 'email-changed'
-        ? { message: EMAIL_CHANGED, redirectUrl: '/account' }
-        : { message: AUTH_MESSAGES.verified },
+    verifyEmail: async ({ query, request, reply }) => {
+      const opened = await verification.open(query, cookie.of(request));
+      if (opened.outcome === 'email-changed') return { message: EMAIL_CHANGED, redirectUrl: '/account' };
+      cookie.set(reply, opened.sessionToken);
+      return { message: AUTH_MESSAGES.verified };
+    },
     resendVerification: async ({ body }) => {
       await verification.resend(body.email);
       // The same answer whether or not the email is registered.

@@ -29,7 +29,7 @@ export async function createAuthService(options: ServiceOptions<AuthConfig>): Pr
   const db = service.prisma;
   const { transaction } = service;
   const sessions = sessionUseCases({ db, transaction, config });
-  const verification = verificationUseCases({ transaction, config });
+  const verification = verificationUseCases({ transaction, config, sessions });
   const accounts = accountUseCases({ db, transaction, config, sessions, verification });
   registerOperations(service.app, 'auth', authRoutes({ config, accounts, sessions, verification }));
   return service;

@@ -12,6 +12,7 @@ import {
   replacePendingLink,
   useLink,
 } from './repository.ts';
+import type { SessionUseCases } from './sessions.ts';
 import { hashToken, newToken } from './tokens.ts';
 
 interface Recipient {
@@ -20,15 +21,23 @@ interface Recipient {
   firstName: string;
 }
 
-/** What opening a link did: the account's address verified, or the account moved to a new address. */
-export type LinkOutcome = 'verified' | 'email-changed';
+/**
+ * What opening a link did: the account's address verified (and a session started: the link was delivered
+ * to that address and works once, so it signs the user in; `sessionToken` is the cookie), or the account
+ * moved to a new address.
+ */
+export type LinkOutcome = { outcome: 'verified'; sessionToken: string } | { outcome: 'email-changed' };
 
 /**
  * The emailed links: verifying the account's address, and confirming a new one. Only the token's hash is
  * stored; the token itself travels sealed in the event, for the mail service to put in the link.
  */
-export function verificationUseCases(deps: { transaction: TransactionRunner<Tx>; config: AuthConfig }) {
-  const { transaction, config } = deps;
+export function verificationUseCases(deps: {
+  transaction: TransactionRunner<Tx>;
+  config: AuthConfig;
+  sessions: SessionUseCases;
+}) {
+  const { transaction, config, sessions } = deps;
   const tokenSealer = sealer(config.INTERNAL_SECRET, 'email-verification');
 
   /** A new link: stored as its hash, replacing the pending ones of its kind; answers what the email carries. */
@@ -53,12 +62,18 @@ export function verificationUseCases(deps: { transaction: TransactionRunner<Tx>;
 
     /**
      * Sends a link to the new address; the email changes only when it is opened. A new request replaces an
-     * earlier pending change; ordinary verification links are left alone.
+     * earlier pending change; ordinary verification links are left alone. The current address is told.
      */
     requestEmailChange: (user: Recipient, newEmail: string) =>
       transaction(async (tx, emit) => {
         const link = await issueLink(tx, user.id, newEmail);
         emit('email_change.requested', { userId: user.id, newEmail, firstName: user.firstName, ...link });
+        emit('email_change.notice_requested', {
+          userId: user.id,
+          email: user.email,
+          newEmail,
+          firstName: user.firstName,
+        });
       }),
 
     /** Sends a new link to an unverified account, unless one went out within the cooldown; false if none was sent. */
@@ -72,8 +87,11 @@ export function verificationUseCases(deps: { transaction: TransactionRunner<Tx>;
         return true;
       }),
 
-    /** Opens a link, once: verifies the address, or moves the account to the new one it was sent to. */
-    async open(input: { token: string; userId: string }): Promise<LinkOutcome> {
+    /**
+     * Opens a link, once: verifies the address and signs the user in (ending the browser's earlier
+     * session), or moves the account to the new address it was sent to.
+     */
+    async open(input: { token: string; userId: string }, browserToken: string | undefined): Promise<LinkOutcome> {
       try {
         return await transaction(async (tx, emit) => {
           const link = await findLinkWithUser(tx, hashToken(input.token));
@@ -93,13 +111,21 @@ export function verificationUseCases(deps: { transaction: TransactionRunner<Tx>;
             // Always, also for an account verified before: copies of the address (profiles' workspace
             // members, whose domain verifies a vendor) and the gateway's session cache follow the move.
             emit('user.email_verified', { userId: user.id, email: link.newEmail });
-            return 'email-changed';
+            // The old address is told, and copies keyed by it can follow.
+            emit('user.email_changed', {
+              userId: user.id,
+              oldEmail: user.email,
+              newEmail: link.newEmail,
+              firstName: user.firstName,
+            });
+            return { outcome: 'email-changed' };
           }
           if (!user.emailVerifiedAt) {
             await markEmailVerified(tx, user.id);
             emit('user.email_verified', { userId: user.id, email: user.email });
           }
-          return 'verified';
+          await sessions.endByToken(tx, emit, browserToken);
+          return { outcome: 'verified', sessionToken: await sessions.start(tx, user.id) };
         });
       } catch (error) {
         // The unique index on users.email settles a race with a registration taking the address.

@@ -77,6 +77,20 @@ async function verificationFor(email: string) {
   return { userId: payload.userId, token: tokens.open(payload.sealedToken) };
 }
 
+/** Registers and opens the emailed link, which verifies and signs in: answers the session token (cookie). */
+async function signUp(overrides: Record<string, unknown> = {}) {
+  const email = String(overrides.email ?? `ada-${Math.random().toString(36).slice(2)}@example.com`);
+  expect((await register({ ...overrides, email })).statusCode).toBe(201);
+  const { token, userId } = await verificationFor(email.toLowerCase());
+  const verified = await app().inject({ method: 'GET', url: `/api/verify-email?token=${token}&userId=${userId}` });
+  expect(verified.statusCode, verified.body).toBe(200);
+  return sessionCookie(verified)!;
+}
+
+/** The identity the gateway would sign for a user (whatever their session). */
+const identityOf = (userId: string, email: string, emailVerified: boolean) =>
+  signer.sign({ userId, sessionId: crypto.randomUUID(), email, isAdmin: false, emailVerified }, 60);
+
 async function resolve(token: string) {
   return app().inject({
     method: 'POST',
@@ -96,6 +110,9 @@ beforeAll(async () => {
     'session.ended',
     'password.changed',
     'email_change.requested',
+    'user.sign_up_attempted',
+    'email_change.notice_requested',
+    'user.email_changed',
   ] as const) {
     await bus.subscribe({
       event: name,
@@ -126,25 +143,22 @@ beforeEach(() => {
 });
 
 describe('POST /api/register', () => {
-  it('creates the account, signs the user in and queues the verification email', async () => {
+  it('creates the account and queues the verification email, without a session; the link signs in', async () => {
     const response = await register({ email: 'New.User@Example.com' });
     expect(response.statusCode).toBe(201);
     expect(response.json()).toEqual({ message: AUTH_MESSAGES.registered, emailVerificationSent: true });
-
-    const cookie = response.cookies.find((c) => c.name === 'sid');
-    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
-    expect(cookie?.secure).toBeFalsy();
-    expect(cookie!.value.length).toBeGreaterThanOrEqual(43);
+    expect(response.headers['set-cookie']).toBeUndefined();
 
     const { rows: users } = await sql.query('SELECT email, password_hash FROM auth.users WHERE email = $1', [
       'new.user@example.com',
     ]);
     expect(users).toHaveLength(1);
     expect(users[0].password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,p=1,t=2\$/);
-    const { rows: sessions } = await sql.query('SELECT token_hash FROM auth.sessions WHERE token_hash = $1', [
-      sha256(cookie!.value),
-    ]);
-    expect(sessions).toHaveLength(1);
+    const { rows: sessions } = await sql.query(
+      'SELECT 1 FROM auth.sessions s JOIN auth.users u ON u.id = s.user_id WHERE u.email = $1',
+      ['new.user@example.com'],
+    );
+    expect(sessions).toHaveLength(0);
 
     const { token, userId } = await verificationFor('new.user@example.com');
     expect(token.length).toBeGreaterThanOrEqual(22); // >= 128 bits in base64url
@@ -159,15 +173,77 @@ describe('POST /api/register', () => {
     );
     expect(outbox.some((row: { p: string }) => row.p.includes(token))).toBe(false);
     expect(published.map((e) => e.name)).toContain('user.registered');
+
+    // Opening the emailed link verifies the address and starts a session (the cookie of this answer).
+    const verified = await app().inject({ method: 'GET', url: `/api/verify-email?token=${token}&userId=${userId}` });
+    expect(verified.statusCode).toBe(200);
+    const cookie = verified.cookies.find((c) => c.name === 'sid');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    expect(cookie?.secure).toBeFalsy();
+    expect(cookie!.value.length).toBeGreaterThanOrEqual(43);
+    expect((await resolve(cookie!.value)).json().identity).toMatchObject({
+      userId,
+      email: 'new.user@example.com',
+      emailVerified: true,
+    });
   });
 
-  it('refuses a second account for the same email, whatever its case', async () => {
-    await register({ email: 'twice@example.com' });
+  it('answers an address that has an account exactly as a new one, and emails its owner instead', async () => {
+    await signUp({ email: 'twice@example.com', firstName: 'Grace' });
+    published.length = 0;
     const before = await counts();
-    const response = await register({ email: 'TWICE@example.com' });
-    expect(response.statusCode).toBe(409);
-    expect(response.json()).toEqual({ message: AUTH_MESSAGES.emailTaken, code: 'EMAIL_TAKEN' });
-    expect(await counts()).toEqual(before);
+    const strip = (response: Awaited<ReturnType<typeof register>>) => {
+      const headers: Record<string, unknown> = { ...response.headers };
+      delete headers.date;
+      delete headers['x-request-id'];
+      return { status: response.statusCode, headers, body: response.body };
+    };
+    const started = performance.now();
+    const taken = await register({ email: 'TWICE@example.com', password: 'another one' });
+    const takenMs = performance.now() - started;
+    const fresh = await register({ email: 'brand-new@example.com', password: 'another one' });
+    const freshMs = performance.now() - takenMs - started;
+    // Byte for byte the same answer: status, headers (no cookie in either) and body.
+    expect(strip(taken)).toEqual(strip(fresh));
+    expect(taken.statusCode).toBe(201);
+    expect(taken.headers['set-cookie']).toBeUndefined();
+    // Both hash a password: the taken address is not answered much faster.
+    expect(takenMs).toBeGreaterThan(freshMs / 3);
+
+    // Nothing changed for the existing account: no user, no link, no session; its owner is told.
+    const after = await counts();
+    expect(Number(after!.users)).toBe(Number(before!.users) + 1); // brand-new only
+    const notice = await eventually(
+      () => published.find((e) => e.name === 'user.sign_up_attempted'),
+      5000,
+      'user.sign_up_attempted',
+    );
+    expect(notice.payload).toMatchObject({ email: 'twice@example.com', firstName: 'Grace' });
+    expect(
+      published.filter(
+        (e) =>
+          e.name === 'email_verification.requested' && (e.payload as { email: string }).email === 'twice@example.com',
+      ),
+    ).toHaveLength(0);
+    // The password of the existing account did not change.
+    expect((await login('twice@example.com', 'correct horse')).statusCode).toBe(200);
+  });
+
+  it('answers concurrent sign-ups of one address alike: one account, its owner told', async () => {
+    const email = `race-${Math.random().toString(36).slice(2)}@example.com`;
+    const answers = await Promise.all(Array.from({ length: 4 }, () => register({ email })));
+    expect(answers.map((a) => [a.statusCode, a.body])).toEqual(
+      answers.map(() => [201, JSON.stringify({ message: AUTH_MESSAGES.registered, emailVerificationSent: true })]),
+    );
+    const { rows } = await sql.query('SELECT count(*)::int AS n FROM auth.users WHERE email = $1', [email]);
+    expect(rows[0].n).toBe(1);
+    const { rows: outbox } = await sql.query(
+      "SELECT count(*)::int AS n FROM auth.outbox_events WHERE name = 'user.sign_up_attempted' AND payload->>'email' = $1",
+      [email],
+    );
+    // Three attempts found the address taken (0 s cooldown here): one notice each at most.
+    expect(outbox[0].n).toBeGreaterThanOrEqual(1);
+    expect(outbox[0].n).toBeLessThanOrEqual(3);
   });
 
   it.each<[string, string | Record<string, unknown>, number, ErrorCode, string]>([
@@ -244,11 +320,8 @@ describe('POST /api/login', () => {
   });
 
   it('starts a new session after verification and ends the one the browser had', async () => {
-    const first = await register({ email: 'verified@example.com', password: 'pw' });
-    const oldToken = sessionCookie(first)!;
-    const { token, userId } = await verificationFor('verified@example.com');
-    const verify = await app().inject({ method: 'GET', url: `/api/verify-email?token=${token}&userId=${userId}` });
-    expect(verify.statusCode).toBe(200);
+    const oldToken = await signUp({ email: 'verified@example.com', password: 'pw' });
+    const { userId } = await verificationFor('verified@example.com');
 
     const response = await login('VERIFIED@example.com', 'pw', { cookie: `sid=${oldToken}` });
     expect(response.statusCode).toBe(200);
@@ -279,7 +352,7 @@ describe('POST /api/login', () => {
 
 describe('sessions', () => {
   it('logout deletes the session, clears the cookie and announces it', async () => {
-    const token = sessionCookie(await register())!;
+    const token = await signUp();
     expect((await resolve(token)).statusCode).toBe(200);
     const response = await app().inject({ method: 'POST', url: '/api/logout', headers: { cookie: `sid=${token}` } });
     expect(response.statusCode).toBe(200);
@@ -291,13 +364,13 @@ describe('sessions', () => {
   });
 
   it('expires after the idle timeout and at the absolute expiry', async () => {
-    const idle = sessionCookie(await register())!;
+    const idle = await signUp();
     await sql.query("UPDATE auth.sessions SET last_seen_at = now() - interval '8 days' WHERE token_hash = $1", [
       sha256(idle),
     ]);
     expectError(await resolve(idle), 404, 'SESSION_NOT_FOUND');
 
-    const old = sessionCookie(await register())!;
+    const old = await signUp();
     await sql.query("UPDATE auth.sessions SET expires_at = now() - interval '1 second' WHERE token_hash = $1", [
       sha256(old),
     ]);
@@ -305,7 +378,7 @@ describe('sessions', () => {
   });
 
   it('slides the idle expiry when the session is used', async () => {
-    const token = sessionCookie(await register())!;
+    const token = await signUp();
     await sql.query("UPDATE auth.sessions SET last_seen_at = now() - interval '2 days' WHERE token_hash = $1", [
       sha256(token),
     ]);
@@ -341,12 +414,12 @@ describe('GET /api/user', () => {
   });
 
   it('reads the user the gateway vouches for; administrators come from ADMIN_EMAILS once verified', async () => {
-    const token = sessionCookie(await register({ email: 'boss@example.com', password: 'pw' }))!;
-    const before = (await resolve(token)).json().identity;
+    await register({ email: 'boss@example.com', password: 'pw' });
+    const { token: link, userId } = await verificationFor('boss@example.com');
     const user = await app().inject({
       method: 'GET',
       url: '/api/user',
-      headers: { 'x-identity': signer.sign(before, 60) },
+      headers: { 'x-identity': identityOf(userId, 'boss@example.com', false) },
     });
     expect(user.json()).toMatchObject({
       email: 'boss@example.com',
@@ -356,9 +429,9 @@ describe('GET /api/user', () => {
     });
     expect(Date.parse(user.json().createdAt)).toBeGreaterThan(Date.now() - 60_000);
 
-    const { token: link, userId } = await verificationFor('boss@example.com');
-    await app().inject({ method: 'GET', url: `/api/verify-email?token=${link}&userId=${userId}` });
-    const after = (await resolve(token)).json().identity;
+    const opened = await app().inject({ method: 'GET', url: `/api/verify-email?token=${link}&userId=${userId}` });
+    const after = (await resolve(sessionCookie(opened)!)).json().identity;
+    expect(after).toMatchObject({ isAdmin: true, emailVerified: true });
     const verified = await app().inject({
       method: 'GET',
       url: '/api/user',
@@ -551,11 +624,8 @@ describe('account', () => {
   /** A verified user with `sessions` live sessions (the first is "this browser"), and a signed identity per session. */
   async function verifiedUser(sessionCount = 1, password = 'old password') {
     const email = `acct-${Math.random().toString(36).slice(2)}@example.com`;
-    const first = sessionCookie(await register({ email, password }))!;
-    const { token, userId } = await verificationFor(email);
-    expect(
-      (await app().inject({ method: 'GET', url: `/api/verify-email?token=${token}&userId=${userId}` })).statusCode,
-    ).toBe(200);
+    const first = await signUp({ email, password });
+    const { userId } = await verificationFor(email);
     const cookies = [first];
     for (let i = 1; i < sessionCount; i++) cookies.push(sessionCookie(await login(email, password))!);
     const headersFor = async (cookie: string) => ({
@@ -759,11 +829,12 @@ describe('account', () => {
     });
 
     it('keeps a pending change when a verification link is resent, and vice versa', async () => {
-      // An unverified user (signed in since registering) asks for a change, then for a new verification link.
+      // An unverified user (a session from before sessions waited for verification) asks for a change, then
+      // for a new verification link.
       const email = `pending-${Math.random().toString(36).slice(2)}@example.com`;
-      const cookie = sessionCookie(await register({ email, password: 'pw' }))!;
+      await register({ email, password: 'pw' });
       const first = await verificationFor(email);
-      const headers = { ...json, 'x-identity': signer.sign((await resolve(cookie)).json().identity, 60) };
+      const headers = { ...json, 'x-identity': identityOf(first.userId, email, false) };
       const newEmail = `pending-new-${Math.random().toString(36).slice(2)}@example.com`;
       expect((await post('/api/account/email', headers, { newEmail, password: 'pw' })).statusCode).toBe(200);
       const change = await changeLink(newEmail);
@@ -825,5 +896,153 @@ describe('account', () => {
       });
       expect((await emailOf(user.userId)).email).toBe(user.email);
     });
+
+    it('is cancelled by a password change; the old address is told of the request and of the change', async () => {
+      const user = await verifiedUser(2);
+      const stolen = `attacker-${Math.random().toString(36).slice(2)}@example.com`;
+      expect(
+        (await post('/api/account/email', user.headers, { newEmail: stolen, password: user.password })).statusCode,
+      ).toBe(200);
+      const link = await changeLink(stolen);
+      const notice = await eventually(
+        () =>
+          published.find(
+            (e) =>
+              e.name === 'email_change.notice_requested' && (e.payload as { userId: string }).userId === user.userId,
+          ),
+        5000,
+        'email_change.notice_requested',
+      );
+      // To the CURRENT address, naming the new one.
+      expect(notice.payload).toEqual({ userId: user.userId, email: user.email, newEmail: stolen, firstName: 'Ada' });
+
+      const changed = await post('/api/account/password', user.headers, {
+        currentPassword: user.password,
+        newPassword: 'new password',
+        confirmPassword: 'new password',
+      });
+      expect(changed.statusCode).toBe(200);
+      const { rows } = await sql.query(
+        'SELECT count(*)::int AS n FROM auth.email_verification_tokens WHERE user_id = $1 AND new_email IS NOT NULL',
+        [user.userId],
+      );
+      expect(rows[0].n).toBe(0);
+      expectError(await open(link), 400, 'VERIFICATION_LINK_INVALID');
+      expect((await emailOf(user.userId)).email).toBe(user.email);
+      // ...and, as before, the other session ended.
+      expectError(await resolve(user.cookies[1]!), 404, 'SESSION_NOT_FOUND');
+
+      // A change the owner confirms is announced with both addresses (the old one is told).
+      const moved = `moved-${Math.random().toString(36).slice(2)}@example.com`;
+      await post('/api/account/email', user.headers, { newEmail: moved, password: 'new password' });
+      expect((await open(await changeLink(moved))).statusCode).toBe(200);
+      const done = await eventually(
+        () =>
+          published.find(
+            (e) => e.name === 'user.email_changed' && (e.payload as { userId: string }).userId === user.userId,
+          ),
+        5000,
+        'user.email_changed',
+      );
+      expect(done.payload).toEqual({ userId: user.userId, oldEmail: user.email, newEmail: moved, firstName: 'Ada' });
+      expect(
+        published.filter(
+          (e) => e.name === 'user.email_changed' && (e.payload as { userId: string }).userId === user.userId,
+        ),
+      ).toHaveLength(1);
+    });
+  });
+});
+
+describe('per-address login backoff (issue 11)', () => {
+  const lockOf = async (email: string) =>
+    (
+      await sql.query(
+        'SELECT failures, extract(epoch from locked_until - now()) AS seconds FROM auth.login_failures WHERE email = $1',
+        [email],
+      )
+    ).rows[0] as { failures: number; seconds: string | null } | undefined;
+  const expire = (email: string) =>
+    sql.query("UPDATE auth.login_failures SET locked_until = now() - interval '1 second' WHERE email = $1", [email]);
+  const tally = (responses: Array<{ statusCode: number; body: string }>) => {
+    const byAnswer = new Map<string, number>();
+    for (const r of responses) {
+      const key = `${r.statusCode} ${r.body}`;
+      byAnswer.set(key, (byAnswer.get(key) ?? 0) + 1);
+    }
+    return Object.fromEntries(byAnswer);
+  };
+  const wait = (minutes: number) =>
+    JSON.stringify({
+      message: `Too many failed attempts. Please wait ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} and try again.`,
+      code: 'LOGIN_BACKOFF',
+    });
+  const invalid = JSON.stringify({ message: AUTH_MESSAGES.invalidCredentials, code: 'INVALID_CREDENTIALS' });
+
+  it('20 parallel wrong passwords: exactly 5 checked, then locked 1 minute; the right one is refused meanwhile', async () => {
+    const email = `victim-${Math.random().toString(36).slice(2)}@example.com`;
+    await signUp({ email, password: 'right password' });
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => login(email, `guess ${i}`)));
+    // Four plain refusals; the fifth failure started the lock and says so, as does every attempt after it.
+    expect(tally(answers)).toEqual({ [`401 ${invalid}`]: 4, [`429 ${wait(1)}`]: 16 });
+    const lock = await lockOf(email);
+    expect(lock?.failures).toBe(5);
+    expect(Number(lock?.seconds)).toBeGreaterThan(50);
+    expect(Number(lock?.seconds)).toBeLessThanOrEqual(60);
+
+    const right = await login(email, 'right password');
+    expectError(right, 429, 'LOGIN_BACKOFF', 'Too many failed attempts. Please wait 1 minute and try again.');
+    expect(sessionCookie(right)).toBeUndefined();
+    expect((await lockOf(email))?.failures).toBe(5); // refused without counting
+
+    // Once the delay is over the right password works, and the streak is gone.
+    await expire(email);
+    const after = await login(email, 'right password');
+    expect(after.statusCode).toBe(200);
+    expect(sessionCookie(after)).toBeDefined();
+    expect(await lockOf(email)).toBeUndefined();
+  });
+
+  it('answers an unknown address exactly like a known one (no enumeration through the lock)', async () => {
+    const known = `known-${Math.random().toString(36).slice(2)}@example.com`;
+    const unknown = `nobody-${Math.random().toString(36).slice(2)}@example.com`;
+    await signUp({ email: known, password: 'right password' });
+    const a = await Promise.all(Array.from({ length: 8 }, () => login(known, 'wrong')));
+    const b = await Promise.all(Array.from({ length: 8 }, () => login(unknown, 'wrong')));
+    expect(tally(a)).toEqual(tally(b));
+    expect(tally(b)).toEqual({ [`401 ${invalid}`]: 4, [`429 ${wait(1)}`]: 4 });
+  });
+
+  it('grows the delay 1, 2, 4 ... up to 15 minutes; a success resets the streak', async () => {
+    const email = `slow-${Math.random().toString(36).slice(2)}@example.com`;
+    await signUp({ email, password: 'right password' });
+    for (let i = 0; i < 3; i++) expect((await login(email, 'wrong')).statusCode).toBe(401);
+    expect((await lockOf(email))?.failures).toBe(3);
+    expect((await login(email, 'right password')).statusCode).toBe(200);
+    expect(await lockOf(email)).toBeUndefined();
+
+    for (let i = 0; i < 4; i++) await login(email, 'wrong');
+    expect((await login(email, 'wrong')).body).toBe(wait(1));
+    await expire(email);
+    expect((await login(email, 'wrong')).body).toBe(wait(2));
+    await expire(email);
+    expect((await login(email, 'wrong')).body).toBe(wait(4));
+    await sql.query('UPDATE auth.login_failures SET failures = 20 WHERE email = $1', [email]);
+    await expire(email);
+    expect((await login(email, 'wrong')).body).toBe(wait(15));
+    const lock = await lockOf(email);
+    expect(lock?.failures).toBe(21);
+    expect(Number(lock?.seconds)).toBeGreaterThan(14 * 60);
+    expect(Number(lock?.seconds)).toBeLessThanOrEqual(15 * 60);
+  });
+
+  it('starts a new streak after a day without failures', async () => {
+    const email = `old-${Math.random().toString(36).slice(2)}@example.com`;
+    for (let i = 0; i < 4; i++) await login(email, 'wrong');
+    await sql.query("UPDATE auth.login_failures SET updated_at = now() - interval '25 hours' WHERE email = $1", [
+      email,
+    ]);
+    expect((await login(email, 'wrong')).statusCode).toBe(401);
+    expect((await lockOf(email))?.failures).toBe(1);
   });
 });

@@ -19,6 +19,8 @@ export interface MailCatcher {
   /** smtp://127.0.0.1:port, for SMTP_URL. */
   url: string;
   messages: CaughtMessage[];
+  /** Whether emails to this address are withheld (never kept, never in the inbox). */
+  withholds(address: string): boolean;
   /** Resolves with the first message (already caught or arriving) that matches, or rejects after timeoutMs. */
   waitFor(match: (message: CaughtMessage) => boolean, timeoutMs?: number): Promise<CaughtMessage>;
   /** Tests: answer every message with this SMTP error (451: try again later) until called with null. */
@@ -30,9 +32,18 @@ export interface MailCatcher {
 
 /**
  * A real SMTP server on loopback that keeps what it receives in memory: the default mail transport of
- * `npm start` (read it at /dev/inbox) and the receiving end in tests.
+ * `npm start` (read it at /dev/inbox) and the receiving end in tests. A message to one of the `withheld`
+ * addresses (lower case) is never kept, so no inbox reader sees it: it goes to `onWithheld` instead.
  */
-export async function startMailCatcher(options: { port?: number; keep?: number } = {}): Promise<MailCatcher> {
+export async function startMailCatcher(
+  options: {
+    port?: number;
+    keep?: number;
+    withheld?: Set<string>;
+    onWithheld?: (message: CaughtMessage, addresses: string[]) => void;
+  } = {},
+): Promise<MailCatcher> {
+  const withholds = (address: string) => options.withheld?.has(address.toLowerCase()) ?? false;
   const messages: CaughtMessage[] = [];
   const waiters = new Set<{ match: (m: CaughtMessage) => boolean; resolve: (m: CaughtMessage) => void }>();
   const keep = options.keep ?? 500;
@@ -67,6 +78,11 @@ export async function startMailCatcher(options: { port?: number; keep?: number }
             html: typeof parsed.html === 'string' ? parsed.html : '',
             receivedAt: new Date().toISOString(),
           };
+          const withheld = message.to.filter(withholds);
+          if (withheld.length > 0) {
+            options.onWithheld?.(message, withheld);
+            return callback();
+          }
           messages.push(message);
           if (messages.length > keep) messages.shift();
           for (const waiter of waiters) {
@@ -91,6 +107,7 @@ export async function startMailCatcher(options: { port?: number; keep?: number }
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
+    withholds,
     waitFor(match, timeoutMs = 10_000) {
       const found = messages.find(match);
       if (found) return Promise.resolve(found);
@@ -114,5 +131,36 @@ export async function startMailCatcher(options: { port?: number; keep?: number }
     },
     refused: () => refusedCount,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The comma-separated ADMIN_EMAILS as the auth service reads them (trimmed, lower-cased). */
+export const adminEmailSet = (list: string | undefined) =>
+  new Set(
+    (list ?? '')
+      .split(',')
+      .map((email) => email.trim().toLowerCase())
+      .filter(Boolean),
+  );
+
+/**
+ * For the development catcher (`npm start` without SMTP_URL), whose inbox anyone who reaches it can read:
+ * emails to an administrator's address (ADMIN_EMAILS) are withheld from it (`withheld`), and their link is
+ * printed once on the terminal that started the app (`onWithheld`). Whoever registers an administrator's
+ * address first gains nothing: only the person at the terminal can open the link that verifies it.
+ */
+export function adminMailWithheld(adminEmails: string | undefined, print: (line: string) => void) {
+  return {
+    withheld: adminEmailSet(adminEmails),
+    onWithheld(message: CaughtMessage, addresses: string[]) {
+      const link = /https?:\/\/\S*verify-email\S*/.exec(message.text)?.[0];
+      for (const address of addresses) {
+        print(
+          link
+            ? `Administrator sign-up for ${address}: open ${link} (not shown in the dev inbox)`
+            : `Email to administrator ${address}: "${message.subject.replace(/\p{Cc}/gu, ' ')}" (not shown in the dev inbox)`,
+        );
+      }
+    },
   };
 }

@@ -12,11 +12,22 @@ export interface Mailer {
   tokens: ReturnType<typeof sealer>;
   /** Emails go to the built-in catcher (`npm start` without SMTP_URL): links are logged for the developer too. */
   catching: boolean;
+  /** Addresses whose emails the catcher withholds from its inbox (administrators): their links are not logged. */
+  withholds?: (address: string) => boolean;
 }
 
-/** In development, the link of an email just sent, in the log next to where the inbox is. */
-export function logLinkForDeveloper(mailer: Mailer, log: Logger, label: string, email: RenderedEmail): void {
-  if (!mailer.catching) return;
+/**
+ * In development, the link of an email just sent, in the log next to where the inbox is; not for an
+ * address the catcher withholds (it printed that link once itself).
+ */
+export function logLinkForDeveloper(
+  mailer: Mailer,
+  log: Logger,
+  label: string,
+  email: RenderedEmail,
+  recipient?: string,
+): void {
+  if (!mailer.catching || (recipient && mailer.withholds?.(recipient))) return;
   const link = /https?:\/\/\S+/.exec(email.text)?.[0];
   log.info(`${label}: ${link} (all emails: ${mailer.config.PUBLIC_URL}/dev/inbox)`);
 }

@@ -18,11 +18,13 @@ import { sendCommissionEarned } from './subscribers/commission-earned.ts';
 import { sendConfirmationRequested } from './subscribers/confirmation-requested.ts';
 import { sendDemoRequest } from './subscribers/demo-request.ts';
 import { sendEmailChangeLink } from './subscribers/email-change.ts';
+import { sendEmailChangedNotice, sendEmailChangeRequestedNotice } from './subscribers/email-change-notices.ts';
 import { sendLeadCreated } from './subscribers/lead-created.ts';
 import { sendLeadAccepted, sendLeadDeclined } from './subscribers/lead-decided.ts';
 import { sendPasswordChangedNotice } from './subscribers/password-changed.ts';
 import { sendPayoutRecorded } from './subscribers/payout-recorded.ts';
 import { sendReferralIntro } from './subscribers/referral-intro.ts';
+import { sendSignUpAttemptNotice } from './subscribers/sign-up-attempted.ts';
 import { sendVendorInvitation } from './subscribers/vendor-invitation.ts';
 import { sendVerificationEmail } from './subscribers/verification-email.ts';
 
@@ -57,6 +59,7 @@ export async function createMailService(
     sendOnce: emailSender({ sent: sentEmails(service.prisma), transport, from: config.MAIL_FROM }),
     tokens: sealer(config.INTERNAL_SECRET, 'email-verification'),
     catching: catcher !== undefined,
+    withholds: catcher?.withholds,
   };
   await service.subscribe(sendVerificationEmail(mailer));
   await service.subscribe(sendReferralIntro(mailer));
@@ -70,6 +73,9 @@ export async function createMailService(
   await service.subscribe(sendConfirmationRequested(mailer));
   await service.subscribe(sendCommissionEarned(mailer));
   await service.subscribe(sendPayoutRecorded(mailer));
+  await service.subscribe(sendSignUpAttemptNotice(mailer));
+  await service.subscribe(sendEmailChangeRequestedNotice(mailer));
+  await service.subscribe(sendEmailChangedNotice(mailer));
 
   return {
     ...service,

@@ -399,3 +399,71 @@ export function payoutEmail(input: {
   );
   return { subject, text, html };
 }
+
+/** To the owner of an address someone tried to register again: no account was created, nothing changed. */
+export function signUpAttemptEmail(input: {
+  appName: string;
+  publicUrl: string;
+  supportEmail: string;
+  firstName: string;
+}): RenderedEmail {
+  const name = input.firstName.trim() || 'there';
+  const login = new URL('/login', input.publicUrl).href;
+  const resend = new URL('/resend-verification', input.publicUrl).href;
+  const subject = `Someone tried to create a ${input.appName} account with your email`;
+  const lines = [
+    `Someone just tried to create a ${input.appName} account with this email address. You already have an account, so nothing was created and nothing changed.`,
+    `If it was you, log in instead: ${login} (if you never verified your address, request a new link at ${resend}).`,
+    `If it was not you, you can ignore this email; your password was not used. Questions: ${input.supportEmail}.`,
+  ];
+  const text = [`Hi ${name},`, '', ...lines].join('\n');
+  const html = accountHtml('Someone tried to create an account with your email', [
+    `Hi ${escapeHtml(name)},`,
+    ...lines.map(escapeHtml),
+  ]);
+  return { subject, text, html };
+}
+
+/** To the CURRENT address when a change to another one is requested (the link went to the new one). */
+export function emailChangeRequestedNoticeEmail(input: {
+  appName: string;
+  supportEmail: string;
+  firstName: string;
+  newEmail: string;
+}): RenderedEmail {
+  const name = input.firstName.trim() || 'there';
+  const subject = `A change of your ${input.appName} email address was requested`;
+  const lines = [
+    `Someone signed in to your ${input.appName} account asked to change its email address to ${input.newEmail}. The change happens only when the link sent to that address is opened.`,
+    `If it was not you, change your password right away from the Account page (this cancels the change and signs out your other sessions), and contact support at ${input.supportEmail}.`,
+  ];
+  const text = [`Hi ${name},`, '', ...lines, '', 'If it was you, there is nothing to do.'].join('\n');
+  const html = accountHtml('A change of your email address was requested', [
+    `Hi ${escapeHtml(name)},`,
+    ...lines.map(escapeHtml),
+    'If it was you, there is nothing to do.',
+  ]);
+  return { subject, text, html };
+}
+
+/** To the OLD address once the change to the new one was confirmed. */
+export function emailChangedNoticeEmail(input: {
+  appName: string;
+  supportEmail: string;
+  firstName: string;
+  newEmail: string;
+}): RenderedEmail {
+  const name = input.firstName.trim() || 'there';
+  const subject = `Your ${input.appName} email address was changed`;
+  const lines = [
+    `The email address of your ${input.appName} account is now ${input.newEmail}. This address will no longer receive its emails or sign in.`,
+    `If it was not you, contact support at ${input.supportEmail} right away.`,
+  ];
+  const text = [`Hi ${name},`, '', ...lines, '', 'If it was you, there is nothing to do.'].join('\n');
+  const html = accountHtml('Your email address was changed', [
+    `Hi ${escapeHtml(name)},`,
+    ...lines.map(escapeHtml),
+    'If it was you, there is nothing to do.',
+  ]);
+  return { subject, text, html };
+}

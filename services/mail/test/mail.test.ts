@@ -10,6 +10,7 @@ import {
 } from '@app/testing';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { adminMailWithheld } from '../src/catcher.ts';
 import { readMailConfig } from '../src/config.ts';
 import { createMailService, type MailService } from '../src/service.ts';
 
@@ -327,9 +328,98 @@ describe('account emails', () => {
     expect(message!.text).toMatch(/If it was not you, contact support at support@referralhub\.local/);
     expect(message!.text).toContain('https://app.example.com/login');
   });
+
+  it('tells the owner of an address someone tried to register again, once, with the way to log in', async () => {
+    const buses = await startMail();
+    const event = envelope(
+      outboxEvent('user.sign_up_attempted', {
+        userId: '11111111-2222-3333-4444-555555555555',
+        email: 'owner@example.com',
+        firstName: 'Ada <i>',
+      }),
+    );
+    const messages = await deliverTwice(buses, event, (m) => m.to.includes('owner@example.com'));
+    expect(messages).toHaveLength(1);
+    const [message] = messages;
+    expect(message!.subject).toBe('Someone tried to create a Referral Hub account with your email');
+    expect(message!.text).toContain('You already have an account, so nothing was created and nothing changed.');
+    expect(message!.text).toContain('If it was you, log in instead: https://app.example.com/login');
+    expect(message!.text).toContain('https://app.example.com/resend-verification');
+    expect(message!.html).toContain('Ada &lt;i&gt;');
+  });
+
+  it('tells the old address of an email change request and of the change, each once', async () => {
+    const buses = await startMail();
+    const userId = '11111111-2222-3333-4444-555555555555';
+    const requested = envelope(
+      outboxEvent('email_change.notice_requested', {
+        userId,
+        email: 'old-address@example.com',
+        newEmail: 'attacker@example.net',
+        firstName: 'Ada',
+      }),
+    );
+    const [request, ...more] = await deliverTwice(buses, requested, (m) => m.to.includes('old-address@example.com'));
+    expect(more).toHaveLength(0);
+    expect(request!.subject).toBe('A change of your Referral Hub email address was requested');
+    expect(request!.text).toContain('asked to change its email address to attacker@example.net');
+    expect(request!.text).toContain('change your password right away from the Account page (this cancels the change');
+
+    const changed = envelope(
+      outboxEvent('user.email_changed', {
+        userId,
+        oldEmail: 'old-address@example.com',
+        newEmail: 'new-address-2@example.com',
+        firstName: 'Ada',
+      }),
+    );
+    const notices = await deliverTwice(buses, changed, (m) => m.subject.includes('email address was changed'));
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.to).toEqual(['old-address@example.com']);
+    expect(notices[0]!.subject).toBe('Your Referral Hub email address was changed');
+    expect(notices[0]!.text).toContain('is now new-address-2@example.com');
+    expect(catcher.messages.filter((m) => m.to.includes('new-address-2@example.com'))).toHaveLength(0);
+  });
 });
 
 describe('development inbox', () => {
+  it("withholds administrators' emails (ADMIN_EMAILS) and prints their link once on the terminal instead", async () => {
+    const printed: string[] = [];
+    const devCatcher = await startMailCatcher(
+      adminMailWithheld(' Boss@Example.com, ops@example.com', (line) => printed.push(line)),
+    );
+    try {
+      const eventBus = await bus('bus');
+      const service = await startInstance(eventBus, { SMTP_URL: devCatcher.url }, devCatcher);
+      // Someone registers the administrator's address first, and someone else an ordinary one.
+      await eventBus.publish(verificationEvent('boss@example.com', 'tok_admin'));
+      await eventBus.publish(verificationEvent('someone@example.com', 'tok_someone'));
+      await devCatcher.waitFor((m) => m.to.includes('someone@example.com'));
+      await eventually(() => printed.length > 0, 10_000, 'the printed link');
+      await settled();
+
+      const link = 'https://app.example.com/verify-email?token=tok_admin&userId=11111111-2222-3333-4444-555555555555';
+      expect(printed).toEqual([
+        `Administrator sign-up for boss@example.com: open ${link} (not shown in the dev inbox)`,
+      ]);
+      expect(devCatcher.messages.map((m) => m.to)).toEqual([['someone@example.com']]);
+      for (const url of ['/dev/inbox', '/dev/inbox/messages']) {
+        const body = (await service.app.inject({ method: 'GET', url })).body;
+        expect(body).toContain('someone@example.com');
+        expect(body).not.toContain('boss@example.com');
+        expect(body).not.toContain('tok_admin');
+      }
+      expect(devCatcher.withholds('OPS@example.com')).toBe(true);
+      expect(devCatcher.withholds('someone@example.com')).toBe(false);
+    } finally {
+      for (const { service, bus: eventBus } of running.splice(0)) {
+        await eventBus.close();
+        await service.close();
+      }
+      await devCatcher.close();
+    }
+  });
+
   it('shows what the built-in catcher caught, newest first, as a page and as JSON', async () => {
     const eventBus = await bus('bus');
     const service = await startInstance(eventBus, {}, catcher);

@@ -15,6 +15,7 @@ import { bounties } from './subscribers/bounties.ts';
 import { emailDraft } from './subscribers/email-draft.ts';
 import { leadCriteria } from './subscribers/lead-criteria.ts';
 import { programs } from './subscribers/programs.ts';
+import { referrerEmail } from './subscribers/referrer-email.ts';
 import { referrerProfile } from './subscribers/referrer-profile.ts';
 import { vendors } from './subscribers/vendors.ts';
 
@@ -65,6 +66,7 @@ export async function createReferralsService(options: ServiceOptions<ReferralsCo
     }),
   );
   await service.subscribe(referrerProfile);
+  await service.subscribe(referrerEmail);
   await service.subscribe(emailDraft);
   await service.subscribe(programs);
   await service.subscribe(bounties);

@@ -30,10 +30,10 @@ export const authOperations = {
     service: 'auth',
     access: 'public',
     rateLimit: 'credentials',
-    summary: 'Create an account, start a session and send the verification email',
+    summary:
+      'Create an account and send the verification email; no session (the link signs in). Answers the same for an address that has an account (its owner is emailed instead)',
     body: RegisterRequest,
-    response: { status: 201, description: 'Account created', schema: AuthResponse },
-    errors: ['EMAIL_TAKEN'],
+    response: { status: 201, description: 'Accepted', schema: AuthResponse },
   }),
   login: defineOperation({
     method: 'POST',
@@ -44,7 +44,7 @@ export const authOperations = {
     summary: 'Sign in with email and password',
     body: LoginRequest,
     response: { status: 200, description: 'Signed in; sets the session cookie', schema: AuthResponse },
-    errors: ['INVALID_CREDENTIALS', 'LOGIN_EMAIL_NOT_VERIFIED'],
+    errors: ['INVALID_CREDENTIALS', 'LOGIN_EMAIL_NOT_VERIFIED', 'LOGIN_BACKOFF'],
   }),
   logout: defineOperation({
     method: 'POST',
@@ -68,7 +68,8 @@ export const authOperations = {
     path: '/api/verify-email',
     service: 'auth',
     access: 'public',
-    summary: 'Verify an email address from the emailed link',
+    summary:
+      'Open an emailed link: verify the address and sign in (sets the session cookie), or confirm an email change',
     query: VerifyEmailQuery,
     response: { status: 200, description: 'Verified', schema: VerifyEmailResponse },
     errors: ['VERIFICATION_LINK_INVALID', 'EMAIL_CHANGE_TAKEN'],
@@ -89,7 +90,7 @@ export const authOperations = {
     service: 'auth',
     access: 'user',
     rateLimit: 'credentials',
-    summary: 'Change the password (current one checked; other sessions end)',
+    summary: 'Change the password (current one checked; other sessions end, pending email changes are cancelled)',
     body: ChangePasswordRequest,
     response: { status: 200, description: 'Changed', schema: MessageResponse },
     errors: ['WRONG_PASSWORD'],

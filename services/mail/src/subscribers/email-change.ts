@@ -21,6 +21,6 @@ export const sendEmailChangeLink = (mailer: Mailer) =>
       });
       const outcome = await mailer.sendOnce(event.id, 'email-change', { to: [newEmail] }, rendered);
       log.info({ outcome }, 'email change link');
-      if (outcome === 'sent') logLinkForDeveloper(mailer, log, `Email change link for ${newEmail}`, rendered);
+      if (outcome === 'sent') logLinkForDeveloper(mailer, log, `Email change link for ${newEmail}`, rendered, newEmail);
     },
   });

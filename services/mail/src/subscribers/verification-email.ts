@@ -20,6 +20,6 @@ export const sendVerificationEmail = (mailer: Mailer) =>
       });
       const outcome = await mailer.sendOnce(event.id, 'email-verification', { to: [email] }, rendered);
       log.info({ outcome }, 'verification email');
-      if (outcome === 'sent') logLinkForDeveloper(mailer, log, `Verification link for ${email}`, rendered);
+      if (outcome === 'sent') logLinkForDeveloper(mailer, log, `Verification link for ${email}`, rendered, email);
     },
   });

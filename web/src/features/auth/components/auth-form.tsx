@@ -1,5 +1,6 @@
 import { LoginRequest, RegisterRequest } from '@app/contracts';
-import { useEffect } from 'react';
+import { MailCheck } from 'lucide-react';
+import { useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { z } from 'zod';
 import { Button } from '@/components/ui/button';
@@ -33,6 +34,8 @@ export function AuthForm({ mode, onSwitchMode }: { mode: AuthMode; onSwitchMode:
   const registerMutation = useRegister();
   const form = useSchemaForm(mode === 'login' ? loginForm : registerForm, { defaultValues });
   const { clearErrors } = form;
+  /** After registering: the address the verification link went to (the link signs the user in). */
+  const [sentTo, setSentTo] = useState<string | null>(null);
 
   // Messages of the other mode's rules must not linger after a switch.
   useEffect(() => {
@@ -60,18 +63,14 @@ export function AuthForm({ mode, onSwitchMode }: { mode: AuthMode; onSwitchMode:
       afterCacheUpdates(() => navigate(paths.home, { replace: true }));
       return;
     }
-    const result = await registerMutation.mutateAsync(values);
-    if (result.emailVerificationSent) {
-      toast({ title: 'Account Created', description: 'Please check your email to verify your account.' });
-    }
-    afterCacheUpdates(() => {
-      navigate(paths.onboarding, { replace: true });
-      toast({
-        title: 'Set Up Your Profile',
-        description: "Let's set up your lead criteria to complete your profile",
-      });
-    });
+    // The answer is the same whether or not the address already had an account, and starts no session:
+    // the emailed link verifies the address and signs the user in, then the profile setup follows.
+    await registerMutation.mutateAsync(values);
+    toast({ title: 'Account Created', description: 'Please check your email to verify your account.' });
+    setSentTo(values.email);
   };
+
+  if (sentTo !== null) return <CheckYourEmail email={sentTo} onBack={() => setSentTo(null)} />;
 
   const isLogin = mode === 'login';
   const busy = form.formState.isSubmitting || loginMutation.isPending || registerMutation.isPending;
@@ -139,6 +138,34 @@ export function AuthForm({ mode, onSwitchMode }: { mode: AuthMode; onSwitchMode:
             Need to verify your email?
           </Link>
         ) : null}
+      </CardFooter>
+    </Card>
+  );
+}
+
+/** After registering: where the link went, and what to do if it does not arrive. */
+function CheckYourEmail({ email, onBack }: { email: string; onBack: () => void }) {
+  return (
+    <Card className="w-full max-w-md bg-card/80 text-center backdrop-blur">
+      <CardHeader className="items-center">
+        <MailCheck className="size-12 text-primary" aria-hidden="true" />
+        <CardTitle>Check your email</CardTitle>
+        <CardDescription role="status">
+          We sent a verification link to <span className="font-medium text-foreground">{email}</span>. Open it to verify
+          your address and sign in.
+        </CardDescription>
+      </CardHeader>
+      <CardFooter className="flex-col gap-3 text-sm text-muted-foreground">
+        <Link to={paths.resendVerification} className="rounded text-primary underline-offset-4 hover:underline">
+          Didn&apos;t get it? Send a new link
+        </Link>
+        <button
+          type="button"
+          onClick={onBack}
+          className="rounded font-medium text-primary underline-offset-4 hover:underline focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+        >
+          Back
+        </button>
       </CardFooter>
     </Card>
   );
