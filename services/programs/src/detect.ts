@@ -38,7 +38,8 @@ export function detectType(bytes: Buffer): DocumentType | null {
   if (startsWith(bytes, PDF)) return 'pdf';
   if (startsWith(bytes, PNG)) return 'png';
   if (startsWith(bytes, JPEG)) return 'jpeg';
-  if (startsWith(bytes, ZIP)) return zipEntries(bytes)?.some((entry) => entry.name === 'word/document.xml') ? 'docx' : null;
+  if (startsWith(bytes, ZIP))
+    return zipEntries(bytes)?.some((entry) => entry.name === 'word/document.xml') ? 'docx' : null;
   // An OLE compound file is also what .xls and .ppt are: only one with a WordDocument stream is a .doc.
   if (startsWith(bytes, OLE)) return bytes.includes(WORD_STREAM) ? 'doc' : null;
   return isText(bytes) ? 'txt' : null;

@@ -5,7 +5,13 @@ import type { LanguageModel } from '@app/llm';
 import type { FastifyBaseLogger } from 'fastify';
 import { analyzeImage, analyzeText, type Analysis } from './analyze.ts';
 import { CONTENT_TYPES, detectType } from './detect.ts';
-import { documentText, DocumentTooComplex, EXTRACTION_LIMITS, UnreadableDocument, type ExtractionLimits } from './extract.ts';
+import {
+  documentText,
+  DocumentTooComplex,
+  EXTRACTION_LIMITS,
+  UnreadableDocument,
+  type ExtractionLimits,
+} from './extract.ts';
 import type { ProgramsRepository } from './repository.ts';
 import type { DocumentStorage } from './storage.ts';
 

@@ -24,9 +24,7 @@ async function pdfText(bytes: Uint8Array, maxChars: number): Promise<string> {
     let length = 0;
     for (let number = 1; number <= pdf.numPages; number++) {
       const content = await (await pdf.getPage(number)).getTextContent();
-      const text = content.items
-        .map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : ''))
-        .join('');
+      const text = content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : '') : '')).join('');
       length += text.length + 1;
       if (length > maxChars) throw new TooLong();
       pages.push(text);
@@ -58,6 +56,8 @@ try {
   parentPort!.postMessage(text.length > job.maxChars ? { tooLong: true } : { text });
 } catch (error) {
   parentPort!.postMessage(
-    error instanceof TooLong ? { tooLong: true } : { unreadable: error instanceof Error ? error.message : String(error) },
+    error instanceof TooLong
+      ? { tooLong: true }
+      : { unreadable: error instanceof Error ? error.message : String(error) },
   );
 }

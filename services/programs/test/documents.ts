@@ -242,8 +242,7 @@ function pdfWith(content: Buffer, streamEntries = ''): Buffer {
 export function makePdfOfSize(lines: string[], bytes: number): Buffer {
   const escape = (text: string) => text.replace(/[\\()]/g, (c) => `\\${c}`);
   const text = ['BT', '/F1 11 Tf', '14 TL', '50 780 Td', ...lines.map((line) => `(${escape(line)}) Tj T*`), 'ET', '%'];
-  const build = (padding: number) =>
-    pdfWith(Buffer.concat([Buffer.from(text.join('\n')), Buffer.alloc(padding, 'x')]));
+  const build = (padding: number) => pdfWith(Buffer.concat([Buffer.from(text.join('\n')), Buffer.alloc(padding, 'x')]));
   let padding = bytes - build(0).length;
   // The xref offsets and the stream length grow by a digit or two with the padding: settle it.
   while (build(padding).length !== bytes) padding += bytes - build(padding).length;
