@@ -152,6 +152,30 @@ describe('upload names and cut uploads (issue 11, items 2 and 8)', () => {
     expect(await snapshot(ctx.sql)).toEqual(before);
     expect(await ctx.objectKeys()).toEqual(keys);
   });
+  it('answers malformed multipart bodies with 400, never 500, storing nothing', async () => {
+    const keys = await ctx.objectKeys();
+    const before = await snapshot(ctx.sql);
+    const part = '--abc\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n';
+    const cases: Array<[string, string, ErrorCode]> = [
+      ['multipart/form-data', 'garbage', 'FILE_REQUIRED'],
+      ['multipart/form-data; boundary=abc', 'garbage', 'UPLOAD_INCOMPLETE'],
+      ['multipart/form-data; boundary=abc', part, 'UPLOAD_INCOMPLETE'],
+      ['multipart/form-data; boundary=abc', `${part}\r\nProgram text`, 'UPLOAD_INCOMPLETE'],
+      ['multipart/form-data; boundary=abc', '', 'FILE_REQUIRED'],
+    ];
+    for (const [type, payload, code] of cases) {
+      const response = await ctx.service.app.inject({
+        method: 'POST',
+        url: '/api/analyze-referral-program',
+        headers: { ...admin.headers, 'content-type': type },
+        payload,
+      });
+      expect(response.statusCode, `${type} ${JSON.stringify(payload)}`).toBe(400);
+      expect(response.json()).toEqual(refusal(code));
+    }
+    expect(await snapshot(ctx.sql)).toEqual(before);
+    expect(await ctx.objectKeys()).toEqual(keys);
+  });
 });
 
 describe('document reading limits (units)', () => {
