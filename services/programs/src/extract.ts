@@ -104,7 +104,7 @@ export async function documentText(
     return text;
   }
   if (type === 'docx') {
-    const refusal = checkZip(bytes, limits);
+    const refusal = await checkZip(bytes, limits);
     if (refusal === 'too-complex') throw new DocumentTooComplex('the archive expands past the limits');
     if (refusal === 'unreadable') throw new UnreadableDocument('not a readable zip archive');
   }

@@ -1,25 +1,4 @@
-import { createInflate } from 'node:zlib';
-
-/** The bytes `zlib` data expands to, counted and dropped as they come, stopping past `limit`; 0 when not zlib data. */
-function inflatedSize(data: Buffer, limit: number): Promise<number> {
-  return new Promise((resolve) => {
-    const inflate = createInflate();
-    let size = 0;
-    const done = () => resolve(size);
-    inflate.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        inflate.removeAllListeners('end');
-        inflate.destroy();
-        done();
-      }
-    });
-    inflate.on('end', done);
-    // Not zlib (an image, another filter) or cut short: what came out so far counts.
-    inflate.on('error', done);
-    inflate.end(data);
-  });
-}
+import { inflatedSize } from './inflate.ts';
 
 const STREAM = /stream\r?\n/g;
 const END = Buffer.from('endstream');
@@ -37,7 +16,8 @@ export async function pdfExpandsPast(bytes: Buffer, maxExpandedBytes: number): P
     if (text.slice(Math.max(0, match.index - 3), match.index) === 'end') continue;
     const end = bytes.indexOf(END, start);
     if (end < 0) break;
-    total += await inflatedSize(bytes.subarray(start, end), maxExpandedBytes - total);
+    // Not zlib (an image, another filter) or cut short: what came out counts.
+    total += (await inflatedSize(bytes.subarray(start, end), maxExpandedBytes - total, false)).size;
     if (total > maxExpandedBytes) return true;
   }
   return false;

@@ -1,4 +1,4 @@
-import { inflateRawSync } from 'node:zlib';
+import { inflatedSize } from './inflate.ts';
 
 /** One entry of a zip archive's central directory. */
 export interface ZipEntry {
@@ -58,10 +58,10 @@ const RATIO_FLOOR = 1024 * 1024;
 
 /**
  * Checks that a zip archive stays within the limits before any reader expands it: first the sizes its
- * central directory declares, then (sizes can lie) by inflating every entry with the remaining budget
- * as the most zlib may produce, so no more than the budget is ever held. Null when it is fine.
+ * central directory declares, then (sizes can lie) by inflating every entry, counting and dropping the
+ * output, stopping once past the remaining budget: nothing but a chunk is ever held. Null when it is fine.
  */
-export function checkZip(bytes: Buffer, limits: ZipLimits): ZipRefusal | null {
+export async function checkZip(bytes: Buffer, limits: ZipLimits): Promise<ZipRefusal | null> {
   const entries = zipEntries(bytes);
   if (!entries) return 'unreadable';
   const tooMuch = (expanded: number) =>
@@ -79,13 +79,10 @@ export function checkZip(bytes: Buffer, limits: ZipLimits): ZipRefusal | null {
     const data = bytes.subarray(start, start + entry.compressedSize);
     if (entry.method === 0) expanded += data.length;
     else if (entry.method === 8) {
-      const budget = limits.maxExpandedBytes - expanded;
-      try {
-        expanded += inflateRawSync(data, { maxOutputLength: Math.max(1, budget) }).length;
-      } catch (error) {
-        if ((error as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') return 'too-complex';
-        return 'unreadable';
-      }
+      const inflated = await inflatedSize(data, limits.maxExpandedBytes - expanded, true);
+      expanded += inflated.size;
+      if (tooMuch(expanded)) return 'too-complex';
+      if (inflated.failed) return 'unreadable';
     } else return 'unreadable';
     if (tooMuch(expanded)) return 'too-complex';
   }
