@@ -37,10 +37,10 @@ export function enrichmentCallbacks(deps: {
 }) {
   const { transaction, secret } = deps;
   return {
-    async receiveDraft(raw: Buffer, headers: CallbackSignature, now = Date.now()): Promise<void> {
+    async receiveDraft(raw: Buffer, headers: CallbackSignature): Promise<void> {
       if (!secret) fail('ENRICHMENT_NOT_CONFIGURED');
       const verified = verifySignature(secret, raw, headers) ?? fail('INVALID_SIGNATURE');
-      const age = Math.floor(now / 1000) - verified.timestamp;
+      const age = Math.floor(Date.now() / 1000) - verified.timestamp;
       if (age > ENRICHMENT_CALLBACK_MAX_AGE_SECONDS || age < -ENRICHMENT_CALLBACK_MAX_SKEW_SECONDS)
         fail('CALLBACK_EXPIRED');
       const { referralId, subject, body, recipients } = parse(EnrichmentCallback, readJson(raw));
