@@ -183,6 +183,19 @@ export const ERRORS = {
   // Accounts hardening (issue 11)
   /** Too many consecutive failed logins for one email: locked for a growing delay (the message names it). */
   LOGIN_BACKOFF: { status: 429, message: 'Too many failed attempts. Please wait a few minutes and try again.' },
+
+  // Hardening: documents and enrichment
+  DOCUMENT_TOO_COMPLEX: {
+    status: 422,
+    message:
+      'The document is too long or too complex to analyze (at most 1,000,000 characters of text). Please upload a shorter document or use Manual Entry.',
+  },
+  UPLOAD_INCOMPLETE: { status: 400, message: 'The upload did not complete. Please try again.' },
+  CALLBACK_EXPIRED: {
+    status: 401,
+    message: 'The callback timestamp is missing, older than 5 minutes or in the future',
+  },
+  CALLBACK_REPLAYED: { status: 409, message: 'This callback was already received' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

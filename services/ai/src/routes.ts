@@ -1,7 +1,7 @@
 import { fail, type HandlersOf } from '@app/kit';
 import type { LanguageModel } from '@app/llm';
 import type { EnrichmentCallbacks } from './enrichment/callback.ts';
-import { SIGNATURE_HEADER } from './enrichment/signature.ts';
+import { SIGNATURE_HEADER, TIMESTAMP_HEADER } from './enrichment/signature.ts';
 import { testWebhook } from './enrichment/webhook-test.ts';
 import type { EnrichmentWebhook } from './enrichment/webhook.ts';
 import type { SmartMatch } from './match/smart-match.ts';
@@ -29,7 +29,10 @@ export function aiRoutes(deps: {
     testEnrichmentWebhook: () => testWebhook(webhook),
     enrichmentCallback: async ({ rawBody, request }) => {
       if (rawBody.length && !isJson(request.headers['content-type'])) fail('UNSUPPORTED_MEDIA_TYPE');
-      await callbacks.receiveDraft(rawBody, request.headers[SIGNATURE_HEADER]);
+      await callbacks.receiveDraft(rawBody, {
+        signature: request.headers[SIGNATURE_HEADER],
+        timestamp: request.headers[TIMESTAMP_HEADER],
+      });
       return { message: DRAFT_RECEIVED };
     },
     askReferralProgram: ({ body, request }) => askReferralProgram(model, body, request.log),

@@ -1,12 +1,20 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
+import { ERRORS } from '@app/contracts';
 import { eventually, freshDatabase } from '@app/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { json, referralCreated, signedIn, startAi, type RunningAi, dropDatabase } from './support.ts';
 
 const SECRET = 'enrichment-test-secret-0123456789';
-const sign = (body: string, secret = SECRET) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+const now = () => Math.floor(Date.now() / 1000);
+/** What the provider does (README, "Enrichment"): HMAC-SHA256 of "<timestamp>.<body>", hex, after "sha256=". */
+const sign = (body: string, secret = SECRET, timestamp = now()) =>
+  `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
+const signed = (body: string, timestamp = now(), secret = SECRET) => ({
+  'x-signature-timestamp': String(timestamp),
+  'x-signature': sign(body, secret, timestamp),
+});
 
 interface Received {
   headers: Record<string, string | string[] | undefined>;
@@ -60,15 +68,13 @@ afterAll(async () => {
   await new Promise((resolve) => webhook?.close(resolve));
 });
 
-function callback(body: unknown, signature?: string) {
+/** A callback signed now (or with the given headers), as the provider sends it. */
+function callback(body: unknown, headers?: Record<string, string>) {
   const raw = typeof body === 'string' ? body : JSON.stringify(body);
   return ai.service.app.inject({
     method: 'POST',
     url: '/api/enrichment/callback',
-    headers: {
-      ...json,
-      ...(signature === undefined ? { 'x-signature': sign(raw) } : signature ? { 'x-signature': signature } : {}),
-    },
+    headers: { ...json, ...(headers ?? signed(raw)) },
     payload: raw,
   });
 }
@@ -109,7 +115,9 @@ describe('enrichment webhook', () => {
     await posted(event.payload.referralId);
     expect(received).toHaveLength(1);
     const [post] = received;
-    expect(post!.headers['x-signature']).toBe(sign(post!.raw));
+    const postedAt = Number(post!.headers['x-signature-timestamp']);
+    expect(Math.abs(postedAt - now())).toBeLessThan(5);
+    expect(post!.headers['x-signature']).toBe(sign(post!.raw, SECRET, postedAt));
     expect(post!.headers['idempotency-key']).toBe(event.id);
     expect(post!.body).toMatchObject({
       event: 'referral.created',
@@ -186,14 +194,25 @@ describe('POST /api/enrichment/callback refuses', () => {
     await ai.draftsFor(event.payload.referralId);
     await posted(event.payload.referralId);
     const body = JSON.stringify(enrichedDraft(event.payload.referralId));
-    for (const signature of [
-      '',
-      'sha256=abc',
-      sign(body, 'another-secret-0123456789'),
-      sign(`${body} `),
-      sign(body).replace('sha256=', 'sha1='),
-    ]) {
-      const response = await callback(body, signature);
+    const t = now();
+    const cases: Array<Record<string, string>> = [
+      {},
+      { 'x-signature-timestamp': String(t) },
+      { 'x-signature-timestamp': String(t), 'x-signature': 'sha256=abc' },
+      signed(body, t, 'another-secret-0123456789'),
+      { ...signed(body, t), 'x-signature': sign(`${body} `, SECRET, t) },
+      { ...signed(body, t), 'x-signature': sign(body, SECRET, t).replace('sha256=', 'sha1=') },
+      // The signature of another time, or of the body alone (before issue 11): the time is part of it.
+      { ...signed(body, t), 'x-signature-timestamp': String(t - 1) },
+      {
+        'x-signature-timestamp': String(t),
+        'x-signature': `sha256=${createHmac('sha256', SECRET).update(body).digest('hex')}`,
+      },
+      { 'x-signature': sign(body, SECRET, t) },
+      { ...signed(body, t), 'x-signature-timestamp': `${t}.5` },
+    ];
+    for (const headers of cases) {
+      const response = await callback(body, headers);
       expect(response.statusCode).toBe(401);
       expect(response.json()).toEqual({ message: 'Invalid signature', code: 'INVALID_SIGNATURE' });
     }
@@ -240,7 +259,7 @@ describe('POST /api/enrichment/callback refuses', () => {
     const text = await ai.service.app.inject({
       method: 'POST',
       url: '/api/enrichment/callback',
-      headers: { 'content-type': 'text/plain', 'x-signature': sign('hi') },
+      headers: { 'content-type': 'text/plain', ...signed('hi') },
       payload: 'hi',
     });
     expect(text.statusCode).toBe(415);
@@ -257,7 +276,7 @@ describe('POST /api/enrichment/callback refuses', () => {
       const response = await plain.service.app.inject({
         method: 'POST',
         url: '/api/enrichment/callback',
-        headers: { ...json, 'x-signature': sign(raw) },
+        headers: { ...json, ...signed(raw) },
         payload: raw,
       });
       expect(response.statusCode).toBe(404);
@@ -268,39 +287,148 @@ describe('POST /api/enrichment/callback refuses', () => {
   });
 });
 
-describe('GET /api/test-clay-webhook', () => {
-  const test = (service = ai, headers: Record<string, string> = signedIn()) =>
-    service.service.app.inject({ method: 'GET', url: '/api/test-clay-webhook', headers });
+describe('POST /api/enrichment/callback: time and replays (issue 11, item 12)', () => {
+  /** A referral posted for enrichment, its local draft written. */
+  async function postedReferral() {
+    const event = referralCreated();
+    await ai.bus.publish(event);
+    await ai.draftsFor(event.payload.referralId);
+    await posted(event.payload.referralId);
+    return event.payload.referralId;
+  }
+  const draftsOf = (referralId: number) => ai.drafts.filter((d) => d.payload.referralId === referralId).length;
+  const expired = { message: ERRORS.CALLBACK_EXPIRED.message, code: 'CALLBACK_EXPIRED' };
+  const replayed = { message: ERRORS.CALLBACK_REPLAYED.message, code: 'CALLBACK_REPLAYED' };
 
-  it('posts a signed test payload and shows what the webhook answered', async () => {
-    answer = () => ({ status: 200, body: { received: true, rows: 1 } });
+  it('takes a callback signed up to 5 minutes ago, and refuses an older one (401)', async () => {
+    const referralId = await postedReferral();
+    const raw = JSON.stringify(enrichedDraft(referralId));
+    const stale = await callback(raw, signed(raw, now() - 301));
+    expect(stale.statusCode).toBe(401);
+    expect(stale.json()).toEqual(expired);
+    const old = await callback(raw, signed(raw, now() - 290));
+    expect(old.statusCode).toBe(200);
+    await ai.draftsFor(referralId, 2);
+  });
+
+  it('refuses a callback dated more than a minute ahead (401), and takes a small clock skew', async () => {
+    const referralId = await postedReferral();
+    const raw = JSON.stringify(enrichedDraft(referralId));
+    const future = await callback(raw, signed(raw, now() + 120));
+    expect(future.statusCode).toBe(401);
+    expect(future.json()).toEqual(expired);
+    const ahead = await callback(raw, signed(raw, now() + 30));
+    expect(ahead.statusCode).toBe(200);
+  });
+
+  it('refuses a replayed callback (409), also when the copies arrive at once, and publishes one draft', async () => {
+    const referralId = await postedReferral();
+    const raw = JSON.stringify(enrichedDraft(referralId));
+    const headers = signed(raw);
+    const first = await callback(raw, headers);
+    expect(first.statusCode).toBe(200);
+    await ai.draftsFor(referralId, 2);
+    const again = await callback(raw, headers);
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual(replayed);
+
+    // Five copies of another signed callback at the same moment: one is taken.
+    const second = signed(raw, now() - 30);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => callback(raw, second)));
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409, 409, 409, 409]);
+    await ai.draftsFor(referralId, 3);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(draftsOf(referralId)).toBe(3);
+  });
+
+  it('does not spend a signature on a refused callback, and forgets expired ones', async () => {
+    const raw = JSON.stringify(enrichedDraft(987_654_320));
+    const headers = signed(raw);
+    for (let i = 0; i < 2; i++) {
+      const unknown = await callback(raw, headers);
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.json().code).toBe('ENRICHMENT_NOT_EXPECTED');
+    }
+    await sql.query(
+      "INSERT INTO ai.enrichment_callbacks_seen (signature, expires_at) VALUES ('old', now() - interval '1 minute')",
+    );
+    const referralId = await postedReferral();
+    const body = JSON.stringify(enrichedDraft(referralId));
+    expect((await callback(body, signed(body))).statusCode).toBe(200);
+    const { rows } = await sql.query(
+      "SELECT count(*)::int AS n FROM ai.enrichment_callbacks_seen WHERE signature = 'old'",
+    );
+    expect(rows[0].n).toBe(0);
+  });
+});
+
+describe('POST /api/test-clay-webhook (administrators; issue 11, item 10)', () => {
+  const test = (service = ai, headers: Record<string, string> = signedIn(true)) =>
+    service.service.app.inject({ method: 'POST', url: '/api/test-clay-webhook', headers });
+
+  it("posts a signed test payload and summarizes the answer: status, time and field names, never the provider's values", async () => {
+    answer = () => ({ status: 200, body: { received: true, rows: 1, apiKey: 'sk_live_provider_internal_key' } });
     const response = await test();
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ message: 'Test Successful', result: { received: true, rows: 1 } });
+    expect(response.json()).toEqual({
+      message: 'Test Successful',
+      result: {
+        ok: true,
+        status: 200,
+        durationMs: expect.any(Number),
+        fields: ['received', 'rows', 'apiKey'],
+        fieldCount: 3,
+        error: null,
+      },
+    });
+    expect(response.body).not.toContain('sk_live_provider_internal_key');
+    expect(response.body).not.toContain(SECRET);
+    expect(response.body).not.toContain(webhookUrl);
     expect(received).toHaveLength(1);
     expect(received[0]!.body).toMatchObject({ event: 'test', test: true });
-    expect(received[0]!.headers['x-signature']).toBe(sign(received[0]!.raw));
+    const at = Number(received[0]!.headers['x-signature-timestamp']);
+    expect(received[0]!.headers['x-signature']).toBe(sign(received[0]!.raw, SECRET, at));
   });
 
-  it('reports a failing webhook, once, without retrying while the user waits', async () => {
-    answer = () => ({ status: 502, body: 'Bad gateway' });
-    expect((await test()).json()).toEqual({ message: 'Test Failed', result: 'HTTP 502: Bad gateway' });
+  it('names at most 20 fields, each at most 60 characters, and counts them all', async () => {
+    answer = () => ({
+      status: 200,
+      body: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`${'f'.repeat(100)}${i}`, i])),
+    });
+    const { result } = (await test()).json();
+    expect(result.fields).toHaveLength(20);
+    expect(result.fields.every((name: string) => name.length === 60)).toBe(true);
+    expect(result.fieldCount).toBe(30);
+  });
+
+  it('reports a failing webhook by its status only, once, without retrying while the user waits', async () => {
+    answer = () => ({ status: 502, body: 'Bad gateway: upstream key sk_live_leaked' });
+    const response = await test();
+    expect(response.json()).toEqual({
+      message: 'Test Failed',
+      result: { ok: false, status: 502, durationMs: expect.any(Number), fields: [], fieldCount: 0, error: 'HTTP 502' },
+    });
+    expect(response.body).not.toContain('sk_live_leaked');
     expect(received).toHaveLength(1);
   });
 
-  it('reports an unreachable webhook', async () => {
+  it('reports an unreachable webhook without its address', async () => {
     const closed = createServer();
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const address = closed.address();
     await new Promise((resolve) => closed.close(resolve));
     const port = typeof address === 'object' && address ? address.port : 0;
     const down = await startAi(db.url, {
-      ENRICHMENT_WEBHOOK_URL: `http://127.0.0.1:${port}/hook`,
+      ENRICHMENT_WEBHOOK_URL: `http://127.0.0.1:${port}/hook/secret-path-token`,
       ENRICHMENT_WEBHOOK_SECRET: SECRET,
     });
     try {
       const response = await test(down);
-      expect(response.json()).toMatchObject({ message: 'Test Failed', result: expect.stringMatching(/ECONNREFUSED/) });
+      expect(response.json()).toMatchObject({
+        message: 'Test Failed',
+        result: { ok: false, status: null, error: 'ECONNREFUSED' },
+      });
+      expect(response.body).not.toContain('secret-path-token');
     } finally {
       await down.close();
     }
@@ -311,16 +439,22 @@ describe('GET /api/test-clay-webhook', () => {
     try {
       const response = await test(plain);
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toMatchObject({ message: 'Enrichment webhook is not configured' });
+      expect(response.json()).toEqual({ message: 'Enrichment webhook is not configured', result: null });
     } finally {
       await plain.close();
     }
   });
 
-  it('needs a signed-in user', async () => {
-    const response = await test(ai, {});
-    expect(response.statusCode).toBe(401);
-    expect(response.json().code).toBe('UNAUTHENTICATED');
+  it('is for administrators only, and only by POST', async () => {
+    const user = await test(ai, signedIn(false));
+    expect(user.statusCode).toBe(403);
+    expect(user.json().code).toBe('ADMIN_ONLY');
+    const anonymous = await test(ai, {});
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json().code).toBe('UNAUTHENTICATED');
+    const get = await ai.service.app.inject({ method: 'GET', url: '/api/test-clay-webhook', headers: signedIn(true) });
+    expect(get.statusCode).toBeGreaterThanOrEqual(404);
+    expect(get.statusCode).toBeLessThan(406);
     expect(received).toHaveLength(0);
   });
 });

@@ -8,13 +8,13 @@ import { createAiService, type AiService } from '../src/service.ts';
 export const json = { 'content-type': 'application/json' };
 
 /** The x-identity header the gateway would add for a signed-in user. */
-export const signedIn = () => ({
+export const signedIn = (isAdmin = false) => ({
   'x-identity': identitySigner(TEST_SECRET).sign(
     {
       userId: crypto.randomUUID(),
       sessionId: crypto.randomUUID(),
       email: 'ada@example.com',
-      isAdmin: false,
+      isAdmin,
       emailVerified: true,
     },
     60,

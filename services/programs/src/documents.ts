@@ -5,28 +5,50 @@ import type { LanguageModel } from '@app/llm';
 import type { FastifyBaseLogger } from 'fastify';
 import { analyzeImage, analyzeText, type Analysis } from './analyze.ts';
 import { CONTENT_TYPES, detectType } from './detect.ts';
-import { documentText, UnreadableDocument } from './extract.ts';
+import {
+  documentText,
+  DocumentTooComplex,
+  EXTRACTION_LIMITS,
+  UnreadableDocument,
+  type ExtractionLimits,
+} from './extract.ts';
 import type { ProgramsRepository } from './repository.ts';
 import type { DocumentStorage } from './storage.ts';
 
-/** An uploaded document as the request carried it. */
+/** An uploaded document as the request carried it (the name already cleaned: `cleanFileName`). */
 export interface Upload {
   bytes: Buffer;
   fileName: string;
 }
 
 /**
+ * The proposal cut to what the program form takes (contracts' program fields), so an answer never carries
+ * more of the document than the screen can use.
+ */
+const withinForm = (analysis: Analysis): Analysis => ({
+  ...analysis,
+  programName: analysis.programName.slice(0, 200),
+  description: analysis.description.slice(0, 5000),
+  website: analysis.website.slice(0, 500),
+  rewardDetails: analysis.rewardDetails.slice(0, 20_000),
+  vendorName: analysis.vendorName.slice(0, 200),
+});
+
+/**
  * POST /api/analyze-referral-program: the document's type from its content, its text, the bytes kept in
  * object storage, the fields found by the model or the extractor, and the record of it. Everything that
- * refuses the document does so before anything is stored.
+ * refuses the document does so before anything is stored; the object is stored last and removed again
+ * when its record cannot be written, so a refusal or a failure never leaves an object behind.
  */
 export function documentAnalysis(deps: {
   repository: ProgramsRepository;
   storage: DocumentStorage;
   model: LanguageModel | null;
   vision: boolean;
+  /** Reading limits (tests lower them). */
+  limits?: ExtractionLimits;
 }) {
-  const { repository, storage, model, vision } = deps;
+  const { repository, storage, model, vision, limits = EXTRACTION_LIMITS } = deps;
 
   return async function analyzeDocument(
     upload: Upload,
@@ -46,8 +68,12 @@ export function documentAnalysis(deps: {
     let text = '';
     if (!image) {
       try {
-        text = await documentText(type, bytes);
+        text = await documentText(type, bytes, limits);
       } catch (error) {
+        if (error instanceof DocumentTooComplex) {
+          log.warn({ type, size: bytes.length, reason: error.message }, 'program document refused: too complex');
+          fail('DOCUMENT_TOO_COMPLEX');
+        }
         if (!(error instanceof UnreadableDocument)) throw error;
         log.info({ type, reason: error.message }, 'unreadable program document');
         fail('DOCUMENT_UNREADABLE');
@@ -56,25 +82,32 @@ export function documentAnalysis(deps: {
     }
 
     const documentId = randomUUID();
-    const fileName = (upload.fileName || 'document').slice(0, 255);
-    const storageKey = `documents/${documentId}.${type}`;
-    await storage.put(storageKey, bytes, CONTENT_TYPES[type]);
-
+    const fileName = upload.fileName || 'document';
     const analysis: Analysis | null =
       image && model
         ? await analyzeImage(bytes, CONTENT_TYPES[type], fileName, model, log)
         : await analyzeText(text, fileName, model, log);
-    const result: ProgramAnalysis | null = analysis ? { ...analysis, documentId } : null;
-    await repository.recordDocument({
-      id: documentId,
-      storageKey,
-      originalFileName: fileName,
-      detectedType: type,
-      size: bytes.length,
-      sha256: createHash('sha256').update(bytes).digest('hex'),
-      uploadedBy,
-      ...(result ? { analysis: result } : {}),
-    });
+    const result: ProgramAnalysis | null = analysis ? { ...withinForm(analysis), documentId } : null;
+
+    const storageKey = `documents/${documentId}.${type}`;
+    await storage.put(storageKey, bytes, CONTENT_TYPES[type]);
+    try {
+      await repository.recordDocument({
+        id: documentId,
+        storageKey,
+        originalFileName: fileName,
+        detectedType: type,
+        size: bytes.length,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        uploadedBy,
+        ...(result ? { analysis: result } : {}),
+      });
+    } catch (error) {
+      await storage.delete(storageKey).catch((reason: unknown) => {
+        log.error({ storageKey, err: reason }, 'orphan program document left in storage');
+      });
+      throw error;
+    }
     return result ?? fail('ANALYSIS_UNAVAILABLE');
   };
 }

@@ -4,6 +4,7 @@ import { createDataService, defineService, registerOperations, type DataService,
 import { languageModel } from '@app/llm';
 import { readProgramsConfig, visionEnabled, type ProgramsConfig } from './config.ts';
 import { documentAnalysis } from './documents.ts';
+import type { ExtractionLimits } from './extract.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 import { programUseCases } from './programs.ts';
 import { programsRepository } from './repository.ts';
@@ -19,10 +20,10 @@ export type ProgramsService = DataService<PrismaClient> & { storage: DocumentSto
 /**
  * Builds the programs service: migrations applied, the documents bucket created when missing, operations
  * registered, the outbox relay running once the app is ready. Not listening yet. `storage` replaces the
- * S3 storage built from S3_* (tests, other backends).
+ * S3 storage built from S3_* (tests, other backends); `extractionLimits` the documents' reading limits (tests).
  */
 export async function createProgramsService(
-  options: ServiceOptions<ProgramsConfig> & { storage?: DocumentStorage },
+  options: ServiceOptions<ProgramsConfig> & { storage?: DocumentStorage; extractionLimits?: ExtractionLimits },
 ): Promise<ProgramsService> {
   const { config } = options;
   const storage =
@@ -66,6 +67,7 @@ export async function createProgramsService(
         storage,
         model: languageModel(config, app.log),
         vision: visionEnabled(config),
+        ...(options.extractionLimits ? { limits: options.extractionLimits } : {}),
       }),
     }),
   );

@@ -1,5 +1,6 @@
 import {
   CreateBucketCommand,
+  DeleteObjectCommand,
   GetObjectCommand,
   HeadBucketCommand,
   PutObjectCommand,
@@ -15,6 +16,8 @@ export interface DocumentStorage {
   put(key: string, body: Buffer, contentType: string): Promise<void>;
   /** The object's bytes, or null when there is none. */
   get(key: string): Promise<Buffer | null>;
+  /** Removes the object (none is fine). */
+  delete(key: string): Promise<void>;
   close(): void;
 }
 
@@ -65,6 +68,9 @@ export function s3Storage(settings: S3Settings): DocumentStorage {
         if (notFound(error)) return null;
         throw error;
       }
+    },
+    async delete(key) {
+      await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
     },
     close: () => client.destroy(),
   };

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ERRORS, PROGRAM_DOCUMENT_MAX_BYTES, type ErrorCode, type ProgramAnalysis } from '@app/contracts';
 import { messageText, startFakeOpenAi, type FakeOpenAi } from '@app/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { makeDocx, makePdf, makeZip, PNG } from './documents.ts';
+import { makeDocx, makePdf, makePdfOfSize, makeZip, PNG } from './documents.ts';
 import { PROGRAM_DOCUMENT, REWARD_SECTION } from './fixtures.ts';
 import { multipart, snapshot, startPrograms, testUser, type TestContext } from './helpers.ts';
 
@@ -170,9 +170,9 @@ describe('document analysis without a language model', () => {
   });
 
   it('accepts a document of exactly 10 MB', async () => {
-    const bytes = Buffer.alloc(PROGRAM_DOCUMENT_MAX_BYTES, 'a');
-    Buffer.from('Big Program\n\n').copy(bytes);
-    const response = await upload(ctx, { name: 'big.txt', bytes });
+    const bytes = makePdfOfSize(['Big Program', '', 'We pay $100 per referral.'], PROGRAM_DOCUMENT_MAX_BYTES);
+    expect(bytes.length).toBe(PROGRAM_DOCUMENT_MAX_BYTES);
+    const response = await upload(ctx, { name: 'big.pdf', bytes });
     expect(response.statusCode).toBe(200);
     expect(response.json<ProgramAnalysis>().programName).toBe('Big Program');
   });

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isVerbatim } from '../src/analyze.ts';
-import { detectType, zipEntryNames } from '../src/detect.ts';
+import { detectType } from '../src/detect.ts';
 import { extractProgram, findWebsite } from '../src/extractor.ts';
+import { zipEntries } from '../src/zip.ts';
 import { companyLabelOfWebsite, companyOfTitle, findVendorName } from '../src/vendor-name.ts';
 import { makeDocx, makePdf, makeZip, PNG } from './documents.ts';
 import { PROGRAM_DOCUMENT, REWARD_SECTION } from './fixtures.ts';
@@ -100,7 +101,7 @@ describe('type detection from content', () => {
 
   it('refuses what is none of them', async () => {
     expect(detectType(await makeZip())).toBeNull();
-    expect(zipEntryNames(await makeZip())).toEqual(['readme.txt']);
+    expect(zipEntries(await makeZip())?.map((entry) => entry.name)).toEqual(['readme.txt']);
     expect(detectType(Buffer.from([0x4d, 0x5a, 0x90, 0x00, 0x03, 0x00]))).toBeNull(); // MZ executable
     expect(detectType(Buffer.from([0xc3, 0x28, 0x41]))).toBeNull(); // invalid UTF-8
     expect(detectType(Buffer.from('GIF89a\u0001\u0000'))).toBeNull();

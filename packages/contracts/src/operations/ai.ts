@@ -34,11 +34,12 @@ export const aiOperations = {
     response: { status: 200, description: 'Ranked programs and the ones left out', schema: MatchResponse },
   }),
   testEnrichmentWebhook: defineOperation({
-    method: 'GET',
+    method: 'POST',
     path: '/api/test-clay-webhook',
     service: 'ai',
-    access: 'user',
-    summary: 'Check that the enrichment webhook (ENRICHMENT_WEBHOOK_URL) answers',
+    access: 'admin',
+    summary:
+      'Check that the enrichment webhook (ENRICHMENT_WEBHOOK_URL) answers: its status, timing and field names, never its body (administrators only)',
     response: { status: 200, description: 'Outcome, or that no webhook is configured', schema: TestWebhookResponse },
   }),
   enrichmentCallback: defineOperation({
@@ -48,12 +49,14 @@ export const aiOperations = {
     access: 'public',
     bodyKind: 'raw',
     summary:
-      'The enrichment service delivers a draft (x-signature: sha256=HMAC of the raw body with ENRICHMENT_WEBHOOK_SECRET)',
+      'The enrichment service delivers a draft (x-signature-timestamp: Unix seconds; x-signature: sha256=HMAC of "<timestamp>.<raw body>" with ENRICHMENT_WEBHOOK_SECRET); refused when older than 5 minutes or replayed',
     body: EnrichmentCallback,
     response: { status: 200, description: 'Draft accepted', schema: MessageResponse },
     errors: [
       'ENRICHMENT_NOT_CONFIGURED',
       'INVALID_SIGNATURE',
+      'CALLBACK_EXPIRED',
+      'CALLBACK_REPLAYED',
       'ENRICHMENT_NOT_EXPECTED',
       'EMPTY_BODY',
       'UNSUPPORTED_MEDIA_TYPE',

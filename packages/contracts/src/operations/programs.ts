@@ -70,6 +70,8 @@ export const programOperations = {
       'DOCUMENT_UNREADABLE',
       'DOCUMENT_HAS_NO_TEXT',
       'ANALYSIS_UNAVAILABLE',
+      'DOCUMENT_TOO_COMPLEX',
+      'UPLOAD_INCOMPLETE',
     ],
   }),
 } as const;

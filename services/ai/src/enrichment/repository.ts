@@ -33,3 +33,16 @@ export async function handledBy(prisma: PrismaClient, subscriber: string, eventI
     SELECT 1 FROM processed_events WHERE subscriber = ${subscriber} AND event_id = ${eventId}`;
   return rows.length > 0;
 }
+
+/**
+ * Records an accepted callback's signature; false when it was seen before (a replay). Expired ones are
+ * dropped on the way, so the table holds only the last few minutes. Two copies at once: the second waits
+ * for the first's transaction, then finds it.
+ */
+export async function rememberCallback(tx: Tx, signature: string, keepUntil: Date): Promise<boolean> {
+  await tx.$executeRaw`DELETE FROM enrichment_callbacks_seen WHERE expires_at < now()`;
+  const inserted = await tx.$executeRaw`
+    INSERT INTO enrichment_callbacks_seen (signature, expires_at) VALUES (${signature}, ${keepUntil})
+    ON CONFLICT (signature) DO NOTHING`;
+  return inserted === 1;
+}

@@ -1,4 +1,4 @@
-import { signBody, SIGNATURE_HEADER } from './signature.ts';
+import { signBody } from './signature.ts';
 
 export interface WebhookAnswer {
   status: number;
@@ -37,7 +37,6 @@ export function enrichmentWebhook(options: { url: string; secret: string; timeou
       const headers: Record<string, string> = {
         'content-type': 'application/json',
         'user-agent': 'referral-hub-ai/1',
-        [SIGNATURE_HEADER]: signBody(options.secret, body),
         // The same referral posted again (a redelivered event) carries the same key, so the receiver can drop it.
         ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
       };
@@ -46,7 +45,8 @@ export function enrichmentWebhook(options: { url: string; secret: string; timeou
         try {
           const response = await fetch(options.url, {
             method: 'POST',
-            headers,
+            // Signed at each attempt, so a retry carries a fresh time.
+            headers: { ...headers, ...signBody(options.secret, body) },
             body,
             signal: AbortSignal.timeout(options.timeoutMs),
             redirect: 'error',

@@ -40,7 +40,7 @@ export function SignedInRoutes({ user }: { user: User }) {
         <Route path={paths.account} element={<AccountPage user={user} />} />
         <Route path={paths.accountEmail} element={<AccountPage user={user} />} />
         <Route path={paths.accountPassword} element={<AccountPage user={user} />} />
-        <Route path={paths.testClay} element={<TestClayPage />} />
+        <Route path={paths.testClay} element={user.isAdmin ? <TestClayPage /> : <NotFoundPage />} />
         <Route path={paths.admin} element={user.isAdmin ? <AdminPage /> : <NotFoundPage />} />
         <Route path={paths.vendor} element={<VendorPage user={user} />} />
         <Route path={paths.vendorLeads} element={<LeadsPage />} />

@@ -4,13 +4,42 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Spinner } from '@/components/ui/spinner';
 import { toast } from '@/hooks/use-toast';
 import { errorText } from '@/lib/errors';
+import type { TestWebhookSummary } from '@app/contracts';
 import { useTestWebhook } from '../api/test-webhook';
 
 const SUCCESS = 'Test Successful';
 
-const asText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value, null, 2));
+/** What came back, in words: "3 fields: received, rows, id", "No fields". */
+function fieldsText(result: TestWebhookSummary): string {
+  if (result.fieldCount === 0) return 'No fields';
+  const more = result.fieldCount > result.fields.length ? `, and ${result.fieldCount - result.fields.length} more` : '';
+  return `${result.fieldCount} ${result.fieldCount === 1 ? 'field' : 'fields'}: ${result.fields.join(', ')}${more}`;
+}
 
-/** Internal page (spec 2): checks that the enrichment webhook answers, showing its message and result. */
+/** The summary the service answers (never the webhook's body): status, time, fields. */
+function Summary({ result }: { result: TestWebhookSummary }) {
+  return (
+    <dl className="grid grid-cols-[max-content_1fr] gap-x-4 gap-y-2 text-sm">
+      <dt className="font-medium">Status</dt>
+      <dd>{result.status === null ? 'No answer' : `HTTP ${result.status}`}</dd>
+      <dt className="font-medium">Time</dt>
+      <dd>{result.durationMs} ms</dd>
+      <dt className="font-medium">Fields returned</dt>
+      <dd className="break-words">{fieldsText(result)}</dd>
+      {result.error ? (
+        <>
+          <dt className="font-medium">Error</dt>
+          <dd>{result.error}</dd>
+        </>
+      ) : null}
+    </dl>
+  );
+}
+
+/**
+ * Internal page (spec 2; administrators, issue 11): checks that the enrichment webhook answers, showing the
+ * message and a summary of the result (status, time, the fields that came back; never their values).
+ */
 export function TestClayPage() {
   const test = useTestWebhook();
 
@@ -35,8 +64,8 @@ export function TestClayPage() {
       <div>
         <h1 className="text-3xl font-bold tracking-tight">Enrichment Webhook Test</h1>
         <p className="mt-2 text-muted-foreground">
-          Sends a test referral to the configured enrichment webhook (ENRICHMENT_WEBHOOK_URL) and shows what it
-          answered.
+          Sends a test payload to the configured enrichment webhook (ENRICHMENT_WEBHOOK_URL) and shows how it answered:
+          the status, the time it took and the fields that came back.
         </p>
       </div>
       <div>
@@ -56,9 +85,13 @@ export function TestClayPage() {
             <CardDescription>Result</CardDescription>
           </CardHeader>
           <CardContent>
-            <pre className="max-h-96 overflow-auto whitespace-pre-wrap break-words rounded-md bg-muted p-3 text-sm">
-              {asText(test.data.result)}
-            </pre>
+            {test.data.result ? (
+              <Summary result={test.data.result} />
+            ) : (
+              <p className="text-sm">
+                Set ENRICHMENT_WEBHOOK_URL and ENRICHMENT_WEBHOOK_SECRET to post new referrals to it.
+              </p>
+            )}
           </CardContent>
         </Card>
       ) : null}
