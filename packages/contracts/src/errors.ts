@@ -169,6 +169,11 @@ export const ERRORS = {
   ENRICHMENT_NOT_CONFIGURED: { status: 404, message: 'Enrichment is not configured' },
   INVALID_SIGNATURE: { status: 401, message: 'Invalid signature' },
   ENRICHMENT_NOT_EXPECTED: { status: 404, message: 'Referral not found' },
+
+  // Gateway: bodies, addresses and headers refused before any service sees them
+  BODY_TIMEOUT: { status: 408, message: 'The request took too long to arrive. Please try again.' },
+  URI_TOO_LONG: { status: 414, message: 'The address is too long' },
+  HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are too large' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -103,3 +103,12 @@ export function errorsOf(op: OperationSpec): ErrorCode[] {
 
 /** Whether the gateway forwards the operation from the browser (internal ones stay between services). */
 export const isPublicOperation = (op: OperationSpec) => op.access !== 'internal';
+
+/**
+ * Services whose JSON bodies are smaller than the gateway's BODY_LIMIT_BYTES: the gateway refuses a larger
+ * body itself (413), rather than start forwarding what the service will cut off.
+ */
+export const SERVICE_BODY_LIMITS: Partial<Record<ServiceName, number>> = {
+  // Search texts and match requests are short and enrichment callbacks carry one email.
+  ai: 64 * 1024,
+};

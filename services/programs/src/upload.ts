@@ -8,7 +8,10 @@ export async function readUpload(request: FastifyRequest): Promise<Upload> {
   const part = await request.file();
   if (!part || part.fieldname !== 'file') fail('FILE_REQUIRED');
   try {
-    return { bytes: await part.toBuffer(), fileName: part.filename };
+    const bytes = await part.toBuffer();
+    // Belt and braces: a file cut at the size limit is refused, never analysed or stored as if whole.
+    if (part.file.truncated) fail('DOCUMENT_TOO_LARGE');
+    return { bytes, fileName: part.filename };
   } catch (error) {
     if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') fail('DOCUMENT_TOO_LARGE');
     throw error;
