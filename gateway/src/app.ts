@@ -115,6 +115,8 @@ export async function buildGateway(options: {
     errorResponseBuilder: () => ({ statusCode: 429, message: ERRORS.RATE_LIMITED.message, code: 'RATE_LIMITED' }),
   });
   await app.register(replyFrom, {
+    // Its per-request lines carry the upstream URL with its query string (tokens): Fastify's own suffice.
+    disableRequestLogging: true,
     undici: {
       connections: 128,
       pipelining: 1,
