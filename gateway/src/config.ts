@@ -1,4 +1,4 @@
-import { baseConfig, port, readConfig } from '@app/kit';
+import { baseConfig, ConfigError, port, readConfig } from '@app/kit';
 import { z } from 'zod';
 
 const upstream = (fallback: string) => z.url().default(fallback);
@@ -63,4 +63,12 @@ export const gatewayConfigSchema = z
 
 export type GatewayConfig = z.output<typeof gatewayConfigSchema>;
 
-export const readGatewayConfig = (env?: Record<string, string | undefined>) => readConfig(gatewayConfigSchema, env);
+export function readGatewayConfig(env: Record<string, string | undefined> = process.env): GatewayConfig {
+  const config = readConfig(gatewayConfigSchema, env);
+  if (config.DEV_INBOX && env.NODE_ENV === 'production') {
+    throw new ConfigError(
+      'Invalid configuration:\n  DEV_INBOX: the development inbox shows every email; it never runs with NODE_ENV=production',
+    );
+  }
+  return config;
+}

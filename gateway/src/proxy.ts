@@ -111,6 +111,20 @@ export function sessionToken(cookieHeader: string | undefined): string | undefin
   return undefined;
 }
 
+/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6 addresses. */
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return v4.startsWith('127.') || address === '::1';
+}
+
+/** A Host header naming this machine: localhost, 127.0.0.1 or [::1], with any port. */
+export function isLoopbackHost(host: string | undefined): boolean {
+  if (!host) return false;
+  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!;
+  return ['localhost', '127.0.0.1', '[::1]'].includes(name.toLowerCase());
+}
+
 /** The operations this gateway routes: never internal ones, the dev inbox only when enabled. */
 const routedOperations = (config: GatewayConfig) =>
   operationList.filter((op) => op.access !== 'internal' && (op.access !== 'dev' || config.DEV_INBOX));
@@ -145,6 +159,14 @@ export function proxyRoutes(app: FastifyInstance, config: GatewayConfig, session
       return sendError(reply, 'SERVICE_UNAVAILABLE');
     }
   }
+
+  // The development inbox shows every verification link: only to this machine, by its socket (not a
+  // forwarded address) and its Host (so another site cannot reach it through a victim's browser).
+  const devOnly = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!isLoopback(request.socket.remoteAddress) || !isLoopbackHost(request.headers.host)) {
+      return sendError(reply, 'NOT_FOUND');
+    }
+  };
 
   const requireUser = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.identityHeader) return sendError(reply, 'UNAUTHENTICATED');
@@ -191,7 +213,7 @@ export function proxyRoutes(app: FastifyInstance, config: GatewayConfig, session
     app.route({
       method: op.method,
       url: routePath(op.path),
-      preHandler: signedIn ? [resolveIdentity, requireUser] : [resolveIdentity],
+      preHandler: op.access === 'dev' ? [devOnly] : signedIn ? [resolveIdentity, requireUser] : [resolveIdentity],
       config: { body: bodyLimitOf(op, config), ...(op.rateLimit ? { rateLimit: rateLimits[op.rateLimit] } : {}) },
       handler: forward(op),
     });

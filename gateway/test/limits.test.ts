@@ -181,7 +181,8 @@ describe('request bodies', () => {
 
   it('holds the ai routes to what the ai service accepts: 300 KB is a 413, chunked or not, never a 502', async () => {
     const big = pieces(300 * 1024);
-    for (const headers of [{ 'content-length': String(300 * 1024) }, {}]) {
+    const variants: Array<Record<string, string>> = [{ 'content-length': String(300 * 1024) }, {}];
+    for (const headers of variants) {
       const response = await send({ path: '/api/search', headers: { cookie: 'sid=admin', ...headers }, chunks: big });
       expect(response.status).toBe(413);
       expect(JSON.parse(response.body)).toEqual({ message: 'Request body is too large', code: 'BODY_TOO_LARGE' });
@@ -249,7 +250,7 @@ describe('services that hang or are gone', () => {
     const started = Date.now();
     const response = await fetch(`${base}/api/referrals/7`, { headers: { cookie: 'sid=hang' } });
     expect(response.status).toBe(503);
-    expect((await response.json()).code).toBe('SERVICE_UNAVAILABLE');
+    expect(((await response.json()) as { code: string }).code).toBe('SERVICE_UNAVAILABLE');
     expect(Date.now() - started).toBeLessThan(UPSTREAM_TIMEOUT_MS + 1000);
   });
 
