@@ -7,12 +7,13 @@ import rateLimit from '@fastify/rate-limit';
 import replyFrom from '@fastify/reply-from';
 import fastifyStatic from '@fastify/static';
 import { ERRORS, type ErrorCode } from '@app/contracts';
-import { codeForStatus, loggerOptions, REQUEST_ID_HEADER, type EventBus } from '@app/kit';
+import { codeForStatus, loggerOptions, REQUEST_ID_HEADER, type Counter, type EventBus } from '@app/kit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { GatewayConfig } from './config.ts';
 import { openApiRoutes } from './openapi.ts';
 import { BodyRefusedError, countedBody } from './body.ts';
 import { methodsForPath, proxyRoutes, refuseBody, sendError, upstreams } from './proxy.ts';
+import { memoryCounter, rateLimitStore } from './rate-limits.ts';
 import { csrfGuard, securityHeaders } from './security.ts';
 import { SessionResolver } from './sessions.ts';
 
@@ -45,6 +46,11 @@ export async function buildGateway(options: {
   /** Hears `session.ended` and `user.email_verified`, so this gateway's session cache is never stale. */
   bus?: EventBus;
   logger?: FastifyServerOptions['logger'] | false;
+  /**
+   * Where rate-limit counts live: NATS KV shared by every replica (the gateway's own process), else this
+   * process's memory (`npm start`, one gateway).
+   */
+  rateLimits?: Counter;
 }): Promise<FastifyInstance> {
   const { config } = options;
   const app = Fastify({
@@ -112,6 +118,7 @@ export async function buildGateway(options: {
   csrfGuard(app, config);
   await app.register(rateLimit, {
     global: false,
+    store: rateLimitStore(options.rateLimits ?? memoryCounter(), app.log),
     errorResponseBuilder: () => ({ statusCode: 429, message: ERRORS.RATE_LIMITED.message, code: 'RATE_LIMITED' }),
   });
   await app.register(replyFrom, {
