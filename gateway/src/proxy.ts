@@ -63,6 +63,16 @@ export function bodyLimitOf(op: OperationSpec, config: GatewayConfig): { limit: 
   };
 }
 
+const UNAVAILABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+]);
+
 /** What a failed upstream call becomes: a timeout is a 504, a service that is not there a 503. */
 function upstreamFailure(request: FastifyRequest, error: Error & { code?: string; cause?: unknown }): ErrorCode {
   if (request.bodyRefusal) return request.bodyRefusal;
@@ -80,13 +90,8 @@ function upstreamFailure(request: FastifyRequest, error: Error & { code?: string
   ) {
     return 'UPSTREAM_TIMEOUT';
   }
-  if (
-    codes.some(
-      (c) => c === 'ECONNREFUSED' || c === 'ENOTFOUND' || c === 'EHOSTUNREACH' || c === 'UND_ERR_CONNECT_TIMEOUT',
-    )
-  ) {
-    return 'SERVICE_UNAVAILABLE';
-  }
+  // Nobody listening, or a connection the service dropped (killed, restarting): it is unavailable.
+  if (codes.some((c) => c !== undefined && UNAVAILABLE.has(c))) return 'SERVICE_UNAVAILABLE';
   return 'BAD_GATEWAY';
 }
 

@@ -3,6 +3,7 @@
  * bodies that trickle, a service that accepts and never answers, one that is not there, odd requests.
  * Every upstream here is a real HTTP server on a real socket.
  */
+import { spawn } from 'node:child_process';
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import { connect, createServer as createTcpServer, type Server as TcpServer, type Socket } from 'node:net';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -252,6 +253,52 @@ describe('services that hang or are gone', () => {
     expect(response.status).toBe(503);
     expect(((await response.json()) as { code: string }).code).toBe('SERVICE_UNAVAILABLE');
     expect(Date.now() - started).toBeLessThan(UPSTREAM_TIMEOUT_MS + 1000);
+  });
+
+  it('answers 504 while a service process is stopped (SIGSTOP), 503 once it is killed', async () => {
+    // A real service process: a small HTTP server in its own Node process.
+    const child = spawn(
+      process.execPath,
+      [
+        '-e',
+        "require('http').createServer((q, s) => s.end('{}')).listen(0, '127.0.0.1', function () { console.log(this.address().port) })",
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const port = await new Promise<string>((resolve) => child.stdout!.once('data', (d) => resolve(String(d).trim())));
+    const app = await buildGateway({
+      config: readGatewayConfig({
+        INTERNAL_SECRET: TEST_SECRET,
+        PROFILES_URL: `http://127.0.0.1:${port}`,
+        UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS),
+        REQUEST_TIMEOUT_MS: '65000',
+      }),
+      logger: false,
+    });
+    const demo = () =>
+      app.inject({
+        method: 'POST',
+        url: '/api/demo-request',
+        headers: { 'content-type': 'application/json' },
+        payload: '{}',
+      });
+    try {
+      expect((await demo()).statusCode).toBe(200);
+      child.kill('SIGSTOP');
+      const started = Date.now();
+      const stopped = await demo();
+      expect(stopped.statusCode).toBe(504);
+      expect(stopped.json().code).toBe('UPSTREAM_TIMEOUT');
+      expect(Date.now() - started).toBeLessThan(UPSTREAM_TIMEOUT_MS + 1000);
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+      const killed = await demo();
+      expect(killed.statusCode).toBe(503);
+      expect(killed.json().code).toBe('SERVICE_UNAVAILABLE');
+    } finally {
+      child.kill('SIGKILL');
+      await app.close();
+    }
   });
 
   it('refuses timeouts that would let the client-facing socket close first', () => {
