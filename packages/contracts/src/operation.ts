@@ -86,6 +86,7 @@ export function errorsOf(op: OperationSpec): ErrorCode[] {
   if (op.params || op.query || op.body || kind) codes.add('VALIDATION_FAILED');
   if (kind === 'json' || kind === 'raw') codes.add('MALFORMED_BODY');
   if (kind) codes.add('BODY_TOO_LARGE');
+  if (kind) codes.add('BODY_TIMEOUT');
   if (op.access === 'user' || op.access === 'verified' || op.access === 'admin') codes.add('UNAUTHENTICATED');
   if (op.access === 'verified') codes.add('EMAIL_NOT_VERIFIED');
   if (op.access === 'admin') codes.add('ADMIN_ONLY');
