@@ -9,20 +9,18 @@ export function memoryCounter(maxEntries = 50_000): Counter {
   return {
     async incr(key, windowMs) {
       const now = Date.now();
-      const window = Math.floor(now / windowMs);
-      const id = `${key}.${windowMs}.${window}`;
-      const until = (window + 1) * windowMs;
-      const entry = counts.get(id) ?? { count: 0, until };
+      const id = `${key}.${windowMs}`;
+      const found = counts.get(id);
+      const entry = found && found.until > now ? found : { count: 0, until: now + windowMs };
       entry.count++;
+      // Oldest first: the map is kept in insertion order, refreshed on each hit.
       counts.delete(id);
       counts.set(id, entry);
-      if (counts.size > maxEntries) {
-        for (const [oldKey, old] of counts) {
-          if (counts.size <= maxEntries && old.until > now) break;
-          counts.delete(oldKey);
-        }
+      for (const [oldKey, old] of counts) {
+        if (counts.size <= maxEntries && old.until > now) break;
+        counts.delete(oldKey);
       }
-      return { current: entry.count, ttl: until - now };
+      return { current: entry.count, ttl: entry.until - now };
     },
   };
 }

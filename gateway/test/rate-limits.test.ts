@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildGateway } from '../src/app.ts';
 import { readGatewayConfig } from '../src/config.ts';
+import { memoryCounter } from '../src/rate-limits.ts';
 
 const namespace = uniqueId('ratelimits').replace(/-/g, '_');
 const MAX = 6;
@@ -102,6 +103,20 @@ describe('rate limits shared by gateway replicas', () => {
     });
     gateways.push(app);
     expect([await login(app, 'x'), await login(app, 'x'), await login(app, 'x')]).toEqual([401, 401, 429]);
+  });
+
+  it('starts a new window once the last one ran out, in NATS and in memory', async () => {
+    const nc = await natsConnection(await natsUrl(), 'gateway-test-window');
+    connections.push(nc);
+    for (const counter of [await natsCounter(nc, { namespace, maxWindowMs: 60_000 }), memoryCounter()]) {
+      expect((await counter.incr('window-key', 300)).current).toBe(1);
+      const second = await counter.incr('window-key', 300);
+      expect(second.current).toBe(2);
+      expect(second.ttl).toBeGreaterThan(0);
+      expect(second.ttl).toBeLessThanOrEqual(300);
+      await new Promise((r) => setTimeout(r, 350));
+      expect((await counter.incr('window-key', 300)).current).toBe(1);
+    }
   });
 
   it('writes no client address to NATS in clear', async () => {

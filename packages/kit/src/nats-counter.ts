@@ -3,7 +3,7 @@ import { nanos, type NatsConnection } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import { natsConnectOptions } from './events/nats.ts';
 
-/** One fixed window's count for a key: shared by every replica, or this process's own. */
+/** A key's count in its current window (which starts at the key's first hit): shared, or this process's own. */
 export interface Counter {
   incr(key: string, windowMs: number): Promise<{ current: number; ttl: number }>;
 }
@@ -12,9 +12,9 @@ export interface Counter {
 export const rateLimitBucket = (namespace: string) => `rate_limits_${namespace.replace(/[^\w-]/g, '_')}`;
 
 /**
- * Counters in NATS KV, so every gateway replica draws on one budget. Fixed windows: the key names the
- * window (hashed client key + window number), the increment is a compare-and-set on the key's last
- * revision (retried on conflict), and entries expire with the window (the bucket's max age).
+ * Counters in NATS KV, so every gateway replica draws on one budget. Fixed windows that start at a key's
+ * first hit (as @fastify/rate-limit's own store counts); the increment is a compare-and-set on the key's
+ * last revision (retried on conflict), and entries expire a window after their last write (max age).
  */
 export async function natsCounter(
   nc: NatsConnection,
@@ -36,16 +36,18 @@ export async function natsCounter(
   );
   return {
     async incr(key, windowMs) {
-      const now = Date.now();
-      const window = Math.floor(now / windowMs);
-      const subject = `$KV.${bucket}.${key}.${windowMs}.${window}`;
-      const ttl = (window + 1) * windowMs - now;
+      const subject = `$KV.${bucket}.${key}.${windowMs}`;
+      let ttl = windowMs;
       for (let attempt = 0; attempt < 30; attempt++) {
         const last = await jsm.streams.getMessage(stream, { last_by_subj: subject });
-        const current = (last ? Number(new TextDecoder().decode(last.data)) : 0) + 1;
+        const now = Date.now();
+        // The value is `count:windowStart`; a window that has run out starts again at this attempt.
+        const [count = 0, start = now] = last ? new TextDecoder().decode(last.data).split(':').map(Number) : [];
+        const next = start + windowMs > now ? { count: count + 1, start } : { count: 1, start: now };
+        ttl = next.start + windowMs - now;
         try {
-          await js.publish(subject, String(current), { expect: { lastSubjectSequence: last?.seq ?? 0 } });
-          return { current, ttl };
+          await js.publish(subject, `${next.count}:${next.start}`, { expect: { lastSubjectSequence: last?.seq ?? 0 } });
+          return { current: next.count, ttl };
         } catch (error) {
           if (!(error instanceof JetStreamApiError && error.code === JetStreamApiCodes.StreamWrongLastSequence)) {
             throw error;
