@@ -65,7 +65,8 @@ function browser() {
     const set = response.headers.getSetCookie().find((c) => c.startsWith('sid='));
     if (set) {
       cookie = set.split(';')[0]!;
-      sessionTokens.push(cookie.slice('sid='.length));
+      // A logout clears the cookie (`sid=`): only real tokens are secrets.
+      if (cookie.length > 'sid='.length) sessionTokens.push(cookie.slice('sid='.length));
     }
     return { status: response.status, body: (await response.json()) as { message?: string; [key: string]: unknown } };
   };
