@@ -9,7 +9,6 @@ import {
 } from '@app/contracts';
 import { IDENTITY_HEADER, INTERNAL_AUTH_HEADER, REQUEST_ID_HEADER } from '@app/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { BodyRefusedError } from './body.ts';
 import type { GatewayConfig } from './config.ts';
 import { UpstreamUnavailableError, type SessionResolver } from './sessions.ts';
 
@@ -80,7 +79,6 @@ function upstreamFailure(request: FastifyRequest, error: Error & { code?: string
   for (let e: unknown = error; e && causes.length < 5; e = (e as { cause?: unknown }).cause) {
     causes.push(e as { code?: string; statusCode?: number });
   }
-  if (causes.some((c) => c instanceof BodyRefusedError)) return 'BAD_GATEWAY';
   const codes = causes.map((c) => c.code);
   if (
     codes.some(
