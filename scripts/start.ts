@@ -66,7 +66,8 @@ async function main() {
     catcher = await startMailCatcher(adminMailWithheld(env.ADMIN_EMAILS, print));
     closers.unshift(() => catcher!.close());
     env.SMTP_URL = catcher.url;
-    env.DEV_INBOX = 'true';
+    // The inbox shows every verification link: never in production (the emails are then only caught).
+    if (env.NODE_ENV !== 'production') env.DEV_INBOX = 'true';
   }
 
   if (!env.S3_ENDPOINT) {
@@ -127,7 +128,11 @@ async function main() {
   const shown = gatewayConfig.PUBLIC_URL.replace(/\/$/, '');
   log.info(`App ready: ${shown}`);
   log.info(`API docs: ${shown}/api/docs`);
-  if (catcher) log.info(`No SMTP_URL set: emails are caught, read them at ${shown}/dev/inbox`);
+  if (catcher && gatewayConfig.DEV_INBOX) {
+    log.info(`No SMTP_URL set: emails are caught, read them at ${shown}/dev/inbox (from this machine only)`);
+  } else if (catcher) {
+    log.warn('No SMTP_URL set: emails are caught and shown nowhere (NODE_ENV=production). Set SMTP_URL to send them.');
+  }
   if (!env.NATS_URL) log.info('No NATS_URL set: events travel in process');
 }
 

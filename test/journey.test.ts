@@ -24,6 +24,8 @@ let s3: EmbeddedS3;
 let gatewayUrl: string;
 const namespace = uniqueId('journey').replace(/-/g, '_');
 const running = new Map<string, RunningProcess>();
+/** Every process started, restarted ones included: their output is searched for secrets at the end. */
+const started: RunningProcess[] = [];
 const env: Record<string, string> = {};
 const ports: Record<string, number> = {};
 
@@ -39,8 +41,13 @@ const services = {
 type Name = keyof typeof services;
 
 async function start(name: Name) {
-  running.set(name, await startProcess(name, services[name], env, ports[name]!));
+  const process = await startProcess(name, services[name], env, ports[name]!);
+  running.set(name, process);
+  started.push(process);
 }
+
+/** Every session cookie the journey's browsers were given: none may appear in a log. */
+const sessionTokens: string[] = [];
 
 /** A cookie-keeping client of the gateway, as a browser would be. */
 function browser() {
@@ -56,7 +63,11 @@ function browser() {
       body: body ? JSON.stringify(body) : undefined,
     });
     const set = response.headers.getSetCookie().find((c) => c.startsWith('sid='));
-    if (set) cookie = set.split(';')[0]!;
+    if (set) {
+      cookie = set.split(';')[0]!;
+      // A logout clears the cookie (`sid=`): only real tokens are secrets.
+      if (cookie.length > 'sid='.length) sessionTokens.push(cookie.slice('sid='.length));
+    }
     return { status: response.status, body: (await response.json()) as { message?: string; [key: string]: unknown } };
   };
 }
@@ -77,6 +88,8 @@ beforeAll(async () => {
     MAIL_FROM: 'Referral Hub <hello@referrals.test>',
     PUBLIC_URL: gatewayUrl,
     INTERNAL_SECRET: TEST_SECRET,
+    // Every request is logged (LOG_LEVEL=info): the last test searches these logs for secrets.
+    LOG_LEVEL: 'info',
     ADMIN_EMAILS: 'admin@journey.test',
     S3_ENDPOINT: s3.endpoint,
     S3_BUCKET: s3.bucket,
@@ -197,5 +210,82 @@ describe('sign up, verify, sign in, sign out across processes', () => {
     expect(Object.keys(docs.paths)).toContain('/api/verify-email');
     const ready = (await fetch(`${gatewayUrl}/readyz`).then((r) => r.json())) as { status: string };
     expect(ready.status).toBe('ready');
+  });
+});
+
+describe('logs', () => {
+  it('hold no token, password, session or secret of a whole journey', async () => {
+    const bea = browser();
+    const email = 'bea@journey.test';
+    const password = 'first pass phrase 1';
+    const newPassword = 'second pass phrase 2';
+    expect(
+      (await bea('POST', '/api/register', { firstName: 'Bea', lastName: 'B', companyName: 'C', email, password }))
+        .status,
+    ).toBe(201);
+    const link = linkIn((await catcher.waitFor((m) => m.to.includes(email), 15_000)).text);
+    const token = link.searchParams.get('token')!;
+    expect(token.length).toBeGreaterThan(20);
+    expect((await bea('GET', `/api/verify-email${link.search}`)).status).toBe(200);
+    expect((await bea('POST', '/api/login', { email, password })).status).toBe(200);
+    expect(
+      (
+        await bea('POST', '/api/account/password', {
+          currentPassword: password,
+          newPassword,
+          confirmPassword: newPassword,
+        })
+      ).status,
+    ).toBe(200);
+    expect((await bea('POST', '/api/login', { email, password: newPassword })).status).toBe(200);
+
+    const referral = await bea('POST', '/api/referrals', {
+      referredFirstName: 'Cleo',
+      referredLastName: 'Client',
+      referredEmail: 'cleo@client.journey.test',
+      referralReason: 'They are choosing a tool like this one this quarter and asked me for an introduction.',
+      isReferralAware: true,
+      canUseReferrerName: true,
+      product: 'HubSpot',
+      company: 'HubSpot',
+      website: 'hubspot.com',
+      description: 'CRM',
+      client: { name: 'Client Org', website: 'client.journey.test', country: 'Germany' },
+      notes: '',
+    });
+    expect(referral.status).toBe(201);
+    const id = referral.body.id as number;
+    let draft = await bea('GET', `/api/referrals/${id}/email-draft`);
+    for (let i = 0; i < 100 && draft.status !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      draft = await bea('GET', `/api/referrals/${id}/email-draft`);
+    }
+    expect(draft.status).toBe(200);
+    const sent = await bea('POST', `/api/referrals/${id}/send-email`, {
+      subject: 'Introduction',
+      body: 'Hello Cleo, meet HubSpot.',
+      recipients: { to: ['cleo@client.journey.test'] },
+    });
+    expect(sent.status).toBe(200);
+    await catcher.waitFor((m) => m.to.includes('cleo@client.journey.test'), 15_000);
+    await new Promise((r) => setTimeout(r, 500)); // the last log lines
+
+    const logs = started.map((p) => p.output()).join('\n');
+    expect(logs).toContain('"url":"/api/verify-email?[redacted]"'); // the requests were logged, redacted
+    const secrets = {
+      password,
+      newPassword,
+      token,
+      link: link.href,
+      'link query': link.search,
+      INTERNAL_SECRET: TEST_SECRET,
+      ...Object.fromEntries(sessionTokens.map((t, i) => [`session ${i}`, t])),
+    };
+    expect(sessionTokens.length).toBeGreaterThan(0);
+    for (const [name, secret] of Object.entries(secrets)) {
+      const at = logs.indexOf(secret);
+      expect(at, `${name} appears in the logs: ${logs.slice(Math.max(0, at - 300), at + 50)}`).toBe(-1);
+      expect(logs.includes(encodeURIComponent(secret)), `${name} (encoded) appears in the logs`).toBe(false);
+    }
   });
 });

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EventEnvelope, EventName } from '@app/contracts';
 import { EVENT_PRODUCERS } from '@app/contracts';
-import { freePort, natsBus, type EventBus } from '@app/kit';
+import { freePort, natsBus, natsConnection, natsCounter, type EventBus } from '@app/kit';
 import { TEST_SECRET } from '@app/testing';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
@@ -223,5 +223,27 @@ describe('NATS users and permissions', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(heard).toEqual(['session.ended']);
     expect(logged.filter((l) => l.process === 'gateway' && l.msg === 'listener stopped')).toHaveLength(1);
+  });
+
+  it('only the gateway counts rate limits in the shared KV bucket', async () => {
+    const counters: Record<string, Awaited<ReturnType<typeof natsCounter>> | Error> = {};
+    const connections = [];
+    for (const process of ['gateway', 'auth'] as const) {
+      const nc = await natsConnection(urlOf(process), `${process}-rate-limits`);
+      connections.push(nc);
+      counters[process] = await natsCounter(nc, { namespace: 'events', maxWindowMs: 60_000 }).catch(
+        (error: Error) => error,
+      );
+    }
+    try {
+      const gateway = counters.gateway as Awaited<ReturnType<typeof natsCounter>>;
+      expect((await gateway.incr('k', 60_000)).current).toBe(1);
+      expect((await gateway.incr('k', 60_000)).current).toBe(2);
+      const auth = counters.auth!;
+      if (auth instanceof Error) expect(auth.message).toMatch(/permission|timeout/i);
+      else await expect(auth.incr('k', 60_000)).rejects.toThrow(/permission|timeout/i);
+    } finally {
+      for (const nc of connections) await nc.close();
+    }
   });
 });

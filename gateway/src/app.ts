@@ -1,19 +1,41 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import rateLimit from '@fastify/rate-limit';
 import replyFrom from '@fastify/reply-from';
 import fastifyStatic from '@fastify/static';
-import { ERRORS } from '@app/contracts';
-import { codeForStatus, loggerOptions, REQUEST_ID_HEADER, type EventBus } from '@app/kit';
+import { ERRORS, type ErrorCode } from '@app/contracts';
+import { codeForStatus, loggerOptions, REQUEST_ID_HEADER, type Counter, type EventBus } from '@app/kit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { GatewayConfig } from './config.ts';
 import { openApiRoutes } from './openapi.ts';
-import { proxyRoutes, sendError, upstreams } from './proxy.ts';
+import { BodyRefusedError, countedBody } from './body.ts';
+import { methodsForPath, proxyRoutes, refuseBody, sendError, upstreams } from './proxy.ts';
+import { memoryCounter, rateLimitStore } from './rate-limits.ts';
 import { csrfGuard, securityHeaders } from './security.ts';
 import { SessionResolver } from './sessions.ts';
 
 const requestIdPattern = /^[\w.:-]{1,128}$/;
+
+/** What Node's http parser refuses (address or headers over its limits, malformed requests), as JSON. */
+function clientError(error: Error & { code?: string }, socket: Duplex) {
+  if (!socket.writable) return void socket.destroy();
+  const code: ErrorCode =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? 'HEADERS_TOO_LARGE'
+      : error.code === 'HPE_URI_TOO_LONG' // not raised by llhttp today; kept should it ever be
+        ? 'URI_TOO_LONG'
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? 'BODY_TIMEOUT'
+          : 'VALIDATION_FAILED';
+  const body = JSON.stringify({ message: code === 'VALIDATION_FAILED' ? 'Bad request' : ERRORS[code].message, code });
+  socket.end(
+    `HTTP/1.1 ${ERRORS[code].status} ${STATUS_CODES[ERRORS[code].status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
 
 /**
  * The only thing the browser talks to: the built web app, `/api` forwarded to the owning service with
@@ -24,14 +46,27 @@ export async function buildGateway(options: {
   /** Hears `session.ended` and `user.email_verified`, so this gateway's session cache is never stale. */
   bus?: EventBus;
   logger?: FastifyServerOptions['logger'] | false;
+  /**
+   * Where rate-limit counts live: NATS KV shared by every replica (the gateway's own process), else this
+   * process's memory (`npm start`, one gateway).
+   */
+  rateLimits?: Counter;
 }): Promise<FastifyInstance> {
   const { config } = options;
   const app = Fastify({
     logger: options.logger === undefined ? loggerOptions('gateway', config.LOG_LEVEL) : options.logger,
     trustProxy: config.TRUST_PROXY,
     bodyLimit: config.BODY_LIMIT_BYTES,
+    // Client-facing timeouts outlast every upstream one (config checks it): a hung service gets a JSON 504.
     requestTimeout: config.REQUEST_TIMEOUT_MS,
     connectionTimeout: config.REQUEST_TIMEOUT_MS,
+    // Node's http parser refusals (address or headers too long, bad requests) answer JSON too.
+    clientErrorHandler: clientError,
+    // The router's refusals (a path parameter over maxParamLength, a malformed URL) in the one shape.
+    frameworkErrors: (error, _request, reply) => {
+      const status = error.statusCode ?? 400;
+      return sendError(reply, status === 414 ? 'URI_TOO_LONG' : codeForStatus(status));
+    },
     requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers[REQUEST_ID_HEADER];
@@ -47,11 +82,23 @@ export async function buildGateway(options: {
     if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
   });
 
-  // Bodies are streamed to the services unparsed; each service validates its own input.
+  // Bodies are streamed to the services unparsed (each service validates its own input), counted on the
+  // way: over the route's limit, or not all there in time, the gateway answers and the upstream call aborts.
+  app.decorateRequest('bodyRefusal', null);
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+  app.addContentTypeParser('*', (request, payload, done) => {
+    const body = request.routeOptions.config.body ?? { limit: config.BODY_LIMIT_BYTES, tooLarge: 'BODY_TOO_LARGE' };
+    // Announced too large: refused at once, before anything else runs.
+    if (Number(request.headers['content-length'] ?? 0) > body.limit) return done(new BodyRefusedError(body.tooLarge));
+    const counted = countedBody(request, payload, { ...body, timeoutMs: config.BODY_TIMEOUT_MS }, (code) => {
+      // Refused before the upstream call started, or while it runs: the forward's error path answers then.
+      request.log.info({ refused: code }, 'request body refused');
+    });
+    done(null, counted);
+  });
 
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
+    if (error instanceof BodyRefusedError) return refuseBody(reply, error.code);
     const status = error.statusCode ?? 500;
     if (status === 429) return sendError(reply, 'RATE_LIMITED');
     if (status >= 500) {
@@ -61,22 +108,30 @@ export async function buildGateway(options: {
         status === 504 ? 'UPSTREAM_TIMEOUT' : status === 503 ? 'SERVICE_UNAVAILABLE' : 'BAD_GATEWAY',
       );
     }
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, 'BODY_TOO_LARGE');
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return refuseBody(reply, 'BODY_TOO_LARGE');
+    if (status === 404) return sendError(reply, 'NOT_FOUND');
+    if (status === 405) return sendError(reply, 'METHOD_NOT_ALLOWED');
+    if (status === 414) return sendError(reply, 'URI_TOO_LONG');
     return sendError(reply, codeForStatus(status), error.message);
   });
 
   csrfGuard(app, config);
   await app.register(rateLimit, {
     global: false,
+    store: rateLimitStore(options.rateLimits ?? memoryCounter(), app.log),
     errorResponseBuilder: () => ({ statusCode: 429, message: ERRORS.RATE_LIMITED.message, code: 'RATE_LIMITED' }),
   });
   await app.register(replyFrom, {
+    // Its per-request lines carry the upstream URL with its query string (tokens): Fastify's own suffice.
+    disableRequestLogging: true,
     undici: {
       connections: 128,
       pipelining: 1,
       keepAliveTimeout: 30_000,
-      headersTimeout: config.REQUEST_TIMEOUT_MS,
-      bodyTimeout: config.REQUEST_TIMEOUT_MS,
+      // Each route sets its own (UPSTREAM_TIMEOUT_MS or UPSTREAM_MODEL_TIMEOUT_MS); these are the ceiling.
+      headersTimeout: config.UPSTREAM_MODEL_TIMEOUT_MS,
+      bodyTimeout: config.UPSTREAM_MODEL_TIMEOUT_MS,
+      connectTimeout: Math.min(config.UPSTREAM_TIMEOUT_MS, 5000),
     },
   });
 
@@ -84,6 +139,7 @@ export async function buildGateway(options: {
     authUrl: config.AUTH_URL,
     internalSecret: config.INTERNAL_SECRET,
     cacheMs: config.SESSION_CACHE_MS,
+    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
   });
   await options.bus?.listen('session.ended', async (event) => sessions.evictSession(event.payload.sessionId));
   await options.bus?.listen('user.email_verified', async (event) => sessions.evictUser(event.payload.userId));
@@ -122,14 +178,22 @@ export async function buildGateway(options: {
     app.get('/', (_request, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
   }
 
+  const routedMethods = methodsForPath(config);
   app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?', 1)[0]!;
     const isPage =
-      request.method === 'GET' &&
-      !request.url.startsWith('/api/') &&
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !path.startsWith('/api/') &&
+      !path.startsWith('/dev/') &&
+      // A path naming a file (/assets/x.js, /favicon.ico) that is not there is a 404, not the app.
+      !/\.[^/]*$/.test(path) &&
       webRoot &&
       existsSync(join(webRoot, 'index.html'));
     // Client-side routes (/dashboard, /verify-email...) all load the app, which shows its own not-found screen.
     if (isPage) return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    // A known path with another method is a 405, with the methods it takes.
+    const allowed = routedMethods(path);
+    if (allowed.length > 0) return sendError(reply.header('allow', allowed.join(', ')), 'METHOD_NOT_ALLOWED');
     return sendError(reply, 'NOT_FOUND');
   });
 

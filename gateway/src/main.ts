@@ -1,4 +1,4 @@
-import { createLogger, natsBus, runProcess } from '@app/kit';
+import { createLogger, natsBus, natsConnection, natsCounter, runProcess } from '@app/kit';
 import { buildGateway } from './app.ts';
 import { readGatewayConfig } from './config.ts';
 
@@ -14,13 +14,19 @@ await runProcess(async () => {
         secret: config.INTERNAL_SECRET,
       })
     : undefined;
-  const app = await buildGateway({ config, bus });
+  // Rate limits are counted in NATS KV, so every replica draws on the same budget.
+  const nc = config.NATS_URL ? await natsConnection(config.NATS_URL, 'gateway-rate-limits') : undefined;
+  const rateLimits = nc
+    ? await natsCounter(nc, { namespace: config.NATS_NAMESPACE, maxWindowMs: config.RATE_LIMIT_WINDOW_MS })
+    : undefined;
+  const app = await buildGateway({ config, bus, ...(rateLimits ? { rateLimits } : {}) });
   await app.listen({ host: config.HOST, port: config.PORT });
   return {
     logger: app.log,
     async close() {
       await app.close();
       await bus?.close();
+      await nc?.close();
     },
   };
 });

@@ -1,4 +1,12 @@
-import { ERRORS, operationList, routePath, type ErrorCode, type OperationSpec, type ServiceName } from '@app/contracts';
+import {
+  ERRORS,
+  operationList,
+  routePath,
+  SERVICE_BODY_LIMITS,
+  type ErrorCode,
+  type OperationSpec,
+  type ServiceName,
+} from '@app/contracts';
 import { IDENTITY_HEADER, INTERNAL_AUTH_HEADER, REQUEST_ID_HEADER } from '@app/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from './config.ts';
@@ -15,6 +23,75 @@ export const SESSION_COOKIE = 'sid';
 /** The error answer with its code: the same shape every service gives. */
 export const sendError = (reply: FastifyReply, code: ErrorCode, message?: string) =>
   reply.status(ERRORS[code].status).send({ message: message ?? ERRORS[code].message, code });
+
+/** How long the rest of a refused body is read and dropped, so the client can read the answer. */
+const DRAIN_MS = 2000;
+
+/**
+ * Refusing a body the client may still be sending: the rest is read and dropped for a moment (closing at
+ * once would reset the connection, and the client might never see the answer), then the connection ends.
+ */
+export function refuseBody(reply: FastifyReply, code: ErrorCode) {
+  if (reply.sent) return;
+  const raw = reply.request.raw;
+  if (!raw.complete) {
+    raw.resume();
+    const timer = setTimeout(() => raw.socket?.destroy(), DRAIN_MS);
+    timer.unref();
+    raw.once('end', () => clearTimeout(timer));
+    raw.once('close', () => clearTimeout(timer));
+  }
+  return sendError(reply, code);
+}
+
+/** Operations that wait on a language model (or on a service that does), which may legitimately be slow. */
+export const MODEL_OPERATIONS: ReadonlySet<string> = new Set([
+  'searchProducts',
+  'smartMatch',
+  'getReferralProgram',
+  'analyzeProgramDocument',
+]);
+
+/** The body limit of an operation at the gateway: never more than its service accepts. */
+export function bodyLimitOf(op: OperationSpec, config: GatewayConfig): { limit: number; tooLarge: ErrorCode } {
+  if (op.bodyKind === 'upload') return { limit: config.UPLOAD_LIMIT_BYTES, tooLarge: 'DOCUMENT_TOO_LARGE' };
+  const serviceLimit = SERVICE_BODY_LIMITS[op.service];
+  return {
+    limit: serviceLimit ? Math.min(serviceLimit, config.BODY_LIMIT_BYTES) : config.BODY_LIMIT_BYTES,
+    tooLarge: 'BODY_TOO_LARGE',
+  };
+}
+
+const UNAVAILABLE = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+]);
+
+/** What a failed upstream call becomes: a timeout is a 504, a service that is not there a 503. */
+function upstreamFailure(request: FastifyRequest, error: Error & { code?: string; cause?: unknown }): ErrorCode {
+  if (request.bodyRefusal) return request.bodyRefusal;
+  const causes: Array<{ code?: string; statusCode?: number }> = [];
+  for (let e: unknown = error; e && causes.length < 5; e = (e as { cause?: unknown }).cause) {
+    causes.push(e as { code?: string; statusCode?: number });
+  }
+  const codes = causes.map((c) => c.code);
+  if (
+    codes.some(
+      (c) => c === 'UND_ERR_HEADERS_TIMEOUT' || c === 'UND_ERR_BODY_TIMEOUT' || c === 'FST_REPLY_FROM_TIMEOUT',
+    ) ||
+    causes[0]?.statusCode === 504
+  ) {
+    return 'UPSTREAM_TIMEOUT';
+  }
+  // Nobody listening, or a connection the service dropped (killed, restarting): it is unavailable.
+  if (codes.some((c) => c !== undefined && UNAVAILABLE.has(c))) return 'SERVICE_UNAVAILABLE';
+  return 'BAD_GATEWAY';
+}
 
 export function upstreams(config: GatewayConfig): Record<ServiceName, string> {
   return {
@@ -35,6 +112,33 @@ export function sessionToken(cookieHeader: string | undefined): string | undefin
     if (cookie.startsWith(`${SESSION_COOKIE}=`)) return cookie.slice(SESSION_COOKIE.length + 1).trim() || undefined;
   }
   return undefined;
+}
+
+/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6 addresses. */
+export function isLoopback(address: string | undefined): boolean {
+  if (!address) return false;
+  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return v4.startsWith('127.') || address === '::1';
+}
+
+/** A Host header naming this machine: localhost, 127.0.0.1 or [::1], with any port. */
+export function isLoopbackHost(host: string | undefined): boolean {
+  if (!host) return false;
+  const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0]!;
+  return ['localhost', '127.0.0.1', '[::1]'].includes(name.toLowerCase());
+}
+
+/** The operations this gateway routes: never internal ones, the dev inbox only when enabled. */
+const routedOperations = (config: GatewayConfig) =>
+  operationList.filter((op) => op.access !== 'internal' && (op.access !== 'dev' || config.DEV_INBOX));
+
+/** The methods the gateway routes for a concrete path (`/api/referrals/7`), for a 405's Allow header. */
+export function methodsForPath(config: GatewayConfig): (path: string) => string[] {
+  const routes = routedOperations(config).map((op) => ({
+    method: op.method,
+    pattern: new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}$`),
+  }));
+  return (path) => [...new Set(routes.filter((route) => route.pattern.test(path)).map((route) => route.method))];
 }
 
 /**
@@ -59,19 +163,31 @@ export function proxyRoutes(app: FastifyInstance, config: GatewayConfig, session
     }
   }
 
+  // The development inbox shows every verification link: only to this machine, by its socket (not a
+  // forwarded address) and its Host (so another site cannot reach it through a victim's browser).
+  const devOnly = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!isLoopback(request.socket.remoteAddress) || !isLoopbackHost(request.headers.host)) {
+      return sendError(reply, 'NOT_FOUND');
+    }
+  };
+
   const requireUser = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!request.identityHeader) return sendError(reply, 'UNAUTHENTICATED');
   };
 
-  const forward = (op: OperationSpec) => {
-    const upload = op.bodyKind === 'upload';
-    const limit = upload ? config.UPLOAD_LIMIT_BYTES : config.BODY_LIMIT_BYTES;
+  const forward = (op: OperationSpec & { id: string }) => {
     const target = targets[op.service];
+    const timeout = MODEL_OPERATIONS.has(op.id) ? config.UPSTREAM_MODEL_TIMEOUT_MS : config.UPSTREAM_TIMEOUT_MS;
     return (request: FastifyRequest, reply: FastifyReply) => {
-      if (Number(request.headers['content-length'] ?? 0) > limit) {
-        return sendError(reply, upload ? 'DOCUMENT_TOO_LARGE' : 'BODY_TOO_LARGE');
-      }
+      if (request.bodyRefusal) return refuseBody(reply, request.bodyRefusal);
       return reply.from(target + request.url, {
+        timeout,
+        onError: (_reply, { error }) => {
+          const code = upstreamFailure(request, error);
+          if (code === request.bodyRefusal) return void refuseBody(reply, code);
+          request.log.warn({ err: error, upstream: op.service }, 'upstream call failed');
+          void sendError(reply, code);
+        },
         rewriteRequestHeaders: (_req, headers) => {
           const out: Record<string, string | string[] | undefined> = { ...headers, [REQUEST_ID_HEADER]: request.id };
           delete out[IDENTITY_HEADER];
@@ -95,14 +211,13 @@ export function proxyRoutes(app: FastifyInstance, config: GatewayConfig, session
     credentials: { max: config.RATE_LIMIT_AUTH_MAX, timeWindow: config.RATE_LIMIT_WINDOW_MS },
   } as const;
 
-  for (const op of operationList) {
-    if (op.access === 'internal' || (op.access === 'dev' && !config.DEV_INBOX)) continue;
+  for (const op of routedOperations(config)) {
     const signedIn = op.access === 'user' || op.access === 'verified' || op.access === 'admin';
     app.route({
       method: op.method,
       url: routePath(op.path),
-      preHandler: signedIn ? [resolveIdentity, requireUser] : [resolveIdentity],
-      config: op.rateLimit ? { rateLimit: rateLimits[op.rateLimit] } : {},
+      preHandler: op.access === 'dev' ? [devOnly] : signedIn ? [resolveIdentity, requireUser] : [resolveIdentity],
+      config: { body: bodyLimitOf(op, config), ...(op.rateLimit ? { rateLimit: rateLimits[op.rateLimit] } : {}) },
       handler: forward(op),
     });
   }

@@ -26,8 +26,11 @@ export class SessionResolver {
   private readonly internalToken: string;
   private readonly signer: ReturnType<typeof identitySigner>;
 
-  constructor(options: { authUrl: string; internalSecret: string; cacheMs: number }) {
+  private readonly timeoutMs: number;
+
+  constructor(options: { authUrl: string; internalSecret: string; cacheMs: number; timeoutMs?: number }) {
     this.authUrl = options.authUrl;
+    this.timeoutMs = options.timeoutMs ?? 5000;
     this.cacheMs = options.cacheMs;
     this.internalToken = internalAuthToken(options.internalSecret);
     this.signer = identitySigner(options.internalSecret);
@@ -39,18 +42,21 @@ export class SessionResolver {
     if (cached && cached.until > now) return cached;
 
     let response;
+    let body: { identity?: Identity; expiresAt?: string };
     try {
+      // A hung auth service (accepts, never answers) fails the lookup within the timeout, whole.
       response = await request(`${this.authUrl}/internal/sessions/resolve`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', [INTERNAL_AUTH_HEADER]: this.internalToken },
         body: JSON.stringify({ token }),
-        headersTimeout: 5000,
-        bodyTimeout: 5000,
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+        signal: AbortSignal.timeout(this.timeoutMs),
       });
+      body = (await response.body.json()) as typeof body;
     } catch (error) {
       throw new UpstreamUnavailableError('auth service unreachable', { cause: error });
     }
-    const body = (await response.body.json()) as { identity?: Identity; expiresAt?: string };
     let entry: CacheEntry;
     if (response.statusCode === 200 && body.identity && body.expiresAt) {
       const until = Math.min(now + this.cacheMs, Date.parse(body.expiresAt), now + (IDENTITY_TTL_SECONDS - 5) * 1000);

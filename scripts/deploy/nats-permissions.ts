@@ -4,7 +4,7 @@
  * its one event; what they refuse goes to the dead-letter stream on their own subject), listen to the
  * events it listens to. Everything else is refused by the server.
  */
-import { deadLetterStreamName, deadLetterSubject, streamName } from '@app/kit';
+import { deadLetterStreamName, deadLetterSubject, rateLimitBucket, streamName } from '@app/kit';
 import { PROCESS_NAMES, type ProcessName, type ProcessTopology } from './topology.ts';
 
 export interface NatsUser {
@@ -13,6 +13,16 @@ export interface NatsUser {
   passwordVariable: string;
   publish: string[];
   subscribe: string[];
+}
+
+function rateLimitSubjects(namespace: string): string[] {
+  const bucket = rateLimitBucket(namespace);
+  return [
+    `$JS.API.STREAM.INFO.KV_${bucket}`,
+    `$JS.API.STREAM.CREATE.KV_${bucket}`,
+    `$JS.API.STREAM.MSG.GET.KV_${bucket}`,
+    `$KV.${bucket}.>`,
+  ];
 }
 
 export const natsPasswordVariable = (process: ProcessName) => `NATS_${process.toUpperCase()}_PASSWORD`;
@@ -28,6 +38,8 @@ export function natsUsers(topology: Record<ProcessName, ProcessTopology>, namesp
       `$JS.API.STREAM.INFO.${stream}`,
       `$JS.API.STREAM.CREATE.${stream}`,
       ...publishes.map((event) => `${namespace}.${event}`),
+      // The gateway's rate-limit counters, shared by its replicas: one NATS KV bucket (gateway/src/rate-limits.ts).
+      ...(process === 'gateway' ? rateLimitSubjects(namespace) : []),
       ...subscribers.flatMap(({ id, event }) => [
         `$JS.API.CONSUMER.INFO.${stream}.${id}`,
         // The filtered create (servers 2.9+): the consumer can only ever be bound to this event.

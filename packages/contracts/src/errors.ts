@@ -196,6 +196,11 @@ export const ERRORS = {
     message: 'The callback timestamp is missing, older than 5 minutes or in the future',
   },
   CALLBACK_REPLAYED: { status: 409, message: 'This callback was already received' },
+
+  // Gateway: bodies, addresses and headers refused before any service sees them
+  BODY_TIMEOUT: { status: 408, message: 'The request took too long to arrive. Please try again.' },
+  URI_TOO_LONG: { status: 414, message: 'The address is too long' },
+  HEADERS_TOO_LARGE: { status: 431, message: 'The request headers are too large' },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -86,6 +86,7 @@ export function errorsOf(op: OperationSpec): ErrorCode[] {
   if (op.params || op.query || op.body || kind) codes.add('VALIDATION_FAILED');
   if (kind === 'json' || kind === 'raw') codes.add('MALFORMED_BODY');
   if (kind) codes.add('BODY_TOO_LARGE');
+  if (kind) codes.add('BODY_TIMEOUT');
   if (op.access === 'user' || op.access === 'verified' || op.access === 'admin') codes.add('UNAUTHENTICATED');
   if (op.access === 'verified') codes.add('EMAIL_NOT_VERIFIED');
   if (op.access === 'admin') codes.add('ADMIN_ONLY');
@@ -103,3 +104,12 @@ export function errorsOf(op: OperationSpec): ErrorCode[] {
 
 /** Whether the gateway forwards the operation from the browser (internal ones stay between services). */
 export const isPublicOperation = (op: OperationSpec) => op.access !== 'internal';
+
+/**
+ * Services whose JSON bodies are smaller than the gateway's BODY_LIMIT_BYTES: the gateway refuses a larger
+ * body itself (413), rather than start forwarding what the service will cut off.
+ */
+export const SERVICE_BODY_LIMITS: Partial<Record<ServiceName, number>> = {
+  // Search texts and match requests are short and enrichment callbacks carry one email.
+  ai: 64 * 1024,
+};

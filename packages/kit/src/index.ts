@@ -17,3 +17,4 @@ export * from './html.ts';
 export * from './net.ts';
 export * from './operations.ts';
 export * from './events/subscriber.ts';
+export * from './nats-counter.ts';

@@ -17,11 +17,39 @@ export const redactPaths = [
   'token',
 ];
 
+/** Path segments that carry a secret-like value (an invitation id is what its email link carries). */
+const SECRET_SEGMENTS = /(\/vendor-invitations\/)[^/?#]+/g;
+
+/**
+ * A URL as logs may show it: the query string never appears (verification and email-change tokens,
+ * search words, filters), nor do path segments that carry a secret-like value.
+ */
+export function redactUrl(url: string): string {
+  const query = url.indexOf('?');
+  const path = (query === -1 ? url : url.slice(0, query)).replace(SECRET_SEGMENTS, '$1[redacted]');
+  return query === -1 ? path : `${path}?[redacted]`;
+}
+
+interface LoggedRequest {
+  method?: string;
+  url?: string;
+  ip?: string;
+  id?: string;
+}
+
 export function loggerOptions(service: string, level = process.env.LOG_LEVEL ?? 'info'): LoggerOptions {
   return {
     level,
     base: { service },
     redact: { paths: redactPaths, censor: '[redacted]' },
+    // Fastify's request log line: method, redacted URL and client address; never headers, query or body.
+    serializers: {
+      req: (request: LoggedRequest) => ({
+        method: request.method,
+        url: typeof request.url === 'string' ? redactUrl(request.url) : undefined,
+        remoteAddress: request.ip,
+      }),
+    },
   };
 }
 

@@ -1,3 +1,4 @@
+import { SERVICE_BODY_LIMITS } from '@app/contracts';
 import { createDataService, defineService, registerOperations, type DataService, type ServiceOptions } from '@app/kit';
 import { languageModel } from '@app/llm';
 import { catalogueSource } from './catalogue/catalogue.ts';
@@ -22,7 +23,7 @@ import { matchPrograms } from './subscribers/match-programs.ts';
 import { matchVendors } from './subscribers/match-vendors.ts';
 
 /** Search texts and match requests are short and enrichment callbacks carry one email: nothing legitimate is larger. */
-const BODY_LIMIT = 64 * 1024;
+const BODY_LIMIT = SERVICE_BODY_LIMITS.ai;
 
 export type AiService = DataService<PrismaClient>;
 
