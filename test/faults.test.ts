@@ -212,7 +212,7 @@ beforeAll(async () => {
     S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
     RATE_LIMIT_AUTH_MAX: '10000',
     UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS),
-    REQUEST_TIMEOUT_MS: '20000',
+    UPSTREAM_MODEL_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS),
     ...Object.fromEntries(
       Object.keys(services)
         .filter((name) => name !== 'gateway')
@@ -408,7 +408,6 @@ describe('faults: kills, stops, a NATS restart and SMTP 451 during a stream of r
     }
   });
 
-  // Needs the gateway's UPSTREAM_TIMEOUT_MS (branch i11-gateway): before it, a stopped service hangs the request.
   it('answers a JSON 504 within the upstream timeout while a service is stopped', () => {
     const stopped = downAnswers.filter((d) => d.fault === 'stopped');
     expect(stopped.map((d) => d.service).sort()).toEqual(Object.keys(probes).sort());
