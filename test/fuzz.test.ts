@@ -107,6 +107,11 @@ const BAD_BODIES: Array<{ kind: string; text: string; type?: string }> = [
   { kind: 'form-encoded', text: 'a=1&b=2', type: 'application/x-www-form-urlencoded' },
   { kind: 'text/plain', text: 'hello', type: 'text/plain' },
   { kind: 'multipart without boundary', text: 'x', type: 'multipart/form-data' },
+  {
+    kind: 'multipart cut short',
+    text: '--b\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nabc',
+    type: 'multipart/form-data; boundary=b',
+  },
 ];
 /** Path parameter values: the text rule, traversal, odd numbers, an id of another kind. */
 const BAD_PARAMS = [

@@ -37,6 +37,16 @@ export function sessionToken(cookieHeader: string | undefined): string | undefin
   return undefined;
 }
 
+/** Whether the URL's %-escapes decode (well-formed and valid UTF-8). */
+function decodable(url: string): boolean {
+  try {
+    decodeURIComponent(url);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Forwards each operation of the contract (`operations` in @app/contracts) to the service that owns it,
  * with the caller's identity resolved from the session cookie and signed for the service. Bodies pass
@@ -71,6 +81,8 @@ export function proxyRoutes(app: FastifyInstance, config: GatewayConfig, session
       if (Number(request.headers['content-length'] ?? 0) > limit) {
         return sendError(reply, upload ? 'DOCUMENT_TOO_LARGE' : 'BODY_TOO_LARGE');
       }
+      // reply-from decodes the URL and would throw (a 502): a bad %-escape or invalid UTF-8 is the caller's fault.
+      if (!decodable(request.url)) return sendError(reply, 'VALIDATION_FAILED', 'Malformed URL encoding');
       return reply.from(target + request.url, {
         rewriteRequestHeaders: (_req, headers) => {
           const out: Record<string, string | string[] | undefined> = { ...headers, [REQUEST_ID_HEADER]: request.id };
