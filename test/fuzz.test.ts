@@ -125,6 +125,8 @@ const BAD_PARAMS = [
   { kind: 'SQL', value: "1' OR '1'='1" },
   { kind: 'long (100)', value: '9'.repeat(100) },
 ];
+/** Session cookies that name no session: odd bytes (read as Latin-1: C1 controls, soft hyphen), huge, encoded NUL. */
+const BAD_COOKIES = ['sid=\u0085\u009b\u00ad', `sid=${'a'.repeat(8000)}`, 'sid=%00', 'sid=; sid=x', 'sid=a b'];
 
 /** Operations not fuzzed here, and why (printed). */
 const SKIPPED: Partial<Record<OperationId, string>> = {
@@ -558,6 +560,56 @@ describe('the fuzz suite', () => {
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
+  it('odd text (issue 11, items 2 and 11): NUL, zero-width-only and bidi overrides are clean 400s naming the field', async () => {
+    const anonymous: Client = { role: 'anonymous', cookie: '' };
+    const register = {
+      firstName: 'Ada',
+      lastName: 'L',
+      companyName: 'Engines',
+      email: 'ada@odd.example',
+      password: PASSWORD,
+    };
+    const verified = clients.get('verified')!;
+    const answers = {
+      nulName: await call(anonymous, 'POST', '/api/register', { ...register, firstName: 'Ada\u0000' }),
+      nulEmail: await call(anonymous, 'POST', '/api/login', { email: 'ada\u0000@odd.example', password: PASSWORD }),
+      nulResend: await call(anonymous, 'POST', '/api/resend-verification', { email: '\u0000@odd.example' }),
+      zeroWidthName: await call(anonymous, 'POST', '/api/register', { ...register, lastName: '\u200b\u200b' }),
+      escapeCompany: await call(anonymous, 'POST', '/api/register', { ...register, companyName: '\u001b[31mEvil' }),
+      rtlProduct: await call(verified, 'POST', '/api/referrals', {
+        ...(examples(fixture).createReferral as object),
+        product: 'PayPal\u202eytiruceS',
+      }),
+      nulSearch: await call(verified, 'GET', '/api/referrals?search=%00'),
+      nulSubject: await call(verified, 'POST', `/api/referrals/${fixture.referralId}/send-email`, {
+        ...(examples(fixture).sendEmail as object),
+        subject: 'Hi\u0000',
+      }),
+      nulTag: await call(clients.get('vendor')!, 'POST', '/api/lead-criteria', {
+        ...(examples(fixture).saveLeadCriteria as object),
+        industries: ['Soft\u0000ware'],
+      }),
+      nulPartner: await call(verified, 'GET', '/api/referral-impact?partner=a%00'),
+    };
+    const said = Object.fromEntries(
+      Object.entries(answers).map(([name, a]) => [name, [a.status, a.json.code, a.json.field, a.json.message]]),
+    );
+    expect(said).toEqual({
+      nulName: [400, 'VALIDATION_FAILED', 'firstName', 'First name contains characters that are not allowed'],
+      nulEmail: [400, 'VALIDATION_FAILED', 'email', 'Email contains characters that are not allowed'],
+      nulResend: [400, 'VALIDATION_FAILED', 'email', 'Email contains characters that are not allowed'],
+      zeroWidthName: [400, 'VALIDATION_FAILED', 'lastName', 'Last name is required'],
+      escapeCompany: [400, 'VALIDATION_FAILED', 'companyName', 'Company name contains characters that are not allowed'],
+      rtlProduct: [400, 'VALIDATION_FAILED', 'product', 'Product contains characters that are not allowed'],
+      nulSearch: [400, 'VALIDATION_FAILED', 'search', 'Search contains characters that are not allowed'],
+      nulSubject: [400, 'VALIDATION_FAILED', 'subject', 'Subject contains characters that are not allowed'],
+      nulTag: [400, 'VALIDATION_FAILED', 'industries.0', 'Industries contains characters that are not allowed'],
+      nulPartner: [400, 'VALIDATION_FAILED', 'partner', 'Partner contains characters that are not allowed'],
+    });
+    // Nothing of it was stored: no account for the address.
+    expect((await sql.query(`SELECT 1 FROM auth.users WHERE email = 'ada@odd.example'`)).rows).toEqual([]);
+  });
+
   it('answers every bad request of every operation, as every role, with a clean 4xx and changes nothing', async () => {
     const started = Date.now();
     const all = examples(fixture);
@@ -575,13 +627,17 @@ describe('the fuzz suite', () => {
       const path = fill(op.path, params);
       const primary = primaryRole(op);
       const before = await snapshot();
+      expect(Object.keys(before).length, 'tables compared').toBeGreaterThan(20);
       const jobs: Array<{
         role: Role;
         what: string;
         method: string;
         path: string;
         body?: { text: string; type?: string };
+        cookie?: string;
       }> = [];
+      for (const cookie of BAD_COOKIES)
+        jobs.push({ role: 'anonymous', what: `cookie ${cookie.slice(0, 20)}`, method: op.method, path, cookie });
 
       for (const role of ROLES) {
         const full = role === primary;
@@ -658,11 +714,12 @@ describe('the fuzz suite', () => {
         Array.from({ length: 6 }, async () => {
           while (next < jobs.length) {
             const job = jobs[next++]!;
-            const { status, problem } = await send(clients.get(job.role)!, job.method, job.path, job.body);
+            const client = job.cookie ? { role: job.role, cookie: job.cookie } : clients.get(job.role)!;
+            const { status, problem } = await send(client, job.method, job.path, job.body);
             requests++;
             statuses.set(status, (statuses.get(status) ?? 0) + 1);
             if (problem) failures.push({ op: op.id, role: job.role, what: job.what, status, problem });
-            else if (status < 400 && op.method !== 'GET')
+            else if (status < 400 && op.method !== 'GET' && !job.cookie)
               failures.push({
                 op: op.id,
                 role: job.role,

@@ -32,7 +32,10 @@ export function sessionToken(cookieHeader: string | undefined): string | undefin
   if (!cookieHeader) return undefined;
   for (const part of cookieHeader.split(';')) {
     const cookie = part.trimStart();
-    if (cookie.startsWith(`${SESSION_COOKIE}=`)) return cookie.slice(SESSION_COOKIE.length + 1).trim() || undefined;
+    if (!cookie.startsWith(`${SESSION_COOKIE}=`)) continue;
+    // Ours are base64url; anything else (odd bytes, a megabyte) names no session and never reaches auth.
+    const token = cookie.slice(SESSION_COOKIE.length + 1).trim();
+    return /^[\w-]{1,200}$/.test(token) ? token : undefined;
   }
   return undefined;
 }
