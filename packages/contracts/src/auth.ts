@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Email, idText, passwordText, requiredText } from './common.ts';
+import { Email, passwordText, requiredText, text } from './common.ts';
 
 /**
  * Passwords have no rule but "required" (spec 5) and the text rule's refusal of control characters; never
@@ -39,9 +39,16 @@ export type ResendVerificationRequest = z.input<typeof ResendVerificationRequest
 
 export const VERIFY_LINK_MISSING = 'Invalid verification link. Missing token or user ID.';
 
+const link = {
+  label: 'Verification link',
+  required: VERIFY_LINK_MISSING,
+  typeMessage: VERIFY_LINK_MISSING,
+  maxMessage: 'Invalid verification link.',
+  trim: false,
+};
 export const VerifyEmailQuery = z.strictObject({
-  token: idText('Verification link', 200, 'Invalid verification link.').min(1, VERIFY_LINK_MISSING),
-  userId: idText('Verification link', 100, 'Invalid verification link.').min(1, VERIFY_LINK_MISSING),
+  token: text({ ...link, max: 200 }),
+  userId: text({ ...link, max: 100 }),
 });
 export type VerifyEmailQuery = z.infer<typeof VerifyEmailQuery>;
 

@@ -32,7 +32,7 @@ export interface TextOptions {
   multiline?: boolean;
   /** What the screen shows when it is too long (default "Must be at most {max} characters"). */
   maxMessage?: string;
-  /** The message when the value is not a string at all (default: `required`, else "{label} must be text"). */
+  /** The message when the value is missing or not a string (default: `required`, else "{label} must be text"). */
   typeMessage?: string;
   /** Identifiers in paths are compared as sent, not trimmed. */
   trim?: boolean;
