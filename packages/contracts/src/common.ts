@@ -39,8 +39,9 @@ export interface TextOptions {
 }
 
 /**
- * A string field under the text rule: NFC-normalized, refused with "{label} contains characters that are
- * not allowed" (or "{label} must be a single line"), blank-only values read as empty, trimmed, bounded.
+ * A string field under the text rule: NFC-normalized, blank-only values read as empty, trimmed, then
+ * refused with "{label} must be a single line" or "{label} contains characters that are not allowed",
+ * bounded.
  * A ZodString: `.regex()`, `.min()`, `.refine()` and `.pipe()` chain after it.
  */
 export function text(options: TextOptions) {
@@ -49,6 +50,8 @@ export function text(options: TextOptions) {
     .string({ error: options.typeMessage ?? required ?? `${label} must be text` })
     .normalize('NFC')
     .overwrite((value) => blankToEmpty(multiline ? value.replace(/\r\n?/g, '\n') : value));
+  // Trimmed first: a pasted trailing line break or tab is whitespace, not a reason to refuse.
+  if (trim) schema = schema.trim();
   if (!multiline)
     schema = schema.refine((value) => !/[\n\r]/.test(value), {
       message: `${label} must be a single line`,
@@ -58,7 +61,6 @@ export function text(options: TextOptions) {
     message: `${label} contains characters that are not allowed`,
     abort: true,
   });
-  if (trim) schema = schema.trim();
   if (required) schema = schema.min(1, required);
   return schema.max(max, options.maxMessage ?? `Must be at most ${max} characters`);
 }

@@ -44,7 +44,7 @@ describe('the text rule', () => {
     ['a word joiner', 'A\u2060da'],
     ['a byte-order mark', 'A\ufeffda'],
     ['a soft hyphen', 'A\u00adda'],
-    ['a line separator', 'Ada\u2028'],
+    ['a line separator', 'Ada\u2028x'],
     ['a lone surrogate', 'Ada\ud800'],
   ])('refuses %s, naming the field', (_kind, value) => {
     expect(issue(name, value).message).toBe('First name contains characters that are not allowed');
@@ -55,6 +55,7 @@ describe('the text rule', () => {
     expect(issue(name, 'Ada\nLovelace').message).toBe('First name must be a single line');
     expect(issue(name, 'Ada\tLovelace').message).toBe('First name contains characters that are not allowed');
     expect(body.parse('Hello\r\n\r\nBye\rnow\tok')).toBe('Hello\n\nBye\nnow\tok');
+    expect(name.parse('\tAda Lovelace\r\n')).toBe('Ada Lovelace');
   });
 
   it('reads whitespace and zero-width only values as empty, so "required" fails', () => {
