@@ -109,7 +109,10 @@ export function sessionToken(cookieHeader: string | undefined): string | undefin
   if (!cookieHeader) return undefined;
   for (const part of cookieHeader.split(';')) {
     const cookie = part.trimStart();
-    if (cookie.startsWith(`${SESSION_COOKIE}=`)) return cookie.slice(SESSION_COOKIE.length + 1).trim() || undefined;
+    if (!cookie.startsWith(`${SESSION_COOKIE}=`)) continue;
+    // Ours are base64url; anything else (odd bytes, a megabyte) names no session and never reaches auth.
+    const token = cookie.slice(SESSION_COOKIE.length + 1).trim();
+    return /^[\w-]{1,200}$/.test(token) ? token : undefined;
   }
   return undefined;
 }
@@ -139,6 +142,16 @@ export function methodsForPath(config: GatewayConfig): (path: string) => string[
     pattern: new RegExp(`^${op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{\w+\}/g, '[^/]+')}$`),
   }));
   return (path) => [...new Set(routes.filter((route) => route.pattern.test(path)).map((route) => route.method))];
+}
+
+/** Whether the URL's %-escapes decode (well-formed and valid UTF-8). */
+function decodable(url: string): boolean {
+  try {
+    decodeURIComponent(url);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -180,6 +193,8 @@ export function proxyRoutes(app: FastifyInstance, config: GatewayConfig, session
     const timeout = MODEL_OPERATIONS.has(op.id) ? config.UPSTREAM_MODEL_TIMEOUT_MS : config.UPSTREAM_TIMEOUT_MS;
     return (request: FastifyRequest, reply: FastifyReply) => {
       if (request.bodyRefusal) return refuseBody(reply, request.bodyRefusal);
+      // reply-from decodes the URL and would throw (a 502): a bad %-escape or invalid UTF-8 is the caller's fault.
+      if (!decodable(request.url)) return sendError(reply, 'VALIDATION_FAILED', 'Malformed URL encoding');
       return reply.from(target + request.url, {
         timeout,
         onError: (_reply, { error }) => {

@@ -1,16 +1,13 @@
 import { z } from 'zod';
-import { emailField } from './common.ts';
+import { emailField, passwordText } from './common.ts';
 import { Password } from './auth.ts';
 
 /** POST /api/account/password: the current password is checked; other sessions end. */
 export const ChangePasswordRequest = z
   .strictObject({
-    currentPassword: z
-      .string({ error: 'Current password is required' })
-      .min(1, 'Current password is required')
-      .max(1000),
+    currentPassword: passwordText('Current password is required'),
     newPassword: Password,
-    confirmPassword: z.string({ error: 'Please confirm the new password' }),
+    confirmPassword: z.string({ error: 'Please confirm the new password' }).max(1000, 'Passwords do not match'),
   })
   .refine((value) => value.newPassword === value.confirmPassword, {
     message: 'Passwords do not match',
@@ -21,7 +18,7 @@ export type ChangePasswordRequest = z.input<typeof ChangePasswordRequest>;
 /** POST /api/account/email: the password is checked; the new address takes effect once verified. */
 export const ChangeEmailRequest = z.strictObject({
   newEmail: emailField('Please enter a valid email address'),
-  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1000),
+  password: passwordText('Password is required'),
 });
 export type ChangeEmailRequest = z.input<typeof ChangeEmailRequest>;
 

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { Email, requiredText } from './common.ts';
+import { Email, passwordText, requiredText, text } from './common.ts';
 
-/** Passwords have no rule but "required" (spec 5); the upper bound only protects the hasher. */
-export const Password = z
-  .string({ error: 'Password is required' })
-  .min(1, 'Password is required')
-  .max(1000, 'Password must be at most 1000 characters');
+/**
+ * Passwords have no rule but "required" (spec 5) and the text rule's refusal of control characters; never
+ * trimmed or normalized. The upper bound only protects the hasher.
+ */
+export const Password = passwordText('Password is required');
 
 export const LoginRequest = z.strictObject({ email: Email, password: Password });
 export type LoginRequest = z.input<typeof LoginRequest>;
@@ -39,9 +39,16 @@ export type ResendVerificationRequest = z.input<typeof ResendVerificationRequest
 
 export const VERIFY_LINK_MISSING = 'Invalid verification link. Missing token or user ID.';
 
+const link = {
+  label: 'Verification link',
+  required: VERIFY_LINK_MISSING,
+  typeMessage: VERIFY_LINK_MISSING,
+  maxMessage: 'Invalid verification link.',
+  trim: false,
+};
 export const VerifyEmailQuery = z.strictObject({
-  token: z.string({ error: VERIFY_LINK_MISSING }).min(1, VERIFY_LINK_MISSING).max(200, 'Invalid verification link.'),
-  userId: z.string({ error: VERIFY_LINK_MISSING }).min(1, VERIFY_LINK_MISSING).max(100, 'Invalid verification link.'),
+  token: text({ ...link, max: 200 }),
+  userId: text({ ...link, max: 100 }),
 });
 export type VerifyEmailQuery = z.infer<typeof VerifyEmailQuery>;
 

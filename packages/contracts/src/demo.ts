@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailField } from './common.ts';
+import { emailField, requiredText, text, urlText } from './common.ts';
 
 export const REFERRAL_SOURCES = [
   'Google',
@@ -12,27 +12,14 @@ export const REFERRAL_SOURCES = [
 
 /** POST /api/demo-request (spec 3 and 5). */
 export const DemoRequest = z.strictObject({
-  firstName: z
-    .string({ error: 'First name is required' })
-    .trim()
-    .min(1, 'First name is required')
-    .max(100, 'Must be at most 100 characters'),
-  lastName: z
-    .string({ error: 'Last name is required' })
-    .trim()
-    .min(1, 'Last name is required')
-    .max(100, 'Must be at most 100 characters'),
+  firstName: requiredText('First name is required', 100),
+  lastName: requiredText('Last name is required', 100),
   email: emailField('Invalid email address'),
-  phone: z
-    .string({ error: 'Phone number is required' })
-    .trim()
-    .min(6, 'Phone number is required')
-    .max(40, 'Must be at most 40 characters'),
-  website: z
-    .string({ error: 'Company website is required' })
-    .trim()
-    .min(1, 'Company website is required')
-    .max(300, 'Must be at most 300 characters'),
+  phone: text({ label: 'Phone number', max: 40, required: 'Phone number is required' }).min(
+    6,
+    'Phone number is required',
+  ),
+  website: urlText('Company website', 300, 'Company website is required'),
   referralSource: z.enum(REFERRAL_SOURCES, { error: 'Unknown referral source' }).optional(),
 });
 export type DemoRequest = z.input<typeof DemoRequest>;

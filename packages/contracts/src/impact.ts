@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { text } from './common.ts';
 import { PayoutSummary } from './money.ts';
 
 /** GET /api/referral-impact: the figures can be narrowed by date and partner (the Filters button). */
 export const ImpactQuery = z.strictObject({
   from: z.iso.date({ error: 'from must be a date (YYYY-MM-DD)' }).optional(),
   to: z.iso.date({ error: 'to must be a date (YYYY-MM-DD)' }).optional(),
-  partner: z.string().trim().max(200, 'Must be at most 200 characters').optional(),
+  partner: text({ label: 'Partner', max: 200 }).optional(),
 });
 export type ImpactQuery = z.input<typeof ImpactQuery>;
 

@@ -1,22 +1,22 @@
 import { z } from 'zod';
+import { text } from './common.ts';
 import { COMPANY_SIZES } from './options/index.ts';
 
-const optionalText = (max: number) => z.string().trim().max(max, `Must be at most ${max} characters`).optional();
+const optionalText = (label: string, max: number) => text({ label, max }).optional();
 
 /** POST /api/match (Smart Match): the client's need and what the referrer knows of the client. */
 export const MatchRequest = z.strictObject({
-  need: z
-    .string({ error: "Please describe your client's need" })
-    .trim()
-    .min(1, "Please describe your client's need")
-    .max(2000, 'Must be at most 2000 characters'),
-  company: optionalText(200),
-  website: optionalText(300),
-  industry: optionalText(120),
-  country: optionalText(120),
+  need: text({ label: 'Need', max: 2000, multiline: true, required: "Please describe your client's need" }),
+  company: optionalText('Company', 200),
+  website: optionalText('Website', 300),
+  industry: optionalText('Industry', 120),
+  country: optionalText('Country', 120),
   companySize: z.enum(COMPANY_SIZES, { error: 'Unknown company size' }).optional(),
-  role: optionalText(120),
-  integrations: z.array(z.string().trim().max(80)).max(20, 'At most 20 integrations').default([]),
+  role: optionalText('Role', 120),
+  integrations: z
+    .array(text({ label: 'Integrations', max: 80 }))
+    .max(20, 'At most 20 integrations')
+    .default([]),
   urgency: z.enum(['low', 'medium', 'high'], { error: 'Unknown urgency' }).optional(),
   limit: z.number().int().min(1).max(20).default(5),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { text } from './common.ts';
 import { MILESTONES } from './profiles.ts';
 
 /**
@@ -23,7 +24,7 @@ export const DealValueCents = z
   .positive('Deal value must be positive')
   .max(Number.MAX_SAFE_INTEGER, 'Deal value is too large');
 
-const note = (max: number) => z.string().trim().max(max, `Must be at most ${max} characters`);
+const note = (label: string, max: number) => text({ label, max, multiline: true });
 
 /**
  * POST /api/vendors/{vendorId}/leads/{referralId}/milestones: a vendor member confirms a milestone.
@@ -33,17 +34,13 @@ const note = (max: number) => z.string().trim().max(max, `Must be at most ${max}
 export const ConfirmMilestoneRequest = z.strictObject({
   milestone: MilestoneName,
   dealValueCents: DealValueCents.optional(),
-  note: note(1000).optional(),
+  note: note('Note', 1000).optional(),
 });
 export type ConfirmMilestoneRequest = z.input<typeof ConfirmMilestoneRequest>;
 
 /** POST /api/admin/referrals/{id}/milestones: an administrator records a milestone for the vendor; the note is required (audited). */
 export const AdminConfirmMilestoneRequest = ConfirmMilestoneRequest.extend({
-  note: z
-    .string({ error: 'Please say why you record this for the vendor' })
-    .trim()
-    .min(1, 'Please say why you record this for the vendor')
-    .max(1000, 'Must be at most 1000 characters'),
+  note: text({ label: 'Note', max: 1000, multiline: true, required: 'Please say why you record this for the vendor' }),
 });
 export type AdminConfirmMilestoneRequest = z.input<typeof AdminConfirmMilestoneRequest>;
 
@@ -52,17 +49,13 @@ export const ExpectedValueRequest = z.strictObject({ expectedValueCents: DealVal
 
 /** POST …/reverse: the deal fell through; every unpaid commission of the referral is reversed. */
 export const ReverseDealRequest = z.strictObject({
-  reason: z
-    .string({ error: 'Please say why the deal is reversed' })
-    .trim()
-    .min(1, 'Please say why the deal is reversed')
-    .max(1000, 'Must be at most 1000 characters'),
+  reason: text({ label: 'Reason', max: 1000, multiline: true, required: 'Please say why the deal is reversed' }),
 });
 
 /** POST /api/referrals/{id}/confirmation-requests: the referrer asks the vendor to confirm a milestone. */
 export const ConfirmationRequest = z.strictObject({
   milestone: MilestoneName,
-  message: note(1000).default(''),
+  message: note('Message', 1000).default(''),
 });
 export type ConfirmationRequest = z.input<typeof ConfirmationRequest>;
 
@@ -161,11 +154,7 @@ export const PAYOUT_METHOD_LABELS: Record<(typeof PAYOUT_METHODS)[number], strin
 
 /** POST /api/admin/payouts: one batch paying the listed commissions (all in escrow) at once, or nothing. */
 export const RecordPayoutRequest = z.strictObject({
-  reference: z
-    .string({ error: 'Please enter the payment reference' })
-    .trim()
-    .min(1, 'Please enter the payment reference')
-    .max(100, 'Must be at most 100 characters'),
+  reference: text({ label: 'Payment reference', max: 100, required: 'Please enter the payment reference' }),
   method: z.enum(PAYOUT_METHODS, { error: 'Please choose how it was paid' }),
   paidOn: z.iso.date({ error: 'Please enter the date it was paid (YYYY-MM-DD)' }),
   commissionIds: z
@@ -229,17 +218,14 @@ export const WEBHOOK_EVENTS = ['lead.created', 'lead.status_changed', 'commissio
 export type WebhookEventType = (typeof WEBHOOK_EVENTS)[number];
 
 export const CreateWebhookRequest = z.strictObject({
-  url: z
-    .string({ error: 'Please enter the endpoint URL' })
-    .trim()
-    .max(2000, 'Must be at most 2000 characters')
+  url: text({ label: 'Endpoint URL', max: 2000, typeMessage: 'Please enter the endpoint URL' })
     .pipe(z.url({ error: 'Please enter a valid URL' }))
     .refine((url) => url.startsWith('https://'), 'Webhook URLs must use HTTPS'),
   events: z
     .array(z.enum(WEBHOOK_EVENTS, { error: 'Unknown event' }))
     .min(1, 'Please choose at least one event')
     .transform((events) => [...new Set(events)]),
-  description: note(200).default(''),
+  description: note('Description', 200).default(''),
 });
 export type CreateWebhookRequest = z.input<typeof CreateWebhookRequest>;
 

@@ -1,10 +1,13 @@
 import { z } from 'zod';
+import { text } from './common.ts';
 import { COMPANY_SIZES, DEPARTMENTS, FUNDING_STAGES, SENIORITY_LEVELS } from './options/index.ts';
 
 /** Tag lists: custom entries allowed; blanks and duplicates dropped (spec 5). */
-const tagList = (maxItems = 200, maxLength = 120) =>
+const tagList = (label: string, maxItems = 200, maxLength = 120) =>
   z
-    .array(z.string().max(maxLength, `Entries must be at most ${maxLength} characters`), { error: 'Must be a list' })
+    .array(text({ label, max: maxLength, maxMessage: `Entries must be at most ${maxLength} characters` }), {
+      error: 'Must be a list',
+    })
     .max(maxItems, `At most ${maxItems} entries`)
     .transform((items) => [...new Set(items.map((item) => item.trim()).filter(Boolean))])
     .default([]);
@@ -19,22 +22,24 @@ const choiceList = <T extends readonly [string, ...string[]]>(options: T, what: 
 /** The Ideal Customer Profile: the eleven fields of spec 3. */
 export const LeadCriteria = z.strictObject({
   employeeCount: choiceList(COMPANY_SIZES, 'company size'),
-  industries: tagList(),
-  countries: tagList(),
+  industries: tagList('Industries'),
+  countries: tagList('Countries'),
   /** Digits only, may be empty (spec 5). */
-  minRevenue: z
-    .string({ error: 'Revenue must be a positive number' })
-    .trim()
+  minRevenue: text({
+    label: 'Revenue',
+    max: 15,
+    maxMessage: 'Revenue is too large',
+    typeMessage: 'Revenue must be a positive number',
+  })
     .regex(/^\d*$/, 'Revenue must be a positive number')
-    .max(15, 'Revenue is too large')
     .default(''),
   fundingStage: choiceList(FUNDING_STAGES, 'funding stage'),
-  techStack: tagList(),
-  companyNotes: tagList(20, 2000),
-  jobTitles: tagList(),
+  techStack: tagList('Tech stack'),
+  companyNotes: tagList('Company notes', 20, 2000),
+  jobTitles: tagList('Job titles'),
   seniority: choiceList(SENIORITY_LEVELS, 'seniority'),
   departments: choiceList(DEPARTMENTS, 'department'),
-  contactNotes: tagList(20, 2000),
+  contactNotes: tagList('Contact notes', 20, 2000),
 });
 export type LeadCriteriaInput = z.input<typeof LeadCriteria>;
 export type LeadCriteria = z.output<typeof LeadCriteria>;

@@ -1,28 +1,27 @@
 import { z } from 'zod';
 import { ERRORS } from './errors.ts';
+import { idText, text, urlText } from './common.ts';
 
-const required = (message: string, max: number) =>
-  z.string({ error: message }).trim().min(1, message).max(max, `Must be at most ${max} characters`);
-
-export const ProgramWebsite = z
-  .string({ error: 'Must be a valid URL' })
-  .trim()
-  .max(500, 'Must be at most 500 characters')
-  .refine((value) => {
-    try {
-      return ['http:', 'https:'].includes(new URL(value).protocol);
-    } catch {
-      return false;
-    }
-  }, 'Must be a valid URL');
+export const ProgramWebsite = urlText('Website', 500).refine((value) => {
+  try {
+    return ['http:', 'https:'].includes(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+}, 'Must be a valid URL');
 
 const programFields = {
-  name: required('Program name is required', 200),
-  description: required('Description is required', 5000),
+  name: text({ label: 'Program name', max: 200, required: 'Program name is required' }),
+  description: text({ label: 'Description', max: 5000, multiline: true, required: 'Description is required' }),
   website: ProgramWebsite,
-  rewardDetails: required('Reward details are required', 20_000),
+  rewardDetails: text({
+    label: 'Reward details',
+    max: 20_000,
+    multiline: true,
+    required: 'Reward details are required',
+  }),
   /** The vendor workspace the program belongs to (its ICP and bounties apply; its members manage it). */
-  vendorId: z.string().max(64).nullable().optional(),
+  vendorId: idText('Vendor workspace', 64, 'Vendor workspace not found').nullable().optional(),
 };
 
 /** POST /api/programs: the program form (spec 5), plus the vendor company it belongs to (issue 4). */

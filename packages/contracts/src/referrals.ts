@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ReferralMoney } from './money.ts';
-import { emailField } from './common.ts';
+import { emailField, text, urlText } from './common.ts';
 import { ClientOrganization, IcpFit, LeadStatus } from './vendors.ts';
 
 /** Referral stages (spec 4): stored value and the label screens show. */
@@ -55,43 +55,32 @@ export function stripLegalSuffixes(company: string): string {
   return name || company.trim();
 }
 
-const text = (max: number) => z.string().trim().max(max, `Must be at most ${max} characters`);
+const line = (label: string, max: number) => text({ label, max });
+const lines = (label: string, max: number) => text({ label, max, multiline: true });
 
 /** POST /api/referrals: the referral form (spec 3 and 5) plus the product found by the search. */
 export const CreateReferralRequest = z.strictObject({
-  referredFirstName: z
-    .string({ error: 'First name is required' })
-    .trim()
-    .min(1, 'First name is required')
-    .max(100, 'Must be at most 100 characters'),
-  referredLastName: z
-    .string({ error: 'Last name is required' })
-    .trim()
-    .min(1, 'Last name is required')
-    .max(100, 'Must be at most 100 characters'),
+  referredFirstName: text({ label: 'First name', max: 100, required: 'First name is required' }),
+  referredLastName: text({ label: 'Last name', max: 100, required: 'Last name is required' }),
   referredEmail: emailField('Invalid email address'),
-  referralReason: z
-    .string({ error: 'Please explain why this referral is a good fit' })
-    .trim()
-    .min(1, 'Please explain why this referral is a good fit')
-    .max(5000, 'Must be at most 5000 characters'),
+  referralReason: text({
+    label: 'Reason',
+    max: 5000,
+    multiline: true,
+    required: 'Please explain why this referral is a good fit',
+  }),
   isReferralAware: z.boolean().default(false),
   canUseReferrerName: z.boolean().default(false),
-  productId: z
-    .string({ error: 'Product selection is required' })
-    .trim()
-    .min(1, 'Product selection is required')
-    .max(200, 'Must be at most 200 characters')
-    .default('auto-generated'),
-  product: text(200).min(1, 'Product selection is required'),
-  company: text(200).default(''),
-  description: text(2000).default(''),
+  productId: text({ label: 'Product', max: 200, required: 'Product selection is required' }).default('auto-generated'),
+  product: text({ label: 'Product', max: 200, required: 'Product selection is required' }),
+  company: line('Company', 200).default(''),
+  description: lines('Description', 2000).default(''),
   /** The product's website as the search found it: the surest way to the vendor's workspace. */
-  website: text(300).default(''),
+  website: urlText('Website', 300).default(''),
   /** The client organization (spec 1), checked against the vendor's ICP before the referral is routed. */
   client: ClientOrganization,
   /** Optional notes for the vendor (spec 1). */
-  notes: text(2000).default(''),
+  notes: lines('Notes', 2000).default(''),
 });
 export type CreateReferralRequest = z.input<typeof CreateReferralRequest>;
 
@@ -115,7 +104,7 @@ export function normalizeRecipients(value: unknown): string[] {
 
 const recipientList = z.preprocess(
   normalizeRecipients,
-  z.array(emailField('Invalid recipient email address')).max(50, 'At most 50 recipients per field'),
+  z.array(emailField('Invalid recipient email address', 'Recipient email')).max(50, 'At most 50 recipients per field'),
 );
 
 export const Recipients = z.object({
@@ -125,8 +114,19 @@ export const Recipients = z.object({
 });
 
 export const EmailDraft = z.object({
-  subject: z.string().trim().min(1, 'Subject is required').max(300, 'Subject must be at most 300 characters'),
-  body: z.string().trim().min(1, 'Email body is required').max(20_000, 'Email body must be at most 20000 characters'),
+  subject: text({
+    label: 'Subject',
+    max: 300,
+    required: 'Subject is required',
+    maxMessage: 'Subject must be at most 300 characters',
+  }),
+  body: text({
+    label: 'Email body',
+    max: 20_000,
+    multiline: true,
+    required: 'Email body is required',
+    maxMessage: 'Email body must be at most 20000 characters',
+  }),
   recipients: Recipients,
 });
 export type EmailDraft = z.infer<typeof EmailDraft>;
@@ -251,9 +251,9 @@ export type Referral = z.infer<typeof Referral>;
 
 /** GET /api/referrals: server-side filters of the Tee ups dashboard (spec 9) and paging. */
 export const ListReferralsQuery = z.strictObject({
-  search: text(200).optional(),
+  search: line('Search', 200).optional(),
   status: ReferralStatus.optional(),
-  company: text(200).optional(),
+  company: line('Company', 200).optional(),
   days: z.enum(['7', '30', '90', 'all']).default('90'),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(25),
@@ -308,9 +308,9 @@ export const REFERRAL_MESSAGES = {
 
 /** POST /api/referrals/fit: where a referral would go and how the client fits, before submitting. */
 export const ReferralFitRequest = z.strictObject({
-  product: text(200).min(1, 'Product selection is required'),
-  company: text(200).default(''),
-  website: text(300).default(''),
+  product: text({ label: 'Product', max: 200, required: 'Product selection is required' }),
+  company: line('Company', 200).default(''),
+  website: urlText('Website', 300).default(''),
   client: ClientOrganization,
 });
 export type ReferralFitRequest = z.input<typeof ReferralFitRequest>;

@@ -1,12 +1,14 @@
 import { z } from 'zod';
+import { text } from './common.ts';
 
 /** POST /api/search: what the user typed (a product, company or website URL). */
 export const SearchRequest = z.strictObject({
-  query: z
-    .string({ error: 'Please enter a product, company, or website URL' })
-    .trim()
-    .min(1, 'Please enter a product, company, or website URL')
-    .max(500, 'Search text must be at most 500 characters'),
+  query: text({
+    label: 'Search text',
+    max: 500,
+    required: 'Please enter a product, company, or website URL',
+    maxMessage: 'Search text must be at most 500 characters',
+  }),
 });
 export type SearchRequest = z.input<typeof SearchRequest>;
 

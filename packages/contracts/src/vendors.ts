@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { emailField } from './common.ts';
+import { emailField, text, urlText } from './common.ts';
 import { COMPANY_SIZES } from './options/index.ts';
 
 /**
@@ -20,19 +20,14 @@ export type VerificationMethod = (typeof VERIFICATION_METHODS)[number];
  * A website as typed ("hubspot.com", "https://www.hubspot.com/pricing"): normalized to its host, without
  * `www.`, lower case. Anything that has no plausible host is refused.
  */
-export const VendorWebsite = z
-  .string({ error: 'Please enter the company website' })
-  .trim()
-  .min(1, 'Please enter the company website')
-  .max(300, 'Must be at most 300 characters')
-  .transform((value, ctx) => {
-    const host = websiteHost(value);
-    if (!host) {
-      ctx.addIssue({ code: 'custom', message: 'Please enter a valid website, e.g. acme.com' });
-      return z.NEVER;
-    }
-    return host;
-  });
+export const VendorWebsite = urlText('Website', 300, 'Please enter the company website').transform((value, ctx) => {
+  const host = websiteHost(value);
+  if (!host) {
+    ctx.addIssue({ code: 'custom', message: 'Please enter a valid website, e.g. acme.com' });
+    return z.NEVER;
+  }
+  return host;
+});
 
 /** The host of a website or URL as a domain ("https://www.Acme.com/x" -> "acme.com"), or null. */
 export function websiteHost(value: string): string | null {
@@ -52,11 +47,7 @@ export function websiteHost(value: string): string | null {
   }
 }
 
-const name = z
-  .string({ error: 'Company name is required' })
-  .trim()
-  .min(1, 'Company name is required')
-  .max(200, 'Must be at most 200 characters');
+const name = text({ label: 'Company name', max: 200, required: 'Company name is required' });
 
 /** POST /api/vendors: a new workspace; the caller becomes its owner. */
 export const CreateVendorRequest = z.strictObject({
@@ -80,17 +71,13 @@ export const AdminCreateVendorRequest = z.strictObject({
   leadInbox: emailField('Please enter a valid email address').optional(),
   /** Approve it at once (audited with the note). */
   approve: z.boolean().default(false),
-  note: z.string().trim().max(1000, 'Must be at most 1000 characters').default(''),
+  note: text({ label: 'Note', max: 1000, multiline: true }).default(''),
 });
 export type AdminCreateVendorRequest = z.input<typeof AdminCreateVendorRequest>;
 
 /** POST /api/vendors/{vendorId}/approve: administrators only, with the reason kept in the audit log. */
 export const ApproveVendorRequest = z.strictObject({
-  note: z
-    .string({ error: 'Please say why you approve this vendor' })
-    .trim()
-    .min(1, 'Please say why you approve this vendor')
-    .max(1000, 'Must be at most 1000 characters'),
+  note: text({ label: 'Note', max: 1000, multiline: true, required: 'Please say why you approve this vendor' }),
 });
 
 export const InviteMemberRequest = z.strictObject({
@@ -154,7 +141,7 @@ export const VendorSummary = z.object({
 export type VendorSummary = z.infer<typeof VendorSummary>;
 export const VendorDirectoryQuery = z.strictObject({
   status: z.enum(['all', 'verified', 'unverified'], { error: 'Unknown status' }).default('all'),
-  search: z.string().trim().max(200).optional(),
+  search: text({ label: 'Search', max: 200 }).optional(),
 });
 
 export const AuditEntry = z.object({
@@ -169,15 +156,11 @@ export type AuditEntry = z.infer<typeof AuditEntry>;
 
 /** The client organization of a referral (spec 1: "a client organization and optional notes"). */
 export const ClientOrganization = z.strictObject({
-  name: z
-    .string({ error: "Please enter the client's organization" })
-    .trim()
-    .min(1, "Please enter the client's organization")
-    .max(200, 'Must be at most 200 characters'),
-  website: z.string().trim().max(300, 'Must be at most 300 characters').default(''),
+  name: text({ label: 'Organization', max: 200, required: "Please enter the client's organization" }),
+  website: urlText('Website', 300).default(''),
   size: z.enum(COMPANY_SIZES, { error: 'Unknown company size' }).optional(),
-  country: z.string().trim().max(120, 'Must be at most 120 characters').default(''),
-  industry: z.string().trim().max(120, 'Must be at most 120 characters').default(''),
+  country: text({ label: 'Country', max: 120 }).default(''),
+  industry: text({ label: 'Industry', max: 120 }).default(''),
 });
 export type ClientOrganization = z.infer<typeof ClientOrganization>;
 
@@ -197,9 +180,5 @@ export const LeadStatus = z.enum(LEAD_STATUSES);
 export type LeadStatus = z.infer<typeof LeadStatus>;
 
 export const DeclineLeadRequest = z.strictObject({
-  reason: z
-    .string({ error: 'Please tell the referrer why' })
-    .trim()
-    .min(1, 'Please tell the referrer why')
-    .max(1000, 'Must be at most 1000 characters'),
+  reason: text({ label: 'Reason', max: 1000, multiline: true, required: 'Please tell the referrer why' }),
 });

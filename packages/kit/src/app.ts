@@ -105,6 +105,10 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
       if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed');
       return reply.status(error.statusCode).send({ message: error.message, code: error.code, ...error.extra });
     }
+    // A multipart body the parser cannot read (no boundary, cut short) is the caller's fault, not ours.
+    if (!error.statusCode && /^Multipart: |unexpected end of multipart data/i.test(error.message)) {
+      return reply.status(400).send({ message: 'The uploaded form could not be read', code: 'VALIDATION_FAILED' });
+    }
     const status = error.statusCode ?? 500;
     if (status >= 500) {
       request.log.error({ err: error }, 'request failed');

@@ -223,7 +223,7 @@ describe('POST /api/enrichment/callback refuses', () => {
   it.each([
     ['malformed JSON', '{"referralId":', 'Malformed JSON body', 'MALFORMED_BODY'],
     ['an empty body', '', 'Request body is empty', 'EMPTY_BODY'],
-    ['a missing subject', { referralId: 1, body: 'b', recipients: { to: ['a@b.co'] } }, 'subject'],
+    ['a missing subject', { referralId: 1, body: 'b', recipients: { to: ['a@b.co'] } }, 'Subject is required'],
     ['a wrong type', { referralId: '1', subject: 's', body: 'b', recipients: { to: ['a@b.co'] } }, 'referralId'],
     [
       'no recipient',

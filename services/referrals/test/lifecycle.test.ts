@@ -256,9 +256,9 @@ describe('POST /api/referrals/:id/send-email', () => {
     ['no recipient', { ...validEmail, recipients: { to: [] } }, 'At least one recipient is required'],
     ['blank recipients', { ...validEmail, recipients: { to: ' , ' } }, 'At least one recipient is required'],
     ['an invalid recipient', { ...validEmail, recipients: { to: ['nope'] } }, 'Invalid recipient email address'],
-    ['a missing subject', { ...validEmail, subject: undefined }, 'subject: Invalid input'],
+    ['a missing subject', { ...validEmail, subject: undefined }, 'Subject is required'],
     ['a blank body', { ...validEmail, body: ' ' }, 'Email body is required'],
-    ['a wrong type', { ...validEmail, subject: 7 }, 'subject: Invalid input'],
+    ['a wrong type', { ...validEmail, subject: 7 }, 'Subject is required'],
     ['an unknown field', { ...validEmail, from: 'ceo@example.com' }, 'Unrecognized key: "from"'],
     ['an overlong subject', { ...validEmail, subject: 'x'.repeat(301) }, 'Subject must be at most 300 characters'],
     [

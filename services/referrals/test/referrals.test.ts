@@ -287,7 +287,7 @@ describe('POST /api/referrals', () => {
     ['an invalid email', { referredEmail: 'not-an-email' }, 'Invalid email address'],
     ['a missing reason', { referralReason: '' }, 'Please explain why this referral is a good fit'],
     ['a blank productId', { productId: ' ' }, 'Product selection is required'],
-    ['a missing product', { product: undefined }, 'product: Invalid input'],
+    ['a missing product', { product: undefined }, 'Product selection is required'],
     ['a blank product', { product: '  ' }, 'Product selection is required'],
     ['an unknown field', { status: 'became_customer' }, 'Unrecognized key: "status"'],
     ['an overlong first name', { referredFirstName: 'x'.repeat(101) }, 'Must be at most 100 characters'],

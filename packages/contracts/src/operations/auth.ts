@@ -9,7 +9,7 @@ import {
   VerifyEmailQuery,
   VerifyEmailResponse,
 } from '../auth.ts';
-import { MessageResponse } from '../common.ts';
+import { idText, MessageResponse } from '../common.ts';
 import { defineOperation } from '../operation.ts';
 
 /** The identity the auth service vouches for; the gateway signs it for the other services. */
@@ -20,7 +20,9 @@ export const SessionIdentity = z.object({
   isAdmin: z.boolean(),
   emailVerified: z.boolean(),
 });
-export const ResolveSessionRequest = z.strictObject({ token: z.string().min(1, 'token is required').max(200) });
+export const ResolveSessionRequest = z.strictObject({
+  token: idText('Session', 200, 'Session not found').min(1, 'token is required'),
+});
 export const ResolvedSession = z.object({ identity: SessionIdentity, expiresAt: z.iso.datetime() });
 
 export const authOperations = {

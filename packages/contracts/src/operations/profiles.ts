@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MessageResponse } from '../common.ts';
+import { idText, MessageResponse } from '../common.ts';
 import { DemoRequest } from '../demo.ts';
 import { CreatedWebhook, CreateWebhookRequest, WebhookDelivery, WebhookEndpoint } from '../money.ts';
 import { defineOperation } from '../operation.ts';
@@ -19,17 +19,19 @@ import {
 } from '../vendors.ts';
 
 /** A vendor id in a path; an unknown one (or not a uuid) is VENDOR_NOT_FOUND. */
-export const VendorIdParams = z.object({ vendorId: z.string().max(64, 'Vendor workspace not found') });
+export const VendorIdParams = z.object({ vendorId: idText('Vendor workspace', 64, 'Vendor workspace not found') });
 export const InvitationParams = z.object({
-  vendorId: z.string().max(64, 'Vendor workspace not found'),
-  invitationId: z.string().max(64, 'Invitation not found'),
+  vendorId: idText('Vendor workspace', 64, 'Vendor workspace not found'),
+  invitationId: idText('Invitation', 64, 'Invitation not found'),
 });
 export const MemberParams = z.object({
-  vendorId: z.string().max(64, 'Vendor workspace not found'),
-  userId: z.string().max(64, 'Member not found'),
+  vendorId: idText('Vendor workspace', 64, 'Vendor workspace not found'),
+  userId: idText('Member', 64, 'Member not found'),
 });
 /** Which workspace the spec's /api/lead-criteria and /api/bounties mean; optional when the user has one. */
-export const WorkspaceQuery = z.strictObject({ vendorId: z.string().max(64).optional() });
+export const WorkspaceQuery = z.strictObject({
+  vendorId: idText('Vendor workspace', 64, 'Vendor workspace not found').optional(),
+});
 
 export const profileOperations = {
   getLeadCriteria: defineOperation({
@@ -181,7 +183,7 @@ export const vendorOperations = {
     service: 'profiles',
     access: 'verified',
     summary: 'Join a workspace: only the signed-in user whose verified email the invitation was sent to',
-    params: z.object({ invitationId: z.string().max(64, 'Invitation not found') }),
+    params: z.object({ invitationId: idText('Invitation', 64, 'Invitation not found') }),
     response: { status: 200, description: 'The workspace joined', schema: Vendor },
     errors: ['INVITATION_NOT_FOUND', 'INVITATION_NOT_YOURS', 'INVITATION_ALREADY_ACCEPTED', 'ALREADY_A_MEMBER'],
   }),
@@ -238,8 +240,8 @@ export const vendorOperations = {
 } as const;
 
 export const WebhookParams = z.object({
-  vendorId: z.string().max(64, 'Vendor workspace not found'),
-  endpointId: z.string().max(64, 'Webhook endpoint not found'),
+  vendorId: idText('Vendor workspace', 64, 'Vendor workspace not found'),
+  endpointId: idText('Webhook endpoint', 64, 'Webhook endpoint not found'),
 });
 const workspace = ['VENDOR_NOT_FOUND', 'NOT_A_MEMBER', 'WORKSPACE_NOT_VERIFIED'] as const;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idText } from '../common.ts';
 import { ImpactQuery, ImpactSummary } from '../impact.ts';
 import {
   AdminConfirmMilestoneRequest,
@@ -41,9 +42,11 @@ export const ReferralIdParams = z.object({
     .regex(/^\d{1,12}$/, 'Invalid referral id')
     .transform(Number),
 });
-export const ProjectIdParams = z.object({ projectId: z.string().min(1).max(100, 'Product not found') });
+export const ProjectIdParams = z.object({
+  projectId: idText('Product', 100, 'Product not found').min(1, 'Product not found'),
+});
 /** Any text (Fastify caps path parameters at 100 characters): one that names no payout, UUID or not, is 404. */
-export const PayoutIdParams = z.object({ id: z.string() });
+export const PayoutIdParams = z.object({ id: idText('Payout', 100, 'Payout not found') });
 export const EmailDraftQuery = z.strictObject({
   checkOnly: z.enum(['true', 'false'], { error: 'checkOnly must be true or false' }).optional(),
 });
@@ -191,7 +194,7 @@ export const referralOperations = {
 } as const;
 
 export const LeadParams = z.object({
-  vendorId: z.string().max(64, 'Vendor workspace not found'),
+  vendorId: idText('Vendor workspace', 64, 'Vendor workspace not found'),
   referralId: z
     .string()
     .regex(/^\d{1,12}$/, 'Lead not found')
@@ -217,7 +220,7 @@ export const leadOperations = {
     service: 'referrals',
     access: 'verified',
     summary: 'The leads routed to a vendor workspace, newest first (members of the verified workspace)',
-    params: z.object({ vendorId: z.string().max(64, 'Vendor workspace not found') }),
+    params: z.object({ vendorId: idText('Vendor workspace', 64, 'Vendor workspace not found') }),
     query: ListLeadsQuery,
     response: { status: 200, description: 'Leads', schema: Lead.array() },
     errors: inbox,
@@ -293,7 +296,7 @@ export const leadOperations = {
     service: 'referrals',
     access: 'verified',
     summary: 'What the vendor owes (in escrow) and has paid, commission by commission',
-    params: z.object({ vendorId: z.string().max(64, 'Vendor workspace not found') }),
+    params: z.object({ vendorId: idText('Vendor workspace', 64, 'Vendor workspace not found') }),
     response: { status: 200, description: 'Commissions', schema: VendorCommissions },
     errors: inbox,
   }),
