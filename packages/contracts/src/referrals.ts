@@ -140,7 +140,7 @@ export const INTRO_RECIPIENT_LIMITS = { perField: 5, total: 10 } as const;
 const introRecipientList = z.preprocess(
   normalizeRecipients,
   z
-    .array(emailField('Invalid recipient email address'))
+    .array(emailField('Invalid recipient email address', 'Recipient email'))
     .max(INTRO_RECIPIENT_LIMITS.perField, `At most ${INTRO_RECIPIENT_LIMITS.perField} addresses per field`),
 );
 
