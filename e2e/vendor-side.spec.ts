@@ -66,7 +66,7 @@ test('a vendor sets its ICP and bounties, an admin adds its program from a docum
     .getByLabel('Referral program document')
     .setInputFiles({ name: 'acme-program.txt', mimeType: 'text/plain', buffer: Buffer.from(PROGRAM_DOCUMENT) });
   await admin.getByRole('button', { name: 'Analyze Document' }).click();
-  await expect(admin.getByText('Document analyzed successfully')).toBeVisible();
+  await expect(admin.getByText('Document analyzed successfully', { exact: true })).toBeVisible();
   await expect(admin.getByLabel('Program Name').first()).toHaveValue(`${VENDOR_COMPANY} Partner Program`);
   await expect(admin.getByLabel('Reward Details').first()).toHaveValue(
     /Earn 20% of the first-year ARR for every referred customer that signs within 90 days\./,
