@@ -32,6 +32,21 @@ export interface LanguageModelConfig {
   OPENAI_MAX_RETRIES: number;
 }
 
+/**
+ * OpenAI's reasoning models (o1, o3, o4-mini, gpt-5...) take `max_completion_tokens` instead of `max_tokens`
+ * and refuse sampling parameters other than the defaults. A `provider/` prefix (routers) is ignored.
+ */
+export const isReasoningModel = (model: string) => /^(o\d|gpt-5)/i.test(model.slice(model.lastIndexOf('/') + 1));
+
+/** Reasoning tokens count against `max_completion_tokens`: room for them on top of the answer's own. */
+export const REASONING_ALLOWANCE = 4096;
+
+/** A 400 that names `max_tokens` or `temperature` as unsupported (a reasoning model behind another name). */
+function refusesClassicParameters(error: unknown): boolean {
+  const { status, param } = error as { status?: number; param?: string | null };
+  return status === 400 && (param === 'max_tokens' || param === 'temperature');
+}
+
 /** The configured model, or null when no key is set (callers then answer from local knowledge). */
 export function languageModel(config: LanguageModelConfig, log: FastifyBaseLogger): LanguageModel | null {
   if (!config.OPENAI_API_KEY) return null;
@@ -50,6 +65,8 @@ export function languageModel(config: LanguageModelConfig, log: FastifyBaseLogge
     },
   });
   const model = config.OPENAI_MODEL;
+  // A deployment name can hide a reasoning model: the first refusal of the classic parameters switches for good.
+  let reasoning = isReasoningModel(model);
 
   return {
     model,
@@ -64,16 +81,30 @@ export function languageModel(config: LanguageModelConfig, log: FastifyBaseLogge
             },
           ]
         : data;
-      const response = await client.chat.completions.create({
-        model,
-        temperature: 0,
-        max_tokens: question.maxTokens,
-        ...(question.json ? { response_format: { type: 'json_object' as const } } : {}),
-        messages: [
-          { role: 'system', content: question.system },
-          { role: 'user', content },
-        ],
-      });
+      const request = () =>
+        client.chat.completions.create({
+          model,
+          ...(reasoning
+            ? { max_completion_tokens: question.maxTokens + REASONING_ALLOWANCE }
+            : { temperature: 0, max_tokens: question.maxTokens }),
+          ...(question.json ? { response_format: { type: 'json_object' as const } } : {}),
+          messages: [
+            { role: 'system', content: question.system },
+            { role: 'user', content },
+          ],
+        });
+      let response;
+      try {
+        response = await request();
+      } catch (error) {
+        if (reasoning || !refusesClassicParameters(error)) throw error;
+        log.warn(
+          { model, reason: (error as Error).message },
+          'language model refuses max_tokens/temperature; asking it as a reasoning model',
+        );
+        reasoning = true;
+        response = await request();
+      }
       return response.choices[0]?.message.content ?? '';
     },
   };
@@ -102,7 +133,12 @@ export async function askValidated<T>(
     try {
       text = await model.ask(attempt === 1 ? question : { ...question, system: question.system + REMINDER });
     } catch (error) {
-      log.warn({ err: error, purpose }, 'language model unavailable; using local knowledge');
+      warnOnce(
+        log,
+        `unavailable: ${failureReason(error)}`,
+        { err: error, purpose },
+        'language model unavailable; using local knowledge',
+      );
       return null;
     }
     try {
@@ -112,8 +148,31 @@ export async function askValidated<T>(
       log.warn({ purpose, attempt, reason: error.message }, 'language model output refused');
     }
   }
-  log.warn({ purpose }, 'language model output invalid twice; using local knowledge');
+  warnOnce(
+    log,
+    `invalid output: ${purpose}`,
+    { purpose },
+    'language model output invalid twice; using local knowledge',
+  );
   return null;
+}
+
+/** Why a call failed, short: the HTTP status and OpenAI's code, or the error's name (a timeout, a refused connection). */
+function failureReason(error: unknown): string {
+  const { status, code, name } = error as { status?: number; code?: string | null; name?: string };
+  return status ? `${status} ${code ?? ''}`.trim() : (name ?? 'Error');
+}
+
+const warned = new Set<string>();
+
+/**
+ * Each reason for falling back to local knowledge is logged at warn once per process (an operator sees a
+ * misconfigured model at once, not a warning per request); repeats go to debug.
+ */
+function warnOnce(log: FastifyBaseLogger, reason: string, fields: Record<string, unknown>, message: string) {
+  if (warned.has(reason)) return log.debug({ ...fields, reason }, message);
+  warned.add(reason);
+  log.warn({ ...fields, reason }, message);
 }
 
 /** The JSON object in a model's answer (some servers wrap it in a ``` fence despite json_object). */

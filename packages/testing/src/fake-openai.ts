@@ -78,6 +78,38 @@ function errorBody(message: string, type: string, code: string | null, param: st
   return { error: { message, type, param, code } };
 }
 
+/**
+ * OpenAI's reasoning models (o1, o3, o4-mini, gpt-5...) refuse `max_tokens` and any sampling parameter but
+ * the default; the fake does too, for those names and for any listed in `reasoningModels`.
+ */
+export const REASONING_MODEL = /^(o\d|gpt-5)/i;
+
+/** Why a reasoning model refuses the request, in OpenAI's words and codes; null when it does not. */
+function unsupportedByReasoning(
+  request: ChatCompletionRequest,
+): { message: string; param: string; code: string } | null {
+  if (request.max_tokens !== undefined) {
+    return {
+      message:
+        "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+      param: 'max_tokens',
+      code: 'unsupported_parameter',
+    };
+  }
+  for (const param of ['temperature', 'top_p', 'presence_penalty', 'frequency_penalty'] as const) {
+    const value = request[param];
+    const standard = param === 'temperature' || param === 'top_p' ? 1 : 0;
+    if (value !== undefined && value !== standard) {
+      return {
+        message: `Unsupported value: '${param}' does not support ${String(value)} with this model. Only the default (${standard}) value is supported.`,
+        param,
+        code: 'unsupported_value',
+      };
+    }
+  }
+  return null;
+}
+
 /** Why a chat request is malformed, in OpenAI's words where they are known; null when it is fine. */
 function invalid(body: unknown): { message: string; param: string } | null {
   if (!body || typeof body !== 'object')
@@ -100,7 +132,10 @@ function invalid(body: unknown): { message: string; param: string } | null {
   return null;
 }
 
-export async function startFakeOpenAi(options: { apiKey?: string; models?: string[] } = {}): Promise<FakeOpenAi> {
+export async function startFakeOpenAi(
+  options: { apiKey?: string; models?: string[]; reasoningModels?: string[] } = {},
+): Promise<FakeOpenAi> {
+  const isReasoning = (model: string) => REASONING_MODEL.test(model) || (options.reasoningModels ?? []).includes(model);
   const apiKey = options.apiKey ?? `sk-test-${randomBytes(12).toString('hex')}`;
   const models = options.models ?? ['gpt-4o-mini'];
   const requests: RecordedRequest[] = [];
@@ -201,6 +236,10 @@ export async function startFakeOpenAi(options: { apiKey?: string; models?: strin
         400,
         errorBody(problem?.message ?? 'Invalid request', 'invalid_request_error', null, problem?.param ?? null),
       );
+    }
+    const refused = isReasoning(body.model) ? unsupportedByReasoning(body) : null;
+    if (refused) {
+      return send(res, 400, errorBody(refused.message, 'invalid_request_error', refused.code, refused.param));
     }
     accepted.push(body);
 

@@ -321,3 +321,73 @@ describe('POST /internal/referral-program with a language model', () => {
     expect(fake.requests).toHaveLength(0);
   });
 });
+
+describe('reasoning models (o-series, gpt-5)', () => {
+  const QUERY = 'something for rocket sellers';
+  const asked = async (model: string, reasoningModels: string[] = []) => {
+    const server = await startFakeOpenAi({ reasoningModels });
+    const service = await startAi(db.url, {
+      OPENAI_API_KEY: server.apiKey,
+      OPENAI_BASE_URL: server.url,
+      OPENAI_MODEL: model,
+      OPENAI_MAX_RETRIES: '0',
+    });
+    server.respondWith(() => ({ content: ROCKET }));
+    const ask = async () => {
+      const response = await service.service.app.inject({
+        method: 'POST',
+        url: '/api/search',
+        headers: { ...json, ...signedIn() },
+        payload: { query: QUERY },
+      });
+      return parseSearchContent(SearchResponse.parse(response.json()).choices[0]!.message.content).product;
+    };
+    return { server, ask, close: async () => (await service.close(), await server.close()) };
+  };
+
+  it('the fake refuses max_tokens and a non-default temperature for them, as the real API does', async () => {
+    const server = await startFakeOpenAi();
+    const client = new OpenAI({ apiKey: server.apiKey, baseURL: server.url, maxRetries: 0 });
+    const refused = (body: Record<string, unknown>) =>
+      client.chat.completions
+        .create({ model: 'gpt-5-mini', messages: [{ role: 'user', content: 'hi' }], ...body })
+        .then(
+          () => null,
+          (error: { status: number; param: string; code: string }) => [error.status, error.param, error.code],
+        );
+    expect(await refused({ max_tokens: 10 })).toEqual([400, 'max_tokens', 'unsupported_parameter']);
+    expect(await refused({ temperature: 0 })).toEqual([400, 'temperature', 'unsupported_value']);
+    expect(await refused({ max_completion_tokens: 10 })).toBeNull();
+    await server.close();
+  });
+
+  it('asks an o-series or gpt-5 model with max_completion_tokens and no sampling parameters', async () => {
+    for (const model of ['o4-mini', 'gpt-5', 'openai/o3']) {
+      const { server, ask, close } = await asked(model);
+      expect(await ask(), model).toBe('Rocket CRM');
+      const [request] = server.chats();
+      expect(request!.max_completion_tokens, model).toBeGreaterThan(0);
+      expect(request!.max_tokens, model).toBeUndefined();
+      expect(request!.temperature, model).toBeUndefined();
+      await close();
+    }
+  });
+
+  it('switches once to the reasoning parameters when a deployment name hides a reasoning model', async () => {
+    const { server, ask, close } = await asked('our-deployment', ['our-deployment']);
+    expect(await ask()).toBe('Rocket CRM');
+    expect(await ask()).toBe('Rocket CRM');
+    const bodies = server.requests.filter((r) => r.path === '/v1/chat/completions').map((r) => r.body!);
+    // The first call was refused for max_tokens, asked again without it; the second went straight.
+    expect(bodies.map((b) => b.max_tokens !== undefined)).toEqual([true, false, false]);
+    expect(server.chats()).toHaveLength(2);
+    await close();
+  });
+
+  it('keeps temperature 0 and max_tokens for other models (and OpenAI-compatible servers)', async () => {
+    const { server, ask, close } = await asked('gpt-4o-mini');
+    expect(await ask()).toBe('Rocket CRM');
+    expect(server.chats()[0]).toMatchObject({ temperature: 0, max_tokens: expect.any(Number) });
+    await close();
+  });
+});
