@@ -64,9 +64,10 @@ describe('route table', () => {
     expect(await screen.findByRole('heading', { name: 'Referral Program Management' })).toBeInTheDocument();
   });
 
-  it('serves the signed-in placeholders', async () => {
+  it('serves Tee ups at /dashboard, greeting a user without a first name by the email', async () => {
     installServer({ user: makeUser({ firstName: '' }) });
     renderApp('/dashboard');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Tee ups' })).toBeInTheDocument();
     expect(await screen.findByText('Welcome, ada')).toBeInTheDocument();
   });
 });

@@ -11,7 +11,7 @@ export interface Product {
 
 /**
  * Where a product is known from, in order of trust when two match equally: programs the vendors manage
- * (programs service, later issue), the bundled catalogue, then products users typed into referrals.
+ * (the programs service's read model), the bundled catalogue, then products users typed into referrals.
  */
 export const ORIGINS = ['program', 'catalogue', 'referral'] as const;
 export type Origin = (typeof ORIGINS)[number];

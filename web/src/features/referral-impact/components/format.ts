@@ -14,7 +14,6 @@ const moneyFormat = (currency: string) => {
 };
 const thousands = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
 const longDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
-const shortDate = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 const monthFormat = new Intl.DateTimeFormat('en-US', { month: 'short', year: '2-digit', timeZone: 'UTC' });
 
 /** Spec 9: integer cents with a dollar sign and locale separators: $12,500 / $1,234.5 (display only). */
@@ -30,12 +29,6 @@ export const formatPercent = (n: number) => `${Math.round(n * 10) / 10}%`;
 export const formatLongDate = (value: string) => {
   const d = new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
   return Number.isNaN(d.getTime()) ? '' : longDate.format(d);
-};
-
-/** 'Jan 5'. */
-export const formatShortDate = (value: string) => {
-  const d = new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
-  return Number.isNaN(d.getTime()) ? '' : shortDate.format(d);
 };
 
 /** 'Jan 26' for '2026-01'. */
