@@ -249,6 +249,10 @@ export const Referral = z.object({
 });
 export type Referral = z.infer<typeof Referral>;
 
+/** A referral in the Tee ups list: without the intro draft (the detail and draft endpoints carry it). */
+export const ReferralListItem = Referral.omit({ emailDraft: true });
+export type ReferralListItem = z.infer<typeof ReferralListItem>;
+
 /** GET /api/referrals: server-side filters of the Tee ups dashboard (spec 9) and paging. */
 export const ListReferralsQuery = z.strictObject({
   search: line('Search', 200).optional(),
@@ -261,7 +265,7 @@ export const ListReferralsQuery = z.strictObject({
 export type ListReferralsQuery = z.input<typeof ListReferralsQuery>;
 
 export const ReferralList = z.object({
-  referrals: z.array(Referral),
+  referrals: z.array(ReferralListItem),
   total: z.number().int(),
   page: z.number().int(),
   pageSize: z.number().int(),

@@ -41,6 +41,7 @@ interface ReferralRow {
   notes: string | null;
   company: string;
   email_draft: EmailDraft | null;
+  has_draft: boolean;
   from_clay: boolean;
   email_sent_at: string | null;
   deal_value_cents: string | null;
@@ -81,10 +82,10 @@ export const TIMELINE_OF_R = `(SELECT coalesce(json_agg(json_build_object('at', 
  * is an index lookup per returned row; under ORDER BY ... LIMIT PostgreSQL evaluates them for the page's
  * rows only.
  */
-const SELECT_REFERRALS = `
+const selectReferrals = (draft: 'r.email_draft' | 'NULL::jsonb') => `
   SELECT r.id, r.user_id, r.project_id, r.status, ${iso('r.created_at')} AS created_at, ${iso('r.updated_at')} AS updated_at,
          r.referred_first_name, r.referred_last_name, r.referred_email, r.referred_phone, r.referral_reason,
-         r.is_referral_aware, r.can_use_referrer_name, r.notes, r.company, r.email_draft, r.from_clay,
+         r.is_referral_aware, r.can_use_referrer_name, r.notes, r.company, ${draft} AS email_draft, r.email_draft IS NOT NULL AS has_draft, r.from_clay,
          ${iso('r.email_sent_at')} AS email_sent_at, r.deal_value_cents::text, r.expected_value_cents::text,
          (SELECT coalesce(json_agg(json_build_object('from', c.from_status, 'to', c.to_status, 'at', ${iso('c.at')}) ORDER BY c.at, c.id), '[]')
             FROM referral_status_changes c WHERE c.referral_id = r.id) AS history,
@@ -93,6 +94,10 @@ const SELECT_REFERRALS = `
          r.description, r.client, r.vendor_id, v.name AS vendor_name, r.lead_status::text AS lead_status, r.decline_reason,
          ${iso('r.decided_at')} AS decided_at, r.fit, ${TIMELINE_OF_R} AS timeline
     FROM referrals r JOIN projects p ON p.id = r.project_id LEFT JOIN vendors v ON v.id = r.vendor_id`;
+/** One referral: with its intro draft. */
+const SELECT_REFERRAL = selectReferrals('r.email_draft');
+/** A page of the list: the draft stays in the database (only whether there is one). */
+const SELECT_LIST_ITEMS = selectReferrals('NULL::jsonb');
 
 const DAY_MS = 24 * 3600_000;
 
@@ -161,7 +166,7 @@ function toReferral(row: ReferralRow, money: ReferralMoney): Referral {
     emailSentAt: row.email_sent_at,
     money,
     lastActivity: lastActivityOf(row.timeline, row.created_at),
-    awaitingApproval: row.email_draft !== null && row.email_sent_at === null,
+    awaitingApproval: row.has_draft && row.email_sent_at === null,
     history: row.history,
     description: row.description,
     client: row.client,
@@ -212,7 +217,7 @@ export function referralReads(pool: pg.Pool, currency: string) {
     /** One referral and its owner, or null. */
     async byId(id: number): Promise<{ userId: string; referral: Referral } | null> {
       if (!Number.isSafeInteger(id) || id < 1 || id > MAX_REFERRAL_ID) return null;
-      const { rows } = await pool.query<ReferralRow>(prepared(`${SELECT_REFERRALS} WHERE r.id = $1`, [id]));
+      const { rows } = await pool.query<ReferralRow>(prepared(`${SELECT_REFERRAL} WHERE r.id = $1`, [id]));
       const row = rows[0];
       return row ? { userId: row.user_id, referral: (await withMoney([row]))[0]! } : null;
     },
@@ -220,7 +225,7 @@ export function referralReads(pool: pg.Pool, currency: string) {
     /** A page of the user's referrals with the dashboard's figures (see ReferralList). */
     async list(userId: string, query: ListQuery, now = Date.now()): Promise<ReferralList> {
       const { where, params, filtered } = filtersOf(userId, query, now);
-      const pageSql = `${SELECT_REFERRALS} WHERE ${where} ORDER BY r.created_at DESC, r.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
+      const pageSql = `${SELECT_LIST_ITEMS} WHERE ${where} ORDER BY r.created_at DESC, r.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
       const page = pool.query<ReferralRow>(
         prepared(pageSql, [...params, query.pageSize, (query.page - 1) * query.pageSize], !query.search),
       );
@@ -241,7 +246,7 @@ export function referralReads(pool: pg.Pool, currency: string) {
       const count = (status: ReferralStatus) => byStatus[status] ?? 0;
       const all = Object.values(byStatus).reduce((sum, n) => sum + (n ?? 0), 0);
       return {
-        referrals: await withMoney(referrals),
+        referrals: (await withMoney(referrals)).map(({ emailDraft: _draft, ...item }) => item),
         total: total ?? all,
         page: query.page,
         pageSize: query.pageSize,

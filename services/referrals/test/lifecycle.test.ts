@@ -124,6 +124,18 @@ describe('the intro email draft', () => {
     }
   });
 
+  it('stays out of the Tee ups list (only whether one awaits approval); the referral and the draft endpoint carry it', async () => {
+    const user = testUser();
+    const { id } = await created(user);
+    await deliver(ctx, 'referral.draft_generated', draftEvent(id, 'llm'), randomUUID());
+    const item = (await get(user, '/api/referrals?days=all')).json().referrals[0];
+    expect(item.id).toBe(id);
+    expect(item).not.toHaveProperty('emailDraft');
+    expect(item.awaitingApproval).toBe(true);
+    expect((await referralOf(user, id)).emailDraft?.subject).toBe('llm subject');
+    expect((await get(user, `/api/referrals/${id}/email-draft`)).json().emailDraft.subject).toBe('llm subject');
+  });
+
   it('handles a redelivered event once', async () => {
     const user = testUser();
     const { id } = await created(user);

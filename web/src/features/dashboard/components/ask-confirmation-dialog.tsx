@@ -1,4 +1,4 @@
-import { ConfirmationRequest, ERRORS, type Milestone, type Referral } from '@app/contracts';
+import { ConfirmationRequest, ERRORS, type Milestone, type ReferralListItem as Referral } from '@app/contracts';
 import { milestoneLabel } from '@app/domain';
 import { Loader2 } from 'lucide-react';
 import { useState } from 'react';

@@ -1,4 +1,4 @@
-import type { Referral, ReferralStatus } from '@app/contracts';
+import type { ReferralListItem as Referral, ReferralStatus } from '@app/contracts';
 import { AlertCircle, ChevronLeft, ChevronRight, Inbox, Plus, RefreshCw, SearchX } from 'lucide-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';

@@ -1,4 +1,4 @@
-import type { Referral, ReferralStatus } from '@app/contracts';
+import type { ReferralListItem as Referral, ReferralStatus } from '@app/contracts';
 import { formatCents } from '@app/domain';
 import type { badgeVariants } from '@/components/ui/badge';
 import type { VariantProps } from 'class-variance-authority';

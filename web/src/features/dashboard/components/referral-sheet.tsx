@@ -1,4 +1,10 @@
-import { STATUS_LABELS, type Milestone, type Referral, type ReferralList, type ReferralStatus } from '@app/contracts';
+import {
+  STATUS_LABELS,
+  type Milestone,
+  type ReferralListItem as Referral,
+  type ReferralList,
+  type ReferralStatus,
+} from '@app/contracts';
 import { milestoneLabel } from '@app/domain';
 import { CheckCircle2, CircleDollarSign, Inbox, Mail, Repeat, Send } from 'lucide-react';
 import { useState } from 'react';

@@ -1,4 +1,4 @@
-import { STATUS_LABELS, type Referral } from '@app/contracts';
+import { STATUS_LABELS, type ReferralListItem as Referral } from '@app/contracts';
 import { Eye, Mail, PenLine } from 'lucide-react';
 import type { KeyboardEvent } from 'react';
 import { Link } from 'react-router-dom';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { Referral, ReferralStatus } from '@app/contracts';
+import type { ReferralListItem as Referral, ReferralStatus } from '@app/contracts';
 import { Button } from '@/components/ui/button';
 
 /**

@@ -1,4 +1,4 @@
-import { STATUS_LABELS, type Referral, type TimelineEntry } from '@app/contracts';
+import { STATUS_LABELS, type ReferralListItem as Referral, type TimelineEntry } from '@app/contracts';
 import { referredName } from '../components/format';
 
 /**
