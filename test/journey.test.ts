@@ -15,6 +15,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startEmbeddedS3, type EmbeddedS3 } from '@app/programs-service';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startProcess, type RunningProcess } from './processes.ts';
 
@@ -210,6 +211,49 @@ describe('sign up, verify, sign in, sign out across processes', () => {
     expect(Object.keys(docs.paths)).toContain('/api/verify-email');
     const ready = (await fetch(`${gatewayUrl}/readyz`).then((r) => r.json())) as { status: string };
     expect(ready.status).toBe('ready');
+  });
+});
+
+describe('an email change', () => {
+  it('reaches every copy of the user: auth, referrals and profiles read the new address back', async () => {
+    const grace = browser();
+    const [oldEmail, newEmail] = ['grace@journey.test', 'grace.hopper@journey.test'];
+    await grace('POST', '/api/register', {
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      companyName: 'Navy',
+      email: oldEmail,
+      password: 'c0bol rules',
+    });
+    const verification = await catcher.waitFor((m) => m.to.includes(oldEmail), 15_000);
+    expect((await grace('GET', `/api/verify-email${linkIn(verification.text).search}`)).status).toBe(200);
+    const { id: userId } = (await grace('GET', '/api/user')).body as { id: string };
+
+    const sql = new pg.Client({ connectionString: db.url });
+    await sql.connect();
+    const copies = async () => {
+      const [referrer, profile] = await Promise.all([
+        sql.query<{ email: string }>('SELECT email FROM referrals.referrers WHERE user_id = $1', [userId]),
+        sql.query<{ email: string }>('SELECT email FROM profiles.users WHERE user_id = $1', [userId]),
+      ]);
+      return { referrals: referrer.rows[0]?.email, profiles: profile.rows[0]?.email };
+    };
+    try {
+      await expect.poll(copies, { timeout: 15_000 }).toEqual({ referrals: oldEmail, profiles: oldEmail });
+
+      expect((await grace('POST', '/api/account/email', { newEmail, password: 'c0bol rules' })).status).toBe(200);
+      const change = await catcher.waitFor((m) => m.to.includes(newEmail), 15_000);
+      expect((await grace('GET', `/api/verify-email${linkIn(change.text).search}`)).status).toBe(200);
+
+      expect((await grace('GET', '/api/user')).body).toMatchObject({ email: newEmail });
+      await expect.poll(copies, { timeout: 15_000 }).toEqual({ referrals: newEmail, profiles: newEmail });
+      // The old address was told of the request and of the change.
+      await expect
+        .poll(() => catcher.messages.filter((m) => m.to.includes(oldEmail)).length, { timeout: 15_000 })
+        .toBe(3);
+    } finally {
+      await sql.end();
+    }
   });
 });
 
