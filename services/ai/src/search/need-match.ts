@@ -1,0 +1,205 @@
+import { compact, companyForms, words } from './normalize.ts';
+import type { Product } from './product.ts';
+
+/** A kind of software a need can ask for, with the words people use for it and its products, best first. */
+export interface Category {
+  id: string;
+  name: string;
+  /** What people type when they need it ("run payroll", "hire abroad"). */
+  phrases: string[];
+  /** Catalogue product names, the usual choice of small companies first. */
+  products: string[];
+}
+
+/** Words that say nothing about the kind of software ("team", "remote", "software", "for"). */
+const STOP = new Set(
+  (
+    'a an the and or of in on at by to for from into with without within our my we i me you your their it its this that ' +
+    'these those is are be been can could should would will need needs want wants looking look best good great better ' +
+    'simple simpler easy easily quick quickly cheap affordable free new all one place some any help helps way ' +
+    'software tool tools app apps application platform system solution solutions service program programs product ' +
+    'team teams company companies business businesses small smb startup startups growing scale up scaleup ' +
+    'remote distributed hybrid office people person use using used make build create get set run work works working ' +
+    'like also just more most other so up via per what which who how do does something thing things'
+  ).split(' '),
+);
+
+/** Words that only narrow a choice within a kind of software: sizes, places, audiences. */
+const WEAK = new Set(
+  (
+    'uk us usa america american europe european eu germany german france french spain netherlands ireland irish ' +
+    'canada australia india london global international local online cloud employee employees staff user users ' +
+    'customer customers client clients enterprise large mid sized medium agency agencies freelancer freelancers'
+  ).split(' '),
+);
+
+/** A light stem so "meetings", "meeting" and "meet" or "invoicing" and "invoices" meet. */
+export function stem(word: string): string {
+  let w = word;
+  if (w.length > 4 && w.endsWith('ies')) w = `${w.slice(0, -3)}y`;
+  else if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
+  if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
+  else if (w.length > 5 && w.endsWith('ed')) w = w.slice(0, -2);
+  if (w.length > 4 && w.endsWith('e')) w = w.slice(0, -1);
+  return w;
+}
+
+const weightOf = (word: string) => (word.length < 2 || STOP.has(word) ? 0 : WEAK.has(word) ? 0.3 : 1);
+
+/** The text's words with their weight and stem; stop words dropped. */
+function terms(text: string): Array<{ term: string; weight: number }> {
+  return words(text)
+    .filter((word) => weightOf(word) > 0)
+    .map((word) => ({ term: stem(word), weight: weightOf(word) }));
+}
+
+/** Single terms and neighbouring pairs ("video conferenc"): pairs carry a kind of software's exact wording. */
+function withPairs(list: Array<{ term: string; weight: number }>): Array<{ term: string; weight: number }> {
+  const pairs = list
+    .slice(1)
+    .map((right, i) => ({ term: `${list[i]!.term} ${right.term}`, weight: Math.max(list[i]!.weight, right.weight) }));
+  return [...list, ...pairs];
+}
+
+interface IndexedCategory {
+  category: Category;
+  products: Product[];
+  counts: Map<string, number>;
+  length: number;
+}
+
+export interface NeedIndex {
+  categories: IndexedCategory[];
+  /** In how many categories each term occurs. */
+  frequency: Map<string, number>;
+  averageLength: number;
+  /** Terms that describe kinds of software (category names and phrases). */
+  generic: Set<string>;
+  /** Every term a need can be understood by (category wording and product descriptions, not product names). */
+  known: Set<string>;
+  /** In how many products' descriptions each term occurs (the weight of a term that singles one out). */
+  productFrequency: Map<string, number>;
+  productTerms: Map<Product, Set<string>>;
+}
+
+/** Category wording counts three times a product description's. */
+const PHRASE_WEIGHT = 3;
+const K1 = 1.2;
+const B = 0.3;
+
+export function indexNeeds(categories: readonly Category[], products: readonly Product[]): NeedIndex {
+  const byName = new Map(products.map((product) => [product.product, product]));
+  const names = new Set<string>();
+  for (const product of products) {
+    for (const name of [product.product, ...(product.aliases ?? []), ...companyForms(product.company)])
+      names.add(stem(compact(name)));
+  }
+  const generic = new Set<string>();
+  const known = new Set<string>();
+  const frequency = new Map<string, number>();
+  const productFrequency = new Map<string, number>();
+  const productTerms = new Map<Product, Set<string>>();
+  for (const product of products) {
+    const set = new Set(withPairs(terms(`${product.description} ${product.company}`)).map((t) => t.term));
+    for (const alias of product.aliases ?? []) for (const t of terms(alias)) set.add(t.term);
+    productTerms.set(product, set);
+    for (const term of set) productFrequency.set(term, (productFrequency.get(term) ?? 0) + 1);
+  }
+
+  const indexed = categories.map((category) => {
+    const members = category.products.map((name) => {
+      const product = byName.get(name);
+      if (!product) throw new Error(`Category ${category.id} names ${name}, which is not in the catalogue`);
+      return product;
+    });
+    const counts = new Map<string, number>();
+    const add = (term: string, weight: number) => counts.set(term, (counts.get(term) ?? 0) + weight);
+    for (const text of [category.name, ...category.phrases]) {
+      for (const { term } of withPairs(terms(text))) {
+        add(term, PHRASE_WEIGHT);
+        generic.add(term);
+        known.add(term);
+      }
+    }
+    for (const product of members) {
+      for (const { term } of withPairs(terms(product.description))) {
+        add(term, 1);
+        if (!names.has(term)) known.add(term);
+      }
+    }
+    for (const term of counts.keys()) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+    const length = [...counts.values()].reduce((sum, n) => sum + n, 0);
+    return { category, products: members, counts, length };
+  });
+  const averageLength = indexed.reduce((sum, c) => sum + c.length, 0) / Math.max(1, indexed.length);
+  return { categories: indexed, frequency, averageLength, generic, known, productFrequency, productTerms };
+}
+
+export interface NeedMatch {
+  category: Category;
+  /** The category's products ranked for this need, best first; then a close second category's. */
+  products: Product[];
+  score: number;
+}
+
+/** Whether a word of the query describes a kind of software rather than naming a product ("team", "data"). */
+export function isGenericWord(word: string, index: NeedIndex): boolean {
+  return weightOf(word) < 1 || index.generic.has(stem(word));
+}
+
+/**
+ * The kind of software a need asks for, and its products ranked by fit: BM25 over each category's wording
+ * (three times) and its products' descriptions, single words and neighbouring pairs, stop words ignored
+ * and sizes or places weak. Null when most of the need's words are unknown (a product name the catalogue
+ * does not know is not a need). Within the category, products whose descriptions share the need's rarer
+ * words come first ("payroll ... UK" → BrightPay), then the category's own order.
+ */
+export function matchNeed(query: string, index: NeedIndex): NeedMatch | null {
+  const single = terms(query).slice(0, 32);
+  const total = single.reduce((sum, t) => sum + t.weight, 0);
+  const knownWeight = single.filter((t) => index.known.has(t.term)).reduce((sum, t) => sum + t.weight, 0);
+  if (!total || knownWeight / total <= 0.5) return null;
+
+  const query2 = withPairs(single);
+  const n = index.categories.length;
+  const scored = index.categories
+    .map((entry, position) => {
+      let score = 0;
+      for (const { term, weight } of query2) {
+        const tf = entry.counts.get(term);
+        if (!tf) continue;
+        const df = index.frequency.get(term) ?? 0;
+        const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+        score += weight * idf * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * entry.length) / index.averageLength)));
+      }
+      return { entry, score, position };
+    })
+    .filter((s) => s.score > 0)
+    .sort((a, b) => b.score - a.score || a.position - b.position);
+  const best = scored[0];
+  if (!best || best.score < 1.5) return null;
+
+  const productCount = index.productTerms.size;
+  const fit = (product: Product) => {
+    const own = index.productTerms.get(product)!;
+    let score = 0;
+    for (const { term, weight } of query2) {
+      if (!own.has(term)) continue;
+      const df = index.productFrequency.get(term) ?? 1;
+      score += weight * Math.log(productCount / df);
+    }
+    return score;
+  };
+  const ranked = (entry: IndexedCategory) =>
+    entry.products
+      .map((product, position) => ({ product, position, fit: fit(product) }))
+      .sort((a, b) => b.fit - a.fit || a.position - b.position)
+      .map((r) => r.product);
+
+  const products = ranked(best.entry);
+  const second = scored[1];
+  if (products.length < 4 && second && second.score >= best.score * 0.5) {
+    for (const product of ranked(second.entry)) if (!products.includes(product)) products.push(product);
+  }
+  return { category: best.entry.category, products, score: best.score };
+}
