@@ -11,7 +11,7 @@ import pino from 'pino';
 import { languageModel } from '@app/llm';
 import { catalogueNeeds, catalogueSource, loadCatalogue } from '../services/ai/src/catalogue/catalogue.ts';
 import { productSearch } from '../services/ai/src/search/search.ts';
-import { evaluateNeeds, loadNeeds, report } from '../services/ai/test/need-set.ts';
+import { evaluateNeeds, loadNeeds, NEED_SETS, report } from '../services/ai/test/need-set.ts';
 
 const withModel = process.argv.includes('--model');
 const log = pino({ level: withModel ? 'warn' : 'silent' });
@@ -36,5 +36,5 @@ const catalogue = loadCatalogue();
 const search = productSearch({ sources: [catalogueSource(catalogue)], model, needs: catalogueNeeds(catalogue) });
 const how = model ? `model ${model.model}` : 'offline (bundled catalogue)';
 const ask = (query: string) => search.answer(query, log);
-console.log(report(await evaluateNeeds(ask, loadNeeds('set')), `need set, ${how}`));
-console.log(report(await evaluateNeeds(ask, loadNeeds('unseen')), `unseen needs (not tuned on), ${how}`));
+for (const [which, file] of Object.entries(NEED_SETS) as Array<[keyof typeof NEED_SETS, string]>)
+  console.log(report(await evaluateNeeds(ask, loadNeeds(which)), `${file}, ${how}`));

@@ -46,19 +46,33 @@ export function stem(word: string): string {
 
 const weightOf = (word: string) => (word.length < 2 || STOP.has(word) ? 0 : WEAK.has(word) ? 0.3 : 1);
 
-/** The text's words with their weight and stem; stop words dropped. */
-function terms(text: string): Array<{ term: string; weight: number }> {
-  return words(text)
-    .filter((word) => weightOf(word) > 0)
-    .map((word) => ({ term: stem(word), weight: weightOf(word) }));
+/** Stop words that still carry meaning next to another word ("team chat", "remote access", "small business"). */
+const PAIRABLE = new Set(
+  'team teams remote office business company software online cloud app apps service system people'.split(' '),
+);
+
+interface Term {
+  term: string;
+  weight: number;
 }
 
-/** Single terms and neighbouring pairs ("video conferenc"): pairs carry a kind of software's exact wording. */
-function withPairs(list: Array<{ term: string; weight: number }>): Array<{ term: string; weight: number }> {
-  const pairs = list
-    .slice(1)
-    .map((right, i) => ({ term: `${list[i]!.term} ${right.term}`, weight: Math.max(list[i]!.weight, right.weight) }));
-  return [...list, ...pairs];
+/**
+ * The text's single terms (stop words dropped, the rest stemmed and weighted) and its neighbouring pairs
+ * ("video conferenc", "team chat"): pairs carry a kind of software's exact wording.
+ */
+function terms(text: string): { single: Term[]; all: Term[] } {
+  const list = words(text);
+  const single: Term[] = [];
+  const pairs: Term[] = [];
+  list.forEach((word, i) => {
+    if (weightOf(word) > 0) single.push({ term: stem(word), weight: weightOf(word) });
+    const next = list[i + 1];
+    if (!next) return;
+    const usable = (w: string) => weightOf(w) > 0 || PAIRABLE.has(w);
+    if (usable(word) && usable(next) && (weightOf(word) > 0 || weightOf(next) > 0))
+      pairs.push({ term: `${stem(word)} ${stem(next)}`, weight: Math.max(weightOf(word), weightOf(next)) });
+  });
+  return { single, all: [...single, ...pairs] };
 }
 
 interface IndexedCategory {
@@ -100,8 +114,8 @@ export function indexNeeds(categories: readonly Category[], products: readonly P
   const productFrequency = new Map<string, number>();
   const productTerms = new Map<Product, Set<string>>();
   for (const product of products) {
-    const set = new Set(withPairs(terms(`${product.description} ${product.company}`)).map((t) => t.term));
-    for (const alias of product.aliases ?? []) for (const t of terms(alias)) set.add(t.term);
+    const set = new Set(terms(`${product.description} ${product.company}`).all.map((t) => t.term));
+    for (const alias of product.aliases ?? []) for (const t of terms(alias).single) set.add(t.term);
     productTerms.set(product, set);
     for (const term of set) productFrequency.set(term, (productFrequency.get(term) ?? 0) + 1);
   }
@@ -115,14 +129,14 @@ export function indexNeeds(categories: readonly Category[], products: readonly P
     const counts = new Map<string, number>();
     const add = (term: string, weight: number) => counts.set(term, (counts.get(term) ?? 0) + weight);
     for (const text of [category.name, ...category.phrases]) {
-      for (const { term } of withPairs(terms(text))) {
+      for (const { term } of terms(text).all) {
         add(term, PHRASE_WEIGHT);
         generic.add(term);
         known.add(term);
       }
     }
     for (const product of members) {
-      for (const { term } of withPairs(terms(product.description))) {
+      for (const { term } of terms(product.description).all) {
         add(term, 1);
         if (!names.has(term)) known.add(term);
       }
@@ -155,12 +169,11 @@ export function isGenericWord(word: string, index: NeedIndex): boolean {
  * words come first ("payroll ... UK" → BrightPay), then the category's own order.
  */
 export function matchNeed(query: string, index: NeedIndex): NeedMatch | null {
-  const single = terms(query).slice(0, 32);
+  const { single, all: query2 } = terms(query.slice(0, 500));
   const total = single.reduce((sum, t) => sum + t.weight, 0);
   const knownWeight = single.filter((t) => index.known.has(t.term)).reduce((sum, t) => sum + t.weight, 0);
   if (!total || knownWeight / total <= 0.5) return null;
 
-  const query2 = withPairs(single);
   const n = index.categories.length;
   const scored = index.categories
     .map((entry, position) => {
