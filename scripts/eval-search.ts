@@ -21,7 +21,7 @@ const model = withModel
       {
         OPENAI_API_KEY: env.OPENAI_API_KEY,
         OPENAI_BASE_URL: env.OPENAI_BASE_URL,
-        OPENOPENAI_MODEL: env.OPENOPENAI_MODEL ?? 'gpt-4o-mini',
+        OPENAI_MODEL: env.OPENAI_MODEL ?? 'gpt-4o-mini',
         OPENAI_TIMEOUT_MS: Number(env.OPENAI_TIMEOUT_MS ?? 20_000),
         OPENAI_MAX_RETRIES: Number(env.OPENAI_MAX_RETRIES ?? 2),
       },

@@ -14,7 +14,8 @@ export interface Need {
   fits: string[];
 }
 
-const read = <T>(name: string): T => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8')) as T;
+const read = <T>(name: string): T =>
+  JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8')) as T;
 
 /** The sets, by how much the catalogue's categories were shaped by them (each file's `about` says). */
 export const NEED_SETS = {

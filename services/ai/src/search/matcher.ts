@@ -145,7 +145,11 @@ export function matchProduct(query: string, indexes: readonly ProductIndex[]): P
   if (!whole) return null;
 
   let best: { entry: Entry; closeness: number; rank: Rank; words: string[] } | undefined;
-  const consider = (entry: Entry, { text: piece, words: run }: { text: string; words: string[] }, closeness: number) => {
+  const consider = (
+    entry: Entry,
+    { text: piece, words: run }: { text: string; words: string[] },
+    closeness: number,
+  ) => {
     const rank = [
       closeness * (piece.length / whole.length),
       closeness,

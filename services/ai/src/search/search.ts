@@ -47,13 +47,15 @@ function decide(local: ProductMatch | null, need: NeedMatch | null, needs: NeedI
     alternatives: others(need!.products[0]!, need!.products),
   });
   if (local?.exact) return fromLocal();
-  if (local && need && needs) {
+  // Found in part on words that describe software only ("software for a team" is not Microsoft Teams).
+  const generic = !!local && !!needs && local.words.every((word) => isGenericWord(word, needs));
+  if (local && need) {
     if (need.products.some((product) => sameProduct(product, local.product)))
       return fromLocal(others(local.product, need.products));
-    return local.words.every((word) => isGenericWord(word, needs)) ? fromNeed() : fromLocal();
+    return generic ? fromNeed() : fromLocal();
   }
   if (need) return fromNeed();
-  if (local) return fromLocal();
+  if (local && !generic) return fromLocal();
   return null;
 }
 
