@@ -301,7 +301,12 @@ export const EmailDraftResponse = z.object({
 });
 export const EmailDraftCheckResponse = z.object({ ready: z.boolean(), fromClay: z.boolean() });
 export const ReferralProgramResponse = z.object({ referralProgram: z.string() });
-export const AutomateResponse = z.object({ success: z.boolean(), message: z.string() });
+export const AutomateResponse = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  /** The vendor's website the preview imitates (issue 12): the product's, else the vendor's or its program's. */
+  website: z.string().nullable().optional(),
+});
 export const SendEmailResponse = z.object({ success: z.literal(true), message: z.string() });
 
 export const REFERRAL_MESSAGES = {
