@@ -11,7 +11,7 @@ async function axeViolations(page: Page): Promise<string[]> {
 }
 
 const scrollsSideways = (page: Page) =>
-  page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+  page.evaluate<boolean>('document.documentElement.scrollWidth > document.documentElement.clientWidth');
 
 async function search(page: Page, query: string) {
   await page.getByPlaceholder('Refer Anything..').fill(query);

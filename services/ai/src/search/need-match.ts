@@ -1,5 +1,6 @@
 import { compact, companyForms, words } from './normalize.ts';
 import type { Product } from './product.ts';
+import { editDistance } from './similarity.ts';
 
 /** A kind of software a need can ask for, with the words people use for it and its products, best first. */
 export interface Category {
@@ -44,7 +45,9 @@ export function stem(word: string): string {
   return w;
 }
 
-const weightOf = (word: string) => (word.length < 2 || STOP.has(word) ? 0 : WEAK.has(word) ? 0.3 : 1);
+/** Numbers are sizes ("10-person", "500 attendees", "5,000 subscribers"): weak like the other sizes. */
+const weightOf = (word: string) =>
+  word.length < 2 || STOP.has(word) ? 0 : WEAK.has(word) || /^\d/.test(word) ? 0.3 : 1;
 
 /** Stop words that still carry meaning next to another word ("team chat", "remote access", "small business"). */
 const PAIRABLE = new Set(
@@ -91,6 +94,10 @@ export interface NeedIndex {
   generic: Set<string>;
   /** Every term a need can be understood by (category wording and product descriptions, not product names). */
   known: Set<string>;
+  /** Known single terms by length, for need words typed with a typo ("acounting"). */
+  knownByLength: Map<number, string[]>;
+  /** A product's one-word name ("quickbooks", "slack") → the wording of its first category: a need may name a product. */
+  productWords: Map<string, string[]>;
   /** In how many products' descriptions each term occurs (the weight of a term that singles one out). */
   productFrequency: Map<string, number>;
   productTerms: Map<Product, Set<string>>;
@@ -146,7 +153,52 @@ export function indexNeeds(categories: readonly Category[], products: readonly P
     return { category, products: members, counts, length };
   });
   const averageLength = indexed.reduce((sum, c) => sum + c.length, 0) / Math.max(1, indexed.length);
-  return { categories: indexed, frequency, averageLength, generic, known, productFrequency, productTerms };
+  const knownByLength = new Map<number, string[]>();
+  for (const term of known) {
+    if (term.includes(' ')) continue;
+    knownByLength.set(term.length, [...(knownByLength.get(term.length) ?? []), term]);
+  }
+  const productWords = new Map<string, string[]>();
+  for (const entry of indexed) {
+    const wording = terms(entry.category.name).single.map((t) => t.term);
+    for (const product of entry.products) {
+      for (const name of [product.product, ...(product.aliases ?? [])]) {
+        const key = words(name);
+        if (key.length === 1 && !generic.has(stem(key[0]!)) && !productWords.has(key[0]!))
+          productWords.set(key[0]!, wording);
+      }
+    }
+  }
+  return {
+    categories: indexed,
+    frequency,
+    averageLength,
+    generic,
+    known,
+    knownByLength,
+    productWords,
+    productFrequency,
+    productTerms,
+  };
+}
+
+/** A known term one typo away from an unknown need word ("acounting" → accounting), same first letter. */
+function closeTerm(term: string, index: NeedIndex): string | null {
+  if (term.length < 5) return null;
+  const allowed = term.length >= 9 ? 2 : 1;
+  let best: { term: string; distance: number } | null = null;
+  for (let length = term.length - allowed; length <= term.length + allowed; length++) {
+    for (const candidate of index.knownByLength.get(length) ?? []) {
+      if (candidate[0] !== term[0]) continue;
+      const distance = editDistance(term, candidate, allowed);
+      if (
+        distance <= allowed &&
+        (!best || distance < best.distance || (distance === best.distance && candidate < best.term))
+      )
+        best = { term: candidate, distance };
+    }
+  }
+  return best?.term ?? null;
 }
 
 export interface NeedMatch {
@@ -169,10 +221,36 @@ export function isGenericWord(word: string, index: NeedIndex): boolean {
  * words come first ("payroll ... UK" → BrightPay), then the category's own order.
  */
 export function matchNeed(query: string, index: NeedIndex): NeedMatch | null {
-  const { single, all: query2 } = terms(query.slice(0, 500));
-  const total = single.reduce((sum, t) => sum + t.weight, 0);
-  const knownWeight = single.filter((t) => index.known.has(t.term)).reduce((sum, t) => sum + t.weight, 0);
-  if (!total || knownWeight / total <= 0.5) return null;
+  const text = query.slice(0, 500);
+  const parsed = terms(text);
+  const single: Term[] = [];
+  const extra: Term[] = [];
+  let total = 0;
+  let knownWeight = 0;
+  for (const term of parsed.single) {
+    total += term.weight;
+    if (index.known.has(term.term)) {
+      knownWeight += term.weight;
+      single.push(term);
+      continue;
+    }
+    // A product named inside a need ("quickbooks alternative") hints at its kind, weakly.
+    const named = index.productWords.get(term.term) ?? index.productWords.get(`${term.term}s`);
+    if (named) {
+      knownWeight += term.weight;
+      for (const word of named) extra.push({ term: word, weight: 0.3 });
+      continue;
+    }
+    const corrected = closeTerm(term.term, index);
+    if (corrected) {
+      knownWeight += term.weight;
+      single.push({ term: corrected, weight: term.weight });
+    } else single.push(term);
+  }
+  // Two words with one unknown are more likely a product's name than a need ("Quokka Ledger").
+  const share = total ? knownWeight / total : 0;
+  if (!total || (parsed.single.length < 3 ? share <= 0.5 : share < 0.5)) return null;
+  const query2 = [...single, ...parsed.all.slice(parsed.single.length), ...extra];
 
   const n = index.categories.length;
   const scored = index.categories
