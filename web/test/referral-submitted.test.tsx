@@ -214,3 +214,31 @@ describe('referral screen failures', () => {
     expect(server.requests.filter((r) => r.path.startsWith('/api/referrals'))).toHaveLength(0);
   });
 });
+
+describe('the dry-run preview of a vendor whose website is known (issue 12)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("shows the vendor's own form variant from the dry run's website when the product had none", async () => {
+    installServer({
+      user: makeUser(),
+      handler: (req) => {
+        if (isCheck(req)) return json(200, { ready: false, fromClay: false });
+        if (req.path === '/api/referrals/7') {
+          const referral = makeReferral();
+          return json(200, { ...referral, project: { ...referral.project, website: null } });
+        }
+        if (req.path === '/api/products/p-acme/referral-program')
+          return json(200, { referralProgram: 'HubSpot pays 20%' });
+        if (req.path === '/api/referrals/7/automate')
+          return json(200, { success: true, message: 'ok', website: 'https://www.hubspot.com' });
+      },
+    });
+    renderSubmitted({ pathname: paths.referral(7), state: { justSubmitted: true } });
+    const dialog = await screen.findByRole('dialog', { name: 'Automating Referral Form' });
+    expect(dialog).toHaveTextContent("A preview of how HubSpot's referral form gets filled in for you.");
+    // Without it, the generic form of the company ('Acme Inc') would play.
+    expect(dialog).not.toHaveTextContent("Acme Inc's referral form");
+  });
+});

@@ -173,3 +173,89 @@ describe('search screen (spec 2 and 4)', () => {
     expect(store.getState().search.result).toBeNull();
   });
 });
+
+describe('search from a need (issue 12)', () => {
+  const NEED_ANSWER = {
+    id: 'search-1',
+    object: 'chat.completion',
+    created: 1,
+    model: 'local-catalogue',
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content:
+            'Product: HubSpot\nCompany: HubSpot, Inc.\nDescription: CRM platform for growing businesses.\nWebsite: https://www.hubspot.com',
+        },
+        finish_reason: 'stop',
+      },
+    ],
+    website: 'https://www.hubspot.com',
+    alternatives: [
+      {
+        product: 'Pipedrive',
+        company: 'Pipedrive Inc.',
+        description: 'Pipeline-focused sales CRM.',
+        website: 'https://www.pipedrive.com',
+      },
+      { product: 'Salesforce', company: 'Salesforce, Inc.', description: 'Cloud CRM.', website: null },
+    ],
+  };
+
+  it('shows the alternatives as choices under the card; choosing one makes it the main card and refers it', async () => {
+    installServer({
+      user: makeUser(),
+      handler: (req) => (req.path === '/api/search' ? json(200, NEED_ANSWER) : undefined),
+    });
+    const user = userEvent.setup();
+    const { store } = renderSearch();
+    await user.type(await screen.findByPlaceholderText('Refer Anything..'), 'CRM for a 10-person sales team{Enter}');
+    const card = await screen.findByRole('region', { name: 'Selected Product' });
+    expect(within(card).getByText('CRM platform for growing businesses.')).toBeInTheDocument();
+    const choices = screen.getByRole('region', { name: 'Or refer one of these instead' });
+    const buttons = within(choices).getAllByRole('button');
+    expect(buttons.map((button) => button.textContent)).toEqual([
+      'PipedrivePipedrive · Pipeline-focused sales CRM.',
+      'SalesforceSalesforce · Cloud CRM.',
+    ]);
+
+    await user.click(within(choices).getByRole('button', { name: /Pipedrive/ }));
+    expect(within(card).getByText('Pipeline-focused sales CRM.')).toBeInTheDocument();
+    expect(within(card).queryByText('HubSpot')).not.toBeInTheDocument();
+    // The previous answer is now a choice in its place.
+    expect(within(choices).getByRole('button', { name: /HubSpot/ })).toBeInTheDocument();
+    expect(store.getState().search.result).toEqual({
+      product: 'Pipedrive',
+      company: 'Pipedrive Inc.',
+      description: 'Pipeline-focused sales CRM.',
+      website: 'https://www.pipedrive.com',
+    });
+
+    await user.click(screen.getByRole('button', { name: 'Yes' }));
+    expect(await screen.findByRole('heading', { name: 'Submit New Referral' })).toBeInTheDocument();
+    const carried = screen.getByRole('region', { name: 'Selected Product' });
+    expect(within(carried).getByText('Pipeline-focused sales CRM.')).toBeInTheDocument();
+  });
+
+  it.each([
+    ['nothing was found', 'Product: Not found\nCompany: Not found\nDescription: No description available'],
+    ['only the company is unknown', 'Product: Widget\nCompany: Not found\nDescription: Something.'],
+  ])('disables Yes with a hint to try a name, a website or Smart Match when %s', async (_case, content) => {
+    installServer({
+      user: makeUser(),
+      handler: (req) => (req.path === '/api/search' ? chatCompletion(content) : undefined),
+    });
+    const user = userEvent.setup();
+    renderSearch();
+    await user.type(await screen.findByPlaceholderText('Refer Anything..'), 'qwertyuiop{Enter}');
+    await screen.findByRole('region', { name: 'Selected Product' });
+    const yes = screen.getByRole('button', { name: 'Yes' });
+    expect(yes).toBeDisabled();
+    expect(yes).toHaveAccessibleDescription('Try a product name, a website, or Smart Match');
+    expect(screen.getByRole('link', { name: 'Smart Match' })).toHaveAttribute('href', '/discover');
+    expect(screen.queryByRole('region', { name: 'Or refer one of these instead' })).not.toBeInTheDocument();
+    await user.click(yes);
+    expect(currentPath()).toBe('/');
+  });
+});

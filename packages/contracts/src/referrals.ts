@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ReferralMoney } from './money.ts';
 import { emailField, text, urlText } from './common.ts';
+import { NOT_FOUND } from './search.ts';
 import { ClientOrganization, IcpFit, LeadStatus } from './vendors.ts';
 
 /** Referral stages (spec 4): stored value and the label screens show. */
@@ -56,6 +57,12 @@ export function stripLegalSuffixes(company: string): string {
 }
 
 const line = (label: string, max: number) => text({ label, max });
+
+/** What a search that found nothing answers (issue 12): never a product or company one can refer. */
+export const NOT_REFERABLE_MESSAGE = 'Search found no product to refer: try a product name, a website, or Smart Match';
+const isNotFound = (value: string) => value.trim().toLowerCase() === NOT_FOUND.toLowerCase();
+const found = <T extends z.ZodType<string>>(schema: T) =>
+  schema.refine((value) => !isNotFound(value), { message: NOT_REFERABLE_MESSAGE });
 const lines = (label: string, max: number) => text({ label, max, multiline: true });
 
 /** POST /api/referrals: the referral form (spec 3 and 5) plus the product found by the search. */
@@ -72,8 +79,9 @@ export const CreateReferralRequest = z.strictObject({
   isReferralAware: z.boolean().default(false),
   canUseReferrerName: z.boolean().default(false),
   productId: text({ label: 'Product', max: 200, required: 'Product selection is required' }).default('auto-generated'),
-  product: text({ label: 'Product', max: 200, required: 'Product selection is required' }),
-  company: line('Company', 200).default(''),
+  product: found(text({ label: 'Product', max: 200, required: 'Product selection is required' })),
+  /** The product's company as the search found it: required, and never the search's 'Not found' (issue 12). */
+  company: found(text({ label: 'Company', max: 200, required: 'Company is required' })),
   description: lines('Description', 2000).default(''),
   /** The product's website as the search found it: the surest way to the vendor's workspace. */
   website: urlText('Website', 300).default(''),
@@ -297,7 +305,12 @@ export const EmailDraftResponse = z.object({
 });
 export const EmailDraftCheckResponse = z.object({ ready: z.boolean(), fromClay: z.boolean() });
 export const ReferralProgramResponse = z.object({ referralProgram: z.string() });
-export const AutomateResponse = z.object({ success: z.boolean(), message: z.string() });
+export const AutomateResponse = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  /** The vendor's website the preview imitates (issue 12): the product's, else the vendor's or its program's. */
+  website: z.string().nullable().optional(),
+});
 export const SendEmailResponse = z.object({ success: z.literal(true), message: z.string() });
 
 export const REFERRAL_MESSAGES = {

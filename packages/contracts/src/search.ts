@@ -12,6 +12,15 @@ export const SearchRequest = z.strictObject({
 });
 export type SearchRequest = z.input<typeof SearchRequest>;
 
+/** A product the referrer can pick instead of the answer's main one (a need has several fitting products). */
+export const SearchAlternative = z.object({
+  product: z.string(),
+  company: z.string(),
+  description: z.string(),
+  website: z.string().nullable(),
+});
+export type SearchAlternative = z.infer<typeof SearchAlternative>;
+
 /**
  * The answer is shaped like an AI chat completion (spec 3): the web parses `choices[0].message.content`
  * for the labelled lines 'Product:', 'Company:', 'Description:'. `website` and `matchedBy` are extras the
@@ -33,6 +42,8 @@ export const SearchResponse = z.object({
     .min(1),
   /** The product's website when the search knows it (catalogue, program): routes the referral to its vendor. */
   website: z.string().nullable().optional(),
+  /** Up to three other products that fit the same need, best first; empty when the text named one product. */
+  alternatives: z.array(SearchAlternative).max(3).optional(),
 });
 export type SearchResponse = z.infer<typeof SearchResponse>;
 

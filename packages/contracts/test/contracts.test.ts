@@ -82,6 +82,7 @@ describe('referral form (spec 5)', () => {
       referredEmail: 'x',
       referralReason: '',
       product: 'Slack',
+      company: 'Slack Technologies, LLC',
       client: { name: '' },
     });
     expect(result.error?.issues.map((i) => i.message)).toEqual([
@@ -97,6 +98,7 @@ describe('referral form (spec 5)', () => {
       referredEmail: 'A@B.co',
       referralReason: 'fit',
       product: 'Slack',
+      company: 'Slack Technologies, LLC',
       client: { name: 'Globex' },
     });
     expect(ok).toMatchObject({
@@ -104,7 +106,41 @@ describe('referral form (spec 5)', () => {
       canUseReferrerName: false,
       productId: 'auto-generated',
       referredEmail: 'a@b.co',
-      company: '',
+      company: 'Slack Technologies, LLC',
+      description: '',
     });
+  });
+
+  it.each([
+    [
+      'product',
+      { product: 'Not found' },
+      'Search found no product to refer: try a product name, a website, or Smart Match',
+    ],
+    [
+      'product',
+      { product: ' not FOUND ' },
+      'Search found no product to refer: try a product name, a website, or Smart Match',
+    ],
+    [
+      'company',
+      { company: 'Not found' },
+      'Search found no product to refer: try a product name, a website, or Smart Match',
+    ],
+    ['company', { company: '' }, 'Company is required'],
+    ['company', { company: '   ' }, 'Company is required'],
+    ['company', { company: undefined }, 'Company is required'],
+  ])('refuses a referral whose %s is empty or "Not found" (issue 12): %j', (field, override, message) => {
+    const result = CreateReferralRequest.safeParse({
+      referredFirstName: 'A',
+      referredLastName: 'B',
+      referredEmail: 'a@b.co',
+      referralReason: 'fit',
+      product: 'Slack',
+      company: 'Slack Technologies, LLC',
+      client: { name: 'Globex' },
+      ...override,
+    });
+    expect(result.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([[field, message]]);
   });
 });

@@ -130,6 +130,7 @@ describe('the contracts apply it', () => {
       referredEmail: 'ada@example.com',
       referralReason: 'Needs a CRM',
       product: 'HubSpot',
+      company: 'HubSpot, Inc.',
       client: { name: 'Engines' },
     };
     expect(CreateReferralRequest.safeParse(referral).success).toBe(true);

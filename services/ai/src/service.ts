@@ -1,7 +1,7 @@
 import { SERVICE_BODY_LIMITS } from '@app/contracts';
 import { createDataService, defineService, registerOperations, type DataService, type ServiceOptions } from '@app/kit';
 import { languageModel } from '@app/llm';
-import { catalogueSource } from './catalogue/catalogue.ts';
+import { catalogueNeeds, catalogueSource, loadCatalogue } from './catalogue/catalogue.ts';
 import { readAiConfig, type AiConfig } from './config.ts';
 import { enrichmentCallbacks } from './enrichment/callback.ts';
 import { enrichmentRequests } from './enrichment/requests.ts';
@@ -54,7 +54,12 @@ export async function createAiService(options: ServiceOptions<AiConfig>): Promis
 
   const known = knownProducts(prisma);
   // Active referral programs first: among equal matches, the more trusted origin wins (ORIGINS).
-  const search = productSearch({ sources: [programProducts(matcher), catalogueSource(), known], model });
+  const catalogue = loadCatalogue();
+  const search = productSearch({
+    sources: [programProducts(matcher), catalogueSource(catalogue), known],
+    model,
+    needs: catalogueNeeds(catalogue),
+  });
 
   const webhook =
     config.ENRICHMENT_WEBHOOK_URL && config.ENRICHMENT_WEBHOOK_SECRET

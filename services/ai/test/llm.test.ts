@@ -274,15 +274,21 @@ describe('POST /internal/referral-program with a language model', () => {
     const response = await ask({
       productName: 'HubSpot',
       companyName: 'HubSpot, Inc.',
-      website: 'https://www.hubspot.com',
+      website: null,
+      vendorWebsite: 'https://www.hubspot.com',
+      programWebsite: 'https://www.hubspot.com/partners',
     });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ referralProgram: 'HubSpot pays 30% recurring commission to partners.' });
+    // The vendor's and its program's links go to the model as data (issue 12), and its instructions say to use them.
     expect(JSON.parse(user(fake.chats()[0]!))).toEqual({
       productName: 'HubSpot',
       companyName: 'HubSpot, Inc.',
-      website: 'https://www.hubspot.com',
+      website: null,
+      vendorWebsite: 'https://www.hubspot.com',
+      programWebsite: 'https://www.hubspot.com/partners',
     });
+    expect(system(fake.chats()[0]!)).toContain('programWebsite');
   });
 
   it('answers null when the model does not know', async () => {

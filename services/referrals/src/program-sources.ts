@@ -1,6 +1,7 @@
 import { operations, ReferralProgramAnswer, type RequestBodyOf } from '@app/contracts';
 import { INTERNAL_AUTH_HEADER, internalAuthToken } from '@app/kit';
 import type { ReferralsConfig } from './config.ts';
+import type { VendorLinks } from './programs-repository.ts';
 
 export interface ProjectForProgram {
   id: string;
@@ -11,13 +12,16 @@ export interface ProjectForProgram {
   programCheckedAt: Date | null;
 }
 
+/** What a source is asked about: the project with the vendor's and program's links referrals knows (issue 12). */
+export type ProgramQuestion = ProjectForProgram & VendorLinks;
+
 /**
  * Somewhere a vendor's referral program may be known, asked when neither the vendor's active program
  * nor the project knows one: null means "not known here", a throw "could not ask".
  */
 export interface ProgramSource {
   name: string;
-  find(project: ProjectForProgram): Promise<string | null>;
+  find(project: ProgramQuestion): Promise<string | null>;
 }
 
 /** The longest program text a project keeps; a longer answer counts as a failed lookup. */
@@ -38,6 +42,8 @@ export function aiProgramSource(
         productName: project.productName,
         companyName: project.companyName,
         website: project.website,
+        vendorWebsite: project.vendorWebsite,
+        programWebsite: project.programWebsite,
       };
       const response = await fetch(url, {
         method: askReferralProgram.method,

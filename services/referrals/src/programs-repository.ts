@@ -68,6 +68,47 @@ export async function vendorProductDescription(tx: Tx, vendorId: string, product
   return row?.description ?? '';
 }
 
+/** The links referrals knows for a product's vendor (https URLs), each null when unknown. */
+export interface VendorLinks {
+  /** The vendor workspace's website: the workspace of a program for the product, else a verified workspace of its company or site. */
+  vendorWebsite: string | null;
+  /** The vendor's referral program page: the website of a program for the product (active ones first). */
+  programWebsite: string | null;
+}
+
+const siteOf = (domain: string | null | undefined) => (domain ? `https://${domain}` : null);
+
+/**
+ * The vendor's and its program's links for a product (issue 12), from referrals' copies of programs and
+ * vendor workspaces: a program of the product's company or name (active first, newest first) gives its
+ * website and its workspace's; without a workspace that way, a verified workspace of the product's site
+ * or company. Hints for the program check and the dry-run preview, never routing evidence.
+ */
+export async function vendorLinks(
+  db: Pick<PrismaClient, '$queryRaw'>,
+  product: { productName: string; companyName: string; website: string | null },
+): Promise<VendorLinks> {
+  const key = companyKey(product.companyName) || null;
+  const [program] = await db.$queryRaw<Array<{ domain: string | null; vendor_domain: string | null }>>`
+    SELECT p.domain, nullif(v.domain, '') AS vendor_domain
+      FROM programs p LEFT JOIN vendors v ON v.id = p.vendor_id
+     WHERE (p.company_key = ${key} OR v.company_key = ${key} OR p.name_key = ${productKey(product.productName)})
+       AND (p.domain IS NOT NULL OR nullif(v.domain, '') IS NOT NULL)
+     ORDER BY p.is_active DESC, coalesce(p.company_key = ${key} OR v.company_key = ${key}, false) DESC, p.saved_at DESC, p.id
+     LIMIT 1`;
+  let vendorDomain = program?.vendor_domain ?? null;
+  if (!vendorDomain) {
+    const hosts = hostAndParents(product.website ? websiteHost(product.website) : null);
+    const [vendor] = await db.$queryRaw<Array<{ domain: string }>>`
+      SELECT domain FROM vendors
+       WHERE verified AND domain <> '' AND (domain = ANY(${hosts}::text[]) OR company_key = ${key})
+       ORDER BY (domain = ANY(${hosts}::text[])) DESC, id
+       LIMIT 1`;
+    vendorDomain = vendor?.domain ?? null;
+  }
+  return { vendorWebsite: siteOf(vendorDomain), programWebsite: siteOf(program?.domain) };
+}
+
 interface ProgramRow {
   id: string;
   name: string;
@@ -77,6 +118,9 @@ interface ProgramRow {
 export function programsRepository(prisma: PrismaClient) {
   return {
     findProject: (projectId: string) => prisma.project.findUnique({ where: { id: projectId } }),
+
+    vendorLinks: (product: { productName: string; companyName: string; website: string | null }) =>
+      vendorLinks(prisma, product),
 
     /**
      * The vendor's active program for a product: one of its company first (the program's company name, or

@@ -36,9 +36,11 @@ export function referralProgramUseCases(deps: {
     if (!sources.length) return null;
     // Asked recently and nobody knew: don't spend another provider call on every page view.
     if (project.programCheckedAt && Date.now() - project.programCheckedAt.getTime() < recheckMs) return null;
+    // The vendor's and its program's links, so the source looks at the vendor itself (issue 12).
+    const question = { ...project, ...(await repository.vendorLinks(project)) };
     let failed = false;
     for (const source of sources) {
-      const found = await source.find(project).catch((error: unknown) => {
+      const found = await source.find(question).catch((error: unknown) => {
         log.warn({ err: error, projectId: project.id, source: source.name }, 'referral program lookup failed');
         failed = true;
         return null;

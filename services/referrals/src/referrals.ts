@@ -13,7 +13,7 @@ import type { z } from 'zod';
 import type { Tx } from './db.ts';
 import { countNewReferral } from './figures.ts';
 import { introSenderName, personName } from './people.ts';
-import { vendorProductDescription } from './programs-repository.ts';
+import { vendorLinks, vendorProductDescription } from './programs-repository.ts';
 import type { ReferralReads } from './reads.ts';
 import {
   addTimelineEntry,
@@ -248,13 +248,19 @@ export function referralUseCases(deps: {
       return reload(referral.id);
     },
 
-    /** Never submits anything to a vendor: the screen shows a simulated form (spec 2, "mock dry run"). */
+    /**
+     * Never submits anything to a vendor: the screen shows a simulated form (spec 2, "mock dry run"), the
+     * vendor's own variant when its website is known (the product's, else the vendor's or its program's).
+     */
     async automate(userId: string, referralId: number, dryRun: boolean) {
       const referral = await own(userId, referralId);
       if (!dryRun) fail('DRY_RUN_ONLY');
+      const { project } = referral;
+      const links = project.website ? null : await vendorLinks(db, project);
       return {
         success: true,
-        message: `Mock dry run: the referral form for ${referral.project.productName} was filled but not submitted.`,
+        message: `Mock dry run: the referral form for ${project.productName} was filled but not submitted.`,
+        website: project.website ?? links?.vendorWebsite ?? links?.programWebsite ?? null,
       };
     },
   };

@@ -177,7 +177,8 @@ export async function saveCriteria(
 
 export interface AiStub {
   url: string;
-  calls: Array<{ productName: string; authorized: boolean }>;
+  /** Every question asked: the product name, whether it was authorized, and the whole body. */
+  calls: Array<{ productName: string; authorized: boolean; question: Record<string, unknown> }>;
   close(): Promise<void>;
 }
 
@@ -195,9 +196,9 @@ const readBody = (request: IncomingMessage) =>
 export async function startAiStub(expectedToken: string): Promise<AiStub> {
   const calls: AiStub['calls'] = [];
   const server: Server = createServer(async (request, response) => {
-    const body = JSON.parse(await readBody(request)) as { productName: string };
+    const body = JSON.parse(await readBody(request)) as { productName: string } & Record<string, unknown>;
     const authorized = request.headers['x-internal-auth'] === expectedToken;
-    calls.push({ productName: body.productName, authorized });
+    calls.push({ productName: body.productName, authorized, question: body });
     const send = (status: number, value: unknown) =>
       response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
     if (!authorized || request.url !== '/internal/referral-program') return send(403, { message: 'Internal route' });

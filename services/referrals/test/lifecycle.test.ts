@@ -427,7 +427,11 @@ describe('GET /api/products/:projectId/referral-program', () => {
       referralProgram: 'Partners earn 20% of first-year revenue.',
     });
     expect(ai.calls.filter((c) => c.productName === 'Programmed')).toEqual([
-      { productName: 'Programmed', authorized: true },
+      {
+        productName: 'Programmed',
+        authorized: true,
+        question: expect.objectContaining({ productName: 'Programmed', vendorWebsite: null, programWebsite: null }),
+      },
     ]);
     expect((await referralOf(user, id)).project.referralProgram).toBe('Partners earn 20% of first-year revenue.');
   });
@@ -556,7 +560,12 @@ describe('POST /api/referrals/:id/automate', () => {
       const response = await automate(user, id, payload);
       expect([response.statusCode, response.json()]).toEqual([
         200,
-        { success: true, message: 'Mock dry run: the referral form for Acme Forms was filled but not submitted.' },
+        {
+          success: true,
+          message: 'Mock dry run: the referral form for Acme Forms was filled but not submitted.',
+          // No website known for the product, its vendor or a program: the preview plays the generic form.
+          website: null,
+        },
       ]);
     }
     expect(await counts(ctx.sql)).toEqual(before);

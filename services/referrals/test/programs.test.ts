@@ -7,6 +7,7 @@ import {
   publish,
   redeliver,
   referralInput,
+  saveVendor,
   startAiStub,
   startReferrals,
   testUser,
@@ -114,5 +115,72 @@ describe('program.saved in the referrals service', () => {
     await publish(ctx, saved({ name: 'Off Program', companyName: 'Offco', isActive: false }));
     const check = await projectFor('Nothing Here', 'Offco');
     expect(await check()).toBe(REFERRAL_MESSAGES.noProgram);
+  });
+});
+
+describe("the vendor's and its program's links (issue 12)", () => {
+  async function referral(product: string, company: string) {
+    const user = testUser();
+    const response = await ctx.service.app.inject({
+      method: 'POST',
+      url: '/api/referrals',
+      headers: user.headers,
+      payload: referralInput({ product, company }),
+    });
+    expect(response.statusCode, response.body).toBe(201);
+    const { id, projectId } = response.json() as { id: number; projectId: string };
+    const inject = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
+      ctx.service.app.inject({ method, url, headers: user.headers, ...(payload ? { payload } : {}) });
+    return {
+      check: async () =>
+        (await inject('GET', `/api/products/${encodeURIComponent(projectId)}/referral-program`)).json(),
+      automate: async () => (await inject('POST', `/api/referrals/${id}/automate`, { dryRun: true })).json(),
+    };
+  }
+
+  it("asks the AI with the vendor workspace's website and the program's page, and previews the vendor's own site", async () => {
+    const vendor = await saveVendor(ctx, { name: 'Initrode Systems', domain: 'initrode.example' });
+    await publish(
+      ctx,
+      saved({
+        name: 'Initrode Partners',
+        companyName: null,
+        vendorId: vendor.vendorId,
+        website: 'https://partners.initrode.example/refer',
+        isActive: false,
+      }),
+    );
+    const { check, automate } = await referral('Initrode Reports', 'Initrode Systems, Inc.');
+    expect(await check()).toEqual({ referralProgram: REFERRAL_MESSAGES.noProgram });
+    expect(ai.calls.filter((c) => c.productName === 'Initrode Reports').map((c) => c.question)).toEqual([
+      {
+        productName: 'Initrode Reports',
+        companyName: 'Initrode Systems, Inc.',
+        website: null,
+        vendorWebsite: 'https://initrode.example',
+        programWebsite: 'https://partners.initrode.example',
+      },
+    ]);
+    expect(await automate()).toMatchObject({ success: true, website: 'https://initrode.example' });
+  });
+
+  it('finds a verified workspace by company when no program names it; an unverified one is no link', async () => {
+    await saveVendor(ctx, { name: 'Vandelay Industries', domain: 'vandelay.example' });
+    await saveVendor(ctx, { name: 'Kramerica', domain: 'kramerica.example', verified: false });
+    const vandelay = await referral('Latex Tracker', 'Vandelay Industries');
+    await vandelay.check();
+    expect(ai.calls.find((c) => c.productName === 'Latex Tracker')?.question).toMatchObject({
+      vendorWebsite: 'https://vandelay.example',
+      programWebsite: null,
+    });
+    expect(await vandelay.automate()).toMatchObject({ website: 'https://vandelay.example' });
+
+    const kramerica = await referral('Oil Bladder', 'Kramerica');
+    await kramerica.check();
+    expect(ai.calls.find((c) => c.productName === 'Oil Bladder')?.question).toMatchObject({
+      vendorWebsite: null,
+      programWebsite: null,
+    });
+    expect(await kramerica.automate()).toMatchObject({ success: true, website: null });
   });
 });

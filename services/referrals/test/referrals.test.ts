@@ -258,21 +258,20 @@ describe('POST /api/referrals', () => {
     expect(rows[0].n).toBe(1);
   });
 
-  it('applies the form defaults (booleans false, productId auto-generated, company empty)', async () => {
+  it('applies the form defaults (booleans false, productId auto-generated, description empty)', async () => {
     const referral = await created(testUser(), {
       isReferralAware: undefined,
       canUseReferrerName: undefined,
       productId: undefined,
-      company: undefined,
       description: undefined,
     });
     expect(referral).toMatchObject({
       isReferralAware: false,
       canUseReferrerName: false,
-      company: '',
+      company: 'Salesforce, Inc.',
       description: '',
       notes: null,
-      project: { companyName: '', description: '' },
+      project: { companyName: 'Salesforce, Inc.', description: '' },
     });
   });
 
@@ -289,6 +288,10 @@ describe('POST /api/referrals', () => {
     ['a blank productId', { productId: ' ' }, 'Product selection is required'],
     ['a missing product', { product: undefined }, 'Product selection is required'],
     ['a blank product', { product: '  ' }, 'Product selection is required'],
+    ['a "Not found" product (issue 12)', { product: 'Not found' }, 'Search found no product to refer'],
+    ['a "Not found" company (issue 12)', { company: 'not found' }, 'Search found no product to refer'],
+    ['a missing company (issue 12)', { company: undefined }, 'Company is required'],
+    ['an empty company (issue 12)', { company: '' }, 'Company is required'],
     ['an unknown field', { status: 'became_customer' }, 'Unrecognized key: "status"'],
     ['an overlong first name', { referredFirstName: 'x'.repeat(101) }, 'Must be at most 100 characters'],
     ['an overlong reason', { referralReason: 'x'.repeat(5001) }, 'Must be at most 5000 characters'],

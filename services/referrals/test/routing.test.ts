@@ -140,7 +140,7 @@ describe('routing a referral to a verified vendor', () => {
     const user = testUser();
     const bySite = await created(user, {
       product: 'Beacon CRM',
-      company: '',
+      company: 'Beacon Lighthouses Ltd',
       website: 'https://beacon-crm.example/pricing',
     });
     expect(bySite.lead?.vendorId).toBe(beacon.vendorId);

@@ -21,6 +21,8 @@ export interface SearchState {
   resultQuery: string;
   /** The search in flight: an answer for an older (or reset) search is ignored. */
   requestId: string | null;
+  /** Other products that fit the same need (issue 12), best first: the referrer may pick one instead. */
+  alternatives: ProductInfo[];
 }
 
 export const initialSearchState: SearchState = {
@@ -30,7 +32,12 @@ export const initialSearchState: SearchState = {
   resultText: '',
   resultQuery: '',
   requestId: null,
+  alternatives: [],
 };
+
+/** The labelled lines of a product (spec 3), carried as `searchResult` when the referrer picked an alternative. */
+const labelled = (product: ProductInfo) =>
+  `Product: ${product.product}\nCompany: ${product.company}\nDescription: ${product.description}`;
 
 /** The referral flow's search state: Home, New Referral and Discover start over with `resetSearch`. */
 export const searchSlice = createSlice({
@@ -47,10 +54,17 @@ export const searchSlice = createSlice({
       state.resultText = '';
       state.resultQuery = '';
       state.requestId = action.payload.requestId;
+      state.alternatives = [];
     },
     searchSucceeded(
       state,
-      action: PayloadAction<{ requestId: string; result: ProductInfo; text: string; query: string }>,
+      action: PayloadAction<{
+        requestId: string;
+        result: ProductInfo;
+        text: string;
+        query: string;
+        alternatives?: ProductInfo[];
+      }>,
     ) {
       if (state.requestId !== action.payload.requestId) return;
       state.status = 'done';
@@ -58,6 +72,15 @@ export const searchSlice = createSlice({
       state.resultText = action.payload.text;
       state.resultQuery = action.payload.query;
       state.requestId = null;
+      state.alternatives = action.payload.alternatives ?? [];
+    },
+    /** The referrer picked an alternative: it becomes the main card, the previous main takes its place in the list. */
+    alternativeChosen(state, action: PayloadAction<number>) {
+      const chosen = state.alternatives[action.payload];
+      if (!chosen || !state.result) return;
+      state.alternatives[action.payload] = state.result;
+      state.result = chosen;
+      state.resultText = labelled(chosen);
     },
     /** Spec 4: a failure clears the results. */
     searchFailed(state, action: PayloadAction<{ requestId: string }>) {
@@ -67,6 +90,7 @@ export const searchSlice = createSlice({
       state.resultText = '';
       state.resultQuery = '';
       state.requestId = null;
+      state.alternatives = [];
     },
     resetSearch() {
       return initialSearchState;
@@ -74,4 +98,5 @@ export const searchSlice = createSlice({
   },
 });
 
-export const { setQuery, searchStarted, searchSucceeded, searchFailed, resetSearch } = searchSlice.actions;
+export const { setQuery, searchStarted, searchSucceeded, searchFailed, resetSearch, alternativeChosen } =
+  searchSlice.actions;

@@ -10,6 +10,10 @@ export const ReferralProgramQuestion = z.strictObject({
   productName: z.string().trim().min(1, 'productName is required').max(200),
   companyName: z.string().trim().max(200).default(''),
   website: z.string().trim().max(500).nullable().default(null),
+  /** The vendor workspace's website as referrals knows it (issue 12): where to look for the program. */
+  vendorWebsite: z.string().trim().max(500).nullable().default(null),
+  /** The vendor's referral program page as referrals knows it. */
+  programWebsite: z.string().trim().max(500).nullable().default(null),
 });
 /** The program's summary when the model knows one; null for none or not known (or no model). */
 export const ReferralProgramAnswer = z.object({ referralProgram: z.string().nullable() });

@@ -1,4 +1,3 @@
-import { NOT_FOUND } from '@app/contracts';
 import type { Product, ProductSource } from '../search/product.ts';
 import type { Matcher, MatchProgramRecord } from './engine.ts';
 
@@ -14,7 +13,8 @@ export function programProducts(matcher: Matcher): ProductSource {
         from = active;
         products = active.map((program) => ({
           product: program.name,
-          company: matcher.companyOf(program)?.trim() || NOT_FOUND,
+          // A program always names a company one can refer to (issue 12): its vendor's, its own, else its name.
+          company: matcher.companyOf(program)?.trim() || program.name,
           description: program.description.slice(0, 1000),
           website: program.website || null,
         }));

@@ -39,6 +39,8 @@ export interface ProductMatch {
    * Partial and typo-tolerant matches are not exact (a language model, when configured, may know better).
    */
   exact: boolean;
+  /** The query's words the match was made on (none for a web address): "team" alone is not a product. */
+  words: string[];
 }
 
 function keysOf(product: Product, site: IndexedItem['site']): Array<{ kind: KeyKind; text: string }> {
@@ -99,16 +101,21 @@ function matchAddress(address: { host: string; path: string }, indexes: readonly
 }
 
 /** The query's words and runs of up to four neighbouring words, run together ("hubsopt crm" → hubsopt, crm, hubsoptcrm). */
-function pieces(text: string): string[] {
+function pieces(text: string): Array<{ text: string; words: string[] }> {
   const list = words(text).slice(0, 16);
-  const found = new Set<string>();
+  const found = new Map<string, string[]>();
   const whole = list.join('');
-  if (whole.length <= 80) found.add(whole);
+  if (whole.length <= 80) found.set(whole, list);
   for (let size = 4; size >= 1; size--) {
-    for (let start = 0; start + size <= list.length; start++) found.add(list.slice(start, start + size).join(''));
+    for (let start = 0; start + size <= list.length; start++) {
+      const run = list.slice(start, start + size);
+      if (!found.has(run.join(''))) found.set(run.join(''), run);
+    }
   }
   // Longest first: a piece can score at most its share of the text, so shorter ones are often skipped.
-  return [...found].sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+  return [...found]
+    .map(([text, words]) => ({ text, words }))
+    .sort((a, b) => b.text.length - a.text.length || (a.text < b.text ? -1 : 1));
 }
 
 /**
@@ -123,7 +130,13 @@ export function matchProduct(query: string, indexes: readonly ProductIndex[]): P
   if (address) {
     const item = matchAddress(address, indexes);
     if (item)
-      return { product: item.product, origin: item.origin, matchedBy: address.path ? 'url' : 'domain', exact: true };
+      return {
+        product: item.product,
+        origin: item.origin,
+        matchedBy: address.path ? 'url' : 'domain',
+        exact: true,
+        words: [],
+      };
   }
 
   // An unknown address may still name the product: "salesfroce.com" is Salesforce with a typo.
@@ -131,8 +144,12 @@ export function matchProduct(query: string, indexes: readonly ProductIndex[]): P
   const whole = compact(text);
   if (!whole) return null;
 
-  let best: { entry: Entry; closeness: number; rank: Rank } | undefined;
-  const consider = (entry: Entry, piece: string, closeness: number) => {
+  let best: { entry: Entry; closeness: number; rank: Rank; words: string[] } | undefined;
+  const consider = (
+    entry: Entry,
+    { text: piece, words: run }: { text: string; words: string[] },
+    closeness: number,
+  ) => {
     const rank = [
       closeness * (piece.length / whole.length),
       closeness,
@@ -141,13 +158,14 @@ export function matchProduct(query: string, indexes: readonly ProductIndex[]): P
       originRank(entry.item.origin),
       -entry.item.position,
     ];
-    if (better(rank, best?.rank)) best = { entry, closeness, rank };
+    if (better(rank, best?.rank)) best = { entry, closeness, rank, words: run };
   };
 
-  for (const piece of pieces(text)) {
+  for (const found of pieces(text)) {
+    const piece = found.text;
     if (best && piece.length / whole.length < best.rank[0]!) break;
     const letters = letterCounts(piece);
-    for (const index of indexes) for (const entry of index.byText.get(piece) ?? []) consider(entry, piece, 1);
+    for (const index of indexes) for (const entry of index.byText.get(piece) ?? []) consider(entry, found, 1);
     const allowed = allowedTypos(piece.length + 2);
     for (let length = piece.length - allowed; length <= piece.length + allowed; length++) {
       for (const index of indexes) {
@@ -158,7 +176,7 @@ export function matchProduct(query: string, indexes: readonly ProductIndex[]): P
           if (!typos || entry.text === piece || (longest < 5 && piece[0] !== entry.text[0])) continue;
           if (countsApart(letters, entry.letters) > 2 * typos) continue;
           const distance = editDistance(piece, entry.text, typos);
-          if (distance <= typos) consider(entry, piece, 1 - distance / longest);
+          if (distance <= typos) consider(entry, found, 1 - distance / longest);
         }
       }
     }
@@ -166,5 +184,11 @@ export function matchProduct(query: string, indexes: readonly ProductIndex[]): P
   if (!best) return null;
   const { entry, closeness, rank } = best;
   const matchedBy: MatchedBy = closeness < 1 ? 'similar' : entry.kind;
-  return { product: entry.item.product, origin: entry.item.origin, matchedBy, exact: !address && rank[0] === 1 };
+  return {
+    product: entry.item.product,
+    origin: entry.item.origin,
+    matchedBy,
+    exact: !address && rank[0] === 1,
+    words: address ? [] : best.words,
+  };
 }

@@ -71,6 +71,8 @@ function ReferralSubmitted({ id }: { id: string }) {
   const [justSubmitted] = useState(() => isJustSubmitted(location.state));
   const [phase, setPhase] = useState<Phase>(justSubmitted ? 'checking' : 'idle');
   const [previewComplete, setPreviewComplete] = useState(false);
+  // The vendor's website the dry run found (issue 12): its own form variant even when the product had none.
+  const [previewWebsite, setPreviewWebsite] = useState<string | null>(null);
   const referralQuery = useReferral(id);
   const draftCheck = useEmailDraftCheck(id);
   const referral = referralQuery.data;
@@ -99,6 +101,7 @@ function ReferralSubmitted({ id }: { id: string }) {
     void runFollowUp(referral, {
       isActive: () => mounted.current,
       setPhase,
+      setWebsite: setPreviewWebsite,
       leave: goHome,
     });
   }, [justSubmitted, referral, goHome]);
@@ -106,7 +109,13 @@ function ReferralSubmitted({ id }: { id: string }) {
   const retryCheck = useCallback(() => {
     if (!referral) return;
     setPhase('rechecking');
-    void runFollowUp(referral, { isActive: () => mounted.current, setPhase, leave: goHome, again: true });
+    void runFollowUp(referral, {
+      isActive: () => mounted.current,
+      setPhase,
+      setWebsite: setPreviewWebsite,
+      leave: goHome,
+      again: true,
+    });
   }, [referral, goHome]);
 
   // Spec 2/9: navigate to the draft 0.5 s after it is ready; held while the check, the dry-run call or the
@@ -197,7 +206,7 @@ function ReferralSubmitted({ id }: { id: string }) {
 
       {phase === 'preview' ? (
         <AutomationModal
-          website={data.project.website}
+          website={previewWebsite ?? data.project.website}
           company={company}
           values={{
             firstName: data.referredFirstName,
@@ -225,7 +234,14 @@ async function runFollowUp(
     setPhase,
     leave,
     again = false,
-  }: { isActive: () => boolean; setPhase: (phase: Phase) => void; leave: () => void; again?: boolean },
+    setWebsite,
+  }: {
+    isActive: () => boolean;
+    setPhase: (phase: Phase) => void;
+    setWebsite?: (website: string | null) => void;
+    leave: () => void;
+    again?: boolean;
+  },
 ) {
   let programText: string;
   try {
@@ -270,5 +286,6 @@ async function runFollowUp(
     leave();
     return;
   }
+  setWebsite?.(result.website ?? null);
   setPhase('preview');
 }

@@ -89,7 +89,8 @@ function SubmitReferral({ product }: { product: ProductInfo }) {
     },
   });
   const { errors, isSubmitting } = form.formState;
-  const productError = fieldError(errors, 'product') ?? fieldError(errors, 'productId');
+  const productError =
+    fieldError(errors, 'product') ?? fieldError(errors, 'company') ?? fieldError(errors, 'productId');
 
   // Issue 9: where the referral goes and how the client fits, checked as the client's fields change.
   const client = useWatch({ control: form.control, name: 'client' });

@@ -6,6 +6,8 @@ export interface SearchAnswer {
   /** `choices[0].message.content` as the server sent it. */
   text: string;
   product: ParsedProduct & { website?: string };
+  /** Other products that fit the same need, best first (empty when the text named one product). */
+  alternatives: Array<ParsedProduct & { website?: string }>;
 }
 
 /** POST /api/search {query}: a chat completion whose first choice's text holds the labelled lines (spec 3). */
@@ -13,7 +15,13 @@ export async function searchProducts(query: string): Promise<SearchAnswer> {
   const answer = await call(operations.searchProducts, { body: { query } });
   const text = answer.choices[0]!.message.content;
   const website = answer.website?.trim();
-  return { text, product: { ...parseSearchContent(text), ...(website ? { website } : {}) } };
+  const alternatives = (answer.alternatives ?? []).map((other) => ({
+    product: other.product,
+    company: other.company,
+    description: other.description,
+    website: other.website ?? '',
+  }));
+  return { text, product: { ...parseSearchContent(text), ...(website ? { website } : {}) }, alternatives };
 }
 
 export function useSearchProducts() {

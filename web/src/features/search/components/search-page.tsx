@@ -1,7 +1,7 @@
-import { SearchRequest } from '@app/contracts';
+import { NOT_FOUND, SearchRequest, stripLegalSuffixes } from '@app/contracts';
 import { nanoid } from '@reduxjs/toolkit';
 import { ArrowRight, Check, X } from 'lucide-react';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { SelectedProductCard } from '@/components/referral/selected-product-card';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
@@ -13,9 +13,21 @@ import { toast } from '@/hooks/use-toast';
 import { isApiError } from '@/lib/api-client';
 import { errorText } from '@/lib/errors';
 import type { SubmitReferralState } from '@/lib/referral-flow';
-import { resetSearch, searchFailed, searchStarted, searchSucceeded, setQuery } from '@/stores/search-slice';
+import {
+  alternativeChosen,
+  resetSearch,
+  searchFailed,
+  searchStarted,
+  searchSucceeded,
+  setQuery,
+  type ProductInfo,
+} from '@/stores/search-slice';
 import { useAppDispatch, useAppSelector } from '@/stores/store';
 import { useSearchProducts } from '../api/search-products';
+
+/** Not a product one can refer: the search found nothing (issue 12: "Not found" never becomes a referral). */
+export const isReferable = (product: ProductInfo) =>
+  [product.product, product.company].every((value) => value.trim() !== '' && value.trim() !== NOT_FOUND);
 
 export const SEARCH_FAILED_FALLBACK = 'Unable to process your search. Please try again.';
 
@@ -50,15 +62,25 @@ export function SearchPage() {
     dispatch(searchStarted({ requestId }));
     try {
       const answer = await searchProducts.mutateAsync(query);
-      dispatch(searchSucceeded({ requestId, result: answer.product, text: answer.text, query }));
+      dispatch(
+        searchSucceeded({
+          requestId,
+          result: answer.product,
+          text: answer.text,
+          query,
+          alternatives: answer.alternatives,
+        }),
+      );
     } catch (error) {
       dispatch(searchFailed({ requestId }));
       toast({ variant: 'destructive', title: 'Search Failed', description: searchFailureText(error) });
     }
   };
 
+  const referable = search.result ? isReferable(search.result) : false;
+
   const onYes = () => {
-    if (!search.result) return;
+    if (!search.result || !isReferable(search.result)) return;
     const state: SubmitReferralState = {
       searchResult: search.resultText,
       originalQuery: search.resultQuery,
@@ -140,13 +162,49 @@ export function SearchPage() {
                   <X aria-hidden="true" />
                   No
                 </Button>
-                <Button className="sm:flex-1" onClick={onYes}>
+                <Button
+                  className="sm:flex-1"
+                  onClick={onYes}
+                  disabled={!referable}
+                  aria-describedby={referable ? undefined : 'not-found-hint'}
+                >
                   <Check aria-hidden="true" />
                   Yes
                 </Button>
               </div>
+              {referable ? null : (
+                <p id="not-found-hint" className="mt-3 text-sm text-muted-foreground">
+                  Try a product name, a website, or{' '}
+                  <Link to={paths.discover} className="font-medium text-primary underline underline-offset-4">
+                    Smart Match
+                  </Link>
+                </p>
+              )}
             </div>
           </SelectedProductCard>
+          {search.alternatives.length ? (
+            <section aria-labelledby="alternatives-title" className="mt-4 text-left">
+              <h2 id="alternatives-title" className="text-sm font-medium text-muted-foreground">
+                Or refer one of these instead
+              </h2>
+              <ul className="mt-2 grid gap-2">
+                {search.alternatives.map((other, index) => (
+                  <li key={`${other.product}-${index}`}>
+                    <Button
+                      variant="outline"
+                      className="h-auto w-full min-w-0 flex-col items-start gap-0.5 px-4 py-3 text-left whitespace-normal"
+                      onClick={() => dispatch(alternativeChosen(index))}
+                    >
+                      <span className="font-semibold break-words text-foreground">{other.product}</span>
+                      <span className="text-xs font-normal break-words text-muted-foreground">
+                        {stripLegalSuffixes(other.company)} · {other.description}
+                      </span>
+                    </Button>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
         </div>
       ) : null}
     </section>
