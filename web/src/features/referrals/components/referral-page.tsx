@@ -1,6 +1,6 @@
 import { stripLegalSuffixes, type Referral } from '@app/contracts';
 import { isReferralProgramText } from '@app/domain';
-import { ArrowLeft, Bell, CheckCircle2, FileText, Loader2, MailCheck, TrendingUp } from 'lucide-react';
+import { ArrowLeft, ArrowRight, Bell, CheckCircle2, FileText, Loader2, MailCheck, TrendingUp } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
@@ -20,13 +20,11 @@ import { GoBackButton, InvalidReferral, StateCard } from './referral-states';
 import { ThanksModal } from './thanks-modal';
 import { UncheckedModal } from './unchecked-modal';
 
-/** Spec 9: the submitted screen opens the draft 0.5 s after it is ready. */
-export const DRAFT_NAVIGATION_DELAY_MS = 500;
-
 /**
  * /referral/{id}: the referral submitted screen (spec 2). Arriving from the form (`justSubmitted` in the
  * navigation state) it also runs the spec 4 follow-up: program check → dry run → preview modal, or the
- * 'Thanks' modal, or a toast and back to /.
+ * 'Thanks' modal, or a toast. Nothing here moves the user on by itself (issue 12): each modal stays until
+ * closed, and the draft, once ready, is opened with 'Review Intro Email'.
  */
 export function ReferralPage() {
   const { id } = useParams();
@@ -70,7 +68,6 @@ function ReferralSubmitted({ id }: { id: string }) {
   const location = useLocation();
   const [justSubmitted] = useState(() => isJustSubmitted(location.state));
   const [phase, setPhase] = useState<Phase>(justSubmitted ? 'checking' : 'idle');
-  const [previewComplete, setPreviewComplete] = useState(false);
   const referralQuery = useReferral(id);
   const draftCheck = useEmailDraftCheck(id);
   const referral = referralQuery.data;
@@ -90,41 +87,24 @@ function ReferralSubmitted({ id }: { id: string }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  const goHome = useCallback(() => navigate(paths.home), [navigate]);
+  // Closing a modal returns to this screen, where the next step (the draft) waits.
+  const dismiss = useCallback(() => setPhase('idle'), []);
 
   const started = useRef(false);
   useEffect(() => {
     if (!justSubmitted || !referral || started.current) return;
     started.current = true;
-    void runFollowUp(referral, {
-      isActive: () => mounted.current,
-      setPhase,
-      leave: goHome,
-    });
-  }, [justSubmitted, referral, goHome]);
+    void runFollowUp(referral, { isActive: () => mounted.current, setPhase });
+  }, [justSubmitted, referral]);
 
   const retryCheck = useCallback(() => {
     if (!referral) return;
     setPhase('rechecking');
-    void runFollowUp(referral, { isActive: () => mounted.current, setPhase, leave: goHome, again: true });
-  }, [referral, goHome]);
+    void runFollowUp(referral, { isActive: () => mounted.current, setPhase, again: true });
+  }, [referral]);
 
-  // Spec 2/9: navigate to the draft 0.5 s after it is ready; held while the check, the dry-run call or the
-  // preview animation is still running (see web/README.md).
+  // Spec 2: the screen polls for the draft (every 3 s); once it is ready the user opens it (issue 12).
   const draftReady = draftCheck.data?.ready === true;
-  const hold =
-    phase === 'checking' ||
-    phase === 'automating' ||
-    phase === 'unchecked' ||
-    phase === 'rechecking' ||
-    (phase === 'preview' && !previewComplete);
-  useEffect(() => {
-    if (!draftReady || hold) return;
-    const timer = setTimeout(() => navigate(paths.referralDraft(id), { replace: true }), DRAFT_NAVIGATION_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [draftReady, hold, id, navigate]);
-
-  const onPreviewComplete = useCallback(() => setPreviewComplete(true), []);
 
   if (referralQuery.isPending) return <PageSpinner label="Loading your referral" />;
   if (referralQuery.isError) {
@@ -172,6 +152,14 @@ function ReferralSubmitted({ id }: { id: string }) {
         </CardContent>
       </Card>
 
+      {phase === 'checking' || phase === 'automating' ? (
+        <p className="mt-6 flex items-center justify-center gap-2 text-sm text-muted-foreground" role="status">
+          <Loader2 className="size-4 animate-spin" aria-hidden="true" />
+          {phase === 'checking'
+            ? `Checking ${shownCompany || 'the vendor'}'s referral program…`
+            : 'Preparing the referral form preview…'}
+        </p>
+      ) : null}
       <p className="mt-6 flex items-center justify-center gap-2 text-sm text-muted-foreground" role="status">
         {draftReady ? (
           <>
@@ -186,13 +174,21 @@ function ReferralSubmitted({ id }: { id: string }) {
         )}
       </p>
 
-      <div className="mt-6 flex justify-center">
+      <div className="mt-6 flex flex-col-reverse justify-center gap-3 sm:flex-row">
         <Button asChild variant="outline">
           <Link to={paths.dashboard}>
             <ArrowLeft aria-hidden="true" />
             Back to Dashboard
           </Link>
         </Button>
+        {draftReady ? (
+          <Button asChild>
+            <Link to={paths.referralDraft(id)}>
+              Review Intro Email
+              <ArrowRight aria-hidden="true" />
+            </Link>
+          </Button>
+        ) : null}
       </div>
 
       {phase === 'preview' ? (
@@ -205,27 +201,24 @@ function ReferralSubmitted({ id }: { id: string }) {
             email: data.referredEmail,
             message: data.referralReason,
           }}
-          onComplete={onPreviewComplete}
-          onClose={goHome}
+          onClose={dismiss}
         />
       ) : null}
-      {phase === 'thanks' ? <ThanksModal company={company} onClose={goHome} /> : null}
+      {phase === 'thanks' ? <ThanksModal company={company} onClose={dismiss} /> : null}
       {phase === 'unchecked' || phase === 'rechecking' ? (
-        <UncheckedModal retrying={phase === 'rechecking'} onRetry={retryCheck} onClose={goHome} />
+        <UncheckedModal retrying={phase === 'rechecking'} onRetry={retryCheck} onClose={dismiss} />
       ) : null}
     </section>
   );
 }
 
-/** Spec 4, after 'referral created': program check, then the dry run or the 'Thanks' modal. */
+/**
+ * Spec 4, after 'referral created': program check, then the dry run or the 'Thanks' modal. A failure is said
+ * in a toast and leaves the user on the submitted screen (issue 12: the draft step follows), not on /.
+ */
 async function runFollowUp(
   referral: Referral,
-  {
-    isActive,
-    setPhase,
-    leave,
-    again = false,
-  }: { isActive: () => boolean; setPhase: (phase: Phase) => void; leave: () => void; again?: boolean },
+  { isActive, setPhase, again = false }: { isActive: () => boolean; setPhase: (phase: Phase) => void; again?: boolean },
 ) {
   let programText: string;
   try {
@@ -240,7 +233,6 @@ async function runFollowUp(
     }
     toast({ title: SUBMITTED_TOAST, description: errorText(error, CHECK_FAILED) });
     setPhase('idle');
-    leave();
     return;
   }
   if (!isActive()) return;
@@ -260,14 +252,12 @@ async function runFollowUp(
       description: `The automation preview failed: ${errorText(error, AUTOMATE_FAILED)}`,
     });
     setPhase('idle');
-    leave();
     return;
   }
   if (!isActive()) return;
   if (!result.success) {
     toast({ variant: 'destructive', title: 'Error', description: result.message || AUTOMATE_FAILED });
     setPhase('idle');
-    leave();
     return;
   }
   setPhase('preview');
