@@ -1,4 +1,11 @@
-import type { ChangeEmailRequest, ChangePasswordRequest, LoginRequest, RegisterRequest, User } from '@app/contracts';
+import {
+  UserIntent,
+  type ChangeEmailRequest,
+  type ChangePasswordRequest,
+  type LoginRequest,
+  type RegisterRequest,
+  type User,
+} from '@app/contracts';
 import { fail, type Identity, type TransactionRunner } from '@app/kit';
 import type { z } from 'zod';
 import type { AuthConfig } from './config.ts';
@@ -47,6 +54,21 @@ export function accountUseCases(deps: {
       const user = (await findUserById(tx, userId)) ?? fail('UNAUTHENTICATED');
       emit('user.sign_up_attempted', { userId: user.id, email: user.email, firstName: user.firstName });
     });
+  }
+
+  async function currentUser(userId: string): Promise<z.input<typeof User>> {
+    const user = (await findUserById(db, userId)) ?? fail('UNAUTHENTICATED');
+    return {
+      id: user.id,
+      email: user.email,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      companyName: user.companyName,
+      isAdmin: isAdmin(config, user),
+      emailVerified: user.emailVerifiedAt !== null,
+      createdAt: user.createdAt.toISOString(),
+      intent: UserIntent.safeParse(user.intent).data ?? null,
+    };
   }
 
   return {
@@ -109,18 +131,13 @@ export function accountUseCases(deps: {
       });
     },
 
-    async currentUser(userId: string): Promise<z.input<typeof User>> {
-      const user = (await findUserById(db, userId)) ?? fail('UNAUTHENTICATED');
-      return {
-        id: user.id,
-        email: user.email,
-        firstName: user.firstName,
-        lastName: user.lastName,
-        companyName: user.companyName,
-        isAdmin: isAdmin(config, user),
-        emailVerified: user.emailVerifiedAt !== null,
-        createdAt: user.createdAt.toISOString(),
-      };
+    currentUser,
+
+    /** Issue 12: what the user came for (changeable at any time). */
+    async setIntent(userId: string, intent: UserIntent): Promise<z.input<typeof User>> {
+      const { count } = await db.user.updateMany({ where: { id: userId }, data: { intent } });
+      if (!count) fail('UNAUTHENTICATED');
+      return currentUser(userId);
     },
 
     /**

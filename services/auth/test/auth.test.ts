@@ -441,6 +441,32 @@ describe('GET /api/user', () => {
   });
 });
 
+describe('PUT /api/user/intent (issue 12)', () => {
+  it('records what the user came for, read back with the user; anything else is a 400 naming the field', async () => {
+    await register({ email: 'intent@example.com' });
+    const { userId } = await verificationFor('intent@example.com');
+    const headers = { 'x-identity': identityOf(userId, 'intent@example.com', false) };
+    const before = await app().inject({ method: 'GET', url: '/api/user', headers });
+    expect(before.json().intent).toBeNull();
+
+    const set = await app().inject({ method: 'PUT', url: '/api/user/intent', headers, payload: { intent: 'vendor' } });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json()).toMatchObject({ email: 'intent@example.com', intent: 'vendor' });
+    const after = await app().inject({ method: 'GET', url: '/api/user', headers });
+    expect(after.json().intent).toBe('vendor');
+
+    const bad = await app().inject({ method: 'PUT', url: '/api/user/intent', headers, payload: { intent: 'admin' } });
+    expectError(bad, 400, 'VALIDATION_FAILED');
+    expect(bad.json().field).toBe('intent');
+    expect((await app().inject({ method: 'GET', url: '/api/user', headers })).json().intent).toBe('vendor');
+    expectError(
+      await app().inject({ method: 'PUT', url: '/api/user/intent', payload: { intent: 'refer' } }),
+      401,
+      'UNAUTHENTICATED',
+    );
+  });
+});
+
 describe('GET /api/verify-email', () => {
   it('verifies once; the same link then fails', async () => {
     await register({ email: 'link@example.com' });
