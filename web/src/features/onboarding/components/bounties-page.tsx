@@ -13,6 +13,7 @@ import { NativeSelect } from '@/components/ui/native-select';
 import { PageSpinner } from '@/components/ui/spinner';
 import { Switch } from '@/components/ui/switch';
 import { paths } from '@/config/paths';
+import { withVendor } from '@/lib/my-vendors';
 import { WorkspaceBar, type WorkspaceProblem } from '@/components/vendor/workspace';
 import { toast } from '@/hooks/use-toast';
 import { errorText } from '@/lib/errors';
@@ -60,6 +61,8 @@ export function BountiesPage({ user }: { user?: User | null }) {
       workspace={workspace}
       problem={problem}
       showForm={problem !== 'none' && problem !== 'not-member'}
+      // Issue 12: a vendor's onboarding ends on its workspace; a referrer's (or both) on the search.
+      next={user?.intent === 'vendor' ? withVendor(paths.vendor, vendorId) : paths.home}
     />
   );
 }
@@ -69,7 +72,9 @@ function BountiesEditor({
   workspace,
   problem: known,
   showForm,
+  next,
 }: {
+  next: string;
   initial: Bounties;
   workspace: WorkspaceChoice;
   problem: WorkspaceProblem | null;
@@ -97,7 +102,7 @@ function BountiesEditor({
         </>
       ),
     });
-    navigate(paths.home);
+    navigate(next);
   };
 
   const onError = (error: unknown) => {
