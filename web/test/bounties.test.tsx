@@ -76,7 +76,12 @@ describe('Set Your Bounties (spec 2, 5, 8)', () => {
     // Incomplete: Closed-Won has no amount yet.
     await user.click(saveButton());
     expect(await screen.findByText('Incomplete bounties')).toBeInTheDocument();
-    expect(screen.getByText('Please enter a payout amount for every active milestone.')).toBeInTheDocument();
+    // The spec's toast, and the message next to the field (issue 12).
+    expect(screen.getAllByText('Please enter a payout amount for every active milestone.')).toHaveLength(2);
+    expect(screen.getByLabelText('Amount (USD)')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText('Amount (USD)')).toHaveAccessibleDescription(
+      'Please enter a payout amount for every active milestone.',
+    );
     expect(server.callsTo('POST', '/api/bounties')).toHaveLength(0);
 
     await user.type(screen.getByLabelText('Amount (USD)'), '2000');
@@ -88,6 +93,16 @@ describe('Set Your Bounties (spec 2, 5, 8)', () => {
     expect(months).toHaveAttribute('placeholder', '12');
     expect(screen.getByText('How many months to receive the monthly MRR percentage')).toBeInTheDocument();
     await user.type(screen.getByLabelText('Percentage (%)'), '10');
+    // Bad months: said next to the field only, no toast over Save (issue 12).
+    await user.clear(months);
+    await user.type(months, '99');
+    await user.click(saveButton());
+    await waitFor(() => expect(months).toHaveAttribute('aria-invalid', 'true'));
+    expect(months).toHaveAccessibleDescription(
+      'How many months to receive the monthly MRR percentage Months must be between 1 and 60',
+    );
+    expect(screen.queryByText('Check your bounties')).not.toBeInTheDocument();
+    expect(server.callsTo('POST', '/api/bounties')).toHaveLength(0);
     await user.clear(months);
     await user.type(months, '6');
     expect(

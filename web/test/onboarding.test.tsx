@@ -167,7 +167,7 @@ describe('Ideal Customer Profile form (spec 2, 5, 8)', () => {
     icpServer(undefined, unverified);
     const registration = toast({
       title: 'Set Up Your Profile',
-      description: "Let's set up your lead criteria to complete your profile",
+      description: "Tell us how you'll use Referral Hub to complete your profile",
       duration: 60_000,
     });
     renderProfile(unverified);

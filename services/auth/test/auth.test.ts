@@ -307,7 +307,11 @@ describe('POST /api/login', () => {
     expect(unknown.statusCode).toBe(401);
     expect(wrong.statusCode).toBe(401);
     expect(unknown.json()).toEqual(wrong.json());
-    expect(unknown.json()).toEqual({ message: AUTH_MESSAGES.invalidCredentials, code: 'INVALID_CREDENTIALS' });
+    expect(unknown.json()).toEqual({
+      message: AUTH_MESSAGES.invalidCredentials,
+      code: 'INVALID_CREDENTIALS',
+      field: 'password',
+    });
   });
 
   it("refuses an unverified account with a message containing 'Email not verified'", async () => {
@@ -706,7 +710,11 @@ describe('account', () => {
         confirmPassword: 'new password',
       });
       expect(wrong.statusCode).toBe(403);
-      expect(wrong.json()).toEqual({ message: ACCOUNT_MESSAGES.wrongPassword, code: 'WRONG_PASSWORD' });
+      expect(wrong.json()).toEqual({
+        message: ACCOUNT_MESSAGES.wrongPassword,
+        code: 'WRONG_PASSWORD',
+        field: 'currentPassword',
+      });
       const mismatch = await post('/api/account/password', user.headers, {
         currentPassword: user.password,
         newPassword: 'new password',
@@ -779,7 +787,11 @@ describe('account', () => {
       const before = await counts();
       const wrong = await post('/api/account/email', user.headers, { newEmail: 'fresh@example.com', password: 'nope' });
       expect(wrong.statusCode).toBe(403);
-      expect(wrong.json()).toEqual({ message: ACCOUNT_MESSAGES.wrongPassword, code: 'WRONG_PASSWORD' });
+      expect(wrong.json()).toEqual({
+        message: ACCOUNT_MESSAGES.wrongPassword,
+        code: 'WRONG_PASSWORD',
+        field: 'password',
+      });
       const same = await post('/api/account/email', user.headers, {
         newEmail: user.email.toUpperCase(),
         password: user.password,
@@ -1003,7 +1015,11 @@ describe('per-address login backoff (issue 11)', () => {
       message: `Too many failed attempts. Please wait ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} and try again.`,
       code: 'LOGIN_BACKOFF',
     });
-  const invalid = JSON.stringify({ message: AUTH_MESSAGES.invalidCredentials, code: 'INVALID_CREDENTIALS' });
+  const invalid = JSON.stringify({
+    message: AUTH_MESSAGES.invalidCredentials,
+    code: 'INVALID_CREDENTIALS',
+    field: 'password',
+  });
 
   it('20 parallel wrong passwords: exactly 5 checked, then locked 1 minute; the right one is refused meanwhile', async () => {
     const email = `victim-${Math.random().toString(36).slice(2)}@example.com`;

@@ -44,9 +44,17 @@ function SignedOutRoutes() {
       <Route path={paths.resendVerification} element={<ResendVerificationPage />} />
       <Route path={paths.onboarding} element={<OnboardingPage />} />
       <Route path={paths.bounties} element={<BountiesPage />} />
-      {/* Spec 2/6: the referral draft page needs a user; without one it redirects to /login. */}
-      <Route path={paths.referralDraft(':id')} element={<Navigate to={paths.login} replace />} />
+      {/* Spec 2/6 and issue 12: a signed-in route (the referral draft page among them) goes to /login, which
+          returns here after signing in. */}
+      {paths.signedInOnly.map((pattern) => (
+        <Route key={pattern} path={pattern} element={<ToLogin />} />
+      ))}
       <Route path="*" element={<LandingPage />} />
     </Routes>
   );
+}
+
+function ToLogin() {
+  const { pathname, search, hash } = useLocation();
+  return <Navigate to={paths.loginReturningTo(`${pathname}${search}${hash}`)} replace />;
 }

@@ -46,4 +46,4 @@ export const routePatterns = {
   referralDraft: paths.referralDraft(':id'),
 };
 
-export { isVerificationPath } from './public-paths';
+export { isVerificationPath, loginReturningTo, NEXT_PARAM, nextPath } from './public-paths';
