@@ -104,12 +104,15 @@ for (const size of SIZES) {
       const subject = page.getByLabel('Subject');
       await expect(subject).not.toHaveValue('');
       await expect(page.getByLabel('To')).toHaveValue(client.email);
-      await subject.fill(`${client.firstName}, meet Slack`);
+      await subject.fill(`${client.firstName}, meet Slack (${size.name})`);
       await snap('08-draft');
       await page.getByRole('button', { name: 'Send Email' }).click();
       await expect(page.getByText('Email Sent!')).toBeVisible();
       await snap('09-sent');
-      const intro = await waitForEmail((m) => m.subject === `${client.firstName}, meet Slack`, 'the intro email');
+      const intro = await waitForEmail(
+        (m) => m.subject === `${client.firstName}, meet Slack (${size.name})`,
+        'the intro email',
+      );
       expect(intro.to).toContain(client.email);
 
       // Tee ups lists it.

@@ -126,7 +126,10 @@ function ReferralSubmitted({ id }: { id: string }) {
         <h1 className="mt-4 text-3xl font-bold tracking-tight text-balance">Referral Successfully Submitted!</h1>
         <p className="mt-3 text-muted-foreground">
           {`You referred ${data.referredFirstName} ${data.referredLastName} to ${data.project.productName || shownCompany}`}
-          {shownCompany && data.project.productName ? ` by ${shownCompany}` : ''}.
+          {shownCompany && data.project.productName && !sameName(shownCompany, data.project.productName)
+            ? ` by ${shownCompany}`
+            : ''}
+          .
         </p>
       </div>
 
@@ -204,7 +207,7 @@ function ReferralSubmitted({ id }: { id: string }) {
           onClose={dismiss}
         />
       ) : null}
-      {phase === 'thanks' ? <ThanksModal company={company} onClose={dismiss} /> : null}
+      {phase === 'thanks' ? <ThanksModal company={shownCompany} onClose={dismiss} /> : null}
       {phase === 'unchecked' || phase === 'rechecking' ? (
         <UncheckedModal retrying={phase === 'rechecking'} onRetry={retryCheck} onClose={dismiss} />
       ) : null}
@@ -262,3 +265,6 @@ async function runFollowUp(
   }
   setPhase('preview');
 }
+
+/** 'Slack by Slack' says nothing: the company is left out when it is the product's name. */
+const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
