@@ -1,3 +1,4 @@
+import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import { describeClient, uniqueEmail, verificationLink, waitForEmail } from './support.ts';
 
@@ -54,6 +55,7 @@ for (const size of SIZES) {
       await page.reload();
       await expect(page.getByRole('heading', { name: 'How will you use Referral Hub?' })).toBeVisible();
       await snap('03-choose');
+      await expectNoAxeViolations(page, 'onboarding choice');
       await page.getByRole('button', { name: /I refer clients/ }).click();
 
       // Search: a need typed by name finds the product.
@@ -95,6 +97,7 @@ for (const size of SIZES) {
       await expect(review).toBeVisible({ timeout: 30_000 });
       await expect(page.getByText('Your intro email draft is ready.')).toBeVisible();
       await snap('07-submitted-draft-ready');
+      await expectNoAxeViolations(page, 'submitted screen');
       await page.waitForTimeout(2_000);
       await expect(page).toHaveURL(/\/referral\/\d+$/);
       await review.click();
@@ -132,6 +135,7 @@ for (const size of SIZES) {
       await page.goto('/no-such-screen');
       await expect(page.getByRole('heading', { name: '404 Page Not Found' })).toBeVisible();
       await snap('12-not-found');
+      await expectNoAxeViolations(page, 'not found');
       await page.getByRole('link', { name: 'Go to Home' }).click();
       await expect(page).toHaveURL(/\/$/);
 
@@ -157,4 +161,13 @@ async function screenshot(page: Page, testInfo: TestInfo, name: string) {
   const path = testInfo.outputPath(`${name}.png`);
   await page.screenshot({ path, fullPage: true });
   await testInfo.attach(name, { path, contentType: 'image/png' });
+}
+
+/** axe (WCAG 2 A and AA) finds nothing on the screens this journey changed (issue 12: 0 violations). */
+async function expectNoAxeViolations(page: Page, screen: string) {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
+  const found = results.violations.map(
+    (v) => `${screen} ${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' '))}`,
+  );
+  expect(found, 'axe violations').toEqual([]);
 }

@@ -123,6 +123,15 @@ describe('Set Your Bounties (spec 2, 5, 8)', () => {
     });
   });
 
+  it("ends a vendor's onboarding on its workspace, a referrer's on the search (issue 12)", async () => {
+    const vendor = makeUser({ intent: 'vendor' });
+    bountiesServer({ ...none, closedWon: { enabled: true, type: 'flat', amount: 500 } }, undefined, vendor);
+    const user = userEvent.setup();
+    renderBounties(vendor);
+    await user.click(await screen.findByRole('button', { name: /Save Bounties/ }));
+    await waitFor(() => expect(currentPath()).toBe('/vendor?vendorId=v-acme'));
+  });
+
   it('shows the empty state when none is enabled; its button enables Closed-Won', async () => {
     // Saved bounties always have one enabled (the contract's rule): none is enabled once Closed-Won is off.
     bountiesServer(null);
