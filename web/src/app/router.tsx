@@ -45,16 +45,14 @@ function SignedOutRoutes() {
       <Route path={paths.onboarding} element={<OnboardingPage />} />
       <Route path={paths.bounties} element={<BountiesPage />} />
       {/* Spec 2/6 and issue 12: a signed-in route (the referral draft page among them) goes to /login, which
-          returns here after signing in. */}
-      {paths.signedInOnly.map((pattern) => (
-        <Route key={pattern} path={pattern} element={<ToLogin />} />
-      ))}
-      <Route path="*" element={<LandingPage />} />
+          returns there after signing in; any other path shows the landing page. */}
+      <Route path="*" element={<LandingOrLogin />} />
     </Routes>
   );
 }
 
-function ToLogin() {
+function LandingOrLogin() {
   const { pathname, search, hash } = useLocation();
+  if (!paths.isSignedInOnly(pathname)) return <LandingPage />;
   return <Navigate to={paths.loginReturningTo(`${pathname}${search}${hash}`)} replace />;
 }

@@ -22,39 +22,16 @@ export const referralDraft = (id: string | number) => `/referral/${id}/email-dra
 export const isVerificationPath = (pathname: string) => /^\/email-verified$|verify-email/.test(pathname);
 
 /**
- * The signed-in routes a signed-out visitor is sent to /login from (issue 12), as route patterns. The
- * onboarding routes stay in the signed-out table (spec 2).
+ * The signed-in routes a signed-out visitor is sent to /login from (issue 12). The onboarding routes stay in
+ * the signed-out table (spec 2).
  */
-export const signedInOnly = [
-  '/dashboard',
-  '/referral-impact',
-  '/discover',
-  '/submit-referral',
-  '/referral/*',
-  '/account/*',
-  '/test-clay',
-  '/admin',
-  '/vendor/*',
-] as const;
+export const isSignedInOnly = (pathname: string) =>
+  /^\/(dashboard|referral-impact|discover|submit-referral|referral|account|test-clay|admin|vendor)(\/|$)/.test(
+    pathname,
+  );
 
 /** The query parameter of /login naming where to return after signing in. */
 export const NEXT_PARAM = 'next';
 
 /** /login, returning to `target` (a path of this app) after signing in. */
 export const loginReturningTo = (target: string) => `${login}?${NEXT_PARAM}=${encodeURIComponent(target)}`;
-
-/**
- * Where to go after signing in: `value` when it is a path of this origin (never another site: no scheme,
- * no `//host`, no backslash tricks), and not the sign-in screens themselves; else home.
- */
-export function nextPath(value: string | null | undefined): string {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return home;
-  try {
-    const base = window.location.origin;
-    const url = new URL(value, base);
-    if (url.origin !== base || url.pathname === login || url.pathname === signup) return home;
-    return `${url.pathname}${url.search}${url.hash}`;
-  } catch {
-    return home;
-  }
-}
