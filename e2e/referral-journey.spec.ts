@@ -43,8 +43,12 @@ test('refer a client: find the product, submit, review and send the intro, move 
   await expect(page.getByRole('dialog', { name: 'Thanks for Your Referral!' })).toBeVisible();
   await expect(page.getByText('Referral Successfully Submitted!')).toBeVisible();
 
-  // The draft arrives (written by the AI service from the referral) and the screen moves to it.
-  await expect(page).toHaveURL(/\/referral\/\d+\/email-draft$/, { timeout: 30_000 });
+  // Issue 12: the modal stays until Close, which returns to the submitted screen; the draft arrives (written
+  // by the AI service from the referral) and the referrer opens it.
+  await page.getByRole('dialog', { name: 'Thanks for Your Referral!' }).getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await page.getByRole('link', { name: 'Review Intro Email' }).click({ timeout: 30_000 });
+  await expect(page).toHaveURL(/\/referral\/\d+\/email-draft$/);
   const subject = page.getByLabel('Subject');
   await expect(subject).not.toHaveValue('');
   await expect(page.getByLabel('To')).toHaveValue(client.email);

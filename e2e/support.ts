@@ -40,13 +40,19 @@ export async function verificationLink(email: string): Promise<string> {
 export const uniqueEmail = (name: string) =>
   `${name}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
 
+/** The choices of a new user's first screen (issue 12), as their buttons are named. */
+const INTENT_BUTTONS = { refer: /I refer clients/, vendor: /I receive referrals/, both: /^Both/ } as const;
+const INTENT_LANDS = { refer: /\/$/, vendor: /\/vendor$/, both: /\/vendor$/ } as const;
+
 /**
  * Registers through the screen (no session yet: 'Check your email') and opens the emailed link, which
- * verifies and signs in: a signed-in, verified user, on /onboarding.
+ * verifies and signs in on /onboarding, where the new user says what they came for (issue 12; 'both' unless
+ * told): a signed-in, verified user, on that choice's first screen.
  */
 export async function signUpVerified(
   page: Page,
   person: { firstName: string; lastName: string; company: string; email: string; password: string },
+  intent: keyof typeof INTENT_BUTTONS = 'both',
 ) {
   await page.goto('/signup');
   await page.getByLabel('First Name').fill(person.firstName);
@@ -59,6 +65,8 @@ export async function signUpVerified(
   await page.goto(await verificationLink(person.email));
   await expect(page.getByText('Email Verified', { exact: true })).toBeVisible();
   await expect(page).toHaveURL(/\/onboarding$/, { timeout: 5000 });
+  await page.getByRole('button', { name: INTENT_BUTTONS[intent] }).click();
+  await expect(page).toHaveURL(INTENT_LANDS[intent]);
 }
 
 /**

@@ -157,6 +157,7 @@ function examples(f: Fixture): Partial<Record<OperationId, unknown>> {
     resendVerification: { email: f.unverifiedEmail },
     changePassword: { currentPassword: PASSWORD, newPassword: 'Another-pass-1', confirmPassword: 'Another-pass-1' },
     changeEmail: { newEmail: 'changed@fuzz-new.example', password: PASSWORD },
+    setIntent: { intent: 'both' },
     createReferral: {
       referredFirstName: 'Grace',
       referredLastName: 'Hopper',

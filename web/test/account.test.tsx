@@ -67,7 +67,9 @@ describe('Account', () => {
     let wrong = false;
     const server = accountServer((req) => {
       if (req.method === 'POST' && req.path === '/api/account/password') {
-        return wrong ? problem('WRONG_PASSWORD') : json(200, { message: ACCOUNT_MESSAGES.passwordChanged });
+        return wrong
+          ? problem('WRONG_PASSWORD', undefined, { field: 'currentPassword' })
+          : json(200, { message: ACCOUNT_MESSAGES.passwordChanged });
       }
     });
     const user = userEvent.setup();
@@ -90,13 +92,20 @@ describe('Account', () => {
 
     wrong = true;
     await fill();
-    expect(await screen.findByText(ACCOUNT_MESSAGES.wrongPassword)).toBeInTheDocument();
+    // Issue 12: next to the field the server names, not in a distant toast.
+    await waitFor(() =>
+      expect(screen.getByLabelText('Current Password')).toHaveAccessibleDescription(ACCOUNT_MESSAGES.wrongPassword),
+    );
+    expect(screen.getByLabelText('Current Password')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getAllByText(ACCOUNT_MESSAGES.wrongPassword)).toHaveLength(1);
   });
 
   it('requests an email change and toasts the server message when it is refused', async () => {
     let taken = false;
+    let wrongPassword = false;
     const server = accountServer((req) => {
       if (req.method === 'POST' && req.path === '/api/account/email') {
+        if (wrongPassword) return problem('WRONG_PASSWORD', undefined, { field: 'password' });
         return taken ? problem('EMAIL_TAKEN') : json(200, { message: ACCOUNT_MESSAGES.emailChangeSent });
       }
     });
@@ -123,6 +132,16 @@ describe('Account', () => {
     await user.type(screen.getByLabelText('Confirm Password'), 'secret');
     await user.click(screen.getByRole('button', { name: 'Update Email' }));
     expect(await screen.findByText(ACCOUNT_MESSAGES.emailTaken)).toBeInTheDocument();
+
+    // A wrong password stands next to the password field (issue 12).
+    wrongPassword = true;
+    await user.clear(screen.getByLabelText('New Email'));
+    await user.type(screen.getByLabelText('New Email'), 'grace@example.com');
+    await user.type(screen.getByLabelText('Confirm Password'), 'nope');
+    await user.click(screen.getByRole('button', { name: 'Update Email' }));
+    await waitFor(() =>
+      expect(screen.getByLabelText('Confirm Password')).toHaveAccessibleDescription(ACCOUNT_MESSAGES.wrongPassword),
+    );
   });
 
   it('asks to log in when there is no user', async () => {

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { paths } from '@/config/paths';
+import { nextPath, paths } from '@/config/paths';
 import { AuthPage } from '@/features/auth/components/auth-page';
 import { ResendVerificationPage } from '@/features/verification/components/resend-verification-page';
 import { currentPath, installServer, json, makeUser, problem, renderApp, renderRoute } from './utils';
@@ -129,9 +129,10 @@ describe('login / register screen', () => {
     expect(screen.getByLabelText('Email')).toHaveValue('ada@example.com');
   });
 
-  it("shows other failures in a destructive 'Error' toast and stays", async () => {
+  it("shows a wrong password next to the field and in the destructive 'Error' toast, and stays", async () => {
     installServer({
-      handler: (req) => (req.path === '/api/login' ? problem('INVALID_CREDENTIALS') : undefined),
+      handler: (req) =>
+        req.path === '/api/login' ? problem('INVALID_CREDENTIALS', undefined, { field: 'password' }) : undefined,
     });
     const user = userEvent.setup();
     renderAuth();
@@ -140,9 +141,47 @@ describe('login / register screen', () => {
     await user.type(screen.getByLabelText('Password'), 'wrong');
     await user.click(submit('Login'));
 
-    expect(await screen.findByText('Invalid email or password')).toBeInTheDocument();
-    expect(screen.getByText('Error')).toBeInTheDocument();
+    expect(await screen.findByText('Error')).toBeInTheDocument();
+    const password = screen.getByLabelText('Password');
+    expect(password).toHaveAttribute('aria-invalid', 'true');
+    expect(password).toHaveAccessibleDescription('Invalid email or password');
+    expect(password).toHaveFocus();
+    expect(screen.getAllByText('Invalid email or password')).toHaveLength(2);
     expect(currentPath()).toBe('/login');
+  });
+
+  it('sends a signed-out visitor of a signed-in route to /login, and back there after signing in (issue 12)', async () => {
+    const server = installServer({
+      handler: (req) => {
+        if (req.path === '/api/login') {
+          server.session.user = makeUser();
+          return json(200, { message: 'Logged in successfully', emailVerificationSent: false });
+        }
+        return undefined;
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/account/password?tab=1');
+    expect(await screen.findByRole('heading', { name: 'Login to Your Account' })).toBeInTheDocument();
+    expect(currentPath()).toBe('/login?next=%2Faccount%2Fpassword%3Ftab%3D1');
+    await user.type(screen.getByLabelText('Email'), 'ada@example.com');
+    await user.type(screen.getByLabelText('Password'), 'secret');
+    await user.click(submit('Login'));
+    await waitFor(() => expect(currentPath()).toBe('/account/password?tab=1'));
+  });
+
+  it('never follows a next that leaves the app', async () => {
+    for (const next of [
+      'https://evil.example/x',
+      '//evil.example',
+      '/\\evil.example',
+      'javascript:alert(1)',
+      '/login',
+    ]) {
+      expect(nextPath(next)).toBe('/');
+    }
+    expect(nextPath('/dashboard?stage=pending#top')).toBe('/dashboard?stage=pending#top');
+    expect(nextPath(null)).toBe('/');
   });
 
   it('registers with exactly the five fields, starts no session and asks to check the email', async () => {

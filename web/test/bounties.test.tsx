@@ -76,7 +76,12 @@ describe('Set Your Bounties (spec 2, 5, 8)', () => {
     // Incomplete: Closed-Won has no amount yet.
     await user.click(saveButton());
     expect(await screen.findByText('Incomplete bounties')).toBeInTheDocument();
-    expect(screen.getByText('Please enter a payout amount for every active milestone.')).toBeInTheDocument();
+    // The spec's toast, and the message next to the field (issue 12).
+    expect(screen.getAllByText('Please enter a payout amount for every active milestone.')).toHaveLength(2);
+    expect(screen.getByLabelText('Amount (USD)')).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByLabelText('Amount (USD)')).toHaveAccessibleDescription(
+      'Please enter a payout amount for every active milestone.',
+    );
     expect(server.callsTo('POST', '/api/bounties')).toHaveLength(0);
 
     await user.type(screen.getByLabelText('Amount (USD)'), '2000');
@@ -88,6 +93,16 @@ describe('Set Your Bounties (spec 2, 5, 8)', () => {
     expect(months).toHaveAttribute('placeholder', '12');
     expect(screen.getByText('How many months to receive the monthly MRR percentage')).toBeInTheDocument();
     await user.type(screen.getByLabelText('Percentage (%)'), '10');
+    // Bad months: said next to the field only, no toast over Save (issue 12).
+    await user.clear(months);
+    await user.type(months, '99');
+    await user.click(saveButton());
+    await waitFor(() => expect(months).toHaveAttribute('aria-invalid', 'true'));
+    expect(months).toHaveAccessibleDescription(
+      'How many months to receive the monthly MRR percentage Months must be between 1 and 60',
+    );
+    expect(screen.queryByText('Check your bounties')).not.toBeInTheDocument();
+    expect(server.callsTo('POST', '/api/bounties')).toHaveLength(0);
     await user.clear(months);
     await user.type(months, '6');
     expect(
@@ -106,6 +121,15 @@ describe('Set Your Bounties (spec 2, 5, 8)', () => {
       closedWon: { enabled: true, type: 'flat', amount: 2000 },
       retentionBonus: { enabled: false },
     });
+  });
+
+  it("ends a vendor's onboarding on its workspace, a referrer's on the search (issue 12)", async () => {
+    const vendor = makeUser({ intent: 'vendor' });
+    bountiesServer({ ...none, closedWon: { enabled: true, type: 'flat', amount: 500 } }, undefined, vendor);
+    const user = userEvent.setup();
+    renderBounties(vendor);
+    await user.click(await screen.findByRole('button', { name: /Save Bounties/ }));
+    await waitFor(() => expect(currentPath()).toBe('/vendor?vendorId=v-acme'));
   });
 
   it('shows the empty state when none is enabled; its button enables Closed-Won', async () => {

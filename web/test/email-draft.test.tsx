@@ -57,7 +57,7 @@ describe('email draft screen states (spec 2, 4, 6, 8)', () => {
     installServer();
     renderApp(paths.referralDraft(7));
     expect(await screen.findByRole('heading', { name: 'Login to Your Account' })).toBeInTheDocument();
-    expect(currentPath()).toBe('/login');
+    expect(currentPath()).toBe('/login?next=%2Freferral%2F7%2Femail-draft');
   });
 
   it("says 'Invalid Referral' for a non-numeric id", async () => {

@@ -70,7 +70,7 @@ describe('Ideal Customer Profile form (spec 2, 5, 8)', () => {
     expect(screen.getByRole('listbox', { hidden: false })).toHaveClass('h-72');
   });
 
-  it('shows flags for countries and sends the saved profile, then goes home with the success toast', async () => {
+  it('shows flags for countries and sends the saved profile, then goes on to the bounties with the success toast', async () => {
     const server = icpServer((req) =>
       req.method === 'POST' && req.path === '/api/lead-criteria'
         ? json(200, { ...(req.body as object), updatedAt: '2026-01-01T00:00:00.000Z' })
@@ -96,7 +96,8 @@ describe('Ideal Customer Profile form (spec 2, 5, 8)', () => {
     await user.type(screen.getByRole('combobox', { name: 'Tech Stack' }), 'Salesforce{Enter}');
 
     await user.click(saveButton());
-    await waitFor(() => expect(currentPath()).toBe('/'));
+    // Issue 12: the vendor's next step is its bounties, of the same workspace.
+    await waitFor(() => expect(currentPath()).toBe('/onboarding/bounties?vendorId=v-acme'));
     expect(await screen.findByText('Ideal Customer Profile Saved')).toBeInTheDocument();
     expect(screen.getByText('Your profile has been saved successfully.')).toBeInTheDocument();
     const [post] = server.callsTo('POST', '/api/lead-criteria');
@@ -166,7 +167,7 @@ describe('Ideal Customer Profile form (spec 2, 5, 8)', () => {
     icpServer(undefined, unverified);
     const registration = toast({
       title: 'Set Up Your Profile',
-      description: "Let's set up your lead criteria to complete your profile",
+      description: "Tell us how you'll use Referral Hub to complete your profile",
       duration: 60_000,
     });
     renderProfile(unverified);
@@ -183,5 +184,47 @@ describe('Ideal Customer Profile form (spec 2, 5, 8)', () => {
     renderProfile(admin);
     await screen.findByRole('heading', { name: 'Ideal Customer Profile' });
     expect(screen.queryByText('Email Verification Required')).not.toBeInTheDocument();
+  });
+});
+
+describe('the first choice of a new user (issue 12)', () => {
+  const choices = [
+    { name: /I refer clients/, intent: 'refer', lands: '/' },
+    { name: /I receive referrals/, intent: 'vendor', lands: '/vendor' },
+    { name: /^Both/, intent: 'both', lands: '/vendor' },
+  ] as const;
+
+  for (const choice of choices) {
+    it(`stores '${choice.intent}' with the user and lands on ${choice.lands}`, async () => {
+      const fresh = makeUser({ intent: null });
+      const server = installServer({
+        user: fresh,
+        handler: (req) =>
+          req.method === 'PUT' && req.path === '/api/user/intent'
+            ? json(200, { ...fresh, intent: (req.body as { intent: string }).intent })
+            : undefined,
+      });
+      const user = userEvent.setup();
+      renderProfile(fresh);
+      expect(await screen.findByRole('heading', { name: 'How will you use Referral Hub?' })).toBeInTheDocument();
+      expect(screen.queryByRole('heading', { name: 'Ideal Customer Profile' })).not.toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: choice.name }));
+      await waitFor(() => expect(currentPath()).toBe(choice.lands));
+      expect(server.callsTo('PUT', '/api/user/intent').map((r) => r.body)).toEqual([{ intent: choice.intent }]);
+    });
+  }
+
+  it('says a failed save and stays', async () => {
+    const fresh = makeUser({ intent: null });
+    installServer({
+      user: fresh,
+      handler: (req) => (req.path === '/api/user/intent' ? problem('SERVICE_UNAVAILABLE') : undefined),
+    });
+    const user = userEvent.setup();
+    renderProfile(fresh);
+    await user.click(await screen.findByRole('button', { name: /I refer clients/ }));
+    expect(await screen.findByText('Error')).toBeInTheDocument();
+    expect(currentPath()).toBe('/onboarding');
+    expect(screen.getByRole('button', { name: /I refer clients/ })).toBeEnabled();
   });
 });

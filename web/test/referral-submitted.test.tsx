@@ -46,7 +46,7 @@ describe('referral submitted screen (spec 2, 7, 9)', () => {
     vi.useRealTimers();
   });
 
-  it('polls the draft every 3 s and opens it 0.5 s after it is ready', async () => {
+  it('polls the draft every 3 s and, once ready, waits for the user to open it (issue 12)', async () => {
     const checks: number[] = [];
     installServer({
       user: makeUser(),
@@ -69,6 +69,7 @@ describe('referral submitted screen (spec 2, 7, 9)', () => {
       expect.stringContaining('Track and earn'),
     ]);
     expect(screen.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute('href', '/dashboard');
+    expect(screen.queryByRole('link', { name: 'Review Intro Email' })).not.toBeInTheDocument();
     expect(checks).toHaveLength(1);
 
     await advanceTo(checks[0]! + 2_900);
@@ -81,17 +82,19 @@ describe('referral submitted screen (spec 2, 7, 9)', () => {
     await advanceTo(checks[1]! + 3_100);
     expect(checks).toHaveLength(3);
     expect(screen.getByText('Your intro email draft is ready.')).toBeInTheDocument();
-    await advanceTo(checks[2]! + 400);
+    // The screen stays until the user moves on.
+    await advanceTo(checks[2]! + 10_000);
     expect(currentPath()).toBe('/referral/7');
-    await advanceTo(checks[2]! + 600);
+    // Polling stopped with the draft ready.
+    expect(checks).toHaveLength(3);
+    const review = screen.getByRole('link', { name: 'Review Intro Email' });
+    expect(review).toHaveAttribute('href', '/referral/7/email-draft');
+    await act(async () => review.click());
     expect(currentPath()).toBe('/referral/7/email-draft');
     expect(await screen.findByRole('heading', { name: 'Review Your Intro Email' })).toBeInTheDocument();
-    // Polling stopped with the draft ready.
-    await advanceTo(checks[2]! + 7_000);
-    expect(checks).toHaveLength(3);
   });
 
-  it('holds the draft navigation while the dry-run preview plays, then goes 0.5 s after it completes', async () => {
+  it('keeps the completed dry-run preview open until Close, which returns to the submitted screen', async () => {
     installServer({
       user: makeUser(),
       handler: (req) => {
@@ -105,20 +108,21 @@ describe('referral submitted screen (spec 2, 7, 9)', () => {
     });
     renderSubmitted({ pathname: paths.referral(7), state: { justSubmitted: true } });
     expect(await screen.findByRole('dialog', { name: 'Automating Referral Form' })).toBeInTheDocument();
-    await act(() => vi.advanceTimersByTimeAsync(1_000));
-    expect(currentPath()).toBe('/referral/7');
-
     for (let i = 0; i < 100 && !screen.queryByText(PREVIEW_SUCCESS); i += 1) {
       await act(() => vi.advanceTimersByTimeAsync(100));
     }
     expect(screen.getByText(PREVIEW_SUCCESS)).toBeInTheDocument();
-    const completedAt = Date.now();
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
     expect(currentPath()).toBe('/referral/7');
-    await advanceTo(completedAt + 650);
-    expect(currentPath()).toBe('/referral/7/email-draft');
+    expect(screen.getByRole('dialog', { name: 'Automating Referral Form' })).toBeInTheDocument();
+
+    await act(async () => screen.getByRole('button', { name: 'Close' }).click());
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(currentPath()).toBe('/referral/7');
+    expect(screen.getByRole('link', { name: 'Review Intro Email' })).toBeInTheDocument();
   });
 
-  it("does not hold it behind the 'Thanks' modal", async () => {
+  it("keeps the 'Thanks' modal until Close", async () => {
     installServer({
       user: makeUser(),
       handler: (req) => {
@@ -130,8 +134,13 @@ describe('referral submitted screen (spec 2, 7, 9)', () => {
     });
     renderSubmitted({ pathname: paths.referral(7), state: { justSubmitted: true } });
     expect(await screen.findByRole('dialog', { name: 'Thanks for Your Referral!' })).toBeInTheDocument();
-    await act(() => vi.advanceTimersByTimeAsync(700));
-    expect(currentPath()).toBe('/referral/7/email-draft');
+    await act(() => vi.advanceTimersByTimeAsync(10_000));
+    expect(currentPath()).toBe('/referral/7');
+    expect(screen.getByRole('dialog', { name: 'Thanks for Your Referral!' })).toBeInTheDocument();
+    await act(async () => screen.getByRole('button', { name: 'Close' }).click());
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(currentPath()).toBe('/referral/7');
+    expect(screen.getByRole('heading', { name: 'Referral Successfully Submitted!' })).toBeInTheDocument();
   });
 });
 
@@ -167,7 +176,7 @@ describe("a program check that couldn't be made (issue 11)", () => {
     expect(checks).toBe(2);
   });
 
-  it('treats a gateway timeout the same, and Close goes to /', async () => {
+  it('treats a gateway timeout the same, and Close returns to the submitted screen', async () => {
     installServer({
       user: makeUser(),
       handler: (req) => {
@@ -179,7 +188,8 @@ describe("a program check that couldn't be made (issue 11)", () => {
     renderSubmitted({ pathname: paths.referral(7), state: { justSubmitted: true } });
     await screen.findByRole('dialog', { name: "Couldn't Check the Referral Program" });
     await act(async () => screen.getByRole('button', { name: 'Close' }).click());
-    await waitFor(() => expect(currentPath()).toBe('/'));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(currentPath()).toBe('/referral/7');
   });
 });
 

@@ -42,7 +42,9 @@ describe('route table', () => {
     installServer({ user: makeUser() });
     renderApp('/no/such/page');
     expect(await screen.findByRole('heading', { name: '404 Page Not Found' })).toBeInTheDocument();
-    expect(screen.getByText('Did you forget to add the page to the router?')).toBeInTheDocument();
+    // Issue 12: said for a user, with the way home.
+    expect(screen.queryByText(/forget to add the page/)).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go to Home' })).toHaveAttribute('href', '/');
     expect(screen.getByRole('button', { name: 'Account menu' })).toBeInTheDocument();
   });
 

@@ -161,7 +161,7 @@ describe('Submit New Referral (spec 2, 3, 5)', () => {
 });
 
 describe('after the referral is created (spec 4)', () => {
-  it('program exists: runs the dry run and opens the preview over the submitted screen; Cancel goes to /', async () => {
+  it('program exists: runs the dry run and opens the preview over the submitted screen; Cancel returns to it', async () => {
     const server = referralServer({
       'GET /api/products/p-acme/referral-program': () =>
         json(200, { referralProgram: 'Acme pays 20% of first-year revenue.' }),
@@ -179,12 +179,14 @@ describe('after the referral is created (spec 4)', () => {
     // The product has been referred: the search starts over.
     expect(store.getState().search.status).toBe('idle');
 
+    // Issue 12: closing the preview returns to the submitted screen, where the draft step waits.
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
-    expect(await screen.findByRole('heading', { name: 'What do you want to refer?' })).toBeInTheDocument();
-    expect(currentPath()).toBe('/');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getByRole('heading', { name: 'Referral Successfully Submitted!' })).toBeInTheDocument();
+    expect(currentPath()).toBe('/referral/7');
   });
 
-  it("no program: the 'Thanks for Your Referral!' modal; Close goes to /", async () => {
+  it("no program: the 'Thanks for Your Referral!' modal; Close returns to the submitted screen", async () => {
     const server = referralServer({
       'GET /api/products/p-acme/referral-program': () =>
         json(200, { referralProgram: 'Sorry, there is No Referral Program for this vendor.' }),
@@ -197,8 +199,9 @@ describe('after the referral is created (spec 4)', () => {
     expect(dialog).toHaveTextContent(/first in line for rewards/);
     expect(server.callsTo('POST', '/api/referrals/7/automate')).toHaveLength(0);
     await user.click(within(dialog).getByRole('button', { name: 'Close' }));
-    expect(await screen.findByRole('heading', { name: 'What do you want to refer?' })).toBeInTheDocument();
-    expect(currentPath()).toBe('/');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getByRole('heading', { name: 'Referral Successfully Submitted!' })).toBeInTheDocument();
+    expect(currentPath()).toBe('/referral/7');
   });
 
   it("an answer starting with 'NO' means no program", async () => {
@@ -211,15 +214,16 @@ describe('after the referral is created (spec 4)', () => {
     expect(await screen.findByRole('dialog', { name: 'Thanks for Your Referral!' })).toBeInTheDocument();
   });
 
-  it('program check fails: a success toast and back to /', async () => {
+  it('program check fails: a success toast, on the submitted screen (issue 12)', async () => {
     const server = referralServer({
       'GET /api/products/p-acme/referral-program': () => problem('PRODUCT_NOT_FOUND'),
     });
     const user = userEvent.setup();
     renderForm();
     await fillAndSubmit(user);
-    expect(await screen.findByRole('heading', { name: 'What do you want to refer?' })).toBeInTheDocument();
-    expect(currentPath()).toBe('/');
+    expect(await screen.findByText('Product not found')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Referral Successfully Submitted!' })).toBeInTheDocument();
+    expect(currentPath()).toBe('/referral/7');
     expect(screen.getByText('Referral submitted successfully')).toBeInTheDocument();
     expect(screen.getByText('Product not found')).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
@@ -244,7 +248,7 @@ describe('after the referral is created (spec 4)', () => {
     expect(currentPath()).toBe(paths.submitReferral);
   });
 
-  it('automation call fails: a success toast saying the preview failed, back to /', async () => {
+  it('automation call fails: a success toast saying the preview failed, on the submitted screen', async () => {
     referralServer({
       'GET /api/products/p-acme/referral-program': () => json(200, { referralProgram: 'Yes: 10% bounty' }),
       'POST /api/referrals/7/automate': () => new Response('', { status: 502, statusText: '' }),
@@ -252,13 +256,13 @@ describe('after the referral is created (spec 4)', () => {
     const user = userEvent.setup();
     renderForm();
     await fillAndSubmit(user);
-    expect(await screen.findByRole('heading', { name: 'What do you want to refer?' })).toBeInTheDocument();
+    expect(await screen.findByText('The automation preview failed: Failed to automate referral')).toBeInTheDocument();
     expect(screen.getByText('Referral submitted successfully')).toBeInTheDocument();
-    expect(screen.getByText('The automation preview failed: Failed to automate referral')).toBeInTheDocument();
+    expect(currentPath()).toBe('/referral/7');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 
-  it("automation answers success false: a destructive 'Error' toast and back to /", async () => {
+  it("automation answers success false: a destructive 'Error' toast, on the submitted screen", async () => {
     referralServer({
       'GET /api/products/p-acme/referral-program': () => json(200, { referralProgram: 'Yes: 10% bounty' }),
       'POST /api/referrals/7/automate': () =>
@@ -267,9 +271,9 @@ describe('after the referral is created (spec 4)', () => {
     const user = userEvent.setup();
     renderForm();
     await fillAndSubmit(user);
-    expect(await screen.findByRole('heading', { name: 'What do you want to refer?' })).toBeInTheDocument();
+    expect(await screen.findByText('The vendor form could not be read')).toBeInTheDocument();
     expect(screen.getByText('Error')).toBeInTheDocument();
-    expect(screen.getByText('The vendor form could not be read')).toBeInTheDocument();
+    expect(currentPath()).toBe('/referral/7');
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 

@@ -44,6 +44,7 @@ export const makeUser = (overrides: Partial<User> = {}): User => ({
   isAdmin: false,
   emailVerified: true,
   createdAt: '2026-01-15T10:00:00.000Z',
+  intent: 'both',
   ...overrides,
 });
 

@@ -57,7 +57,7 @@ describe('email verification screen', () => {
     expect(currentPath()).toBe('/onboarding');
     // The profile-setup toast of a new account (the link signed the user in).
     expect(await screen.findByText('Set Up Your Profile')).toBeInTheDocument();
-    expect(screen.getByText("Let's set up your lead criteria to complete your profile")).toBeInTheDocument();
+    expect(screen.getByText("Tell us how you'll use Referral Hub to complete your profile")).toBeInTheDocument();
     expect(server.callsTo('GET', '/api/user').length).toBeGreaterThanOrEqual(2);
     expect(server.callsTo('GET', '/api/verify-email')).toHaveLength(1);
   });

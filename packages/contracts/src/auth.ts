@@ -22,6 +22,16 @@ export type RegisterRequest = z.input<typeof RegisterRequest>;
 export const AuthResponse = z.object({ message: z.string(), emailVerificationSent: z.boolean() });
 export type AuthResponse = z.infer<typeof AuthResponse>;
 
+/**
+ * What a user came for (issue 12), chosen once after sign-up: referring clients, receiving referrals as a
+ * vendor, or both. Null until chosen; it decides the first screen.
+ */
+export const USER_INTENTS = ['refer', 'vendor', 'both'] as const;
+export const UserIntent = z.enum(USER_INTENTS, { error: 'Choose how you will use Referral Hub' });
+export type UserIntent = z.infer<typeof UserIntent>;
+export const SetIntentRequest = z.strictObject({ intent: UserIntent });
+export type SetIntentRequest = z.input<typeof SetIntentRequest>;
+
 export const User = z.object({
   id: z.string(),
   email: z.string(),
@@ -31,6 +41,8 @@ export const User = z.object({
   isAdmin: z.boolean(),
   emailVerified: z.boolean(),
   createdAt: z.iso.datetime(),
+  /** Null until the user chose (older sessions' answers may lack it). */
+  intent: UserIntent.nullable().default(null),
 });
 export type User = z.infer<typeof User>;
 

@@ -18,14 +18,15 @@ export const BOUNTY_LABELS: Record<Milestone, string> = {
 
 const number = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 2 });
 
-/** One milestone's payout in words; an amount not given yet reads '?'. */
+/** One milestone's payout in words; without an amount yet it says so (never '$?', issue 12). */
 export function bountyText(
   label: string,
   type: PayoutType | string | undefined,
   amount: number | undefined,
   months: number | null | undefined,
 ): string {
-  const shown = amount !== undefined && amount > 0 ? number(amount) : '?';
+  if (amount === undefined || !(amount > 0)) return `No amount set yet at ${label}`;
+  const shown = number(amount);
   if (type === 'percentage_arr') return `${shown}% of first-year ARR at ${label}`;
   if (type === 'percentage_mrr') {
     const paidMonths = months ?? DEFAULT_MRR_MONTHS;
@@ -40,8 +41,13 @@ export const describeBounty = (bounty: Bounty, label: string): string =>
 
 /** "You'll pay …" from the enabled milestones, in milestone order; null when none is enabled. */
 export function bountySummary(bounties: Bounties): string | null {
-  const parts = MILESTONES.filter((m) => bounties[m].enabled).map((m) => describeBounty(bounties[m], BOUNTY_LABELS[m]));
-  if (parts.length === 0) return null;
+  const enabled = MILESTONES.filter((m) => bounties[m].enabled);
+  if (enabled.length === 0) return null;
+  // Only the amounts set: a milestone still without one is said on its own card.
+  const parts = enabled
+    .filter((m) => (bounties[m].amount ?? 0) > 0)
+    .map((m) => describeBounty(bounties[m], BOUNTY_LABELS[m]));
+  if (parts.length === 0) return 'Enter an amount to see what you will pay.';
   const list = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
   return `You'll pay ${list}.`;
 }

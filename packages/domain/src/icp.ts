@@ -96,7 +96,8 @@ export function seniorityOf(role: string): string | null {
  * the ICP constrains are compared: an unknown fact, or an empty ICP field, never excludes.
  * Rules that exclude: country not among the ICP's countries; company size not among employeeCount;
  * industry matching none of the industries; a role whose seniority is clearly stated and not among the
- * ICP's seniority levels. Job titles only add fit (titles are too varied to exclude on).
+ * ICP's seniority levels, unless the role is one of the ICP's job titles. Job titles only add fit (titles are
+ * too varied to exclude on).
  */
 export function checkIcp(criteria: Criteria | null, client: ClientFacts): IcpVerdict {
   const verdict: IcpVerdict = { fails: [], fits: [], unknown: [] };
@@ -125,19 +126,21 @@ export function checkIcp(criteria: Criteria | null, client: ClientFacts): IcpVer
       );
   }
   if (client.role) {
-    const seniority = seniorityOf(client.role);
-    if (seniority && criteria.seniority.length) {
-      if ((criteria.seniority as readonly string[]).includes(seniority))
-        verdict.fits.push(`Reaches ${seniority} contacts`);
-      else if ((SENIORITY_LEVELS as readonly string[]).includes(seniority))
-        verdict.fails.push(`Role ${client.role} is outside the seniority ${criteria.seniority.join(', ')}`);
-    }
     const roleWords = stems(client.role);
     // A title fits when all its words are in the role ("Head of Sales" fits "Head of Sales EMEA").
     const title = criteria.jobTitles.find((jobTitle) => {
       const titleWords = stems(jobTitle);
       return titleWords.size > 0 && [...titleWords].every((word) => roleWords.has(word));
     });
+    const seniority = seniorityOf(client.role);
+    if (seniority && criteria.seniority.length) {
+      if ((criteria.seniority as readonly string[]).includes(seniority))
+        verdict.fits.push(`Reaches ${seniority} contacts`);
+      // A job title the vendor listed is wanted whatever its seniority ("Head of Sales" with seniority VP,
+      // Director): the vendor named it.
+      else if (!title && (SENIORITY_LEVELS as readonly string[]).includes(seniority))
+        verdict.fails.push(`Role ${client.role} is outside the seniority ${criteria.seniority.join(', ')}`);
+    }
     if (title) verdict.fits.push(`Targets ${title}`);
   }
   // The vendor's hard criteria this referral says nothing about: shown, never excluding.

@@ -10,9 +10,9 @@ describe('bounty wording', () => {
     expect(bountyText('Meeting Held', 'percentage_mrr', 10, 1)).toBe('10% of MRR for 1 month at Meeting Held');
   });
 
-  it('reads an amount not given yet as ?, and an MRR bounty without months as a year', () => {
+  it('says an amount is not given yet (never $?), and reads an MRR bounty without months as a year', () => {
     expect(DEFAULT_MRR_MONTHS).toBe(12);
-    expect(describeBounty({ enabled: true }, 'Closed-Won')).toBe('$? at Closed-Won');
+    expect(describeBounty({ enabled: true }, 'Closed-Won')).toBe('No amount set yet at Closed-Won');
     expect(describeBounty({ enabled: true, type: 'percentage_mrr', amount: 5 }, 'Retention Bonus')).toBe(
       '5% of MRR for 12 months at Retention Bonus',
     );

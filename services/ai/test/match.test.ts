@@ -68,6 +68,7 @@ beforeAll(async () => {
     leadCriteriaSaved(pipedrive, {
       countries: ['United States', 'Germany'],
       seniority: ['Manager', 'Director', 'VP'],
+      jobTitles: ['Head of Sales'],
       techStack: ['Gmail'],
     }),
   ];
@@ -133,6 +134,19 @@ describe('POST /api/match, local ranking', () => {
     ]);
     expect(body.excluded.find((e) => e.programId === crm.payload.programId)?.reasons).toEqual([
       'Role Sales Intern is outside the seniority Manager, Director, VP',
+    ]);
+  });
+
+  it("keeps a program whose ICP lists the contact's exact job title, whatever its seniority (issue 12)", async () => {
+    // 'Head of Sales' reads as seniority Head, which Pipedrive's seniority list leaves out; the vendor named the title.
+    const body = await matched({ need: 'CRM for the sales team', role: 'Head of Sales' });
+    expect(body.excluded.map((e) => e.programId)).not.toContain(crm.payload.programId);
+    const pipedriveMatch = body.matches.find((m) => m.programId === crm.payload.programId);
+    expect(pipedriveMatch?.reasons).toContain('Targets Head of Sales');
+    // Another Head-level role the vendor did not list is still outside its seniority.
+    const other = await matched({ need: 'CRM for the sales team', role: 'Head of Marketing' });
+    expect(other.excluded.find((e) => e.programId === crm.payload.programId)?.reasons).toEqual([
+      'Role Head of Marketing is outside the seniority Manager, Director, VP',
     ]);
   });
 

@@ -1,4 +1,11 @@
-import type { ChangeEmailRequest, ChangePasswordRequest, LoginRequest, RegisterRequest, User } from '@app/contracts';
+import {
+  UserIntent,
+  type ChangeEmailRequest,
+  type ChangePasswordRequest,
+  type LoginRequest,
+  type RegisterRequest,
+  type User,
+} from '@app/contracts';
 import { fail, type Identity, type TransactionRunner } from '@app/kit';
 import type { z } from 'zod';
 import type { AuthConfig } from './config.ts';
@@ -34,9 +41,10 @@ export function accountUseCases(deps: {
   const { db, transaction, config, sessions, verification } = deps;
 
   /** The signed-in user's row, its password checked (the user is known, so a wrong one is no 401). */
-  async function userWithPassword(userId: string, password: string) {
+  async function userWithPassword(userId: string, password: string, field: string) {
     const user = (await findUserById(db, userId)) ?? fail('UNAUTHENTICATED');
-    if (!(await verifyPassword(user.passwordHash, password))) fail('WRONG_PASSWORD');
+    // The field that holds it: the screen shows the message next to it (issue 12).
+    if (!(await verifyPassword(user.passwordHash, password))) fail('WRONG_PASSWORD', undefined, { field });
     return user;
   }
 
@@ -47,6 +55,21 @@ export function accountUseCases(deps: {
       const user = (await findUserById(tx, userId)) ?? fail('UNAUTHENTICATED');
       emit('user.sign_up_attempted', { userId: user.id, email: user.email, firstName: user.firstName });
     });
+  }
+
+  async function currentUser(userId: string): Promise<z.input<typeof User>> {
+    const user = (await findUserById(db, userId)) ?? fail('UNAUTHENTICATED');
+    return {
+      id: user.id,
+      email: user.email,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      companyName: user.companyName,
+      isAdmin: isAdmin(config, user),
+      emailVerified: user.emailVerifiedAt !== null,
+      createdAt: user.createdAt.toISOString(),
+      intent: UserIntent.safeParse(user.intent).data ?? null,
+    };
   }
 
   return {
@@ -98,7 +121,8 @@ export function accountUseCases(deps: {
       if (!user || !(await verifyPassword(user.passwordHash, input.password))) {
         // This failure started the lock: say so now rather than at the next attempt.
         if (attempt.lockedUntil) backoff(attempt.lockedUntil);
-        fail('INVALID_CREDENTIALS');
+        // Next to the password (issue 12): the same answer whether or not the address has an account.
+        fail('INVALID_CREDENTIALS', undefined, { field: 'password' });
       }
       await clearLoginFailures(db, input.email);
       // The web reads emailVerificationSent to offer a new link.
@@ -109,18 +133,13 @@ export function accountUseCases(deps: {
       });
     },
 
-    async currentUser(userId: string): Promise<z.input<typeof User>> {
-      const user = (await findUserById(db, userId)) ?? fail('UNAUTHENTICATED');
-      return {
-        id: user.id,
-        email: user.email,
-        firstName: user.firstName,
-        lastName: user.lastName,
-        companyName: user.companyName,
-        isAdmin: isAdmin(config, user),
-        emailVerified: user.emailVerifiedAt !== null,
-        createdAt: user.createdAt.toISOString(),
-      };
+    currentUser,
+
+    /** Issue 12: what the user came for (changeable at any time). */
+    async setIntent(userId: string, intent: UserIntent): Promise<z.input<typeof User>> {
+      const { count } = await db.user.updateMany({ where: { id: userId }, data: { intent } });
+      if (!count) fail('UNAUTHENTICATED');
+      return currentUser(userId);
     },
 
     /**
@@ -129,7 +148,7 @@ export function accountUseCases(deps: {
      * stays, and `password.changed` queues the notice.
      */
     async changePassword(identity: Identity, input: z.output<typeof ChangePasswordRequest>): Promise<void> {
-      const user = await userWithPassword(identity.userId, input.currentPassword);
+      const user = await userWithPassword(identity.userId, input.currentPassword, 'currentPassword');
       const passwordHash = await hashPassword(input.newPassword);
       await transaction(async (tx, emit) => {
         await setPasswordHash(tx, user.id, passwordHash);
@@ -143,7 +162,7 @@ export function accountUseCases(deps: {
 
     /** Checks the password and the new address, then sends the confirmation link to it. */
     async changeEmail(identity: Identity, input: z.output<typeof ChangeEmailRequest>): Promise<void> {
-      const user = await userWithPassword(identity.userId, input.password);
+      const user = await userWithPassword(identity.userId, input.password, 'password');
       if (input.newEmail === user.email) fail('SAME_EMAIL');
       if (await findUserByEmail(db, input.newEmail)) fail('EMAIL_TAKEN');
       await verification.requestEmailChange(user, input.newEmail);

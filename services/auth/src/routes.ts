@@ -46,6 +46,7 @@ export function authRoutes(deps: {
       return { message: AUTH_MESSAGES.loggedOut };
     },
     getUser: ({ identity }) => accounts.currentUser(identity.userId),
+    setIntent: ({ identity, body }) => accounts.setIntent(identity.userId, body.intent),
     verifyEmail: async ({ query, request, reply }) => {
       const opened = await verification.open(query, cookie.of(request));
       if (opened.outcome === 'email-changed') return { message: EMAIL_CHANGED, redirectUrl: '/account' };

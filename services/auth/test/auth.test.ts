@@ -307,7 +307,11 @@ describe('POST /api/login', () => {
     expect(unknown.statusCode).toBe(401);
     expect(wrong.statusCode).toBe(401);
     expect(unknown.json()).toEqual(wrong.json());
-    expect(unknown.json()).toEqual({ message: AUTH_MESSAGES.invalidCredentials, code: 'INVALID_CREDENTIALS' });
+    expect(unknown.json()).toEqual({
+      message: AUTH_MESSAGES.invalidCredentials,
+      code: 'INVALID_CREDENTIALS',
+      field: 'password',
+    });
   });
 
   it("refuses an unverified account with a message containing 'Email not verified'", async () => {
@@ -438,6 +442,32 @@ describe('GET /api/user', () => {
       headers: { 'x-identity': signer.sign(after, 60) },
     });
     expect(verified.json()).toMatchObject({ isAdmin: true, emailVerified: true });
+  });
+});
+
+describe('PUT /api/user/intent (issue 12)', () => {
+  it('records what the user came for, read back with the user; anything else is a 400 naming the field', async () => {
+    await register({ email: 'intent@example.com' });
+    const { userId } = await verificationFor('intent@example.com');
+    const headers = { 'x-identity': identityOf(userId, 'intent@example.com', false) };
+    const before = await app().inject({ method: 'GET', url: '/api/user', headers });
+    expect(before.json().intent).toBeNull();
+
+    const set = await app().inject({ method: 'PUT', url: '/api/user/intent', headers, payload: { intent: 'vendor' } });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json()).toMatchObject({ email: 'intent@example.com', intent: 'vendor' });
+    const after = await app().inject({ method: 'GET', url: '/api/user', headers });
+    expect(after.json().intent).toBe('vendor');
+
+    const bad = await app().inject({ method: 'PUT', url: '/api/user/intent', headers, payload: { intent: 'admin' } });
+    expectError(bad, 400, 'VALIDATION_FAILED');
+    expect(bad.json().field).toBe('intent');
+    expect((await app().inject({ method: 'GET', url: '/api/user', headers })).json().intent).toBe('vendor');
+    expectError(
+      await app().inject({ method: 'PUT', url: '/api/user/intent', payload: { intent: 'refer' } }),
+      401,
+      'UNAUTHENTICATED',
+    );
   });
 });
 
@@ -680,7 +710,11 @@ describe('account', () => {
         confirmPassword: 'new password',
       });
       expect(wrong.statusCode).toBe(403);
-      expect(wrong.json()).toEqual({ message: ACCOUNT_MESSAGES.wrongPassword, code: 'WRONG_PASSWORD' });
+      expect(wrong.json()).toEqual({
+        message: ACCOUNT_MESSAGES.wrongPassword,
+        code: 'WRONG_PASSWORD',
+        field: 'currentPassword',
+      });
       const mismatch = await post('/api/account/password', user.headers, {
         currentPassword: user.password,
         newPassword: 'new password',
@@ -753,7 +787,11 @@ describe('account', () => {
       const before = await counts();
       const wrong = await post('/api/account/email', user.headers, { newEmail: 'fresh@example.com', password: 'nope' });
       expect(wrong.statusCode).toBe(403);
-      expect(wrong.json()).toEqual({ message: ACCOUNT_MESSAGES.wrongPassword, code: 'WRONG_PASSWORD' });
+      expect(wrong.json()).toEqual({
+        message: ACCOUNT_MESSAGES.wrongPassword,
+        code: 'WRONG_PASSWORD',
+        field: 'password',
+      });
       const same = await post('/api/account/email', user.headers, {
         newEmail: user.email.toUpperCase(),
         password: user.password,
@@ -977,7 +1015,11 @@ describe('per-address login backoff (issue 11)', () => {
       message: `Too many failed attempts. Please wait ${minutes} ${minutes === 1 ? 'minute' : 'minutes'} and try again.`,
       code: 'LOGIN_BACKOFF',
     });
-  const invalid = JSON.stringify({ message: AUTH_MESSAGES.invalidCredentials, code: 'INVALID_CREDENTIALS' });
+  const invalid = JSON.stringify({
+    message: AUTH_MESSAGES.invalidCredentials,
+    code: 'INVALID_CREDENTIALS',
+    field: 'password',
+  });
 
   it('20 parallel wrong passwords: exactly 5 checked, then locked 1 minute; the right one is refused meanwhile', async () => {
     const email = `victim-${Math.random().toString(36).slice(2)}@example.com`;

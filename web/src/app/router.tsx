@@ -44,9 +44,15 @@ function SignedOutRoutes() {
       <Route path={paths.resendVerification} element={<ResendVerificationPage />} />
       <Route path={paths.onboarding} element={<OnboardingPage />} />
       <Route path={paths.bounties} element={<BountiesPage />} />
-      {/* Spec 2/6: the referral draft page needs a user; without one it redirects to /login. */}
-      <Route path={paths.referralDraft(':id')} element={<Navigate to={paths.login} replace />} />
-      <Route path="*" element={<LandingPage />} />
+      {/* Spec 2/6 and issue 12: a signed-in route (the referral draft page among them) goes to /login, which
+          returns there after signing in; any other path shows the landing page. */}
+      <Route path="*" element={<LandingOrLogin />} />
     </Routes>
   );
+}
+
+function LandingOrLogin() {
+  const { pathname, search, hash } = useLocation();
+  if (!paths.isSignedInOnly(pathname)) return <LandingPage />;
+  return <Navigate to={paths.loginReturningTo(`${pathname}${search}${hash}`)} replace />;
 }

@@ -46,4 +46,20 @@ export const routePatterns = {
   referralDraft: paths.referralDraft(':id'),
 };
 
-export { isVerificationPath } from './public-paths';
+export { isVerificationPath, loginReturningTo, NEXT_PARAM } from './public-paths';
+
+/**
+ * Where to go after signing in: `value` when it is a path of this origin (never another site: no scheme,
+ * no `//host`, no backslash tricks), and not the sign-in screens themselves; else home.
+ */
+export function nextPath(value: string | null | undefined): string {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return home;
+  try {
+    const base = window.location.origin;
+    const url = new URL(value, base);
+    if (url.origin !== base || url.pathname === login || url.pathname === signup) return home;
+    return `${url.pathname}${url.search}${url.hash}`;
+  } catch {
+    return home;
+  }
+}

@@ -20,3 +20,18 @@ export const referralDraft = (id: string | number) => `/referral/${id}/email-dra
  * verify-email, signed in or not.
  */
 export const isVerificationPath = (pathname: string) => /^\/email-verified$|verify-email/.test(pathname);
+
+/**
+ * The signed-in routes a signed-out visitor is sent to /login from (issue 12). The onboarding routes stay in
+ * the signed-out table (spec 2).
+ */
+export const isSignedInOnly = (pathname: string) =>
+  /^\/(dashboard|referral-impact|discover|submit-referral|referral|account|test-clay|admin|vendor)(\/|$)/.test(
+    pathname,
+  );
+
+/** The query parameter of /login naming where to return after signing in. */
+export const NEXT_PARAM = 'next';
+
+/** /login, returning to `target` (a path of this app) after signing in. */
+export const loginReturningTo = (target: string) => `${login}?${NEXT_PARAM}=${encodeURIComponent(target)}`;

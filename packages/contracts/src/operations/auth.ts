@@ -5,6 +5,7 @@ import {
   LoginRequest,
   RegisterRequest,
   ResendVerificationRequest,
+  SetIntentRequest,
   User,
   VerifyEmailQuery,
   VerifyEmailResponse,
@@ -64,6 +65,15 @@ export const authOperations = {
     access: 'user',
     summary: 'The signed-in user',
     response: { status: 200, description: 'Current user', schema: User },
+  }),
+  setIntent: defineOperation({
+    method: 'PUT',
+    path: '/api/user/intent',
+    service: 'auth',
+    access: 'user',
+    summary: 'Record what the user came for (refer clients, receive referrals as a vendor, or both)',
+    body: SetIntentRequest,
+    response: { status: 200, description: 'The user, with the choice', schema: User },
   }),
   verifyEmail: defineOperation({
     method: 'GET',

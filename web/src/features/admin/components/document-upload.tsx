@@ -31,8 +31,6 @@ export function formatAnalysis(a: ProgramAnalysis): string {
     `Program Name: ${a.programName}`,
     `Vendor: ${a.vendorName || 'not named'}`,
     `Website: ${a.website}`,
-    `Analyzed by: ${a.analyzedBy === 'llm' ? 'AI model' : 'document extractor'}`,
-    `Document ID: ${a.documentId}`,
     '',
     'Description:',
     a.description,

@@ -1,13 +1,13 @@
 import { LoginRequest, RegisterRequest } from '@app/contracts';
 import { MailCheck } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { Link, useNavigate } from 'react-router-dom';
+import { Link, useNavigate, useSearchParams } from 'react-router-dom';
 import { z } from 'zod';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { Form, FormInput, useSchemaForm } from '@/components/ui/form';
 import { Spinner } from '@/components/ui/spinner';
-import { paths } from '@/config/paths';
+import { NEXT_PARAM, nextPath, paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
 import { DEFAULT_MUTATION_ERROR } from '@/lib/http';
 import { isApiError } from '@/lib/api-client';
@@ -30,6 +30,8 @@ const defaultValues = { firstName: '', lastName: '', companyName: '', email: '',
 
 export function AuthForm({ mode, onSwitchMode }: { mode: AuthMode; onSwitchMode: () => void }) {
   const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const next = nextPath(searchParams.get(NEXT_PARAM));
   const loginMutation = useLogin();
   const registerMutation = useRegister();
   const form = useSchemaForm(mode === 'login' ? loginForm : registerForm, { defaultValues });
@@ -50,6 +52,13 @@ export function AuthForm({ mode, onSwitchMode }: { mode: AuthMode; onSwitchMode:
       try {
         await loginMutation.mutateAsync({ email: values.email, password: values.password });
       } catch (error) {
+        if (isApiError(error, 'INVALID_CREDENTIALS')) {
+          // Issue 12: next to the password (the server names it), and the spec's 'Error' toast.
+          form.setError('password', { type: 'server', message: error.message });
+          form.setFocus('password');
+          onFailure(error);
+          return;
+        }
         if (!isApiError(error, 'LOGIN_EMAIL_NOT_VERIFIED')) throw error;
         toast({
           variant: 'destructive',
@@ -60,7 +69,8 @@ export function AuthForm({ mode, onSwitchMode }: { mode: AuthMode; onSwitchMode:
         return;
       }
       toast({ title: 'Success', description: 'Logged in successfully' });
-      afterCacheUpdates(() => navigate(paths.home, { replace: true }));
+      // Issue 12: back to the signed-in screen the visitor was sent here from (same origin only).
+      afterCacheUpdates(() => navigate(next, { replace: true }));
       return;
     }
     // The answer is the same whether or not the address already had an account, and starts no session:

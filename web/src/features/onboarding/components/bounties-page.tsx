@@ -13,11 +13,17 @@ import { NativeSelect } from '@/components/ui/native-select';
 import { PageSpinner } from '@/components/ui/spinner';
 import { Switch } from '@/components/ui/switch';
 import { paths } from '@/config/paths';
+import { withVendor } from '@/lib/my-vendors';
 import { WorkspaceBar, type WorkspaceProblem } from '@/components/vendor/workspace';
 import { toast } from '@/hooks/use-toast';
 import { errorText } from '@/lib/errors';
 import { useBounties, useSaveBounties } from '../api/bounties';
-import { BountiesForm as BountiesSchema, bountyProblem, initialBounties } from '../utils/bounties';
+import {
+  BOUNTY_PROBLEM_TITLE,
+  BountiesForm as BountiesSchema,
+  bountyProblem,
+  initialBounties,
+} from '../utils/bounties';
 import {
   useLogFailure,
   useVerificationToast,
@@ -60,6 +66,8 @@ export function BountiesPage({ user }: { user?: User | null }) {
       workspace={workspace}
       problem={problem}
       showForm={problem !== 'none' && problem !== 'not-member'}
+      // Issue 12: a vendor's onboarding ends on its workspace; a referrer's (or both) on the search.
+      next={user?.intent === 'vendor' ? withVendor(paths.vendor, vendorId) : paths.home}
     />
   );
 }
@@ -69,7 +77,9 @@ function BountiesEditor({
   workspace,
   problem: known,
   showForm,
+  next,
 }: {
+  next: string;
   initial: Bounties;
   workspace: WorkspaceChoice;
   problem: WorkspaceProblem | null;
@@ -97,7 +107,7 @@ function BountiesEditor({
         </>
       ),
     });
-    navigate(paths.home);
+    navigate(next);
   };
 
   const onError = (error: unknown) => {
@@ -115,10 +125,11 @@ function BountiesEditor({
     toast({ variant: 'destructive', ...BOUNTY_TOASTS.failed });
   };
 
-  // Spec 5: a broken rule is told as a toast, the first one only.
+  // Spec 5: the rules it names are told as a toast, the first one only; every message also stands next to
+  // its field (issue 12), and a rule the spec does not toast (months, percentages) is told only there.
   const onInvalid = () => {
     const problem = bountyProblem(form.getValues());
-    if (problem) toast({ variant: 'destructive', ...problem });
+    if (problem && problem.title !== BOUNTY_PROBLEM_TITLE) toast({ variant: 'destructive', ...problem });
   };
 
   const enable = (m: Milestone) =>
@@ -201,8 +212,24 @@ function MilestoneRow({
   const id = `bounty-${milestone}`;
   const type = bounty.type ?? 'flat';
   const percent = type !== 'flat';
-  const invalid = (name: 'amount' | 'months') =>
-    getFieldState(`${milestone}.${name}`, formState).invalid ? true : undefined;
+  const errorOf = (name: 'amount' | 'months') => {
+    const message = getFieldState(`${milestone}.${name}`, formState).error?.message;
+    // 'Incomplete bounties – Please enter…': next to the field, the sentence is enough.
+    return message ? (message.split(' – ')[1] ?? message) : undefined;
+  };
+  const a11y = (name: 'amount' | 'months', help?: string) => {
+    const error = errorOf(name);
+    const describedBy = [help, error ? `${id}-${name}-error` : undefined].filter(Boolean).join(' ');
+    return { 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy || undefined };
+  };
+  const errorText = (name: 'amount' | 'months') => {
+    const error = errorOf(name);
+    return error ? (
+      <p id={`${id}-${name}-error`} className="text-sm font-medium text-destructive">
+        {error}
+      </p>
+    ) : null;
+  };
   return (
     <Card>
       <CardHeader className="flex-row items-center justify-between gap-4 space-y-0">
@@ -250,9 +277,10 @@ function MilestoneRow({
               max={percent ? 100 : undefined}
               step="any"
               placeholder={percent ? '10' : '500'}
-              aria-invalid={invalid('amount')}
+              {...a11y('amount')}
               {...register(`${milestone}.amount`, { setValueAs: numberOrUndefined })}
             />
+            {errorText('amount')}
           </div>
           {type === 'percentage_mrr' ? (
             <div className="grid gap-2">
@@ -265,13 +293,13 @@ function MilestoneRow({
                 max={60}
                 step={1}
                 placeholder={String(DEFAULT_MRR_MONTHS)}
-                aria-describedby={`${id}-months-help`}
-                aria-invalid={invalid('months')}
+                {...a11y('months', `${id}-months-help`)}
                 {...register(`${milestone}.months`, { setValueAs: numberOrUndefined })}
               />
               <p id={`${id}-months-help`} className="text-xs text-muted-foreground">
                 How many months to receive the monthly MRR percentage
               </p>
+              {errorText('months')}
             </div>
           ) : null}
         </CardContent>

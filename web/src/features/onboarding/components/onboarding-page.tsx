@@ -25,7 +25,9 @@ import { paths } from '@/config/paths';
 import { WorkspaceBar, type WorkspaceProblem } from '@/components/vendor/workspace';
 import { toast } from '@/hooks/use-toast';
 import { errorText } from '@/lib/errors';
+import { withVendor } from '@/lib/my-vendors';
 import { useLeadCriteria, useSaveLeadCriteria } from '../api/lead-criteria';
+import { IntentChoice } from './intent-choice';
 import {
   criteriaValues,
   EMPTY_CRITERIA,
@@ -55,6 +57,12 @@ const ICP_ACTION = 'set lead criteria';
  * without one is guided to create it, an unverified one is told how to verify it.
  */
 export function OnboardingPage({ user }: { user?: User | null }) {
+  // Issue 12: a new user first says what they came for.
+  if (user && user.intent === null) return <IntentChoice />;
+  return <CriteriaPage user={user} />;
+}
+
+function CriteriaPage({ user }: { user?: User | null }) {
   useVerificationToast(user);
   const workspace = useWorkspace(user);
   const vendorId = workspace.vendor?.id;
@@ -100,7 +108,8 @@ function CriteriaForm({
     if (!canSave) return;
     await save.mutateAsync(criteria);
     toast(ICP_TOASTS.saved);
-    navigate(paths.home);
+    // Issue 12: the vendor's next step is the bounties it pays (of the same workspace).
+    navigate(withVendor(paths.bounties, workspace.vendor?.id));
   };
   const onError = (error: unknown) => {
     console.error('Failed to save the Ideal Customer Profile', error);

@@ -27,6 +27,9 @@ export function bountiesPayload(bounties: Bounties): Bounties {
 /** The form's schema: what the form holds (details of switched-off milestones too), checked as it is sent. */
 export const BountiesForm = z.custom<Bounties>().transform(bountiesPayload).pipe(Bounties);
 
+/** The title of a problem whose message the spec does not write as a toast (months, percentages). */
+export const BOUNTY_PROBLEM_TITLE = 'Check your bounties';
+
 /** The first rule of spec 5 the bounties break, as a toast; null when they can be saved. */
 export function bountyProblem(bounties: Bounties): { title: string; description: string } | null {
   const result = Bounties.safeParse(bountiesPayload(bounties));
@@ -36,7 +39,7 @@ export function bountyProblem(bounties: Bounties): { title: string; description:
     messages.find((m) => m === BOUNTY_MESSAGES.noneEnabled) ??
     messages.find((m) => m === BOUNTY_MESSAGES.missingAmount) ??
     messages[0]!;
-  return first.includes(' – ') ? splitMessage(first) : { title: 'Check your bounties', description: first };
+  return first.includes(' – ') ? splitMessage(first) : { title: BOUNTY_PROBLEM_TITLE, description: first };
 }
 
 /** The form's starting point: the saved bounties, else the defaults (spec 3), every milestone present. */

@@ -4,6 +4,9 @@ import { formatMoney, formatMonth, funnelPercent } from './format';
 
 /** Quality & Conversion Funnel: horizontal bars as an inline SVG (spec 9's percentages), with a list for AT. */
 export function FunnelChart({ funnel }: { funnel: ImpactSummary['conversionFunnel'] }) {
+  // Nothing to divide by: no bars of made-up percentages (issue 12).
+  if (funnel.teeUps === 0)
+    return <p className="text-sm text-muted-foreground">No tee-ups yet: the funnel fills in as you refer.</p>;
   const stages = [
     { label: 'Tee-ups', count: funnel.teeUps, percent: 100 },
     { label: 'Warm Intros', count: funnel.warmIntros, percent: funnelPercent(funnel.warmIntros, funnel.teeUps) },
@@ -67,6 +70,17 @@ export function TrendsChart({ trends }: { trends: ImpactSummary['trends'] }) {
   const totalSent = months.reduce((sum, m) => sum + m.sent, 0);
   const totalWon = months.reduce((sum, m) => sum + m.closedWon, 0);
   const totalEarned = months.reduce((sum, m) => sum + m.earnedCents, 0);
+  // Axis labels only where they differ (a count of 1 has no half; $0 needs no thirds).
+  const countTicks = [0, 0.5, 1].filter((f) => Number.isInteger(maxCount * f));
+  const earnedTicks = totalEarned > 0 ? [0, 0.5, 1] : [0];
+
+  // Issue 12: no chart of zeros; the empty state says what will be here.
+  if (totalSent === 0 && totalWon === 0 && totalEarned === 0)
+    return (
+      <p className="text-sm text-muted-foreground">
+        No referrals in the last 12 months yet: your monthly referrals, Closed-Won deals and earnings will show here.
+      </p>
+    );
 
   return (
     <div className="grid gap-3">
@@ -88,21 +102,25 @@ export function TrendsChart({ trends }: { trends: ImpactSummary['trends'] }) {
                 className="stroke-border"
                 strokeWidth="1"
               />
-              <text
-                x={PAD.left - 6}
-                y={PAD.top + innerH * (1 - f) + 4}
-                textAnchor="end"
-                className="fill-muted-foreground text-[10px]"
-              >
-                {Math.round(maxCount * f)}
-              </text>
-              <text
-                x={W - PAD.right + 6}
-                y={PAD.top + innerH * (1 - f) + 4}
-                className="fill-muted-foreground text-[10px]"
-              >
-                {`$${Math.round((maxEarned * f) / 1000)}k`}
-              </text>
+              {countTicks.includes(f) ? (
+                <text
+                  x={PAD.left - 6}
+                  y={PAD.top + innerH * (1 - f) + 4}
+                  textAnchor="end"
+                  className="fill-muted-foreground text-[10px]"
+                >
+                  {maxCount * f}
+                </text>
+              ) : null}
+              {earnedTicks.includes(f) ? (
+                <text
+                  x={W - PAD.right + 6}
+                  y={PAD.top + innerH * (1 - f) + 4}
+                  className="fill-muted-foreground text-[10px]"
+                >
+                  {axisMoney(maxEarned * f)}
+                </text>
+              ) : null}
             </g>
           ))}
           {months.map((m, i) => {
@@ -190,4 +208,12 @@ export function TrendsChart({ trends }: { trends: ImpactSummary['trends'] }) {
       </details>
     </div>
   );
+}
+
+/** An axis amount: '$0', '$250', '$1.5k', '$12k' (never '$0k' for a few dollars). */
+export function axisMoney(cents: number): string {
+  const dollars = cents / 100;
+  if (dollars < 1000) return `$${Math.round(dollars)}`;
+  const k = dollars / 1000;
+  return `$${k < 10 ? Math.round(k * 10) / 10 : Math.round(k)}k`;
 }

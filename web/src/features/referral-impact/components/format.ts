@@ -19,8 +19,8 @@ const monthFormat = new Intl.DateTimeFormat('en-US', { month: 'short', year: '2-
 /** Spec 9: integer cents with a dollar sign and locale separators: $12,500 / $1,234.5 (display only). */
 export const formatMoney = (cents: number, currency = 'USD') => moneyFormat(currency).format(cents / 100);
 
-/** The leaderboard's revenue (cents) in thousands followed by 'k': $12.5k. */
-export const formatThousands = (cents: number) => `$${thousands.format(cents / 100_000)}k`;
+/** The leaderboard's revenue (cents) in thousands followed by 'k': $12.5k; nothing won yet is $0, not $0k. */
+export const formatThousands = (cents: number) => (cents === 0 ? '$0' : `$${thousands.format(cents / 100_000)}k`);
 
 /** Rates are percentages 0-100, shown with at most one decimal. */
 export const formatPercent = (n: number) => `${Math.round(n * 10) / 10}%`;

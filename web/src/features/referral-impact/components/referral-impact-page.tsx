@@ -1,5 +1,5 @@
 import type { ImpactSummary } from '@app/contracts';
-import { ArrowDownToLine, Award, Filter, RefreshCw, X } from 'lucide-react';
+import { ArrowDownToLine, Filter, RefreshCw, X } from 'lucide-react';
 import { useId, useState, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -350,19 +350,6 @@ function ImpactBody({
           </CardContent>
         </Card>
         <div className="grid gap-6">
-          <Card>
-            <CardHeader>
-              <CardTitle>Reputation Badge</CardTitle>
-            </CardHeader>
-            <CardContent className="flex items-center gap-3">
-              <Award className="size-10 text-amber-500" aria-hidden="true" />
-              <div className="text-sm">
-                <p className="font-semibold">Gold Referrer</p>
-                <p className="text-muted-foreground">NPS 8.7/10</p>
-                <p className="text-muted-foreground">Top 5% Performer</p>
-              </div>
-            </CardContent>
-          </Card>
           <Card>
             <CardHeader>
               <CardTitle>Payout Summary</CardTitle>

@@ -1,6 +1,6 @@
 import { stripLegalSuffixes, type Referral } from '@app/contracts';
 import { isReferralProgramText } from '@app/domain';
-import { ArrowLeft, Bell, CheckCircle2, FileText, Loader2, MailCheck, TrendingUp } from 'lucide-react';
+import { ArrowLeft, ArrowRight, Bell, CheckCircle2, FileText, Loader2, MailCheck, TrendingUp } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
@@ -20,13 +20,11 @@ import { GoBackButton, InvalidReferral, StateCard } from './referral-states';
 import { ThanksModal } from './thanks-modal';
 import { UncheckedModal } from './unchecked-modal';
 
-/** Spec 9: the submitted screen opens the draft 0.5 s after it is ready. */
-export const DRAFT_NAVIGATION_DELAY_MS = 500;
-
 /**
  * /referral/{id}: the referral submitted screen (spec 2). Arriving from the form (`justSubmitted` in the
  * navigation state) it also runs the spec 4 follow-up: program check → dry run → preview modal, or the
- * 'Thanks' modal, or a toast and back to /.
+ * 'Thanks' modal, or a toast. Nothing here moves the user on by itself (issue 12): each modal stays until
+ * closed, and the draft, once ready, is opened with 'Review Intro Email'.
  */
 export function ReferralPage() {
   const { id } = useParams();
@@ -70,7 +68,6 @@ function ReferralSubmitted({ id }: { id: string }) {
   const location = useLocation();
   const [justSubmitted] = useState(() => isJustSubmitted(location.state));
   const [phase, setPhase] = useState<Phase>(justSubmitted ? 'checking' : 'idle');
-  const [previewComplete, setPreviewComplete] = useState(false);
   // The vendor's website the dry run found (issue 12): its own form variant even when the product had none.
   const [previewWebsite, setPreviewWebsite] = useState<string | null>(null);
   const referralQuery = useReferral(id);
@@ -92,19 +89,15 @@ function ReferralSubmitted({ id }: { id: string }) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
-  const goHome = useCallback(() => navigate(paths.home), [navigate]);
+  // Closing a modal returns to this screen, where the next step (the draft) waits.
+  const dismiss = useCallback(() => setPhase('idle'), []);
 
   const started = useRef(false);
   useEffect(() => {
     if (!justSubmitted || !referral || started.current) return;
     started.current = true;
-    void runFollowUp(referral, {
-      isActive: () => mounted.current,
-      setPhase,
-      setWebsite: setPreviewWebsite,
-      leave: goHome,
-    });
-  }, [justSubmitted, referral, goHome]);
+    void runFollowUp(referral, { isActive: () => mounted.current, setPhase, setWebsite: setPreviewWebsite });
+  }, [justSubmitted, referral]);
 
   const retryCheck = useCallback(() => {
     if (!referral) return;
@@ -113,27 +106,12 @@ function ReferralSubmitted({ id }: { id: string }) {
       isActive: () => mounted.current,
       setPhase,
       setWebsite: setPreviewWebsite,
-      leave: goHome,
       again: true,
     });
-  }, [referral, goHome]);
+  }, [referral]);
 
-  // Spec 2/9: navigate to the draft 0.5 s after it is ready; held while the check, the dry-run call or the
-  // preview animation is still running (see web/README.md).
+  // Spec 2: the screen polls for the draft (every 3 s); once it is ready the user opens it (issue 12).
   const draftReady = draftCheck.data?.ready === true;
-  const hold =
-    phase === 'checking' ||
-    phase === 'automating' ||
-    phase === 'unchecked' ||
-    phase === 'rechecking' ||
-    (phase === 'preview' && !previewComplete);
-  useEffect(() => {
-    if (!draftReady || hold) return;
-    const timer = setTimeout(() => navigate(paths.referralDraft(id), { replace: true }), DRAFT_NAVIGATION_DELAY_MS);
-    return () => clearTimeout(timer);
-  }, [draftReady, hold, id, navigate]);
-
-  const onPreviewComplete = useCallback(() => setPreviewComplete(true), []);
 
   if (referralQuery.isPending) return <PageSpinner label="Loading your referral" />;
   if (referralQuery.isError) {
@@ -155,7 +133,10 @@ function ReferralSubmitted({ id }: { id: string }) {
         <h1 className="mt-4 text-3xl font-bold tracking-tight text-balance">Referral Successfully Submitted!</h1>
         <p className="mt-3 text-muted-foreground">
           {`You referred ${data.referredFirstName} ${data.referredLastName} to ${data.project.productName || shownCompany}`}
-          {shownCompany && data.project.productName ? ` by ${shownCompany}` : ''}.
+          {shownCompany && data.project.productName && !sameName(shownCompany, data.project.productName)
+            ? ` by ${shownCompany}`
+            : ''}
+          .
         </p>
       </div>
 
@@ -181,6 +162,14 @@ function ReferralSubmitted({ id }: { id: string }) {
         </CardContent>
       </Card>
 
+      {phase === 'checking' || phase === 'automating' ? (
+        <p className="mt-6 flex items-center justify-center gap-2 text-sm text-muted-foreground" role="status">
+          <Loader2 className="size-4 animate-spin" aria-hidden="true" />
+          {phase === 'checking'
+            ? `Checking ${shownCompany || 'the vendor'}'s referral program…`
+            : 'Preparing the referral form preview…'}
+        </p>
+      ) : null}
       <p className="mt-6 flex items-center justify-center gap-2 text-sm text-muted-foreground" role="status">
         {draftReady ? (
           <>
@@ -195,13 +184,21 @@ function ReferralSubmitted({ id }: { id: string }) {
         )}
       </p>
 
-      <div className="mt-6 flex justify-center">
+      <div className="mt-6 flex flex-col-reverse justify-center gap-3 sm:flex-row">
         <Button asChild variant="outline">
           <Link to={paths.dashboard}>
             <ArrowLeft aria-hidden="true" />
             Back to Dashboard
           </Link>
         </Button>
+        {draftReady ? (
+          <Button asChild>
+            <Link to={paths.referralDraft(id)}>
+              Review Intro Email
+              <ArrowRight aria-hidden="true" />
+            </Link>
+          </Button>
+        ) : null}
       </div>
 
       {phase === 'preview' ? (
@@ -214,32 +211,32 @@ function ReferralSubmitted({ id }: { id: string }) {
             email: data.referredEmail,
             message: data.referralReason,
           }}
-          onComplete={onPreviewComplete}
-          onClose={goHome}
+          onClose={dismiss}
         />
       ) : null}
-      {phase === 'thanks' ? <ThanksModal company={company} onClose={goHome} /> : null}
+      {phase === 'thanks' ? <ThanksModal company={shownCompany} onClose={dismiss} /> : null}
       {phase === 'unchecked' || phase === 'rechecking' ? (
-        <UncheckedModal retrying={phase === 'rechecking'} onRetry={retryCheck} onClose={goHome} />
+        <UncheckedModal retrying={phase === 'rechecking'} onRetry={retryCheck} onClose={dismiss} />
       ) : null}
     </section>
   );
 }
 
-/** Spec 4, after 'referral created': program check, then the dry run or the 'Thanks' modal. */
+/**
+ * Spec 4, after 'referral created': program check, then the dry run or the 'Thanks' modal. A failure is said
+ * in a toast and leaves the user on the submitted screen (issue 12: the draft step follows), not on /.
+ */
 async function runFollowUp(
   referral: Referral,
   {
     isActive,
     setPhase,
-    leave,
     again = false,
     setWebsite,
   }: {
     isActive: () => boolean;
     setPhase: (phase: Phase) => void;
     setWebsite?: (website: string | null) => void;
-    leave: () => void;
     again?: boolean;
   },
 ) {
@@ -256,7 +253,6 @@ async function runFollowUp(
     }
     toast({ title: SUBMITTED_TOAST, description: errorText(error, CHECK_FAILED) });
     setPhase('idle');
-    leave();
     return;
   }
   if (!isActive()) return;
@@ -276,16 +272,17 @@ async function runFollowUp(
       description: `The automation preview failed: ${errorText(error, AUTOMATE_FAILED)}`,
     });
     setPhase('idle');
-    leave();
     return;
   }
   if (!isActive()) return;
   if (!result.success) {
     toast({ variant: 'destructive', title: 'Error', description: result.message || AUTOMATE_FAILED });
     setPhase('idle');
-    leave();
     return;
   }
   setWebsite?.(result.website ?? null);
   setPhase('preview');
 }
+
+/** 'Slack by Slack' says nothing: the company is left out when it is the product's name. */
+const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();

@@ -9,7 +9,7 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 
-/** Spec 2: shown when the vendor has no referral program. Close goes to / (the caller's onClose). */
+/** Spec 2: shown when the vendor has no referral program. Close returns to the submitted screen (the caller's onClose). */
 export function ThanksModal({ company, onClose }: { company: string; onClose: () => void }) {
   const vendor = company.trim() || 'This vendor';
   return (

@@ -16,7 +16,7 @@ export const UNCHECKED_TEXT = ERRORS.PROGRAM_CHECK_UNAVAILABLE.message;
 
 /**
  * Issue 11: the program check failed (the service could not ask, or took too long). Said as it is, never as
- * "no program": Try again asks once more; Close goes to / (the caller's onClose), as the spec's failure path.
+ * "no program": Try again asks once more; Close returns to the submitted screen (the caller's onClose).
  */
 export function UncheckedModal({
   retrying,

@@ -7,7 +7,7 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { Form, FormInput } from '@/components/ui/form';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
-import { toast } from '@/hooks/use-toast';
+import { dismissToast, toast } from '@/hooks/use-toast';
 import { failureText } from '@/lib/errors';
 import { useResendVerification } from '../api/resend-verification';
 import { VerificationLayout } from './verification-layout';
@@ -28,6 +28,8 @@ export function ResendVerificationPage() {
 
   const onSubmit = async ({ email }: { email: string }) => {
     await resend.mutateAsync({ email });
+    // Issue 12: the 'Email Not Verified' toast that brought the user here has done its job.
+    dismissToast();
     setSentTo(email);
   };
   const onError = (error: unknown) =>

@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
-import { toast } from '@/hooks/use-toast';
+import { dismissToast, toast } from '@/hooks/use-toast';
 import { currentUserQueryKey } from '@/lib/session';
 import { safeInternalPath } from '@/lib/utils';
 import { VERIFY_LINK_MISSING, useVerifyEmail, verifyFailureText } from '../api/verify-email';
@@ -29,13 +29,15 @@ export function VerifyEmailPage() {
     if (redirectTo === null) return;
     // The link signed the user in (or verified the session they had): read the user again.
     void queryClient.invalidateQueries({ queryKey: currentUserQueryKey });
+    // Issue 12: a toast asking to verify (from an earlier visit) is answered now.
+    dismissToast();
     const timer = window.setTimeout(() => {
       navigate(redirectTo, { replace: true });
       // A new account continues with its profile (spec: register success).
       if (redirectTo === paths.onboarding) {
         toast({
           title: 'Set Up Your Profile',
-          description: "Let's set up your lead criteria to complete your profile",
+          description: "Tell us how you'll use Referral Hub to complete your profile",
         });
       }
     }, VERIFIED_REDIRECT_DELAY_MS);
