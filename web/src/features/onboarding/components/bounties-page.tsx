@@ -219,8 +219,8 @@ function MilestoneRow({
         />
       </CardHeader>
       {bounty.enabled ? (
-        {/* The payout type has a row of its own: its labels are long and were cut off in a third (issue 12). */}
         <CardContent className="grid gap-4 sm:grid-cols-2" role="group" aria-labelledby={`${id}-title`}>
+          {/* The payout type has a row of its own: its labels are long and were cut off in a third (issue 12). */}
           <div className="grid gap-2 sm:col-span-2">
             <Label htmlFor={`${id}-type`}>Payout type</Label>
             <NativeSelect
