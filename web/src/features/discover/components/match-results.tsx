@@ -123,7 +123,7 @@ function MatchCard({ match, rank, onRefer }: { match: ProgramMatch; rank: number
             </ul>
           ) : null}
           {match.reward.rewardDetails ? (
-            <p className="mt-1 text-muted-foreground">{excerpt(match.reward.rewardDetails)}</p>
+            <p className="mt-1 text-foreground/80">{excerpt(match.reward.rewardDetails)}</p>
           ) : null}
           <p className="mt-2 font-medium">You keep {sharePercent(match.reward.referrerShare)}</p>
         </div>
