@@ -22,40 +22,38 @@ const SIZES = [
   { width: 1280, height: 800 },
 ];
 
-/** The elements that stick out of the viewport sideways without a scroll container inside it clipping them. */
-function overflowing(page: Page) {
-  return page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    const clipped = (el: Element): boolean => {
-      for (let a = el.parentElement; a && a !== document.documentElement; a = a.parentElement) {
-        const style = getComputedStyle(a);
-        if (style.overflowX === 'visible') continue;
-        const box = a.getBoundingClientRect();
-        if (box.left >= -1 && box.right <= width + 1) return true;
-      }
-      return false;
-    };
-    const out: string[] = [];
-    for (const el of document.body.querySelectorAll('*')) {
-      const box = el.getBoundingClientRect();
-      if (box.width === 0 || box.height === 0) continue;
-      if (box.left >= -1 && box.right <= width + 1) continue;
-      const style = getComputedStyle(el);
-      if (style.visibility === 'hidden' || style.position === 'fixed') continue;
-      if (clipped(el)) continue;
-      const text = (el.textContent ?? '').trim().replace(/\s+/g, ' ').slice(0, 40);
-      const cls = typeof el.className === 'string' ? el.className.slice(0, 60) : '';
-      out.push(
-        `<${el.tagName.toLowerCase()} class="${cls}"> ${Math.round(box.left)}..${Math.round(box.right)} "${text}"`,
-      );
+/**
+ * In the page: the elements that stick out of the viewport sideways without a scroll container inside it
+ * clipping them (hidden and fixed elements aside). A string: the e2e TypeScript project has no DOM types.
+ */
+const OVERFLOWING = `(() => {
+  const width = document.documentElement.clientWidth;
+  const clipped = (el) => {
+    for (let a = el.parentElement; a && a !== document.documentElement; a = a.parentElement) {
+      if (getComputedStyle(a).overflowX === 'visible') continue;
+      const box = a.getBoundingClientRect();
+      if (box.left >= -1 && box.right <= width + 1) return true;
     }
-    return {
-      scrollWidth: document.documentElement.scrollWidth,
-      clientWidth: width,
-      out: out.slice(0, 8),
-    };
-  });
-}
+    return false;
+  };
+  const out = [];
+  for (const el of document.body.querySelectorAll('*')) {
+    const box = el.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) continue;
+    if (box.left >= -1 && box.right <= width + 1) continue;
+    const style = getComputedStyle(el);
+    if (style.visibility === 'hidden' || style.position === 'fixed') continue;
+    if (clipped(el)) continue;
+    const text = (el.textContent || '').trim().replace(/\\s+/g, ' ').slice(0, 40);
+    const cls = typeof el.className === 'string' ? el.className.slice(0, 60) : '';
+    out.push('<' + el.tagName.toLowerCase() + ' class="' + cls + '"> ' + Math.round(box.left) + '..' +
+      Math.round(box.right) + ' "' + text + '"');
+  }
+  return { scrollWidth: document.documentElement.scrollWidth, clientWidth: width, out: out.slice(0, 8) };
+})()`;
+
+const overflowing = (page: Page) =>
+  page.evaluate<{ scrollWidth: number; clientWidth: number; out: string[] }>(OVERFLOWING);
 
 async function axeViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();

@@ -84,8 +84,9 @@ export function TrendsChart({ trends }: { trends: ImpactSummary['trends'] }) {
   const innerH = H - PAD.top - PAD.bottom;
   const slot = innerW / Math.max(1, months.length);
   const barW = Math.max(2, slot / 3);
-  // Every month's label when there is room, else every other one (the table below has them all).
-  const labelEvery = slot < 34 ? 2 : 1;
+  // Every month's label when there is room (a label is about 44 px wide), else every second or third one,
+  // counted from the latest month (the table below has them all).
+  const labelEvery = Math.max(1, Math.ceil(44 / slot));
   const y = (count: number) => PAD.top + innerH - (count / maxCount) * innerH;
   const yEarned = (value: number) => PAD.top + innerH - (value / maxEarned) * innerH;
   const line = months.map((m, i) => `${PAD.left + slot * i + slot / 2},${yEarned(m.earnedCents)}`).join(' ');

@@ -311,7 +311,7 @@ function ImpactBody({
               <p className="text-sm text-muted-foreground">No partners yet</p>
             ) : (
               <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Partner leaderboard">
-                <table className="w-full text-left text-sm">
+                <table className="stack-table w-full text-left text-sm">
                   <thead>
                     <tr className="border-b border-border text-muted-foreground">
                       <th scope="col" className="py-2 pr-3 font-medium">
@@ -337,10 +337,18 @@ function ImpactBody({
                         <th scope="row" className="py-2 pr-3 font-medium">
                           {p.partner}
                         </th>
-                        <td className="py-2 pr-3 text-right tabular-nums">{p.leadsSent}</td>
-                        <td className="py-2 pr-3 text-right tabular-nums">{p.leadsReceived}</td>
-                        <td className="py-2 pr-3 text-right tabular-nums">{formatThousands(p.revenueWonCents)}</td>
-                        <td className="py-2 text-right tabular-nums">{Math.round(p.reciprocityRatio * 100) / 100}</td>
+                        <td className="py-2 pr-3 text-right tabular-nums" data-label="Sent">
+                          {p.leadsSent}
+                        </td>
+                        <td className="py-2 pr-3 text-right tabular-nums" data-label="Received">
+                          {p.leadsReceived}
+                        </td>
+                        <td className="py-2 pr-3 text-right tabular-nums" data-label="Revenue">
+                          {formatThousands(p.revenueWonCents)}
+                        </td>
+                        <td className="py-2 text-right tabular-nums" data-label="Reciprocity">
+                          {Math.round(p.reciprocityRatio * 100) / 100}
+                        </td>
                       </tr>
                     ))}
                   </tbody>
