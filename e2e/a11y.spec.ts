@@ -67,7 +67,7 @@ test.describe('signed out, phone 390x844', () => {
     await page.goto('/');
     await publicScreens[0]!.ready(page);
     await expectNoViolations(page, '/ (phone)');
-    await page.getByRole('button', { name: 'Menu' }).click();
+    await page.getByRole('button', { name: 'Menu', exact: true }).click();
     await expect(page.getByRole('navigation', { name: 'Mobile' })).toBeVisible();
     await expectNoViolations(page, '/ (phone, menu open)');
   });
@@ -117,8 +117,8 @@ test.describe('signed in', () => {
       }
     }
     // The phone menu, open.
-    await page.getByRole('button', { name: 'Menu' }).click();
-    await expect(page.getByRole('navigation', { name: 'Menu' })).toBeVisible();
+    await page.getByRole('button', { name: 'Menu', exact: true }).click();
+    await expect(page.getByRole('navigation', { name: 'Menu', exact: true })).toBeVisible();
     failures.push(...(await axeViolations(page, 'phone menu open')));
     expect(failures, 'axe violations').toEqual([]);
   });

@@ -129,7 +129,7 @@ test('signed out: every public route fits a phone', async ({ browser }, testInfo
   // The landing page's own menu.
   await page.setViewportSize(PHONE);
   await page.goto('/');
-  await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('button', { name: 'Menu', exact: true }).click();
   await checkScreen(page, testInfo, 'signed-out-landing-menu', { axe: false });
 });
 
@@ -305,9 +305,9 @@ test('the phone menu reaches every screen; the desktop top bar is unchanged', as
   // Tee ups in the bar from the smallest width; the rest behind the menu button.
   await expect(bar.getByRole('link', { name: 'Tee ups' })).toBeVisible();
   await expect(bar.getByRole('button', { name: 'Account menu' })).toBeHidden();
-  const menuButton = bar.getByRole('button', { name: 'Menu' });
+  const menuButton = bar.getByRole('button', { name: 'Menu', exact: true });
   await expect(menuButton).toHaveAttribute('aria-expanded', 'false');
-  const menu = page.getByRole('navigation', { name: 'Menu' });
+  const menu = page.getByRole('navigation', { name: 'Menu', exact: true });
   await expect(menu).toBeHidden();
 
   // Keyboard: Enter opens and focuses the first entry, Escape closes and gives focus back.

@@ -49,7 +49,7 @@ export const ICP_TOASTS = {
 // Country codes, not flag emoji: Chromium on Linux and Windows draws the flags as two letters in boxes (issue 12).
 const COUNTRY_OPTIONS: TagOption[] = COUNTRIES.map((c) => ({
   value: c.name,
-  prefix: <span className="font-mono text-xs text-muted-foreground">{c.code}</span>,
+  prefix: <span className="font-mono text-xs text-foreground/80">{c.code}</span>,
 }));
 
 const ICP_ACTION = 'set lead criteria';
