@@ -35,15 +35,19 @@ describe('Account', () => {
     const user = userEvent.setup();
     renderAccount(paths.account);
     expect(await screen.findByRole('tab', { name: 'Profile', selected: true })).toBeInTheDocument();
-    expect(screen.getByLabelText('Email', { selector: 'input' })).toHaveValue('ada@example.com');
-    expect(screen.getByLabelText('Email', { selector: 'input' })).toHaveAttribute('readonly');
+    // Read-only: a labelled value (term and definition), not an input.
+    expect(screen.getByTestId('profile-email')).toHaveTextContent('ada@example.com');
+    expect(screen.getByTestId('profile-email').tagName).toBe('DD');
+    expect(screen.getByText('Email', { selector: 'dt' })).toBeInTheDocument();
+    expect(screen.queryByDisplayValue('ada@example.com')).not.toBeInTheDocument();
     expect(screen.getByTestId('member-since')).toHaveTextContent('January 15, 2026');
     expect(screen.getByRole('link', { name: 'Edit Lead Criteria' })).toHaveAttribute('href', '/onboarding');
 
     await user.click(screen.getByRole('button', { name: 'Edit Email Settings' }));
     expect(currentPath()).toBe('/account/email');
     expect(screen.getByRole('tab', { name: 'Email', selected: true })).toBeInTheDocument();
-    expect(screen.getByLabelText('Current Email')).toHaveValue('ada@example.com');
+    expect(screen.getByTestId('current-email')).toHaveTextContent('ada@example.com');
+    expect(screen.getByText('Current Email', { selector: 'dt' })).toBeInTheDocument();
 
     await user.click(screen.getByRole('tab', { name: 'Password' }));
     expect(currentPath()).toBe('/account/password');

@@ -1,4 +1,4 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { avatarLetter } from '@/features/shell/components/account-menu';
@@ -185,6 +185,93 @@ describe('top bar and account menu', () => {
     await user.click(screen.getByRole('button', { name: 'New Referral' }));
     expect(await screen.findByRole('heading', { name: 'What do you want to refer?' })).toBeInTheDocument();
     expect(store.getState().search.query).toBe('');
+  });
+});
+
+describe('phone menu (issue 12)', () => {
+  it('is a disclosure: opens on the keyboard with focus on its first entry, Escape closes and returns focus', async () => {
+    installServer({ user: makeUser({ email: 'bob@example.com' }) });
+    const user = userEvent.setup();
+    renderApp('/');
+    const button = await screen.findByRole('button', { name: 'Menu' });
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('navigation', { name: 'Menu' })).not.toBeInTheDocument();
+    button.focus();
+    await user.keyboard('{Enter}');
+    expect(button).toHaveAttribute('aria-expanded', 'true');
+    const menu = screen.getByRole('navigation', { name: 'Menu' });
+    expect(button).toHaveAttribute('aria-controls', menu.parentElement!.id);
+    expect(within(menu).getByRole('link', { name: 'Tee ups' })).toHaveFocus();
+    expect(menu).toHaveTextContent('bob@example.com');
+    expect(menu).toHaveTextContent('User');
+    expect(
+      within(menu)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual([
+      'Tee ups',
+      'Discover',
+      'Impact',
+      'My Account',
+      'Email Settings',
+      'Change Password',
+      'Vendor Workspace',
+      'Lead Inbox',
+      'Lead Criteria',
+      'Manage Bounties',
+    ]);
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('navigation', { name: 'Menu' })).not.toBeInTheDocument();
+    expect(button).toHaveAttribute('aria-expanded', 'false');
+    expect(button).toHaveFocus();
+  });
+
+  it('offers Admin to administrators; an entry navigates and closes the menu; Discover resets the search', async () => {
+    installServer({ user: makeUser({ isAdmin: true }) });
+    const user = userEvent.setup();
+    const { store } = renderApp('/');
+    await user.type(await screen.findByPlaceholderText('Refer Anything..'), 'Acme');
+    await user.click(screen.getByRole('button', { name: 'Menu' }));
+    const menu = screen.getByRole('navigation', { name: 'Menu' });
+    expect(menu).toHaveTextContent('Administrator');
+    await user.click(within(menu).getByRole('link', { name: 'Admin' }));
+    expect(await screen.findByRole('heading', { name: 'Referral Program Management' })).toBeInTheDocument();
+    expect(currentPath()).toBe('/admin');
+    expect(screen.queryByRole('navigation', { name: 'Menu' })).not.toBeInTheDocument();
+    expect(store.getState().search.query).toBe('Acme');
+
+    await user.click(screen.getByRole('button', { name: 'Menu' }));
+    await user.click(within(screen.getByRole('navigation', { name: 'Menu' })).getByRole('link', { name: 'Discover' }));
+    await waitFor(() => expect(currentPath()).toBe('/discover'));
+    expect(store.getState().search.query).toBe('');
+  });
+
+  it('closes on a click outside it', async () => {
+    installServer({ user: makeUser() });
+    const user = userEvent.setup();
+    renderApp('/dashboard');
+    await user.click(await screen.findByRole('button', { name: 'Menu' }));
+    expect(screen.getByRole('navigation', { name: 'Menu' })).toBeInTheDocument();
+    await user.click(screen.getByRole('main'));
+    expect(screen.queryByRole('navigation', { name: 'Menu' })).not.toBeInTheDocument();
+  });
+
+  it('logs out', async () => {
+    const server = installServer({
+      user: makeUser(),
+      handler: (req) => {
+        if (req.path === '/api/logout') {
+          server.session.user = null;
+          return json(200, { message: 'Logged out' });
+        }
+      },
+    });
+    const user = userEvent.setup();
+    renderApp('/dashboard');
+    await user.click(await screen.findByRole('button', { name: 'Menu' }));
+    await user.click(within(screen.getByRole('navigation', { name: 'Menu' })).getByRole('button', { name: 'Log out' }));
+    expect(await screen.findByRole('heading', { name: 'Login to Your Account' })).toBeInTheDocument();
+    expect(server.callsTo('POST', '/api/logout')).toHaveLength(1);
   });
 });
 

@@ -71,6 +71,8 @@ export function TagInput({
     const next = known ? known.value : trimmed;
     setText('');
     setActive(-1);
+    // A choice closes the suggestions, so they never cover the chips and fields below (issue 12).
+    setOpen(false);
     if (chosen.has(norm(next))) return;
     onChange([...value, next]);
   };

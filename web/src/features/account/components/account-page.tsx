@@ -3,8 +3,6 @@ import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '@/components/ui/card';
 import { Form, FormInput } from '@/components/ui/form';
-import { FormField } from '@/components/ui/form-field';
-import { Input } from '@/components/ui/input';
 import { Spinner } from '@/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { paths } from '@/config/paths';
@@ -73,15 +71,21 @@ function ProfileTab({ user, onEditEmail }: { user: AccountUser; onEditEmail: () 
           <CardDescription>Your account details.</CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">
-          <FormField id="profile-email" label="Email">
-            <Input id="profile-email" value={user.email} readOnly />
-          </FormField>
-          <div className="grid gap-1 text-sm">
-            <span className="font-medium">Member Since</span>
-            <span data-testid="member-since" className="text-muted-foreground">
-              {memberSince(user.createdAt)}
-            </span>
-          </div>
+          {/* Read-only values read as text, not as inputs that cannot be typed in (issue 12). */}
+          <dl className="grid gap-4 text-sm">
+            <div className="grid gap-1">
+              <dt className="font-medium">Email</dt>
+              <dd data-testid="profile-email" className="break-all text-muted-foreground">
+                {user.email}
+              </dd>
+            </div>
+            <div className="grid gap-1">
+              <dt className="font-medium">Member Since</dt>
+              <dd data-testid="member-since" className="text-muted-foreground">
+                {memberSince(user.createdAt)}
+              </dd>
+            </div>
+          </dl>
         </CardContent>
         <CardFooter>
           <Button variant="outline" onClick={onEditEmail}>
@@ -128,9 +132,12 @@ function EmailTab({ currentEmail }: { currentEmail: string }) {
           </CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4">
-          <FormField id="current-email" label="Current Email">
-            <Input id="current-email" value={currentEmail} readOnly />
-          </FormField>
+          <dl className="grid gap-1 text-sm">
+            <dt className="font-medium">Current Email</dt>
+            <dd data-testid="current-email" className="break-all text-muted-foreground">
+              {currentEmail}
+            </dd>
+          </dl>
           <FormInput name="newEmail" id="new-email" label="New Email" type="email" autoComplete="email" />
           <FormInput
             name="password"

@@ -30,15 +30,15 @@ export function AdminPage() {
       </p>
 
       <Tabs value={section} onValueChange={setSection} className="mt-6">
-        <TabsList aria-label="Administration">
-          <TabsTrigger value="programs">
-            <FileText aria-hidden="true" /> Programs
+        <TabsList aria-label="Administration" className="flex w-full overflow-x-auto sm:inline-flex sm:w-auto">
+          <TabsTrigger value="programs" className="flex-1 sm:flex-none">
+            <FileText aria-hidden="true" className="max-xs:hidden" /> Programs
           </TabsTrigger>
-          <TabsTrigger value="vendors">
-            <Building2 aria-hidden="true" /> Vendors
+          <TabsTrigger value="vendors" className="flex-1 sm:flex-none">
+            <Building2 aria-hidden="true" className="max-xs:hidden" /> Vendors
           </TabsTrigger>
-          <TabsTrigger value="payouts">
-            <Banknote aria-hidden="true" /> Payouts
+          <TabsTrigger value="payouts" className="flex-1 sm:flex-none">
+            <Banknote aria-hidden="true" className="max-xs:hidden" /> Payouts
           </TabsTrigger>
         </TabsList>
         <TabsContent value="programs">

@@ -249,7 +249,7 @@ function PayoutsMade() {
           <p className="text-sm text-muted-foreground">No payout recorded yet.</p>
         ) : (
           <div className="overflow-x-auto" role="region" aria-label="Recorded payouts" tabIndex={0}>
-            <table className="w-full min-w-[36rem] text-left text-sm">
+            <table className="stack-table w-full text-left text-sm sm:min-w-[36rem]">
               <thead>
                 <tr className="border-b border-border text-muted-foreground">
                   {['Reference', 'Method', 'Paid on', 'Referrers', 'Total', 'Export'].map((header) => (
@@ -262,14 +262,22 @@ function PayoutsMade() {
               <tbody>
                 {payouts.data.map((payout) => (
                   <tr key={payout.id} className="border-b border-border/50 align-top">
-                    <th scope="row" className="py-2 pr-3 font-medium">
+                    <th scope="row" className="py-2 pr-3 font-medium" data-label="Reference">
                       {payout.reference}
                     </th>
-                    <td className="py-2 pr-3">{PAYOUT_METHOD_LABELS[payout.method]}</td>
-                    <td className="py-2 pr-3 whitespace-nowrap">{formatDate(`${payout.paidOn}T12:00:00Z`)}</td>
-                    <td className="py-2 pr-3">{payout.referrers.map((r) => r.name).join(', ')}</td>
-                    <td className="py-2 pr-3 tabular-nums">{formatCents(payout.totalCents, payout.currency)}</td>
-                    <td className="py-2">
+                    <td className="py-2 pr-3" data-label="Method">
+                      {PAYOUT_METHOD_LABELS[payout.method]}
+                    </td>
+                    <td className="py-2 pr-3 sm:whitespace-nowrap" data-label="Paid on">
+                      {formatDate(`${payout.paidOn}T12:00:00Z`)}
+                    </td>
+                    <td className="py-2 pr-3" data-label="Referrers">
+                      {payout.referrers.map((r) => r.name).join(', ')}
+                    </td>
+                    <td className="py-2 pr-3 tabular-nums" data-label="Total">
+                      {formatCents(payout.totalCents, payout.currency)}
+                    </td>
+                    <td className="py-2" data-label="Export">
                       <a
                         href={payoutExportHref(payout)}
                         download

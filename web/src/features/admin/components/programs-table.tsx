@@ -60,7 +60,7 @@ export function ProgramsTable() {
       aria-label="Existing Referral Programs"
       tabIndex={0}
     >
-      <table className="w-full text-sm">
+      <table className="stack-table w-full text-sm">
         <thead className="bg-muted text-left">
           <tr>
             <th scope="col" className="p-3 font-medium">
@@ -85,8 +85,10 @@ export function ProgramsTable() {
             const pending = setActive.isPending && setActive.variables?.id === program.id;
             return (
               <tr key={program.id} className="border-t border-border">
-                <td className="p-3 font-medium">{program.name}</td>
-                <td className="p-3">
+                <td className="p-3 font-medium" data-label="Program Name">
+                  {program.name}
+                </td>
+                <td className="p-3" data-label="Website">
                   <a
                     href={program.website}
                     target="_blank"
@@ -96,7 +98,7 @@ export function ProgramsTable() {
                     {program.website}
                   </a>
                 </td>
-                <td className="min-w-48 p-3">
+                <td className="p-3 sm:min-w-48" data-label="Vendor">
                   <NativeSelect
                     aria-label={`Vendor of ${program.name}`}
                     value={program.vendorId ?? ''}
@@ -114,12 +116,12 @@ export function ProgramsTable() {
                     ))}
                   </NativeSelect>
                 </td>
-                <td className="p-3">
+                <td className="p-3" data-label="Status">
                   <Badge variant={program.isActive ? 'default' : 'secondary'}>
                     {program.isActive ? 'Active' : 'Inactive'}
                   </Badge>
                 </td>
-                <td className="p-3">
+                <td className="p-3" data-label="Actions">
                   <Switch
                     aria-label={`Active: ${program.name}`}
                     checked={pending ? setActive.variables.isActive : program.isActive}

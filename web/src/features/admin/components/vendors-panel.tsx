@@ -118,7 +118,7 @@ export function VendorsPanel() {
             aria-label="Vendor workspaces"
             tabIndex={0}
           >
-            <table className="w-full min-w-[40rem] text-sm">
+            <table className="stack-table w-full text-sm sm:min-w-[40rem]">
               <thead className="bg-muted text-left">
                 <tr>
                   {['Name', 'Website', 'Status', 'Members', 'Created', 'Actions'].map((header) => (
@@ -131,14 +131,22 @@ export function VendorsPanel() {
               <tbody>
                 {directory.data.map((vendor) => (
                   <tr key={vendor.id} className="border-t border-border">
-                    <td className="p-3 font-medium whitespace-nowrap">{vendor.name}</td>
-                    <td className="p-3 whitespace-nowrap">{vendor.domain || '—'}</td>
-                    <td className="p-3">
+                    <td className="p-3 font-medium sm:whitespace-nowrap" data-label="Name">
+                      {vendor.name}
+                    </td>
+                    <td className="p-3 sm:whitespace-nowrap" data-label="Website">
+                      {vendor.domain || '—'}
+                    </td>
+                    <td className="p-3" data-label="Status">
                       <Badge variant={vendor.verified ? 'success' : 'warning'}>{verificationLabel(vendor)}</Badge>
                     </td>
-                    <td className="p-3 tabular-nums">{vendor.members}</td>
-                    <td className="p-3 whitespace-nowrap">{formatDate(vendor.createdAt)}</td>
-                    <td className="p-3">
+                    <td className="p-3 tabular-nums" data-label="Members">
+                      {vendor.members}
+                    </td>
+                    <td className="p-3 sm:whitespace-nowrap" data-label="Created">
+                      {formatDate(vendor.createdAt)}
+                    </td>
+                    <td className="p-3" data-label="Actions">
                       {!vendor.verified ? (
                         <Button
                           size="sm"

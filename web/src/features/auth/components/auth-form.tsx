@@ -138,13 +138,16 @@ export function AuthForm({ mode, onSwitchMode }: { mode: AuthMode; onSwitchMode:
           <button
             type="button"
             onClick={onSwitchMode}
-            className="rounded font-medium text-primary underline-offset-4 hover:underline focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+            className="rounded font-medium text-primary underline-offset-4 dark:text-indigo-300 hover:underline focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
           >
             {isLogin ? 'Register' : 'Login'}
           </button>
         </p>
         {isLogin ? (
-          <Link to={paths.resendVerification} className="rounded text-primary underline-offset-4 hover:underline">
+          <Link
+            to={paths.resendVerification}
+            className="rounded text-primary underline-offset-4 dark:text-indigo-300 hover:underline"
+          >
             Need to verify your email?
           </Link>
         ) : null}
@@ -166,13 +169,16 @@ function CheckYourEmail({ email, onBack }: { email: string; onBack: () => void }
         </CardDescription>
       </CardHeader>
       <CardFooter className="flex-col gap-3 text-sm text-muted-foreground">
-        <Link to={paths.resendVerification} className="rounded text-primary underline-offset-4 hover:underline">
+        <Link
+          to={paths.resendVerification}
+          className="rounded text-primary underline-offset-4 dark:text-indigo-300 hover:underline"
+        >
           Didn&apos;t get it? Send a new link
         </Link>
         <button
           type="button"
           onClick={onBack}
-          className="rounded font-medium text-primary underline-offset-4 hover:underline focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
+          className="rounded font-medium text-primary underline-offset-4 dark:text-indigo-300 hover:underline focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none"
         >
           Back
         </button>

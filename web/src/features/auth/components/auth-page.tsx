@@ -39,27 +39,29 @@ export function AuthPage() {
           </Button>
         </nav>
       </header>
-      <main className="relative mx-auto grid max-w-6xl items-center gap-10 px-4 pt-6 pb-16 sm:px-6 lg:grid-cols-2 lg:pt-16">
-        <section>
-          <h1 className="text-4xl font-bold tracking-tight text-balance sm:text-5xl">
+      {/* On a phone the card comes right after the headline, the highlights after it (issue 12: the form is
+          on screen without scrolling at 390 x 844). */}
+      <main className="relative mx-auto grid max-w-6xl items-center gap-x-10 gap-y-6 px-4 pt-2 pb-16 sm:px-6 sm:pt-6 lg:grid-cols-2 lg:grid-rows-[auto_auto] lg:gap-y-8 lg:pt-16">
+        <section className="lg:col-start-1 lg:row-start-1 lg:self-end">
+          <h1 className="text-3xl font-bold tracking-tight text-balance sm:text-5xl">
             Turn non-fit prospects into warm referrals
           </h1>
-          <p className="mt-4 max-w-xl text-lg text-muted-foreground">
+          <p className="mt-3 max-w-xl text-base text-muted-foreground sm:mt-4 sm:text-lg">
             Introduce the leads you can't serve to vendors who can help them, and earn cash or qualified leads for every
             introduction.
           </p>
-          <ul className="mt-8 grid gap-3">
-            {HIGHLIGHTS.map((text) => (
-              <li key={text} className="flex items-start gap-3 text-muted-foreground">
-                <CheckCircle2 className="mt-0.5 size-5 shrink-0 text-primary" aria-hidden="true" />
-                <span>{text}</span>
-              </li>
-            ))}
-          </ul>
         </section>
-        <div className="flex justify-center lg:justify-end">
+        <div className="flex justify-center lg:col-start-2 lg:row-span-2 lg:row-start-1 lg:justify-end">
           <AuthForm mode={mode} onSwitchMode={() => navigate(otherPath, { replace: true })} />
         </div>
+        <ul className="grid gap-3 lg:col-start-1 lg:row-start-2 lg:self-start">
+          {HIGHLIGHTS.map((text) => (
+            <li key={text} className="flex items-start gap-3 text-muted-foreground">
+              <CheckCircle2 className="mt-0.5 size-5 shrink-0 text-primary" aria-hidden="true" />
+              <span>{text}</span>
+            </li>
+          ))}
+        </ul>
       </main>
     </div>
   );

@@ -36,7 +36,7 @@ export const APPROVAL_TEXT =
 // Rendered once: the lists are long, and typing in the form does not render the page again.
 const INDUSTRY_OPTIONS = INDUSTRIES.map((industry) => <option key={industry} value={industry} />);
 const COUNTRY_OPTIONS = COUNTRIES.map((country) => (
-  <option key={country.code} value={country.name} label={`${country.flag} ${country.name}`} />
+  <option key={country.code} value={country.name} label={`${country.name} (${country.code})`} />
 ));
 
 /** /discover (issue 4): Smart Match. The referrer describes the client's need; programs come back ranked by fit. */

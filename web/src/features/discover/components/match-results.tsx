@@ -80,8 +80,8 @@ function MatchCard({ match, rank, onRefer }: { match: ProgramMatch; rank: number
     <Card aria-labelledby={titleId} role="article">
       <CardHeader className="gap-3">
         <div className="flex flex-wrap items-start justify-between gap-3">
-          <div className="grid gap-1">
-            <CardTitle id={titleId}>
+          <div className="grid min-w-0 gap-1">
+            <CardTitle id={titleId} className="break-words">
               <span className="sr-only">{`#${rank} `}</span>
               {match.programName}
             </CardTitle>
@@ -123,7 +123,7 @@ function MatchCard({ match, rank, onRefer }: { match: ProgramMatch; rank: number
             </ul>
           ) : null}
           {match.reward.rewardDetails ? (
-            <p className="mt-1 text-muted-foreground">{excerpt(match.reward.rewardDetails)}</p>
+            <p className="mt-1 text-foreground/80">{excerpt(match.reward.rewardDetails)}</p>
           ) : null}
           <p className="mt-2 font-medium">You keep {sharePercent(match.reward.referrerShare)}</p>
         </div>
@@ -133,14 +133,15 @@ function MatchCard({ match, rank, onRefer }: { match: ProgramMatch; rank: number
               href={match.website}
               target="_blank"
               rel="noopener noreferrer"
-              className="inline-flex items-center gap-1 text-sm text-primary hover:underline"
+              className="inline-flex min-w-0 items-center gap-1 text-sm break-all text-primary hover:underline"
             >
               {match.website} <ExternalLink className="size-3.5" aria-hidden="true" />
             </a>
           ) : (
             <span />
           )}
-          <Button onClick={onRefer}>
+          {/* A long program name wraps on a phone instead of widening the card (issue 12). */}
+          <Button onClick={onRefer} className="h-auto min-h-10 w-full whitespace-normal sm:w-auto">
             <Send aria-hidden="true" /> Refer to {match.programName}
           </Button>
         </div>

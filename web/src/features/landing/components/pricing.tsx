@@ -68,12 +68,9 @@ export function Pricing() {
                   <span className="text-4xl font-extrabold tracking-tight">{price === 0 ? 'Free' : `$${price}`}</span>
                   {price === 0 ? null : <span className="text-sm text-gray-600">/month</span>}
                 </p>
+                {/* "/month" is beside the price: the line under it says only how it is billed (issue 12). */}
                 <p className="mt-1 h-5 text-xs text-gray-600">
-                  {price === 0
-                    ? 'Free forever'
-                    : billing === 'annual'
-                      ? 'per month, billed annually'
-                      : 'billed monthly'}
+                  {price === 0 ? 'Free forever' : billing === 'annual' ? 'billed annually' : 'billed monthly'}
                 </p>
                 <p className="mt-4 text-sm font-medium">{plan.referrals}</p>
                 <ul className="mt-4 flex-1 space-y-2 text-sm">

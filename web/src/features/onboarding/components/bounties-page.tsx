@@ -246,8 +246,9 @@ function MilestoneRow({
         />
       </CardHeader>
       {bounty.enabled ? (
-        <CardContent className="grid gap-4 sm:grid-cols-3" role="group" aria-labelledby={`${id}-title`}>
-          <div className="grid gap-2">
+        <CardContent className="grid gap-4 sm:grid-cols-2" role="group" aria-labelledby={`${id}-title`}>
+          {/* The payout type has a row of its own: its labels are long and were cut off in a third (issue 12). */}
+          <div className="grid gap-2 sm:col-span-2">
             <Label htmlFor={`${id}-type`}>Payout type</Label>
             <NativeSelect
               id={`${id}-type`}

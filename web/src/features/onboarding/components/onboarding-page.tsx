@@ -48,7 +48,11 @@ export const ICP_TOASTS = {
   failed: { title: 'Error', description: 'Failed to save your Ideal Customer Profile. Please try again.' },
 } as const;
 
-const COUNTRY_OPTIONS: TagOption[] = COUNTRIES.map((c) => ({ value: c.name, prefix: c.flag }));
+// Country codes, not flag emoji: Chromium on Linux and Windows draws the flags as two letters in boxes (issue 12).
+const COUNTRY_OPTIONS: TagOption[] = COUNTRIES.map((c) => ({
+  value: c.name,
+  prefix: <span className="font-mono text-xs text-foreground/80">{c.code}</span>,
+}));
 
 const ICP_ACTION = 'set lead criteria';
 

@@ -1,5 +1,5 @@
 import type { ImpactSummary } from '@app/contracts';
-import { useId } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { formatMoney, formatMonth, funnelPercent } from './format';
 
 /** Quality & Conversion Funnel: horizontal bars as an inline SVG (spec 9's percentages), with a list for AT. */
@@ -46,9 +46,31 @@ export function FunnelChart({ funnel }: { funnel: ImpactSummary['conversionFunne
   );
 }
 
-const W = 640;
+const MAX_W = 640;
+const MIN_W = 260;
 const H = 220;
 const PAD = { top: 16, right: 48, bottom: 28, left: 36 };
+
+/**
+ * The chart's drawing width: its box's width up to 640, so that on a phone the SVG is drawn at its real size
+ * and the axis text keeps its size instead of shrinking with the picture (issue 12). Wider boxes scale the
+ * 640-wide drawing up, as before.
+ */
+function useChartWidth() {
+  const box = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(MAX_W);
+  useEffect(() => {
+    const element = box.current;
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(([entry]) => {
+      const measured = Math.round(entry?.contentRect.width ?? MAX_W);
+      if (measured > 0) setWidth(Math.max(MIN_W, Math.min(MAX_W, measured)));
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+  return [box, width] as const;
+}
 
 /**
  * The 12-month trend: sent and Closed-Won as grouped bars (left axis, counts) and earned as a line (right
@@ -57,6 +79,7 @@ const PAD = { top: 16, right: 48, bottom: 28, left: 36 };
 export function TrendsChart({ trends }: { trends: ImpactSummary['trends'] }) {
   const titleId = useId();
   const descId = useId();
+  const [box, W] = useChartWidth();
   const months = trends.slice(-12);
   const maxCount = Math.max(1, ...months.map((m) => Math.max(m.sent, m.closedWon)));
   const maxEarned = Math.max(1, ...months.map((m) => m.earnedCents));
@@ -64,6 +87,9 @@ export function TrendsChart({ trends }: { trends: ImpactSummary['trends'] }) {
   const innerH = H - PAD.top - PAD.bottom;
   const slot = innerW / Math.max(1, months.length);
   const barW = Math.max(2, slot / 3);
+  // Every month's label when there is room (a label is about 44 px wide), else every second or third one,
+  // counted from the latest month (the table below has them all).
+  const labelEvery = Math.max(1, Math.ceil(44 / slot));
   const y = (count: number) => PAD.top + innerH - (count / maxCount) * innerH;
   const yEarned = (value: number) => PAD.top + innerH - (value / maxEarned) * innerH;
   const line = months.map((m, i) => `${PAD.left + slot * i + slot / 2},${yEarned(m.earnedCents)}`).join(' ');
@@ -83,7 +109,7 @@ export function TrendsChart({ trends }: { trends: ImpactSummary['trends'] }) {
     );
 
   return (
-    <div className="grid gap-3">
+    <div ref={box} className="grid min-w-0 gap-3">
       {months.length === 0 ? (
         <p className="text-sm text-muted-foreground">No activity in this period</p>
       ) : (
@@ -107,7 +133,7 @@ export function TrendsChart({ trends }: { trends: ImpactSummary['trends'] }) {
                   x={PAD.left - 6}
                   y={PAD.top + innerH * (1 - f) + 4}
                   textAnchor="end"
-                  className="fill-muted-foreground text-[10px]"
+                  className="fill-muted-foreground text-[11px]"
                 >
                   {maxCount * f}
                 </text>
@@ -116,7 +142,7 @@ export function TrendsChart({ trends }: { trends: ImpactSummary['trends'] }) {
                 <text
                   x={W - PAD.right + 6}
                   y={PAD.top + innerH * (1 - f) + 4}
-                  className="fill-muted-foreground text-[10px]"
+                  className="fill-muted-foreground text-[11px]"
                 >
                   {axisMoney(maxEarned * f)}
                 </text>
@@ -141,9 +167,11 @@ export function TrendsChart({ trends }: { trends: ImpactSummary['trends'] }) {
                   height={PAD.top + innerH - y(m.closedWon)}
                   className="fill-primary"
                 />
-                <text x={x} y={H - 8} textAnchor="middle" className="fill-muted-foreground text-[10px]">
-                  {formatMonth(m.month)}
-                </text>
+                {(months.length - 1 - i) % labelEvery === 0 ? (
+                  <text x={x} y={H - 8} textAnchor="middle" className="fill-muted-foreground text-[11px]">
+                    {formatMonth(m.month)}
+                  </text>
+                ) : null}
               </g>
             );
           })}

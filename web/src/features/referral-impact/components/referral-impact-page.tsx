@@ -205,7 +205,7 @@ function ImpactBody({
   const payouts = data.payoutSummary;
   const money = (cents: number) => formatMoney(cents, payouts.currency);
   return (
-    <div className="mt-6 grid gap-6" aria-busy={fetching}>
+    <div className="mt-6 grid grid-cols-1 gap-6" aria-busy={fetching}>
       {isFiltered(filters) ? (
         <p className="text-sm text-muted-foreground">
           {[
@@ -217,7 +217,7 @@ function ImpactBody({
             .join(' · ')}
         </p>
       ) : null}
-      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <StatCard id="total" title="Total Referrals Sent" value={String(data.totalReferrals)}>
           Pipeline value {formatMoney(data.pipelineValueCents, data.currency)}
         </StatCard>
@@ -236,11 +236,11 @@ function ImpactBody({
         </StatCard>
       </div>
 
-      <section aria-labelledby="payouts-heading" className="grid gap-3">
+      <section aria-labelledby="payouts-heading" className="grid grid-cols-1 gap-3">
         <h2 id="payouts-heading" className="text-lg font-semibold">
           {`Your payouts (${payouts.currency})`}
         </h2>
-        <div className="grid gap-4 sm:grid-cols-3">
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-3">
           <StatCard id="pending" title="Pending" value={money(payouts.pendingCents)}>
             Milestones you marked that the vendor has not confirmed yet
           </StatCard>
@@ -253,7 +253,7 @@ function ImpactBody({
         </div>
       </section>
 
-      <div className="grid gap-6 lg:grid-cols-2">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card>
           <CardHeader>
             <CardTitle>Recent Activity</CardTitle>
@@ -301,7 +301,7 @@ function ImpactBody({
         </CardContent>
       </Card>
 
-      <div className="grid gap-6 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <Card className="lg:col-span-2">
           <CardHeader>
             <CardTitle>Partner Leaderboard</CardTitle>
@@ -311,7 +311,7 @@ function ImpactBody({
               <p className="text-sm text-muted-foreground">No partners yet</p>
             ) : (
               <div className="overflow-x-auto" tabIndex={0} role="region" aria-label="Partner leaderboard">
-                <table className="w-full text-left text-sm">
+                <table className="stack-table w-full text-left text-sm">
                   <thead>
                     <tr className="border-b border-border text-muted-foreground">
                       <th scope="col" className="py-2 pr-3 font-medium">
@@ -337,10 +337,18 @@ function ImpactBody({
                         <th scope="row" className="py-2 pr-3 font-medium">
                           {p.partner}
                         </th>
-                        <td className="py-2 pr-3 text-right tabular-nums">{p.leadsSent}</td>
-                        <td className="py-2 pr-3 text-right tabular-nums">{p.leadsReceived}</td>
-                        <td className="py-2 pr-3 text-right tabular-nums">{formatThousands(p.revenueWonCents)}</td>
-                        <td className="py-2 text-right tabular-nums">{Math.round(p.reciprocityRatio * 100) / 100}</td>
+                        <td className="py-2 pr-3 text-right tabular-nums" data-label="Sent">
+                          {p.leadsSent}
+                        </td>
+                        <td className="py-2 pr-3 text-right tabular-nums" data-label="Received">
+                          {p.leadsReceived}
+                        </td>
+                        <td className="py-2 pr-3 text-right tabular-nums" data-label="Revenue">
+                          {formatThousands(p.revenueWonCents)}
+                        </td>
+                        <td className="py-2 text-right tabular-nums" data-label="Reciprocity">
+                          {Math.round(p.reciprocityRatio * 100) / 100}
+                        </td>
                       </tr>
                     ))}
                   </tbody>

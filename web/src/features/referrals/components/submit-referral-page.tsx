@@ -46,7 +46,7 @@ export const FIT_DEBOUNCE_MS = 500;
 // Rendered once: the lists are long, and typing in the form does not render them again.
 const INDUSTRY_OPTIONS = INDUSTRIES.map((industry) => <option key={industry} value={industry} />);
 const COUNTRY_OPTIONS = COUNTRIES.map((country) => (
-  <option key={country.code} value={country.name} label={`${country.flag} ${country.name}`} />
+  <option key={country.code} value={country.name} label={`${country.name} (${country.code})`} />
 ));
 
 /** The destination as a person names it: the company (legal suffixes stripped), else the product. */

@@ -23,9 +23,10 @@ export function avatarLetter(email: string | null | undefined): string {
   return first ? first.toUpperCase() : 'U';
 }
 
-export function AccountMenu({ user, onLogout }: { user: ShellUser; onLogout: () => void }) {
-  const navigate = useNavigate();
-  const role = user.isAdmin ? 'Administrator' : 'User';
+export const roleLabel = (user: ShellUser) => (user.isAdmin ? 'Administrator' : 'User');
+
+/** The account menu's entries (spec 2), shared by the avatar menu and the phone menu. */
+export function accountEntries(user: ShellUser): { label: string; to: string; icon: ReactNode }[] {
   const entries: { label: string; to: string; icon: ReactNode }[] = [
     { label: 'My Account', to: paths.account, icon: <UserIcon aria-hidden="true" /> },
     { label: 'Email Settings', to: paths.accountEmail, icon: <Mail aria-hidden="true" /> },
@@ -36,6 +37,13 @@ export function AccountMenu({ user, onLogout }: { user: ShellUser; onLogout: () 
     { label: 'Manage Bounties', to: paths.bounties, icon: <Gift aria-hidden="true" /> },
   ];
   if (user.isAdmin) entries.push({ label: 'Admin', to: paths.admin, icon: <ShieldCheck aria-hidden="true" /> });
+  return entries;
+}
+
+export function AccountMenu({ user, onLogout }: { user: ShellUser; onLogout: () => void }) {
+  const navigate = useNavigate();
+  const role = roleLabel(user);
+  const entries = accountEntries(user);
 
   return (
     <DropdownMenu>

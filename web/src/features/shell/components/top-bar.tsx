@@ -7,6 +7,7 @@ import { cn } from '@/lib/utils';
 import { resetSearch } from '@/stores/search-slice';
 import { useAppDispatch } from '@/stores/store';
 import { AccountMenu, type ShellUser } from './account-menu';
+import { PhoneMenu } from './phone-menu';
 
 const navLinkClass = ({ isActive }: { isActive: boolean }) =>
   cn(
@@ -16,7 +17,8 @@ const navLinkClass = ({ isActive }: { isActive: boolean }) =>
 
 /**
  * The fixed top bar. Home, Discover and New Referral start the referral flow over (reset the search).
- * Tee ups shows from extra-small width, Discover and Impact from medium width.
+ * Tee ups shows at every width (spec: "from extra-small width"), Discover and Impact from medium width; below
+ * medium width the phone menu holds them and the account menu's entries (issue 12).
  */
 export function TopBar({ user, onLogout }: { user: ShellUser; onLogout: () => void }) {
   const navigate = useNavigate();
@@ -39,8 +41,8 @@ export function TopBar({ user, onLogout }: { user: ShellUser; onLogout: () => vo
           <span className="hidden text-base font-semibold tracking-tight lg:inline">{PRODUCT_NAME}</span>
         </button>
         <nav aria-label="Main" className="flex items-center gap-1">
-          <NavLink to={paths.dashboard} className={(s) => cn(navLinkClass(s), 'hidden xs:inline-flex')}>
-            <ListChecks aria-hidden="true" />
+          <NavLink to={paths.dashboard} className={(s) => cn(navLinkClass(s), 'inline-flex max-xs:px-2')}>
+            <ListChecks aria-hidden="true" className="max-xs:hidden" />
             Tee ups
           </NavLink>
           <NavLink
@@ -56,12 +58,15 @@ export function TopBar({ user, onLogout }: { user: ShellUser; onLogout: () => vo
             Impact
           </NavLink>
         </nav>
-        <div className="ml-auto flex items-center gap-3">
+        <div className="ml-auto flex items-center gap-2 sm:gap-3">
           <Button size="sm" onClick={() => startOver(paths.home)}>
             <Plus aria-hidden="true" />
             New Referral
           </Button>
-          <AccountMenu user={user} onLogout={onLogout} />
+          <div className="hidden md:block">
+            <AccountMenu user={user} onLogout={onLogout} />
+          </div>
+          <PhoneMenu user={user} onLogout={onLogout} />
         </div>
       </div>
     </header>
