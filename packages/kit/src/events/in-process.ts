@@ -275,7 +275,9 @@ export async function inProcessBus(options: InProcessBusOptions): Promise<EventB
         [[...loops.keys()]],
       );
       const found = new Map(rows.map((row) => [row.subscriber, row]));
-      return [...loops.keys()].map((subscriber) => found.get(subscriber) ?? { subscriber, pending: 0, unacknowledged: 0 });
+      return [...loops.keys()].map(
+        (subscriber) => found.get(subscriber) ?? { subscriber, pending: 0, unacknowledged: 0 },
+      );
     },
     async close() {
       closed = true;
