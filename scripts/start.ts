@@ -11,10 +11,13 @@ import { authService } from '@app/auth-service';
 import { aiService } from '@app/ai-service';
 import { buildGateway, readGatewayConfig } from '@app/gateway';
 import {
+  closeMetricsServer,
   ConfigError,
   createLogger,
   inProcessBus,
   natsBus,
+  observeConsumers,
+  serveMetrics,
   type EventBus,
   type ProcessConfig,
   type RunnableService,
@@ -124,6 +127,10 @@ async function main() {
   const gateway = await buildGateway({ config: gatewayConfig, bus });
   closers.unshift(() => gateway.close());
   await gateway.listen({ host: gatewayConfig.HOST, port: gatewayConfig.PORT });
+  // One metrics endpoint for the whole process: each app's series carry its `service` label.
+  observeConsumers(bus);
+  const metricsServer = await serveMetrics(gatewayConfig, log);
+  closers.unshift(() => closeMetricsServer(metricsServer));
 
   const shown = gatewayConfig.PUBLIC_URL.replace(/\/$/, '');
   log.info(`App ready: ${shown}`);

@@ -7,7 +7,7 @@ import rateLimit from '@fastify/rate-limit';
 import replyFrom from '@fastify/reply-from';
 import fastifyStatic from '@fastify/static';
 import { ERRORS, type ErrorCode } from '@app/contracts';
-import { codeForStatus, loggerOptions, REQUEST_ID_HEADER, type Counter, type EventBus } from '@app/kit';
+import { codeForStatus, httpMetrics, loggerOptions, REQUEST_ID_HEADER, type Counter, type EventBus } from '@app/kit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { GatewayConfig } from './config.ts';
 import { openApiRoutes } from './openapi.ts';
@@ -18,6 +18,9 @@ import { csrfGuard, securityHeaders } from './security.ts';
 import { SessionResolver } from './sessions.ts';
 
 const requestIdPattern = /^[\w.:-]{1,128}$/;
+
+/** Paths a misconfigured scraper could try on the public port: a JSON 404, never the web app's page. */
+const OPERATIONAL_PATHS = new Set(['/metrics']);
 
 /** What Node's http parser refuses (address or headers over its limits, malformed requests), as JSON. */
 function clientError(error: Error & { code?: string }, socket: Duplex) {
@@ -75,6 +78,7 @@ export async function buildGateway(options: {
     return503OnClosing: true,
   });
 
+  httpMetrics(app, 'gateway');
   const headers = securityHeaders(config);
   app.addHook('onRequest', async (request, reply) => {
     reply.headers(headers);
@@ -185,6 +189,8 @@ export async function buildGateway(options: {
       (request.method === 'GET' || request.method === 'HEAD') &&
       !path.startsWith('/api/') &&
       !path.startsWith('/dev/') &&
+      // Operational paths a scraper or probe may try here are never the app: metrics are on METRICS_PORT.
+      !OPERATIONAL_PATHS.has(path) &&
       // A path naming a file (/assets/x.js, /favicon.ico) that is not there is a 404, not the app.
       !/\.[^/]*$/.test(path) &&
       webRoot &&

@@ -1,4 +1,12 @@
-import { createLogger, natsBus, natsConnection, natsCounter, runProcess } from '@app/kit';
+import {
+  closeMetricsServer,
+  createLogger,
+  natsBus,
+  natsConnection,
+  natsCounter,
+  runProcess,
+  serveMetrics,
+} from '@app/kit';
 import { buildGateway } from './app.ts';
 import { readGatewayConfig } from './config.ts';
 
@@ -21,12 +29,14 @@ await runProcess(async () => {
     : undefined;
   const app = await buildGateway({ config, bus, ...(rateLimits ? { rateLimits } : {}) });
   await app.listen({ host: config.HOST, port: config.PORT });
+  const metricsServer = await serveMetrics(config, app.log);
   return {
     logger: app.log,
     async close() {
       await app.close();
       await bus?.close();
       await nc?.close();
+      await closeMetricsServer(metricsServer);
     },
   };
 });

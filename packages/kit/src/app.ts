@@ -11,6 +11,7 @@ import {
   type Identity,
 } from './identity.ts';
 import { loggerOptions } from './logger.ts';
+import { httpMetrics } from './metrics.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -71,6 +72,7 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
   const signer = identitySigner(options.internalSecret);
   const internalToken = internalAuthToken(options.internalSecret);
 
+  httpMetrics(app, options.name);
   app.decorateRequest('identity', null);
   app.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);

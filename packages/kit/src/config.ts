@@ -23,6 +23,8 @@ export const baseConfig = {
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   INTERNAL_SECRET: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -hex 32`)'),
   NATS_URL: z.string().min(1).optional(),
+  /** Serves Prometheus metrics on this port (GET /metrics), apart from the app's; unset: no metrics endpoint. */
+  METRICS_PORT: z.coerce.number().int().min(1).max(65535).optional(),
   /** JetStream subject prefix and stream name; lets several environments share one NATS server. */
   NATS_NAMESPACE: z
     .string()

@@ -6,6 +6,7 @@ import type pg from 'pg';
 import { createServiceApp } from './app.ts';
 import { createPool, migrateService, prismaAdapter } from './db.ts';
 import type { EventBus } from './events/bus.ts';
+import { observeOutbox } from './metrics.ts';
 import {
   OutboxRelay,
   withOutbox,
@@ -76,6 +77,7 @@ export async function createDataService<P extends PrismaLike>(options: DataServi
   });
   const relay = new OutboxRelay({ pool, bus: options.bus, logger: app.log });
   app.addHook('onReady', async () => relay.start());
+  const stopObservingOutbox = observeOutbox(schema, pool);
   const transaction = withOutbox(
     prisma as unknown as TransactionalClient<TransactionOf<P>>,
     relay,
@@ -97,6 +99,7 @@ export async function createDataService<P extends PrismaLike>(options: DataServi
         log: app.log,
       }),
     async close() {
+      stopObservingOutbox();
       await app.close();
       await relay.stop();
       await pool.end();

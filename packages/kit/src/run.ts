@@ -4,6 +4,7 @@ import { ConfigError } from './config.ts';
 import type { EventBus } from './events/bus.ts';
 import { natsBus } from './events/nats.ts';
 import { createLogger } from './logger.ts';
+import { closeMetricsServer, observeConsumers, startMetricsServer } from './metrics.ts';
 
 /**
  * Runs a standalone process: starts it, and on SIGTERM/SIGINT closes it (stop taking requests, finish
@@ -62,6 +63,7 @@ export interface ProcessConfig {
   INTERNAL_SECRET: string;
   NATS_URL?: string | undefined;
   NATS_NAMESPACE: string;
+  METRICS_PORT?: number | undefined;
 }
 
 export interface RunnableService {
@@ -97,12 +99,21 @@ export function runService<C extends ProcessConfig, S extends RunnableService>(d
     });
     const service = await definition.create({ config, bus });
     await service.app.listen({ host: config.HOST, port: definition.port(config) });
+    observeConsumers(bus);
+    const metricsServer = await serveMetrics(config, service.app.log);
     return {
       logger: service.app.log,
       async close() {
         await bus.close();
         await service.close();
+        await closeMetricsServer(metricsServer);
       },
     };
   });
+}
+
+/** The process's metrics endpoint on METRICS_PORT (same HOST as the app), when set. */
+export async function serveMetrics(config: { HOST: string; METRICS_PORT?: number | undefined }, log: Logger) {
+  if (config.METRICS_PORT === undefined) return undefined;
+  return startMetricsServer({ host: config.HOST, port: config.METRICS_PORT, log });
 }

@@ -1,4 +1,5 @@
 import { displayNameText } from '@app/domain';
+import { metrics } from '@app/kit';
 import type { Transporter } from 'nodemailer';
 import type { SentEmails } from './repository.ts';
 import type { RenderedEmail } from './templates.ts';
@@ -69,9 +70,11 @@ export function emailSender(options: { sent: SentEmails; transport: Transporter;
         messageId: `<${eventId}@${domain}>`,
       });
     } catch (error) {
+      metrics.emailsFailed.inc({ kind });
       await sent.markFailed(id, error);
       throw error;
     }
+    metrics.emailsSent.inc({ kind });
     await sent.markSent(id);
     return 'sent';
   };

@@ -23,7 +23,18 @@ export interface EventBus {
   subscribe<N extends EventName>(subscription: Subscription<N>): Promise<void>;
   /** Every running instance hears the event, best effort (for cache invalidation). */
   listen<N extends EventName>(event: N, handle: EventHandler<N>): Promise<void>;
+  /** The backlog of each subscriber this bus consumes for (read by the metrics when scraped). */
+  pending?(): Promise<SubscriberBacklog[]>;
   close(): Promise<void>;
+}
+
+/** How far behind a subscriber is. */
+export interface SubscriberBacklog {
+  subscriber: string;
+  /** Events not delivered to it yet. */
+  pending: number;
+  /** Delivered, not acknowledged yet (being handled, or waiting for a retry). */
+  unacknowledged: number;
 }
 
 /** Why a delivered message is refused (and dead-lettered) instead of handled. */

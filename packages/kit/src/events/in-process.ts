@@ -2,6 +2,7 @@ import type { EventEnvelope, EventName, ServiceName } from '@app/contracts';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import pg from 'pg';
 import { createLogger } from '../logger.ts';
+import { metrics, observePool } from '../metrics.ts';
 import { eventCodec, refusalFields, retryDelayMs, type EventBus, type EventHandler, type Subscription } from './bus.ts';
 
 export interface InProcessBusOptions {
@@ -51,6 +52,7 @@ export async function inProcessBus(options: InProcessBusOptions): Promise<EventB
   const codec = eventCodec(options.secret, options.producer);
   const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 4, options: `-c search_path=${schema}` });
   pool.on('error', () => {});
+  observePool(schema, 'bus', pool);
 
   await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
   await pool.query(`SELECT pg_advisory_lock(hashtext('bus-schema'))`);
@@ -149,6 +151,7 @@ export async function inProcessBus(options: InProcessBusOptions): Promise<EventB
   }
 
   async function deliver(subscription: Subscription, delivery: Delivery) {
+    if (delivery.attempts > 1) metrics.redeliveries.inc({ subscriber: subscription.subscriber });
     let event: EventEnvelope;
     try {
       event = codec.decode(delivery.data);
@@ -188,7 +191,10 @@ export async function inProcessBus(options: InProcessBusOptions): Promise<EventB
         [subscriber, delivery.seq, fields.eventId ?? null, fields.event ?? null, fields.reason, delivery.data],
       )
       .then(
-        () => log.error(fields, 'bus: refused an event: dead-lettered'),
+        () => {
+          metrics.deadLetters.inc({ subscriber, reason: fields.reason });
+          log.error(fields, 'bus: refused an event: dead-lettered');
+        },
         (failure: unknown) =>
           log.error({ ...fields, err: failure }, 'bus: refused an event; could not dead-letter it yet'),
       );
@@ -260,6 +266,18 @@ export async function inProcessBus(options: InProcessBusOptions): Promise<EventB
     },
     async listen<N extends EventName>(event: N, handle: EventHandler<N>) {
       listeners.set(event, [...(listeners.get(event) ?? []), handle as unknown as EventHandler]);
+    },
+    async pending() {
+      const { rows } = await pool.query<{ subscriber: string; pending: number; unacknowledged: number }>(
+        `SELECT subscriber, count(*) FILTER (WHERE attempts = 0)::int AS pending,
+                count(*) FILTER (WHERE attempts > 0)::int AS unacknowledged
+           FROM deliveries WHERE subscriber = ANY($1::text[]) GROUP BY subscriber`,
+        [[...loops.keys()]],
+      );
+      const found = new Map(rows.map((row) => [row.subscriber, row]));
+      return [...loops.keys()].map(
+        (subscriber) => found.get(subscriber) ?? { subscriber, pending: 0, unacknowledged: 0 },
+      );
     },
     async close() {
       closed = true;

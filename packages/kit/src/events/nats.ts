@@ -10,6 +10,7 @@ import {
 import { headers, nanos } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import type { FastifyBaseLogger as Logger } from 'fastify';
+import { metrics } from '../metrics.ts';
 import { eventCodec, refusalFields, retryDelayMs, type EventBus, type EventHandler, type Subscription } from './bus.ts';
 
 export interface NatsBusOptions {
@@ -88,6 +89,7 @@ export async function natsBus(options: NatsBusOptions): Promise<EventBus> {
 
   const running: ConsumerMessages[] = [];
   const loops: Promise<void>[] = [];
+  const subscribers = new Set<string>();
 
   async function consume(subscription: Subscription) {
     const config = {
@@ -106,6 +108,7 @@ export async function natsBus(options: NatsBusOptions): Promise<EventBus> {
     const messages = await consumer.consume({ max_messages: 20 });
     running.push(messages);
     for await (const message of messages) {
+      if (message.info.deliveryCount > 1) metrics.redeliveries.inc({ subscriber: subscription.subscriber });
       let event: EventEnvelope;
       try {
         event = codec.decode(message.data);
@@ -146,6 +149,7 @@ export async function natsBus(options: NatsBusOptions): Promise<EventBus> {
       h.set('Refused-Stream-Seq', String(message.seq));
       await js.publish(deadLetterSubject(namespace, subscriber), message.data, { headers: h });
       message.term();
+      metrics.deadLetters.inc({ subscriber, reason: fields.reason });
       log.error(fields, 'refused an event: dead-lettered');
     } catch (failure) {
       deadLetters = undefined;
@@ -160,6 +164,7 @@ export async function natsBus(options: NatsBusOptions): Promise<EventBus> {
       await js.publish(subjectOf(event.name), codec.encode(event), { msgID: event.id });
     },
     async subscribe<N extends EventName>(subscription: Subscription<N>) {
+      subscribers.add(subscription.subscriber);
       const started = consume(subscription as unknown as Subscription).catch((error: unknown) => {
         log.error({ err: error, subscriber: subscription.subscriber }, 'consumer stopped');
       });
@@ -188,6 +193,14 @@ export async function natsBus(options: NatsBusOptions): Promise<EventBus> {
         // e.g. the server refuses the subscription (NATS permissions): said once, not an unhandled rejection.
         log.error({ err: error, event }, 'listener stopped');
       });
+    },
+    async pending() {
+      const infos = await Promise.all(
+        [...subscribers].map((subscriber) => jsm.consumers.info(STREAM, subscriber).catch(() => null)),
+      );
+      return infos
+        .filter((info) => info !== null)
+        .map((info) => ({ subscriber: info.name, pending: info.num_pending, unacknowledged: info.num_ack_pending }));
     },
     async close() {
       for (const messages of running) messages.stop();

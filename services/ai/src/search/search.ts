@@ -1,5 +1,6 @@
 import { NOT_FOUND, type SearchResponse } from '@app/contracts';
 import type { FastifyBaseLogger } from 'fastify';
+import { metrics } from '@app/kit';
 import type { LanguageModel } from '@app/llm';
 import { completion, LOCAL_MODEL, notFound, type Answer } from './answer.ts';
 import { askModelForProduct } from './llm-search.ts';
@@ -40,6 +41,7 @@ export function productSearch(options: { sources: ProductSource[]; model: Langua
 
     async answer(query: string, log: FastifyBaseLogger): Promise<SearchResponse> {
       const local = await localMatch(query);
+      if (!local?.exact && !model) metrics.modelFallbacks.inc({ purpose: 'search', reason: 'not_configured' });
       if (local?.exact || !model)
         return local
           ? completion(fromMatch(local), LOCAL_MODEL, local.matchedBy)
