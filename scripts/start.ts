@@ -11,10 +11,12 @@ import { authService } from '@app/auth-service';
 import { aiService } from '@app/ai-service';
 import { buildGateway, readGatewayConfig } from '@app/gateway';
 import {
+  checkPortFree,
   ConfigError,
   createLogger,
   inProcessBus,
   natsBus,
+  StartupError,
   type EventBus,
   type ProcessConfig,
   type RunnableService,
@@ -50,6 +52,9 @@ async function main() {
     if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
     env.INTERNAL_SECRET = readFileSync(file, 'utf8').trim();
   }
+  // The public port first: taken, the start fails at once, before PostgreSQL and the rest start.
+  const early = readGatewayConfig({ HOST: '127.0.0.1', ...env });
+  await checkPortFree(early.HOST, early.PORT, 'PORT');
 
   if (!env.DATABASE_URL) {
     const embedded = await startEmbeddedPostgres(`${dataDir}/postgres`, log);
@@ -149,7 +154,7 @@ process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) console.error(error.message);
+  if (error instanceof ConfigError || error instanceof StartupError) console.error(error.message);
   else log.error({ err: error }, 'could not start');
   void stop(1);
 });

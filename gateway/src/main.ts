@@ -1,10 +1,12 @@
-import { createLogger, natsBus, natsConnection, natsCounter, runProcess } from '@app/kit';
+import { checkPortFree, createLogger, natsBus, natsConnection, natsCounter, runProcess } from '@app/kit';
 import { buildGateway } from './app.ts';
 import { readGatewayConfig } from './config.ts';
 
 /** The gateway as its own process, in front of services running as their own processes. */
 await runProcess(async () => {
   const config = readGatewayConfig();
+  // The public port first: taken, the start fails at once, before connecting to anything.
+  await checkPortFree(config.HOST, config.PORT, 'PORT');
   const bus = config.NATS_URL
     ? await natsBus({
         url: config.NATS_URL,

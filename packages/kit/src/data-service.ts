@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type pg from 'pg';
 import { createServiceApp } from './app.ts';
 import { createPool, migrateService, prismaAdapter } from './db.ts';
+import { connecting } from './startup.ts';
 import type { ConsumerOptions, EventBus } from './events/bus.ts';
 import {
   OutboxRelay,
@@ -78,7 +79,9 @@ type PrismaLike = { $disconnect(): Promise<void> } & TransactionalClient<SqlTran
 export async function createDataService<P extends PrismaLike>(options: DataServiceOptions<P>): Promise<DataService<P>> {
   const { DATABASE_URL: databaseUrl, INTERNAL_SECRET: internalSecret } = options.config;
   const schema = options.name;
-  await migrateService(databaseUrl, schema, fileURLToPath(options.migrations));
+  await connecting('PostgreSQL', 'DATABASE_URL', databaseUrl, () =>
+    migrateService(databaseUrl, schema, fileURLToPath(options.migrations)),
+  );
   const sizes = poolSizes(options.config.DATABASE_POOL_MAX ?? 6, options.pgShare ?? 1 / 3);
   const prisma = options.prisma(prismaAdapter(databaseUrl, schema, sizes.prisma));
   const pool = createPool(databaseUrl, schema, sizes.pg);

@@ -10,6 +10,7 @@ import {
 import { headers, nanos } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import type { FastifyBaseLogger as Logger } from 'fastify';
+import { connecting } from '../startup.ts';
 import {
   consumerOptions,
   eventCodec,
@@ -84,7 +85,9 @@ export function natsConnectOptions(url: string): {
 
 /** JetStream transport: file-backed stream, message-id de-duplication, durable pull consumers. */
 export async function natsBus(options: NatsBusOptions): Promise<EventBus> {
-  const nc = await connect({ ...natsConnectOptions(options.url), name: options.name, maxReconnectAttempts: -1 });
+  const nc = await connecting('NATS', 'NATS_URL', options.url, () =>
+    connect({ ...natsConnectOptions(options.url), name: options.name, maxReconnectAttempts: -1 }),
+  );
   const jsm = await jetstreamManager(nc);
   const js = jetstream(nc);
   const log = options.logger;
