@@ -13,6 +13,7 @@ import { buildGateway, readGatewayConfig } from '@app/gateway';
 import {
   checkPortFree,
   ConfigError,
+  connectionTarget,
   createLogger,
   inProcessBus,
   natsBus,
@@ -60,7 +61,7 @@ async function main() {
     const embedded = await startEmbeddedPostgres(`${dataDir}/postgres`, log);
     closers.unshift(embedded.stop);
     env.DATABASE_URL = embedded.url;
-    log.info(`Embedded PostgreSQL ready (data in ${dataDir}/postgres)`);
+    log.info(`Embedded PostgreSQL ready at ${connectionTarget(embedded.url)} (user postgres; data in ${dataDir}/postgres)`);
   }
 
   let catcher: MailCatcher | undefined;
