@@ -49,7 +49,7 @@ try {
   } else if (env.DATABASE_URL) {
     bus = await inProcessBus({ databaseUrl: env.DATABASE_URL, logger, secret: env.INTERNAL_SECRET });
   } else {
-    fail('Set NATS_URL (services as separate processes) or DATABASE_URL (npm start\'s in-process bus).');
+    fail("Set NATS_URL (services as separate processes) or DATABASE_URL (npm start's in-process bus).");
   }
 } catch (error) {
   fail(error instanceof StartupError ? error.message : String(error));
@@ -62,7 +62,9 @@ try {
     if (args.id && !replayed.length) {
       fail(`No dead letter of ${subscriber} for event ${args.id} that can be replayed (reason max-deliveries).`);
     }
-    console.log(`Replayed ${replayed.length} event(s) to ${subscriber}${replayed.length ? `: ${replayed.join(', ')}` : ''}`);
+    console.log(
+      `Replayed ${replayed.length} event(s) to ${subscriber}${replayed.length ? `: ${replayed.join(', ')}` : ''}`,
+    );
   } else {
     const letters = await bus.deadLetters(subscriber);
     if (!letters.length) console.log(`${subscriber} has no dead letters.`);

@@ -61,7 +61,9 @@ async function main() {
     const embedded = await startEmbeddedPostgres(`${dataDir}/postgres`, log);
     closers.unshift(embedded.stop);
     env.DATABASE_URL = embedded.url;
-    log.info(`Embedded PostgreSQL ready at ${connectionTarget(embedded.url)} (user postgres; data in ${dataDir}/postgres)`);
+    log.info(
+      `Embedded PostgreSQL ready at ${connectionTarget(embedded.url)} (user postgres; data in ${dataDir}/postgres)`,
+    );
   }
 
   let catcher: MailCatcher | undefined;

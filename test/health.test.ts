@@ -54,7 +54,11 @@ describe("a service's /readyz", () => {
   it('is ready with its database and NATS, and says so per check with its version', async () => {
     const ready = await auth.app.inject({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: 'ready', version: 'v-test', checks: { database: 'ready', events: 'ready' } });
+    expect(ready.json()).toEqual({
+      status: 'ready',
+      version: 'v-test',
+      checks: { database: 'ready', events: 'ready' },
+    });
   });
 
   it('answers 503 naming NATS when NATS is down, within the probe time', async () => {

@@ -101,7 +101,7 @@ describe('logs on a terminal', () => {
     });
     const shown = prettyLine(line);
     expect(shown).toMatch(
-      /^\d\d:\d\d:\d\d WARN  mail {2}event handler failed; will retry subscriber=mail-intro attempt=2\n {2}Error: boom\n {6}at send/,
+      /^\d\d:\d\d:\d\d WARN {2}mail {2}event handler failed; will retry subscriber=mail-intro attempt=2\n {2}Error: boom\n {6}at send/,
     );
     expect(prettyLine('not json')).toBe('not json');
   });

@@ -5,7 +5,11 @@ import type { GatewayConfig } from './config.ts';
 import { sendError, sessionToken, upstreams } from './proxy.ts';
 import { UpstreamUnavailableError, type SessionResolver } from './sessions.ts';
 
-type ServiceStatus = { status: 'ready' | 'not ready' | 'unreachable'; version?: string; checks?: Record<string, string> };
+type ServiceStatus = {
+  status: 'ready' | 'not ready' | 'unreachable';
+  version?: string;
+  checks?: Record<string, string>;
+};
 
 /** One service's /readyz, within 2 s: ready, not ready (with its checks) or unreachable. */
 async function serviceStatus(url: string): Promise<ServiceStatus> {

@@ -157,7 +157,9 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
     const { ready, checks } = await runChecks(options.readiness ?? {}, app.log);
     const version = options.version ?? 'dev';
     if (ready) return { status: 'ready', version, checks };
-    return reply.status(503).send({ message: 'Not ready', code: 'SERVICE_UNAVAILABLE', status: 'not ready', version, checks });
+    return reply
+      .status(503)
+      .send({ message: 'Not ready', code: 'SERVICE_UNAVAILABLE', status: 'not ready', version, checks });
   });
 
   return app;

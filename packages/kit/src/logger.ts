@@ -59,7 +59,9 @@ export function prettyLine(line: string, colour = false): string {
   return [
     `${paint('90', stamp)} ${paint(COLOURS[level as number] ?? '0', LEVELS[level as number] ?? String(level))} ${paint('36', String(service ?? ''))}  ${String(msg ?? '')}`,
     fields ? ` ${paint('90', fields)}` : '',
-    error ? `\n  ${paint('31', error.stack ?? `${error.type ?? 'Error'}: ${error.message ?? ''}`).replaceAll('\n', '\n  ')}` : '',
+    error
+      ? `\n  ${paint('31', error.stack ?? `${error.type ?? 'Error'}: ${error.message ?? ''}`).replaceAll('\n', '\n  ')}`
+      : '',
   ].join('');
 }
 

@@ -23,7 +23,7 @@ const UNREACHABLE = new Set([
 ]);
 
 function errorCode(error: unknown): string | undefined {
-  for (let current = error as { code?: unknown; cause?: unknown; errors?: unknown[] } | undefined; current; ) {
+  for (let current = error as { code?: unknown; cause?: unknown; errors?: unknown[] } | undefined; current;) {
     if (typeof current.code === 'string' && UNREACHABLE.has(current.code)) return current.code;
     const inner = current.errors?.[0] ?? current.cause;
     current = inner as typeof current;
@@ -50,7 +50,12 @@ export function connectionTarget(url: string): string {
  * Runs a first connection; if the target cannot be reached, fails with one line such as
  * `Cannot reach PostgreSQL at db:5432/app (DATABASE_URL): connect ECONNREFUSED 10.0.0.5:5432`.
  */
-export async function connecting<T>(what: string, variable: string, url: string, connect: () => Promise<T>): Promise<T> {
+export async function connecting<T>(
+  what: string,
+  variable: string,
+  url: string,
+  connect: () => Promise<T>,
+): Promise<T> {
   try {
     return await connect();
   } catch (error) {

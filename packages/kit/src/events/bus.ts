@@ -92,7 +92,8 @@ export type DeadLetterReason = RefusalReason | 'max-deliveries';
 /** The subscriber's options: the bus's defaults, its definition's, then the operator's (`SUBSCRIBERS`). */
 export const consumerOptions = (...layers: Array<ConsumerOptions | undefined>): Required<ConsumerOptions> =>
   Object.assign({}, CONSUMER_DEFAULTS, ...layers.map((layer) => (layer ? withoutUndefined(layer) : {})));
-const withoutUndefined = (value: object) => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
+const withoutUndefined = (value: object) =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
 
 /**
  * Runs `work` while calling `progress` every third of the ack wait, so a long handler (a model call) keeps

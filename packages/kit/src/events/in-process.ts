@@ -236,7 +236,9 @@ export async function inProcessBus(options: InProcessBusOptions): Promise<EventB
           hooks.deadLettered?.({ subscriber, event: refusal.event, reason: refusal.reason as DeadLetterReason });
           log.error(
             fields,
-            refusal.reason === 'max-deliveries' ? 'bus: gave up on an event: dead-lettered' : 'bus: refused an event: dead-lettered',
+            refusal.reason === 'max-deliveries'
+              ? 'bus: gave up on an event: dead-lettered'
+              : 'bus: refused an event: dead-lettered',
           );
         },
         (failure: unknown) => log.error({ ...fields, err: failure }, 'bus: could not dead-letter an event yet'),

@@ -158,7 +158,11 @@ export async function natsBus(options: NatsBusOptions): Promise<EventBus> {
     // Delivered past the cap without a failure seen (its handlers' instances died mid-work): not again.
     if (attempt > settings.maxDeliver) return deadLetter(subscriber, message, { ...maxed, detail: 'ack wait ran out' });
     try {
-      await withProgress(settings.ackWaitMs, () => message.working(), () => subscription.handle(event));
+      await withProgress(
+        settings.ackWaitMs,
+        () => message.working(),
+        () => subscription.handle(event),
+      );
       message.ack();
     } catch (error) {
       if (attempt >= settings.maxDeliver) {
@@ -197,7 +201,10 @@ export async function natsBus(options: NatsBusOptions): Promise<EventBus> {
       await js.publish(deadLetterSubject(namespace, subscriber), message.data, { headers: h });
       message.term();
       hooks.deadLettered?.({ subscriber, event: refusal.event, reason: refusal.reason as DeadLetterReason });
-      log.error(fields, refusal.reason === 'max-deliveries' ? 'gave up on an event: dead-lettered' : 'refused an event: dead-lettered');
+      log.error(
+        fields,
+        refusal.reason === 'max-deliveries' ? 'gave up on an event: dead-lettered' : 'refused an event: dead-lettered',
+      );
     } catch (failure) {
       deadLetters = undefined;
       log.error({ ...fields, err: failure }, 'could not dead-letter an event yet');
