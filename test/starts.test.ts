@@ -45,7 +45,8 @@ describe('a start that cannot go on', () => {
     const result = await run('gateway/src/main.ts', { PORT: String(takenPort), NATS_URL: 'nats://127.0.0.1:1' });
     expect(result.code).toBe(1);
     expect(result.output).toBe(`Port ${takenPort} is in use (PORT)`);
-    expect(result.ms).toBeLessThan(5000);
+    // About a second alone (mostly loading the code); generous for a loaded test machine.
+    expect(result.ms).toBeLessThan(10_000);
   });
 
   it("names a service's own port in use (AUTH_PORT)", async () => {
@@ -67,7 +68,7 @@ describe('a start that cannot go on', () => {
     expect(result.code).toBe(1);
     expect(result.output).toMatch(/^Cannot reach NATS at 127\.0\.0\.1:1 \(NATS_URL\): .+$/);
     expect(result.output).not.toContain('s3cret');
-    expect(result.ms).toBeLessThan(5000);
+    expect(result.ms).toBeLessThan(10_000);
   });
 
   it('names DATABASE_URL with host, port and database, not its password', async () => {
@@ -82,7 +83,7 @@ describe('a start that cannot go on', () => {
       /^Cannot reach PostgreSQL at 127\.0\.0\.1:1\/referrals_db \(DATABASE_URL\): connect ECONNREFUSED .+$/,
     );
     expect(result.output).not.toContain('s3cret');
-    expect(result.ms).toBeLessThan(5000);
+    expect(result.ms).toBeLessThan(10_000);
   });
 });
 
