@@ -11,13 +11,16 @@ import { authService } from '@app/auth-service';
 import { aiService } from '@app/ai-service';
 import { buildGateway, readGatewayConfig } from '@app/gateway';
 import {
+  checkPortFree,
   closeMetricsServer,
   ConfigError,
+  connectionTarget,
   createLogger,
   inProcessBus,
   natsBus,
   observeConsumers,
   serveMetrics,
+  StartupError,
   type EventBus,
   type ProcessConfig,
   type RunnableService,
@@ -53,12 +56,18 @@ async function main() {
     if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
     env.INTERNAL_SECRET = readFileSync(file, 'utf8').trim();
   }
+  // The public port first: taken, the start fails at once, before PostgreSQL and the rest start.
+  const early = readGatewayConfig({ HOST: '127.0.0.1', ...env });
+  await checkPortFree(early.HOST, early.PORT, 'PORT');
+  if (early.METRICS_PORT !== undefined) await checkPortFree(early.HOST, early.METRICS_PORT, 'METRICS_PORT');
 
   if (!env.DATABASE_URL) {
     const embedded = await startEmbeddedPostgres(`${dataDir}/postgres`, log);
     closers.unshift(embedded.stop);
     env.DATABASE_URL = embedded.url;
-    log.info(`Embedded PostgreSQL ready (data in ${dataDir}/postgres)`);
+    log.info(
+      `Embedded PostgreSQL ready at ${connectionTarget(embedded.url)} (user postgres; data in ${dataDir}/postgres)`,
+    );
   }
 
   let catcher: MailCatcher | undefined;
@@ -156,7 +165,7 @@ process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) console.error(error.message);
+  if (error instanceof ConfigError || error instanceof StartupError) console.error(error.message);
   else log.error({ err: error }, 'could not start');
   void stop(1);
 });

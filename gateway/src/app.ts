@@ -12,10 +12,11 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { GatewayConfig } from './config.ts';
 import { openApiRoutes } from './openapi.ts';
 import { BodyRefusedError, countedBody } from './body.ts';
-import { methodsForPath, proxyRoutes, refuseBody, sendError, upstreams } from './proxy.ts';
+import { methodsForPath, proxyRoutes, refuseBody, sendError } from './proxy.ts';
 import { memoryCounter, rateLimitStore } from './rate-limits.ts';
 import { csrfGuard, securityHeaders } from './security.ts';
 import { SessionResolver } from './sessions.ts';
+import { healthRoutes } from './status.ts';
 
 const requestIdPattern = /^[\w.:-]{1,128}$/;
 
@@ -151,22 +152,7 @@ export async function buildGateway(options: {
   openApiRoutes(app, config.PUBLIC_URL);
   proxyRoutes(app, config, sessions);
 
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_request, reply) => {
-    const checks = await Promise.all(
-      Object.entries(upstreams(config)).map(async ([name, url]) => {
-        const ok = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) }).then(
-          (r) => r.ok,
-          () => false,
-        );
-        return [name, ok ? 'ready' : 'unavailable'] as const;
-      }),
-    );
-    const allReady = checks.every(([, state]) => state === 'ready');
-    return reply
-      .status(allReady ? 200 : 503)
-      .send({ status: allReady ? 'ready' : 'degraded', services: Object.fromEntries(checks) });
-  });
+  healthRoutes(app, config, sessions, options.bus);
 
   const webRoot = config.WEB_DIST;
   if (webRoot && existsSync(join(webRoot, 'index.html'))) {

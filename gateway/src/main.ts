@@ -1,4 +1,5 @@
 import {
+  checkPortFree,
   closeMetricsServer,
   createLogger,
   natsBus,
@@ -13,6 +14,9 @@ import { readGatewayConfig } from './config.ts';
 /** The gateway as its own process, in front of services running as their own processes. */
 await runProcess(async () => {
   const config = readGatewayConfig();
+  // The public port first: taken, the start fails at once, before connecting to anything.
+  await checkPortFree(config.HOST, config.PORT, 'PORT');
+  if (config.METRICS_PORT !== undefined) await checkPortFree(config.HOST, config.METRICS_PORT, 'METRICS_PORT');
   const bus = config.NATS_URL
     ? await natsBus({
         url: config.NATS_URL,

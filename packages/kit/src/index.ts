@@ -19,3 +19,4 @@ export * from './operations.ts';
 export * from './events/subscriber.ts';
 export * from './nats-counter.ts';
 export * from './metrics.ts';
+export * from './startup.ts';

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { FastifyBaseLogger as Logger, FastifyInstance } from 'fastify';
 import type pg from 'pg';
-import type { EventBus } from './events/bus.ts';
+import type { BusHooks, EventBus } from './events/bus.ts';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
@@ -102,6 +102,15 @@ export const metrics = {
     labelNames: ['kind'] as const,
     registers,
   }),
+};
+
+/**
+ * The buses' hooks (their default): each redelivery and each dead letter, refused or past `maxDeliver`
+ * (reason `max-deliveries`), counted where the bus does it.
+ */
+export const metricsHooks: BusHooks = {
+  redelivered: ({ subscriber }) => metrics.redeliveries.inc({ subscriber }),
+  deadLettered: ({ subscriber, reason }) => metrics.deadLetters.inc({ subscriber, reason }),
 };
 
 /** What runs when scraped (reading a gauge's current value); each returns a function that stops it. */

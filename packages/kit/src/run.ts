@@ -5,6 +5,7 @@ import type { EventBus } from './events/bus.ts';
 import { natsBus } from './events/nats.ts';
 import { createLogger } from './logger.ts';
 import { closeMetricsServer, observeConsumers, startMetricsServer } from './metrics.ts';
+import { checkPortFree, StartupError } from './startup.ts';
 
 /**
  * Runs a standalone process: starts it, and on SIGTERM/SIGINT closes it (stop taking requests, finish
@@ -19,7 +20,7 @@ export async function runProcess(
   try {
     running = await start();
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof StartupError) {
       console.error(error.message);
     } else {
       console.error(error);
@@ -52,7 +53,7 @@ export async function runProcess(
 export interface ServiceDefinition<C extends ProcessConfig, S extends RunnableService> {
   name: ServiceName;
   readConfig(env?: Record<string, string | undefined>): C;
-  /** Its own port (AUTH_PORT...), from the configuration. */
+  /** Its own port (AUTH_PORT...), from the configuration: checked free before anything starts. */
   port(config: C): number;
   create(options: { config: C; bus: EventBus }): Promise<S>;
 }
@@ -88,6 +89,8 @@ export function runService<C extends ProcessConfig, S extends RunnableService>(d
         `Invalid configuration:\n  NATS_URL: required when the ${definition.name} service runs as its own process`,
       );
     }
+    await checkPortFree(config.HOST, definition.port(config), `${definition.name.toUpperCase()}_PORT`);
+    if (config.METRICS_PORT !== undefined) await checkPortFree(config.HOST, config.METRICS_PORT, 'METRICS_PORT');
     const logger = createLogger(definition.name, config.LOG_LEVEL);
     const bus = await natsBus({
       url: config.NATS_URL,

@@ -3,11 +3,59 @@ import { EVENT_PRODUCERS, events, type EventEnvelope, type EventName, type Servi
 
 export type EventHandler<N extends EventName = EventName> = (event: EventEnvelope<N>) => Promise<void>;
 
+/**
+ * How one subscriber consumes, per instance. Defaults (`CONSUMER_DEFAULTS`) suit quick database work; a
+ * subscriber doing slow work (a model call) raises `ackWaitMs` or `concurrency` in its definition, and
+ * operators override any of them per subscriber with `SUBSCRIBERS` (README "Operate").
+ */
+export interface ConsumerOptions {
+  /** Handlers of this subscriber running at once in one instance. */
+  concurrency?: number;
+  /** Messages an instance takes ahead of its handlers (the pull batch; in process, the lease). */
+  prefetch?: number;
+  /** Messages delivered and not yet acknowledged, per subscriber across instances (JetStream max_ack_pending). */
+  maxAckPending?: number;
+  /** Unacknowledged this long, a message goes to another instance; a running handler signals progress every third of it. */
+  ackWaitMs?: number;
+  /** Deliveries before the message is dead-lettered (reason `max-deliveries`) instead of retried. */
+  maxDeliver?: number;
+}
+
+export const CONSUMER_DEFAULTS: Required<ConsumerOptions> = {
+  concurrency: 1,
+  prefetch: 10,
+  maxAckPending: 1000,
+  ackWaitMs: 30_000,
+  maxDeliver: 10,
+};
+
 export interface Subscription<N extends EventName = EventName> {
   event: N;
   /** Stable id: one durable consumer per subscriber, shared by all instances of the service. */
   subscriber: string;
   handle: EventHandler<N>;
+  /** Over the bus's defaults. */
+  options?: ConsumerOptions | undefined;
+}
+
+/**
+ * Where a bus tells what happens to deliveries (metrics count them here): an event given again after its
+ * handler failed or its ack wait ran out, and a message moved to the dead letters (refused, or past
+ * `maxDeliver`).
+ */
+export interface BusHooks {
+  redelivered?: (info: { subscriber: string; event: string; attempt: number }) => void;
+  deadLettered?: (info: { subscriber: string; event: string | undefined; reason: DeadLetterReason }) => void;
+}
+
+/** A message a subscriber dead-lettered, as `deadLetters` lists it (never the payload). */
+export interface DeadLetter {
+  /** Its position in the dead letters (NATS: the dead-letter stream's sequence; in process: the message's). */
+  seq: string;
+  eventId: string | null;
+  name: string | null;
+  reason: DeadLetterReason;
+  at: string;
 }
 
 /**
@@ -25,6 +73,16 @@ export interface EventBus {
   listen<N extends EventName>(event: N, handle: EventHandler<N>): Promise<void>;
   /** The backlog of each subscriber this bus consumes for (read by the metrics when scraped). */
   pending?(): Promise<SubscriberBacklog[]>;
+  /** Throws when the bus cannot deliver (NATS unreachable, its database down): readiness. */
+  check(): Promise<void>;
+  /** What a subscriber dead-lettered and still keeps (7 days). */
+  deadLetters(subscriber: string): Promise<DeadLetter[]>;
+  /**
+   * Gives dead letters of reason `max-deliveries` back to their subscriber (only it), once: all of them, or
+   * the one with event id `eventId`. Refused messages (forged, unsigned...) are never replayed. Returns the
+   * event ids given back.
+   */
+  replay(subscriber: string, eventId?: string): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -39,6 +97,42 @@ export interface SubscriberBacklog {
 
 /** Why a delivered message is refused (and dead-lettered) instead of handled. */
 export type RefusalReason = 'malformed' | 'unsigned' | 'forged' | 'wrong-producer' | 'invalid-payload';
+/** Why a message sits in the dead letters: refused, or its handler failed `maxDeliver` times. */
+export type DeadLetterReason = RefusalReason | 'max-deliveries';
+
+/** The subscriber's options: the bus's defaults, its definition's, then the operator's (`SUBSCRIBERS`). */
+export const consumerOptions = (...layers: Array<ConsumerOptions | undefined>): Required<ConsumerOptions> =>
+  Object.assign({}, CONSUMER_DEFAULTS, ...layers.map((layer) => (layer ? withoutUndefined(layer) : {})));
+const withoutUndefined = (value: object) =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
+
+/**
+ * Runs `work` while calling `progress` every third of the ack wait, so a long handler (a model call) keeps
+ * its message instead of having it delivered to another instance.
+ */
+export async function withProgress<T>(ackWaitMs: number, progress: () => void, work: () => Promise<T>): Promise<T> {
+  const timer = setInterval(progress, Math.max(50, Math.floor(ackWaitMs / 3)));
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** A tiny semaphore: at most `limit` tasks at once; `run` waits for a free slot, then starts the task. */
+export function slots(limit: number) {
+  const running = new Set<Promise<void>>();
+  return {
+    async run(task: () => Promise<void>) {
+      while (running.size >= limit) await Promise.race(running);
+      const done: Promise<void> = task()
+        .catch(() => {})
+        .finally(() => running.delete(done));
+      running.add(done);
+    },
+    idle: () => Promise.allSettled([...running]),
+  };
+}
 
 export class InvalidEventError extends Error {
   readonly reason: RefusalReason;

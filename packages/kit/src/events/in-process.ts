@@ -2,8 +2,21 @@ import type { EventEnvelope, EventName, ServiceName } from '@app/contracts';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import pg from 'pg';
 import { createLogger } from '../logger.ts';
-import { metrics, observePool } from '../metrics.ts';
-import { eventCodec, refusalFields, retryDelayMs, type EventBus, type EventHandler, type Subscription } from './bus.ts';
+import { metricsHooks, observePool } from '../metrics.ts';
+import {
+  consumerOptions,
+  eventCodec,
+  refusalFields,
+  retryDelayMs,
+  slots,
+  withProgress,
+  type BusHooks,
+  type ConsumerOptions,
+  type DeadLetterReason,
+  type EventBus,
+  type EventHandler,
+  type Subscription,
+} from './bus.ts';
 
 export interface InProcessBusOptions {
   /** The database that keeps the stream and each subscriber's deliveries (schema `bus`). */
@@ -15,6 +28,10 @@ export interface InProcessBusOptions {
   producer?: ServiceName | undefined;
   /** How long a delivery may stay unacknowledged before it is delivered again (a crash mid-handling). */
   ackWaitMs?: number;
+  /** Defaults of every subscriber of this bus (ack wait, deliveries before dead-lettering...). */
+  consumers?: ConsumerOptions;
+  /** Told of each redelivery and dead letter; default `metricsHooks` (the process's Prometheus counters). */
+  hooks?: BusHooks;
   /** Delay before delivering again after the handler failed, by attempt (1, 2...). */
   retryDelay?: (attempt: number) => number;
   /** How long a published event stays deliverable to subscribers that appear later (as the NATS stream keeps it). */
@@ -27,8 +44,6 @@ interface Delivery {
   attempts: number;
   data: string;
 }
-
-const BATCH = 20;
 
 /** Bus instances of this process by database and schema: `listen` reaches every one of them, as on NATS. */
 const instances = new Map<string, Set<(data: string, name: string) => void>>();
@@ -46,7 +61,7 @@ const IDLE_POLL_MS = 1000;
 export async function inProcessBus(options: InProcessBusOptions): Promise<EventBus> {
   const log = options.logger ?? createLogger('bus');
   const schema = options.schema ?? 'bus';
-  const ackWaitMs = options.ackWaitMs ?? 30_000;
+  const hooks = options.hooks ?? metricsHooks;
   const retryDelay = options.retryDelay ?? retryDelayMs;
   const retentionMs = options.retentionMs ?? 7 * 24 * 3600_000;
   const codec = eventCodec(options.secret, options.producer);
@@ -124,17 +139,21 @@ export async function inProcessBus(options: InProcessBusOptions): Promise<EventB
   }, 3600_000);
   cleanup.unref();
 
+  type Settings = ReturnType<typeof consumerOptions>;
+
   async function consume(subscription: Subscription, state: { wake: () => void }) {
+    const settings = consumerOptions({ ackWaitMs: options.ackWaitMs }, options.consumers, subscription.options);
+    const inFlight = slots(settings.concurrency);
     while (!closed) {
       // Lease a batch: each delivery is hidden for ackWait while its handler runs.
       const { rows } = await pool
         .query<Delivery>(
           `UPDATE deliveries d SET attempts = d.attempts + 1, available_at = now() + $2 * interval '1 millisecond'
              FROM (SELECT seq FROM deliveries WHERE subscriber = $1 AND available_at <= now()
-                    ORDER BY seq LIMIT ${BATCH} FOR UPDATE SKIP LOCKED) due, messages m
+                    ORDER BY seq LIMIT $3 FOR UPDATE SKIP LOCKED) due, messages m
             WHERE d.subscriber = $1 AND d.seq = due.seq AND m.seq = d.seq
         RETURNING d.seq::text AS seq, d.attempts, m.data`,
-          [subscription.subscriber, ackWaitMs],
+          [subscription.subscriber, settings.ackWaitMs, settings.prefetch],
         )
         .catch((error: unknown) => {
           if (!closed) log.error({ err: error, subscriber: subscription.subscriber }, 'bus: lease failed');
@@ -142,47 +161,72 @@ export async function inProcessBus(options: InProcessBusOptions): Promise<EventB
         });
       rows.sort((a, b) => Number(a.seq) - Number(b.seq));
       for (const delivery of rows) {
-        if (closed) return;
-        await deliver(subscription, delivery);
+        if (closed) break;
+        await inFlight.run(() => deliver(subscription, delivery, settings));
       }
-      if (rows.length === BATCH) continue;
+      await inFlight.idle();
+      if (closed) return;
+      if (rows.length === settings.prefetch) continue;
       await nextDue(subscription.subscriber, state);
     }
   }
 
-  async function deliver(subscription: Subscription, delivery: Delivery) {
-    if (delivery.attempts > 1) metrics.redeliveries.inc({ subscriber: subscription.subscriber });
+  async function deliver(subscription: Subscription, delivery: Delivery, settings: Settings) {
+    const { subscriber } = subscription;
     let event: EventEnvelope;
     try {
       event = codec.decode(delivery.data);
     } catch (error) {
-      await deadLetter(subscription.subscriber, delivery, error);
+      await deadLetter(subscriber, delivery, refusalFields(error));
       return;
     }
+    if (delivery.attempts > 1) hooks.redelivered?.({ subscriber, event: event.name, attempt: delivery.attempts });
+    const maxed = { eventId: event.id, event: event.name, reason: 'max-deliveries' as const };
+    // Delivered past the cap without a failure seen (its handlers died mid-work): not again.
+    if (delivery.attempts > settings.maxDeliver) {
+      return deadLetter(subscriber, delivery, { ...maxed, detail: 'lease ran out' });
+    }
+    // A long handler keeps its lease: the delivery stays hidden while it works.
+    const extend = () =>
+      void pool
+        .query(
+          `UPDATE deliveries SET available_at = now() + $3 * interval '1 millisecond' WHERE subscriber = $1 AND seq = $2`,
+          [subscriber, delivery.seq, settings.ackWaitMs],
+        )
+        .catch(() => {});
     try {
-      await subscription.handle(event as never);
-      await ack(subscription.subscriber, delivery.seq);
+      await withProgress(settings.ackWaitMs, extend, () => subscription.handle(event as never));
+      await ack(subscriber, delivery.seq);
     } catch (error) {
+      if (delivery.attempts >= settings.maxDeliver) {
+        await deadLetter(subscriber, delivery, { ...maxed, detail: String(error) });
+        return;
+      }
       const delay = retryDelay(delivery.attempts);
       log.warn(
-        { err: error, eventId: event.id, subscriber: subscription.subscriber, attempt: delivery.attempts, delay },
+        { err: error, eventId: event.id, subscriber, attempt: delivery.attempts, delay },
         'event handler failed; will retry',
       );
       await pool
         .query(
           `UPDATE deliveries SET available_at = now() + $3 * interval '1 millisecond' WHERE subscriber = $1 AND seq = $2`,
-          [subscription.subscriber, delivery.seq, delay],
+          [subscriber, delivery.seq, delay],
         )
         .catch(() => {});
     }
   }
 
   /**
-   * A message that is not a valid event signed by its producer is never handled nor retried: its delivery
-   * moves to `dead_letters` (with the reason) in one statement.
+   * A message that is not a valid event signed by its producer is never handled nor retried, nor is one
+   * whose handler failed `maxDeliver` times: its delivery moves to `dead_letters` (with the reason) in one
+   * statement.
    */
-  async function deadLetter(subscriber: string, delivery: Delivery, error: unknown) {
-    const fields = { ...refusalFields(error), subscriber, seq: delivery.seq };
+  async function deadLetter(
+    subscriber: string,
+    delivery: Delivery,
+    refusal: { reason: string; eventId?: string | undefined; event?: string | undefined; detail: string },
+  ) {
+    const fields = { ...refusal, subscriber, seq: delivery.seq };
     await pool
       .query(
         `WITH gone AS (DELETE FROM deliveries WHERE subscriber = $1 AND seq = $2 RETURNING subscriber, seq)
@@ -192,11 +236,15 @@ export async function inProcessBus(options: InProcessBusOptions): Promise<EventB
       )
       .then(
         () => {
-          metrics.deadLetters.inc({ subscriber, reason: fields.reason });
-          log.error(fields, 'bus: refused an event: dead-lettered');
+          hooks.deadLettered?.({ subscriber, event: refusal.event, reason: refusal.reason as DeadLetterReason });
+          log.error(
+            fields,
+            refusal.reason === 'max-deliveries'
+              ? 'bus: gave up on an event: dead-lettered'
+              : 'bus: refused an event: dead-lettered',
+          );
         },
-        (failure: unknown) =>
-          log.error({ ...fields, err: failure }, 'bus: refused an event; could not dead-letter it yet'),
+        (failure: unknown) => log.error({ ...fields, err: failure }, 'bus: could not dead-letter an event yet'),
       );
   }
 
@@ -278,6 +326,41 @@ export async function inProcessBus(options: InProcessBusOptions): Promise<EventB
       return [...loops.keys()].map(
         (subscriber) => found.get(subscriber) ?? { subscriber, pending: 0, unacknowledged: 0 },
       );
+    },
+    async check() {
+      await pool.query('SELECT 1');
+    },
+    async deadLetters(subscriber: string) {
+      const { rows } = await pool.query<{
+        seq: string;
+        eventId: string | null;
+        name: string | null;
+        reason: DeadLetterReason;
+        at: Date;
+      }>(
+        `SELECT seq::text AS seq, event_id AS "eventId", name, reason, refused_at AS at
+           FROM dead_letters WHERE subscriber = $1 ORDER BY seq`,
+        [subscriber],
+      );
+      return rows.map((row) => ({ ...row, at: row.at.toISOString() }));
+    },
+    async replay(subscriber: string, eventId?: string) {
+      // Back to this subscriber's queue (only it), the stored message restored if retention removed it.
+      const { rows } = await pool.query<{ eventId: string }>(
+        `WITH letter AS (
+           DELETE FROM dead_letters WHERE subscriber = $1 AND reason = 'max-deliveries'
+              AND event_id IS NOT NULL AND ($2::text IS NULL OR event_id = $2)
+           RETURNING seq, event_id, name, data),
+         restored AS (
+           INSERT INTO messages (seq, id, name, data) SELECT seq, event_id, name, data FROM letter
+           ON CONFLICT DO NOTHING),
+         queued AS (
+           INSERT INTO deliveries (subscriber, seq) SELECT $1, seq FROM letter ON CONFLICT DO NOTHING)
+         SELECT event_id AS "eventId" FROM letter ORDER BY seq`,
+        [subscriber, eventId ?? null],
+      );
+      loops.get(subscriber)?.wake();
+      return rows.map((row) => row.eventId);
     },
     async close() {
       closed = true;

@@ -1,7 +1,7 @@
 import type { EventEnvelope, EventName } from '@app/contracts';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import { runInContext } from '../context.ts';
-import type { EventBus } from './bus.ts';
+import type { ConsumerOptions, EventBus } from './bus.ts';
 import type { Emit, SqlTransaction, TransactionRunner } from './outbox.ts';
 
 export interface TransactionalContext<N extends EventName, Tx, P> {
@@ -27,6 +27,8 @@ export interface TransactionalSubscriber<N extends EventName, Tx, P = undefined>
   event: N;
   prepare?: (event: EventEnvelope<N>, log: Logger) => Promise<P>;
   handle: (context: TransactionalContext<N, Tx, P>) => Promise<void>;
+  /** Concurrency, pre-fetch, ack wait, redelivery cap (defaults: `CONSUMER_DEFAULTS`; `SUBSCRIBERS` overrides). */
+  options?: ConsumerOptions;
 }
 
 /**
@@ -38,6 +40,7 @@ export interface IdempotentSubscriber<N extends EventName> {
   id: string;
   event: N;
   handle: (context: { event: EventEnvelope<N>; log: Logger }) => Promise<void>;
+  options?: ConsumerOptions;
 }
 
 export type Subscriber<N extends EventName, Tx, P = undefined> =
@@ -60,11 +63,14 @@ export async function bindSubscriber<N extends EventName, Tx extends SqlTransact
     transaction: TransactionRunner<Tx>;
     isProcessed: (subscriber: string, eventId: string) => Promise<boolean>;
     log: Logger;
+    /** The operator's settings by subscriber id (`SUBSCRIBERS`), over the subscriber's own. */
+    overrides?: Record<string, ConsumerOptions> | undefined;
   },
 ): Promise<void> {
   await bus.subscribe({
     event: subscriber.event,
     subscriber: subscriber.id,
+    options: { ...subscriber.options, ...deps.overrides?.[subscriber.id] },
     handle: (event) =>
       runInContext({ requestId: event.requestId, eventId: event.id }, async () => {
         const log = deps.log.child({ subscriber: subscriber.id, eventId: event.id, requestId: event.requestId });
