@@ -15,6 +15,8 @@ import {
   createLogger,
   inProcessBus,
   natsBus,
+  startTracing,
+  stopTracing,
   type EventBus,
   type ProcessConfig,
   type RunnableService,
@@ -43,6 +45,12 @@ async function main() {
   // Run as root, PostgreSQL runs as its own system user, which must be able to reach its data folder.
   if (process.getuid?.() === 0) chmodSync(dataDir, 0o755);
   const env: Record<string, string | undefined> = { ...process.env };
+  // Tracing: every service still reports under its own name (service.name), from this one process.
+  if (env.OTEL_EXPORTER_OTLP_ENDPOINT) {
+    await startTracing({ endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT });
+    closers.push(stopTracing);
+    log.info(`Tracing: spans exported to ${env.OTEL_EXPORTER_OTLP_ENDPOINT}`);
+  }
 
   if (!env.INTERNAL_SECRET) {
     // Kept on disk so events sealed before a restart can still be opened after it.

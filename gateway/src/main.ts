@@ -1,10 +1,11 @@
-import { createLogger, natsBus, natsConnection, natsCounter, runProcess } from '@app/kit';
+import { createLogger, natsBus, natsConnection, natsCounter, runProcess, startTracing, stopTracing } from '@app/kit';
 import { buildGateway } from './app.ts';
 import { readGatewayConfig } from './config.ts';
 
 /** The gateway as its own process, in front of services running as their own processes. */
 await runProcess(async () => {
   const config = readGatewayConfig();
+  if (config.OTEL_EXPORTER_OTLP_ENDPOINT) await startTracing({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
   const bus = config.NATS_URL
     ? await natsBus({
         url: config.NATS_URL,
@@ -27,6 +28,7 @@ await runProcess(async () => {
       await app.close();
       await bus?.close();
       await nc?.close();
+      await stopTracing();
     },
   };
 });

@@ -11,6 +11,7 @@ import {
   type Identity,
 } from './identity.ts';
 import { loggerOptions } from './logger.ts';
+import { traceRequests } from './tracing.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -77,6 +78,8 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
     const header = request.headers[IDENTITY_HEADER];
     request.identity = signer.verify(typeof header === 'string' ? header : undefined);
   });
+
+  traceRequests(app, options.name);
 
   app.decorate('requireInternal', async (request: FastifyRequest) => {
     const given = request.headers[INTERNAL_AUTH_HEADER];

@@ -74,7 +74,7 @@ export async function createDataService<P extends PrismaLike>(options: DataServi
     bodyLimit: options.bodyLimit,
     readiness: [async () => void (await pool.query('SELECT 1'))],
   });
-  const relay = new OutboxRelay({ pool, bus: options.bus, logger: app.log });
+  const relay = new OutboxRelay({ pool, bus: options.bus, logger: app.log, service: options.name });
   app.addHook('onReady', async () => relay.start());
   const transaction = withOutbox(
     prisma as unknown as TransactionalClient<TransactionOf<P>>,
@@ -95,6 +95,7 @@ export async function createDataService<P extends PrismaLike>(options: DataServi
         transaction: transaction as unknown as TransactionRunner<SqlTransaction>,
         isProcessed,
         log: app.log,
+        service: options.name,
       }),
     async close() {
       await app.close();

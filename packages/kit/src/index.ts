@@ -18,3 +18,4 @@ export * from './net.ts';
 export * from './operations.ts';
 export * from './events/subscriber.ts';
 export * from './nats-counter.ts';
+export * from './tracing.ts';

@@ -4,6 +4,7 @@ import { ConfigError } from './config.ts';
 import type { EventBus } from './events/bus.ts';
 import { natsBus } from './events/nats.ts';
 import { createLogger } from './logger.ts';
+import { startTracing, stopTracing } from './tracing.ts';
 
 /**
  * Runs a standalone process: starts it, and on SIGTERM/SIGINT closes it (stop taking requests, finish
@@ -62,6 +63,7 @@ export interface ProcessConfig {
   INTERNAL_SECRET: string;
   NATS_URL?: string | undefined;
   NATS_NAMESPACE: string;
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string | undefined;
 }
 
 export interface RunnableService {
@@ -87,6 +89,7 @@ export function runService<C extends ProcessConfig, S extends RunnableService>(d
       );
     }
     const logger = createLogger(definition.name, config.LOG_LEVEL);
+    if (config.OTEL_EXPORTER_OTLP_ENDPOINT) await startTracing({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
     const bus = await natsBus({
       url: config.NATS_URL,
       name: definition.name,
@@ -102,6 +105,7 @@ export function runService<C extends ProcessConfig, S extends RunnableService>(d
       async close() {
         await bus.close();
         await service.close();
+        await stopTracing();
       },
     };
   });

@@ -7,9 +7,10 @@ import {
   type ConsumerMessages,
   type JsMsg,
 } from '@nats-io/jetstream';
-import { headers, nanos } from '@nats-io/nats-core';
+import { headers, nanos, type MsgHdrs } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import type { FastifyBaseLogger as Logger } from 'fastify';
+import type { TraceCarrier } from '../tracing.ts';
 import { eventCodec, refusalFields, retryDelayMs, type EventBus, type EventHandler, type Subscription } from './bus.ts';
 
 export interface NatsBusOptions {
@@ -32,6 +33,14 @@ export const streamName = (namespace: string) => namespace.toUpperCase().replace
 /** Where subscribers put the messages they refuse (unsigned, forged, invalid): one subject per subscriber. */
 export const deadLetterStreamName = (namespace: string) => `${streamName(namespace)}_DEAD`;
 export const deadLetterSubject = (namespace: string, subscriber: string) => `dead.${namespace}.${subscriber}`;
+
+/** The W3C trace context a message carries in its headers (never part of the signed envelope). */
+function traceOf(h: MsgHdrs | undefined): TraceCarrier | undefined {
+  const traceparent = h?.get('traceparent');
+  if (!traceparent) return undefined;
+  const tracestate = h?.get('tracestate');
+  return tracestate ? { traceparent, tracestate } : { traceparent };
+}
 
 /**
  * `nats://user:pass@host:4222` (several servers comma-separated): the client ignores credentials written
@@ -114,12 +123,12 @@ export async function natsBus(options: NatsBusOptions): Promise<EventBus> {
         continue;
       }
       try {
-        await subscription.handle(event);
+        await subscription.handle(event, traceOf(message.headers));
         message.ack();
       } catch (error) {
         const delay = (options.retryDelay ?? retryDelayMs)(message.info.deliveryCount);
         log.warn(
-          { err: error, eventId: event.id, subscriber: subscription.subscriber, delay },
+          { err: error, eventId: event.id, requestId: event.requestId, subscriber: subscription.subscriber, delay },
           'event handler failed; will retry',
         );
         message.nak(delay);
@@ -156,8 +165,14 @@ export async function natsBus(options: NatsBusOptions): Promise<EventBus> {
 
   return {
     kind: 'nats',
-    async publish(event: EventEnvelope) {
-      await js.publish(subjectOf(event.name), codec.encode(event), { msgID: event.id });
+    async publish(event: EventEnvelope, trace?: TraceCarrier) {
+      let h: MsgHdrs | undefined;
+      if (trace?.traceparent) {
+        h = headers();
+        h.set('traceparent', trace.traceparent);
+        if (trace.tracestate) h.set('tracestate', trace.tracestate);
+      }
+      await js.publish(subjectOf(event.name), codec.encode(event), { msgID: event.id, ...(h ? { headers: h } : {}) });
     },
     async subscribe<N extends EventName>(subscription: Subscription<N>) {
       const started = consume(subscription as unknown as Subscription).catch((error: unknown) => {
