@@ -3,83 +3,27 @@
  * spans over OTLP/HTTP (JSON) to a collector this test runs. One browser request (sending the intro email)
  * is one trace, from the gateway to the SMTP send; request ids follow the calls and the consumer's logs.
  */
-import { createServer, type Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import {
   deleteStream,
   eventually,
   freshDatabase,
   natsUrl,
+  SPAN_KIND as KIND,
   startMailCatcher,
+  startOtlpCollector,
   TEST_SECRET,
   uniqueId,
+  type CollectedSpan,
+  type MailCatcher,
+  type OtlpCollector,
 } from '@app/testing';
-import type { MailCatcher } from '@app/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startProcess, type RunningProcess } from './processes.ts';
 
-/** A span as the OTLP/JSON body carries it, with the service that reported it. */
-interface CollectedSpan {
-  service: string;
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  kind: number;
-  attributes: Record<string, unknown>;
-}
-
-interface OtlpBody {
-  resourceSpans?: Array<{
-    resource?: { attributes?: Array<{ key: string; value: Record<string, unknown> }> };
-    scopeSpans?: Array<{ spans?: Array<Omit<CollectedSpan, 'service' | 'attributes'> & { attributes?: unknown[] }> }>;
-  }>;
-}
-
-const KIND = { server: 2, client: 3, producer: 4, consumer: 5 };
-
-const attributeValues = (attributes: unknown[] = []) =>
-  Object.fromEntries(
-    (attributes as Array<{ key: string; value: Record<string, unknown> }>).map(({ key, value }) => [
-      key,
-      Object.values(value)[0],
-    ]),
-  );
-
-/** An OTLP/HTTP receiver (JSON), as an OpenTelemetry Collector, Jaeger or Tempo would be. */
-async function startCollector() {
-  const spans: CollectedSpan[] = [];
-  const contentTypes = new Set<string>();
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      contentTypes.add(`${request.method} ${request.url} ${request.headers['content-type']}`);
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpBody;
-      for (const resource of body.resourceSpans ?? []) {
-        const service = String(attributeValues(resource.resource?.attributes)['service.name']);
-        for (const scope of resource.scopeSpans ?? []) {
-          for (const span of scope.spans ?? []) {
-            spans.push({ ...span, service, attributes: attributeValues(span.attributes) });
-          }
-        }
-      }
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  const port = await freePort();
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${port}`,
-    spans,
-    contentTypes,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
-
 let db: Awaited<ReturnType<typeof freshDatabase>>;
 let catcher: MailCatcher;
-let collector: Awaited<ReturnType<typeof startCollector>>;
+let collector: OtlpCollector;
 let gatewayUrl: string;
 const namespace = uniqueId('tracing').replace(/-/g, '_');
 const running = new Map<string, RunningProcess>();
@@ -95,7 +39,7 @@ const processes = {
 beforeAll(async () => {
   db = await freshDatabase();
   catcher = await startMailCatcher();
-  collector = await startCollector();
+  collector = await startOtlpCollector();
   const ports = Object.fromEntries(
     await Promise.all(Object.keys(processes).map(async (name) => [name, await freePort()] as const)),
   );
@@ -218,14 +162,14 @@ describe('one trace from a browser request to the email being sent', () => {
     // Each process sends its spans in batches every second: wait for every process's.
     const trace = await eventually(
       () => {
-        const spans = collector.spans.filter((span) => span.traceId === traceId);
+        const spans = collector.trace(traceId);
         const services = new Set(spans.map((span) => span.service));
         return ['gateway', 'auth', 'referrals', 'mail'].every((name) => services.has(name)) && spans;
       },
       15_000,
       'spans from every process',
     );
-    expect([...collector.contentTypes].every((line) => line.startsWith('POST /v1/traces application/json'))).toBe(true);
+    expect(collector.requests.every((line) => line.startsWith('POST /v1/traces application/json'))).toBe(true);
 
     const gateway = byName(trace, 'gateway', 'POST /api/referrals/:id/send-email');
     expect(gateway.kind).toBe(KIND.server);
@@ -284,7 +228,7 @@ describe('one trace from a browser request to the email being sent', () => {
 
     const trace = await eventually(
       () => {
-        const spans = collector.spans.filter((span) => span.traceId === traceId);
+        const spans = collector.trace(traceId);
         return (
           spans.some((span) => span.service === 'ai') && spans.some((span) => span.service === 'referrals') && spans
         );
