@@ -29,7 +29,7 @@ export const baseConfig = {
     .regex(/^[a-z0-9_-]+$/i)
     .default('events'),
   /** OpenTelemetry: where spans go over OTLP/HTTP (JSON), e.g. http://otel-collector:4318; tracing is off unset. */
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
 };
 
 export const databaseConfig = {

@@ -11,6 +11,7 @@ import {
   type Tracer,
 } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ConfigError } from './config.ts';
 import { currentContext } from './context.ts';
 
 /**
@@ -51,6 +52,11 @@ export interface TracingOptions {
  */
 export async function startTracing(options: TracingOptions): Promise<void> {
   if (tracing) return;
+  if (!/^https?:$/.test(URL.parse(options.endpoint)?.protocol ?? '')) {
+    throw new ConfigError(
+      `Invalid configuration:\n  OTEL_EXPORTER_OTLP_ENDPOINT: not an http(s) URL (e.g. http://otel-collector:4318): ${options.endpoint}`,
+    );
+  }
   const [{ AsyncLocalStorageContextManager }, { W3CTraceContextPropagator }, sdk, { resourceFromAttributes }, otlp] =
     await Promise.all([
       import('@opentelemetry/context-async-hooks'),
@@ -189,6 +195,9 @@ export function activeTraceId(): string | undefined {
 
 const requestSpans = new WeakMap<FastifyRequest, { span: Span; context: Context }>();
 
+/** Probes and scrapes, every few seconds from every replica: not traced. */
+const UNTRACED_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
+
 /**
  * A SERVER span for every request of the app, child of the caller's `traceparent`, named by the route
  * template (`POST /api/referrals/:id/send-email`), ended with the status code. Registers nothing when
@@ -198,9 +207,9 @@ export function traceRequests(app: FastifyInstance, service: string): void {
   if (!tracing) return;
   app.addHook('onRequest', async (request) => {
     const tracer = tracing?.tracer(service);
-    if (!tracer) return;
-    const parent = extractContext(request.headers);
     const route = request.routeOptions.url ?? 'unknown route';
+    if (!tracer || UNTRACED_ROUTES.has(route)) return;
+    const parent = extractContext(request.headers);
     const span = tracer.startSpan(
       `${request.method} ${route}`,
       {

@@ -131,6 +131,11 @@ describe('tracing off (no OTEL_EXPORTER_OTLP_ENDPOINT)', () => {
     expect(line).not.toHaveProperty('traceId');
     await app.close();
   });
+
+  it('refuses an endpoint that is not a URL, naming the variable, and stays off', async () => {
+    await expect(startTracing({ endpoint: 'otel-collector:4318' })).rejects.toThrow(/OTEL_EXPORTER_OTLP_ENDPOINT/);
+    expect(tracingEnabled()).toBe(false);
+  });
 });
 
 describe('tracing on, one process, in-process bus', () => {
@@ -145,6 +150,8 @@ describe('tracing on, one process, in-process bus', () => {
       headers: { traceparent: `00-${traceId}-${'d'.repeat(16)}-01`, 'x-request-id': 'req-on-1' },
     });
     expect(answer.statusCode).toBe(200);
+    // Probes are not traced (every few seconds from every replica).
+    expect((await app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
     const stored = await traceContextOf('on-1');
     expect(stored?.trace_context).toEqual({ traceparent: expect.stringMatching(new RegExp(`^00-${traceId}-`)) });
 
@@ -163,6 +170,7 @@ describe('tracing on, one process, in-process bus', () => {
     expect(consume.attributes).toMatchObject({ 'request.id': 'req-on-1', 'messaging.message.id': expect.any(String) });
     const work = spans.find((span) => span.name === 'work')!;
     expect(work.parentSpanId).toBe(consume.spanId);
+    expect(collector.spans.filter((span) => span.name.includes('/healthz'))).toEqual([]);
 
     const line = await eventually(() => lines.find((l) => l.msg === 'handled' && l.requestId === 'req-on-1'));
     expect(line).toMatchObject({ subscriber: 'tracing-consumer', traceId });
