@@ -21,6 +21,8 @@ import {
   observeConsumers,
   serveMetrics,
   StartupError,
+  startTracing,
+  stopTracing,
   type EventBus,
   type ProcessConfig,
   type RunnableService,
@@ -49,6 +51,12 @@ async function main() {
   // Run as root, PostgreSQL runs as its own system user, which must be able to reach its data folder.
   if (process.getuid?.() === 0) chmodSync(dataDir, 0o755);
   const env: Record<string, string | undefined> = { ...process.env };
+  // Tracing: every service still reports under its own name (service.name), from this one process.
+  if (env.OTEL_EXPORTER_OTLP_ENDPOINT) {
+    await startTracing({ endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT });
+    closers.push(stopTracing);
+    log.info(`Tracing: spans exported to ${env.OTEL_EXPORTER_OTLP_ENDPOINT}`);
+  }
 
   if (!env.INTERNAL_SECRET) {
     // Kept on disk so events sealed before a restart can still be opened after it.

@@ -7,7 +7,15 @@ import rateLimit from '@fastify/rate-limit';
 import replyFrom from '@fastify/reply-from';
 import fastifyStatic from '@fastify/static';
 import { ERRORS, type ErrorCode } from '@app/contracts';
-import { codeForStatus, httpMetrics, loggerOptions, REQUEST_ID_HEADER, type Counter, type EventBus } from '@app/kit';
+import {
+  codeForStatus,
+  httpMetrics,
+  loggerOptions,
+  REQUEST_ID_HEADER,
+  traceRequests,
+  type Counter,
+  type EventBus,
+} from '@app/kit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { GatewayConfig } from './config.ts';
 import { openApiRoutes } from './openapi.ts';
@@ -80,6 +88,9 @@ export async function buildGateway(options: {
   });
 
   httpMetrics(app, 'gateway');
+  // A SERVER span per request (child of the browser's traceparent, if any) when tracing is on.
+  traceRequests(app, 'gateway');
+
   const headers = securityHeaders(config);
   app.addHook('onRequest', async (request, reply) => {
     reply.headers(headers);

@@ -7,6 +7,8 @@ import {
   natsCounter,
   runProcess,
   serveMetrics,
+  startTracing,
+  stopTracing,
 } from '@app/kit';
 import { buildGateway } from './app.ts';
 import { readGatewayConfig } from './config.ts';
@@ -17,6 +19,7 @@ await runProcess(async () => {
   // The public port first: taken, the start fails at once, before connecting to anything.
   await checkPortFree(config.HOST, config.PORT, 'PORT');
   if (config.METRICS_PORT !== undefined) await checkPortFree(config.HOST, config.METRICS_PORT, 'METRICS_PORT');
+  if (config.OTEL_EXPORTER_OTLP_ENDPOINT) await startTracing({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
   const bus = config.NATS_URL
     ? await natsBus({
         url: config.NATS_URL,
@@ -41,6 +44,7 @@ await runProcess(async () => {
       await bus?.close();
       await nc?.close();
       await closeMetricsServer(metricsServer);
+      await stopTracing();
     },
   };
 });

@@ -12,6 +12,7 @@ import {
 } from './identity.ts';
 import { loggerOptions } from './logger.ts';
 import { httpMetrics } from './metrics.ts';
+import { traceRequests } from './tracing.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -108,6 +109,8 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
     const header = request.headers[IDENTITY_HEADER];
     request.identity = signer.verify(typeof header === 'string' ? header : undefined);
   });
+
+  traceRequests(app, options.name);
 
   app.decorate('requireInternal', async (request: FastifyRequest) => {
     const given = request.headers[INTERNAL_AUTH_HEADER];

@@ -32,6 +32,8 @@ export const baseConfig = {
     .default('events'),
   /** What /readyz and the gateway's /status report as the running version (the image tag, a commit). */
   APP_VERSION: z.string().max(100).default('dev'),
+  /** OpenTelemetry: where spans go over OTLP/HTTP (JSON), e.g. http://otel-collector:4318; tracing is off unset. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
 };
 
 /** One subscriber's consumer settings, as `SUBSCRIBERS` gives them (see ConsumerOptions in events/bus.ts). */

@@ -99,7 +99,7 @@ export async function createDataService<P extends PrismaLike>(options: DataServi
     },
     version: options.config.APP_VERSION,
   });
-  const relay = new OutboxRelay({ pool, bus: options.bus, logger: app.log });
+  const relay = new OutboxRelay({ pool, bus: options.bus, logger: app.log, service: options.name });
   app.addHook('onReady', async () => relay.start());
   const stopObservingOutbox = observeOutbox(schema, pool);
   const transaction = withOutbox(
@@ -122,6 +122,7 @@ export async function createDataService<P extends PrismaLike>(options: DataServi
         isProcessed,
         log: app.log,
         overrides: options.config.SUBSCRIBERS,
+        service: options.name,
       }),
     async close() {
       stopObservingOutbox();

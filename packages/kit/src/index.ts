@@ -20,3 +20,4 @@ export * from './events/subscriber.ts';
 export * from './nats-counter.ts';
 export * from './metrics.ts';
 export * from './startup.ts';
+export * from './tracing.ts';

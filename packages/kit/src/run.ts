@@ -6,6 +6,7 @@ import { natsBus } from './events/nats.ts';
 import { createLogger } from './logger.ts';
 import { closeMetricsServer, observeConsumers, startMetricsServer } from './metrics.ts';
 import { checkPortFree, StartupError } from './startup.ts';
+import { startTracing, stopTracing } from './tracing.ts';
 
 /**
  * Runs a standalone process: starts it, and on SIGTERM/SIGINT closes it (stop taking requests, finish
@@ -65,6 +66,7 @@ export interface ProcessConfig {
   NATS_URL?: string | undefined;
   NATS_NAMESPACE: string;
   METRICS_PORT?: number | undefined;
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string | undefined;
 }
 
 export interface RunnableService {
@@ -92,6 +94,7 @@ export function runService<C extends ProcessConfig, S extends RunnableService>(d
     await checkPortFree(config.HOST, definition.port(config), `${definition.name.toUpperCase()}_PORT`);
     if (config.METRICS_PORT !== undefined) await checkPortFree(config.HOST, config.METRICS_PORT, 'METRICS_PORT');
     const logger = createLogger(definition.name, config.LOG_LEVEL);
+    if (config.OTEL_EXPORTER_OTLP_ENDPOINT) await startTracing({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
     const bus = await natsBus({
       url: config.NATS_URL,
       name: definition.name,
@@ -110,6 +113,7 @@ export function runService<C extends ProcessConfig, S extends RunnableService>(d
         await bus.close();
         await service.close();
         await closeMetricsServer(metricsServer);
+        await stopTracing();
       },
     };
   });

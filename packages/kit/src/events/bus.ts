@@ -1,7 +1,15 @@
 import { createHmac, createSecretKey, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { EVENT_PRODUCERS, events, type EventEnvelope, type EventName, type ServiceName } from '@app/contracts';
+import type { TraceCarrier } from '../tracing.ts';
 
-export type EventHandler<N extends EventName = EventName> = (event: EventEnvelope<N>) => Promise<void>;
+/**
+ * Handles one delivered event; `trace` is the trace context it was published under (NATS headers, or the
+ * in-process bus's column), outside the signed envelope: it links spans, it proves nothing.
+ */
+export type EventHandler<N extends EventName = EventName> = (
+  event: EventEnvelope<N>,
+  trace?: TraceCarrier,
+) => Promise<void>;
 
 /**
  * How one subscriber consumes, per instance. Defaults (`CONSUMER_DEFAULTS`) suit quick database work; a
@@ -65,8 +73,11 @@ export interface DeadLetter {
  */
 export interface EventBus {
   readonly kind: 'nats' | 'in-process';
-  /** Resolves once the event is durably accepted (stored); subscribers handle it later, each on its own. */
-  publish(event: EventEnvelope): Promise<void>;
+  /**
+   * Resolves once the event is durably accepted (stored); subscribers handle it later, each on its own.
+   * `trace` (the publisher's trace context) travels beside the signed envelope, to the subscribers.
+   */
+  publish(event: EventEnvelope, trace?: TraceCarrier): Promise<void>;
   /** A durable, at-least-once subscription; a handler that throws gets the event again later. */
   subscribe<N extends EventName>(subscription: Subscription<N>): Promise<void>;
   /** Every running instance hears the event, best effort (for cache invalidation). */

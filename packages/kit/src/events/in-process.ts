@@ -3,6 +3,7 @@ import type { FastifyBaseLogger as Logger } from 'fastify';
 import pg from 'pg';
 import { createLogger } from '../logger.ts';
 import { metricsHooks, observePool } from '../metrics.ts';
+import type { TraceCarrier } from '../tracing.ts';
 import {
   consumerOptions,
   eventCodec,
@@ -43,6 +44,8 @@ interface Delivery {
   seq: string;
   attempts: number;
   data: string;
+  /** The publisher's trace context (as NATS carries it in headers): beside the signed data, not in it. */
+  trace_context: TraceCarrier | null;
 }
 
 /** Bus instances of this process by database and schema: `listen` reaches every one of them, as on NATS. */
@@ -98,7 +101,8 @@ export async function inProcessBus(options: InProcessBusOptions): Promise<EventB
         data TEXT NOT NULL,
         refused_at TIMESTAMPTZ NOT NULL DEFAULT now(),
         PRIMARY KEY (subscriber, seq)
-      );`);
+      );
+      ALTER TABLE messages ADD COLUMN IF NOT EXISTS trace_context JSONB;`);
   } finally {
     await pool.query(`SELECT pg_advisory_unlock(hashtext('bus-schema'))`);
   }
@@ -152,7 +156,7 @@ export async function inProcessBus(options: InProcessBusOptions): Promise<EventB
              FROM (SELECT seq FROM deliveries WHERE subscriber = $1 AND available_at <= now()
                     ORDER BY seq LIMIT $3 FOR UPDATE SKIP LOCKED) due, messages m
             WHERE d.subscriber = $1 AND d.seq = due.seq AND m.seq = d.seq
-        RETURNING d.seq::text AS seq, d.attempts, m.data`,
+        RETURNING d.seq::text AS seq, d.attempts, m.data, m.trace_context`,
           [subscription.subscriber, settings.ackWaitMs, settings.prefetch],
         )
         .catch((error: unknown) => {
@@ -195,7 +199,9 @@ export async function inProcessBus(options: InProcessBusOptions): Promise<EventB
         )
         .catch(() => {});
     try {
-      await withProgress(settings.ackWaitMs, extend, () => subscription.handle(event as never));
+      await withProgress(settings.ackWaitMs, extend, () =>
+        subscription.handle(event as never, delivery.trace_context ?? undefined),
+      );
       await ack(subscriber, delivery.seq);
     } catch (error) {
       if (delivery.attempts >= settings.maxDeliver) {
@@ -204,7 +210,7 @@ export async function inProcessBus(options: InProcessBusOptions): Promise<EventB
       }
       const delay = retryDelay(delivery.attempts);
       log.warn(
-        { err: error, eventId: event.id, subscriber, attempt: delivery.attempts, delay },
+        { err: error, eventId: event.id, requestId: event.requestId, subscriber, attempt: delivery.attempts, delay },
         'event handler failed; will retry',
       );
       await pool
@@ -276,15 +282,15 @@ export async function inProcessBus(options: InProcessBusOptions): Promise<EventB
 
   return {
     kind: 'in-process',
-    async publish(event: EventEnvelope) {
+    async publish(event: EventEnvelope, trace?: TraceCarrier) {
       // Signed and round-tripped through JSON so handlers see exactly what JetStream would deliver.
       const data = codec.encode(event);
       codec.decode(data);
       const { rows } = await pool.query<{ subscriber: string }>(
-        `WITH m AS (INSERT INTO messages (id, name, data) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING RETURNING seq, name)
+        `WITH m AS (INSERT INTO messages (id, name, data, trace_context) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING seq, name)
          INSERT INTO deliveries (subscriber, seq) SELECT c.subscriber, m.seq FROM m JOIN consumers c ON c.event = m.name
          RETURNING subscriber`,
-        [event.id, event.name, data],
+        [event.id, event.name, data, trace?.traceparent ? JSON.stringify(trace) : null],
       );
       for (const { subscriber } of rows) loops.get(subscriber)?.wake();
       for (const instance of instances.get(instanceKey) ?? []) instance(data, event.name);

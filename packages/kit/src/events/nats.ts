@@ -7,11 +7,12 @@ import {
   type ConsumerMessages,
   type JsMsg,
 } from '@nats-io/jetstream';
-import { headers, nanos } from '@nats-io/nats-core';
+import { headers, nanos, type MsgHdrs } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import { metricsHooks } from '../metrics.ts';
 import { connecting } from '../startup.ts';
+import type { TraceCarrier } from '../tracing.ts';
 import {
   consumerOptions,
   eventCodec,
@@ -54,6 +55,21 @@ export const deadLetterStreamName = (namespace: string) => `${streamName(namespa
 export const deadLetterSubject = (namespace: string, subscriber: string) => `dead.${namespace}.${subscriber}`;
 /** On a replayed message: the one subscriber it is for (the others of its event acknowledge it unhandled). */
 export const REPLAY_HEADER = 'Replay-For';
+
+/** The W3C trace context a message carries in its headers (never part of the signed envelope). */
+function traceOf(h: MsgHdrs | undefined): TraceCarrier | undefined {
+  const traceparent = h?.get('traceparent');
+  if (!traceparent) return undefined;
+  const tracestate = h?.get('tracestate');
+  return tracestate ? { traceparent, tracestate } : { traceparent };
+}
+
+/** Sets a trace context's headers (traceparent, tracestate) on a message's headers. */
+function setTrace(h: MsgHdrs, trace: TraceCarrier | undefined): MsgHdrs {
+  if (trace?.traceparent) h.set('traceparent', trace.traceparent);
+  if (trace?.traceparent && trace.tracestate) h.set('tracestate', trace.tracestate);
+  return h;
+}
 
 /**
  * `nats://user:pass@host:4222` (several servers comma-separated): the client ignores credentials written
@@ -164,7 +180,7 @@ export async function natsBus(options: NatsBusOptions): Promise<EventBus> {
       await withProgress(
         settings.ackWaitMs,
         () => message.working(),
-        () => subscription.handle(event),
+        () => subscription.handle(event, traceOf(message.headers)),
       );
       message.ack();
     } catch (error) {
@@ -173,7 +189,10 @@ export async function natsBus(options: NatsBusOptions): Promise<EventBus> {
         return;
       }
       const delay = retryDelay(attempt);
-      log.warn({ err: error, eventId: event.id, subscriber, attempt, delay }, 'event handler failed; will retry');
+      log.warn(
+        { err: error, eventId: event.id, requestId: event.requestId, subscriber, attempt, delay },
+        'event handler failed; will retry',
+      );
       message.nak(delay);
     }
   }
@@ -201,6 +220,7 @@ export async function natsBus(options: NatsBusOptions): Promise<EventBus> {
       const h = headers();
       h.set('Refused-Reason', fields.reason);
       h.set('Refused-Stream-Seq', String(message.seq));
+      setTrace(h, traceOf(message.headers)); // kept for a replay
       await js.publish(deadLetterSubject(namespace, subscriber), message.data, { headers: h });
       message.term();
       hooks.deadLettered?.({ subscriber, event: refusal.event, reason: refusal.reason as DeadLetterReason });
@@ -227,7 +247,7 @@ export async function natsBus(options: NatsBusOptions): Promise<EventBus> {
     try {
       const consumer = await js.consumers.get(DEAD, name);
       const pending = (await consumer.info()).num_pending;
-      const letters: Array<DeadLetter & { data: Uint8Array }> = [];
+      const letters: Array<DeadLetter & { data: Uint8Array; trace: TraceCarrier | undefined }> = [];
       if (!pending) return letters;
       for await (const message of await consumer.fetch({ max_messages: pending, expires: 5000 })) {
         const raw = (() => {
@@ -244,6 +264,7 @@ export async function natsBus(options: NatsBusOptions): Promise<EventBus> {
           reason: (message.headers?.get('Refused-Reason') ?? 'malformed') as DeadLetterReason,
           at: new Date(message.info.timestampNanos / 1_000_000).toISOString(),
           data: message.data,
+          trace: traceOf(message.headers),
         });
         if (letters.length === pending) break;
       }
@@ -255,8 +276,9 @@ export async function natsBus(options: NatsBusOptions): Promise<EventBus> {
 
   return {
     kind: 'nats',
-    async publish(event: EventEnvelope) {
-      await js.publish(subjectOf(event.name), codec.encode(event), { msgID: event.id });
+    async publish(event: EventEnvelope, trace?: TraceCarrier) {
+      const h = trace?.traceparent ? setTrace(headers(), trace) : undefined;
+      await js.publish(subjectOf(event.name), codec.encode(event), { msgID: event.id, ...(h ? { headers: h } : {}) });
     },
     async subscribe<N extends EventName>(subscription: Subscription<N>) {
       subscribers.add(subscription.subscriber);
@@ -309,15 +331,16 @@ export async function natsBus(options: NatsBusOptions): Promise<EventBus> {
       ]).finally(() => clearTimeout(timer));
     },
     async deadLetters(subscriber: string) {
-      return (await readDeadLetters(subscriber)).map(({ data: _data, ...letter }) => letter);
+      return (await readDeadLetters(subscriber)).map(({ data: _data, trace: _trace, ...letter }) => letter);
     },
     async replay(subscriber: string, eventId?: string) {
       const replayed: string[] = [];
       for (const letter of await readDeadLetters(subscriber)) {
         if (letter.reason !== 'max-deliveries' || !letter.eventId || !letter.name) continue;
         if (eventId !== undefined && letter.eventId !== eventId) continue;
-        // The same signed message, for this subscriber only: its signature is checked again on delivery.
-        const h = headers();
+        // The same signed message, for this subscriber only: its signature is checked again on delivery;
+        // it keeps the trace context it was published under.
+        const h = setTrace(headers(), letter.trace);
         h.set(REPLAY_HEADER, subscriber);
         await js.publish(subjectOf(letter.name as EventName), letter.data, {
           headers: h,
