@@ -164,15 +164,17 @@ export async function inProcessBus(options: InProcessBusOptions): Promise<EventB
           return { rows: [] as Delivery[] };
         });
       rows.sort((a, b) => Number(a.seq) - Number(b.seq));
+      // A free slot takes the next delivery at once: what arrives while others are handled is leased next
+      // (up to `concurrency` at once), without waiting for the whole batch to finish.
       for (const delivery of rows) {
         if (closed) break;
         await inFlight.run(() => deliver(subscription, delivery, settings));
       }
-      await inFlight.idle();
-      if (closed) return;
+      if (closed) break;
       if (rows.length === settings.prefetch) continue;
       await nextDue(subscription.subscriber, state);
     }
+    await inFlight.idle();
   }
 
   async function deliver(subscription: Subscription, delivery: Delivery, settings: Settings) {
