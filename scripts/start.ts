@@ -11,10 +11,18 @@ import { authService } from '@app/auth-service';
 import { aiService } from '@app/ai-service';
 import { buildGateway, readGatewayConfig } from '@app/gateway';
 import {
+  checkPortFree,
+  closeMetricsServer,
   ConfigError,
+  connectionTarget,
   createLogger,
   inProcessBus,
   natsBus,
+  observeConsumers,
+  serveMetrics,
+  StartupError,
+  startTracing,
+  stopTracing,
   type EventBus,
   type ProcessConfig,
   type RunnableService,
@@ -43,6 +51,12 @@ async function main() {
   // Run as root, PostgreSQL runs as its own system user, which must be able to reach its data folder.
   if (process.getuid?.() === 0) chmodSync(dataDir, 0o755);
   const env: Record<string, string | undefined> = { ...process.env };
+  // Tracing: every service still reports under its own name (service.name), from this one process.
+  if (env.OTEL_EXPORTER_OTLP_ENDPOINT) {
+    await startTracing({ endpoint: env.OTEL_EXPORTER_OTLP_ENDPOINT });
+    closers.push(stopTracing);
+    log.info(`Tracing: spans exported to ${env.OTEL_EXPORTER_OTLP_ENDPOINT}`);
+  }
 
   if (!env.INTERNAL_SECRET) {
     // Kept on disk so events sealed before a restart can still be opened after it.
@@ -50,12 +64,18 @@ async function main() {
     if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600 });
     env.INTERNAL_SECRET = readFileSync(file, 'utf8').trim();
   }
+  // The public port first: taken, the start fails at once, before PostgreSQL and the rest start.
+  const early = readGatewayConfig({ HOST: '127.0.0.1', ...env });
+  await checkPortFree(early.HOST, early.PORT, 'PORT');
+  if (early.METRICS_PORT !== undefined) await checkPortFree(early.HOST, early.METRICS_PORT, 'METRICS_PORT');
 
   if (!env.DATABASE_URL) {
     const embedded = await startEmbeddedPostgres(`${dataDir}/postgres`, log);
     closers.unshift(embedded.stop);
     env.DATABASE_URL = embedded.url;
-    log.info(`Embedded PostgreSQL ready (data in ${dataDir}/postgres)`);
+    log.info(
+      `Embedded PostgreSQL ready at ${connectionTarget(embedded.url)} (user postgres; data in ${dataDir}/postgres)`,
+    );
   }
 
   let catcher: MailCatcher | undefined;
@@ -124,6 +144,10 @@ async function main() {
   const gateway = await buildGateway({ config: gatewayConfig, bus });
   closers.unshift(() => gateway.close());
   await gateway.listen({ host: gatewayConfig.HOST, port: gatewayConfig.PORT });
+  // One metrics endpoint for the whole process: each app's series carry its `service` label.
+  observeConsumers(bus);
+  const metricsServer = await serveMetrics(gatewayConfig, log);
+  closers.unshift(() => closeMetricsServer(metricsServer));
 
   const shown = gatewayConfig.PUBLIC_URL.replace(/\/$/, '');
   log.info(`App ready: ${shown}`);
@@ -149,7 +173,7 @@ process.on('SIGINT', () => void stop(0));
 process.on('SIGTERM', () => void stop(0));
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) console.error(error.message);
+  if (error instanceof ConfigError || error instanceof StartupError) console.error(error.message);
   else log.error({ err: error }, 'could not start');
   void stop(1);
 });

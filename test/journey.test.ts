@@ -113,7 +113,7 @@ beforeAll(async () => {
   // Auth first: it applies its migrations; the others start side by side.
   await start('auth');
   await Promise.all((['mail', 'referrals', 'programs', 'profiles', 'ai', 'gateway'] as const).map(start));
-}, 90_000);
+}, 180_000);
 
 afterAll(async () => {
   await Promise.all([...running.values()].map((p) => p.kill('SIGTERM')));

@@ -243,6 +243,33 @@ describe.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
     expect(JSON.stringify(ingress.map((object) => object.spec))).not.toMatch(/"name":"(?!gateway)[a-z]+","port"/);
   });
 
+  it('exposes each process metrics port to the scrape annotations and the monitoring namespace only', () => {
+    const policies = objects.filter((object) => object.kind === 'NetworkPolicy');
+    const fromMonitoring = policies.find((policy) => policy.metadata.name === 'metrics-from-monitoring')!;
+    const rules = (fromMonitoring.spec as { ingress: Array<{ from: unknown[]; ports: Array<{ port: number }> }> })
+      .ingress;
+    expect(rules).toEqual([
+      {
+        from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }],
+        ports: [{ protocol: 'TCP', port: 9464 }],
+      },
+    ]);
+    for (const process of DEPLOYED_PROCESSES) {
+      const deployment = find(objects, 'Deployment', process.name)!;
+      const template = (deployment.spec as { template: { metadata: { annotations?: Record<string, string> } } })
+        .template;
+      expect(template.metadata.annotations, process.name).toMatchObject({
+        'prometheus.io/scrape': 'true',
+        'prometheus.io/port': '9464',
+        'prometheus.io/path': '/metrics',
+      });
+      const [container] = podSpec(deployment).containers;
+      expect(environment(objects, container!).get('METRICS_PORT')?.value, process.name).toBe('9464');
+      const ports = (container as Container & { ports: Array<{ name: string; containerPort: number }> }).ports;
+      expect(ports, process.name).toContainEqual({ name: 'metrics', containerPort: 9464 });
+    }
+  });
+
   it('runs NATS with JetStream and its generated users', () => {
     const nats = find(objects, 'StatefulSet', 'nats')!;
     const config = objects.find(

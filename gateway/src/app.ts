@@ -7,17 +7,29 @@ import rateLimit from '@fastify/rate-limit';
 import replyFrom from '@fastify/reply-from';
 import fastifyStatic from '@fastify/static';
 import { ERRORS, type ErrorCode } from '@app/contracts';
-import { codeForStatus, loggerOptions, REQUEST_ID_HEADER, type Counter, type EventBus } from '@app/kit';
+import {
+  codeForStatus,
+  httpMetrics,
+  loggerOptions,
+  REQUEST_ID_HEADER,
+  traceRequests,
+  type Counter,
+  type EventBus,
+} from '@app/kit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { GatewayConfig } from './config.ts';
 import { openApiRoutes } from './openapi.ts';
 import { BodyRefusedError, countedBody } from './body.ts';
-import { methodsForPath, proxyRoutes, refuseBody, sendError, upstreams } from './proxy.ts';
+import { methodsForPath, proxyRoutes, refuseBody, sendError } from './proxy.ts';
 import { memoryCounter, rateLimitStore } from './rate-limits.ts';
 import { csrfGuard, securityHeaders } from './security.ts';
 import { SessionResolver } from './sessions.ts';
+import { healthRoutes } from './status.ts';
 
 const requestIdPattern = /^[\w.:-]{1,128}$/;
+
+/** Paths a misconfigured scraper could try on the public port: a JSON 404, never the web app's page. */
+const OPERATIONAL_PATHS = new Set(['/metrics']);
 
 /** What Node's http parser refuses (address or headers over its limits, malformed requests), as JSON. */
 function clientError(error: Error & { code?: string }, socket: Duplex) {
@@ -74,6 +86,10 @@ export async function buildGateway(options: {
     },
     return503OnClosing: true,
   });
+
+  httpMetrics(app, 'gateway');
+  // A SERVER span per request (child of the browser's traceparent, if any) when tracing is on.
+  traceRequests(app, 'gateway');
 
   const headers = securityHeaders(config);
   app.addHook('onRequest', async (request, reply) => {
@@ -147,22 +163,7 @@ export async function buildGateway(options: {
   openApiRoutes(app, config.PUBLIC_URL);
   proxyRoutes(app, config, sessions);
 
-  app.get('/healthz', async () => ({ status: 'ok' }));
-  app.get('/readyz', async (_request, reply) => {
-    const checks = await Promise.all(
-      Object.entries(upstreams(config)).map(async ([name, url]) => {
-        const ok = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) }).then(
-          (r) => r.ok,
-          () => false,
-        );
-        return [name, ok ? 'ready' : 'unavailable'] as const;
-      }),
-    );
-    const allReady = checks.every(([, state]) => state === 'ready');
-    return reply
-      .status(allReady ? 200 : 503)
-      .send({ status: allReady ? 'ready' : 'degraded', services: Object.fromEntries(checks) });
-  });
+  healthRoutes(app, config, sessions, options.bus);
 
   const webRoot = config.WEB_DIST;
   if (webRoot && existsSync(join(webRoot, 'index.html'))) {
@@ -185,6 +186,8 @@ export async function buildGateway(options: {
       (request.method === 'GET' || request.method === 'HEAD') &&
       !path.startsWith('/api/') &&
       !path.startsWith('/dev/') &&
+      // Operational paths a scraper or probe may try here are never the app: metrics are on METRICS_PORT.
+      !OPERATIONAL_PATHS.has(path) &&
       // A path naming a file (/assets/x.js, /favicon.ico) that is not there is a 404, not the app.
       !/\.[^/]*$/.test(path) &&
       webRoot &&

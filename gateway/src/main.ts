@@ -1,10 +1,25 @@
-import { createLogger, natsBus, natsConnection, natsCounter, runProcess } from '@app/kit';
+import {
+  checkPortFree,
+  closeMetricsServer,
+  createLogger,
+  natsBus,
+  natsConnection,
+  natsCounter,
+  runProcess,
+  serveMetrics,
+  startTracing,
+  stopTracing,
+} from '@app/kit';
 import { buildGateway } from './app.ts';
 import { readGatewayConfig } from './config.ts';
 
 /** The gateway as its own process, in front of services running as their own processes. */
 await runProcess(async () => {
   const config = readGatewayConfig();
+  // The public port first: taken, the start fails at once, before connecting to anything.
+  await checkPortFree(config.HOST, config.PORT, 'PORT');
+  if (config.METRICS_PORT !== undefined) await checkPortFree(config.HOST, config.METRICS_PORT, 'METRICS_PORT');
+  if (config.OTEL_EXPORTER_OTLP_ENDPOINT) await startTracing({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
   const bus = config.NATS_URL
     ? await natsBus({
         url: config.NATS_URL,
@@ -21,12 +36,15 @@ await runProcess(async () => {
     : undefined;
   const app = await buildGateway({ config, bus, ...(rateLimits ? { rateLimits } : {}) });
   await app.listen({ host: config.HOST, port: config.PORT });
+  const metricsServer = await serveMetrics(config, app.log);
   return {
     logger: app.log,
     async close() {
       await app.close();
       await bus?.close();
       await nc?.close();
+      await closeMetricsServer(metricsServer);
+      await stopTracing();
     },
   };
 });

@@ -7,7 +7,14 @@ import {
   type OperationSpec,
   type ServiceName,
 } from '@app/contracts';
-import { IDENTITY_HEADER, INTERNAL_AUTH_HEADER, REQUEST_ID_HEADER } from '@app/kit';
+import {
+  IDENTITY_HEADER,
+  INTERNAL_AUTH_HEADER,
+  REQUEST_ID_HEADER,
+  requestTraceContext,
+  traceHeaders,
+  tracingEnabled,
+} from '@app/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayConfig } from './config.ts';
 import { UpstreamUnavailableError, type SessionResolver } from './sessions.ts';
@@ -154,6 +161,12 @@ function decodable(url: string): boolean {
   }
 }
 
+/** What the gateway sends with its session lookup: the request id, and the trace context when traced. */
+function lookupHeaders(request: FastifyRequest): Record<string, string> {
+  const trace = tracingEnabled() ? traceHeaders(requestTraceContext(request)) : {};
+  return { [REQUEST_ID_HEADER]: request.id, ...(trace as Record<string, string>) };
+}
+
 /**
  * Forwards each operation of the contract (`operations` in @app/contracts) to the service that owns it,
  * with the caller's identity resolved from the session cookie and signed for the service. Bodies pass
@@ -168,7 +181,7 @@ export function proxyRoutes(app: FastifyInstance, config: GatewayConfig, session
     const token = sessionToken(request.headers.cookie);
     if (!token) return;
     try {
-      request.identityHeader = (await sessions.resolve(token)).header;
+      request.identityHeader = (await sessions.resolve(token, lookupHeaders(request))).header;
     } catch (error) {
       if (!(error instanceof UpstreamUnavailableError)) throw error;
       request.log.error({ err: error }, 'session lookup failed');
@@ -205,6 +218,7 @@ export function proxyRoutes(app: FastifyInstance, config: GatewayConfig, session
         },
         rewriteRequestHeaders: (_req, headers) => {
           const out: Record<string, string | string[] | undefined> = { ...headers, [REQUEST_ID_HEADER]: request.id };
+          if (tracingEnabled()) Object.assign(out, traceHeaders(requestTraceContext(request)));
           delete out[IDENTITY_HEADER];
           delete out[INTERNAL_AUTH_HEADER];
           if (request.identityHeader) out[IDENTITY_HEADER] = request.identityHeader;

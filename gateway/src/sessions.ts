@@ -36,7 +36,8 @@ export class SessionResolver {
     this.signer = identitySigner(options.internalSecret);
   }
 
-  async resolve(token: string): Promise<CacheEntry> {
+  /** `headers`: what the lookup carries on behalf of the request (its x-request-id, the trace context). */
+  async resolve(token: string, headers: Record<string, string> = {}): Promise<CacheEntry> {
     const now = Date.now();
     const cached = this.cache.get(token);
     if (cached && cached.until > now) return cached;
@@ -47,7 +48,7 @@ export class SessionResolver {
       // A hung auth service (accepts, never answers) fails the lookup within the timeout, whole.
       response = await request(`${this.authUrl}/internal/sessions/resolve`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', [INTERNAL_AUTH_HEADER]: this.internalToken },
+        headers: { ...headers, 'content-type': 'application/json', [INTERNAL_AUTH_HEADER]: this.internalToken },
         body: JSON.stringify({ token }),
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,

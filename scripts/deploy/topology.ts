@@ -79,6 +79,9 @@ export async function gatewayListens(): Promise<EventName[]> {
       throw new Error('the gateway has no durable subscribers');
     },
     listen: async (event) => void listens.push(event),
+    check: async () => {},
+    deadLetters: async () => [],
+    replay: async () => [],
     close: async () => {},
   };
   const app = await buildGateway({

@@ -11,6 +11,8 @@ import {
   type Identity,
 } from './identity.ts';
 import { loggerOptions } from './logger.ts';
+import { httpMetrics } from './metrics.ts';
+import { traceRequests } from './tracing.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -30,10 +32,39 @@ export interface ServiceAppOptions {
   /** The service whose contract operations this app serves: any other route is refused at registration. */
   service?: ServiceName;
   internalSecret: string;
-  /** Checks /readyz runs (database reachable, bus connected...). */
-  readiness?: Array<() => Promise<void>>;
+  /** Checks /readyz runs, by name (database reachable, NATS connected...): each throws when not ready. */
+  readiness?: Record<string, () => Promise<void>>;
+  /** Shown by /readyz (and the gateway's /status): APP_VERSION. */
+  version?: string;
   logger?: FastifyServerOptions['logger'] | false;
   bodyLimit?: number;
+}
+
+/** Runs named readiness checks at once, each within 2 s: which are ready, which are not (and why, in the log). */
+export async function runChecks(
+  checks: Record<string, () => Promise<void>>,
+  log: { warn: (fields: object, message: string) => void },
+): Promise<{ ready: boolean; checks: Record<string, 'ready' | 'unavailable'> }> {
+  const results = await Promise.all(
+    Object.entries(checks).map(async ([name, check]) => {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          check(),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error('no answer within 2 s')), 2000);
+          }),
+        ]);
+        return [name, 'ready'] as const;
+      } catch (error) {
+        log.warn({ err: error, check: name }, 'not ready');
+        return [name, 'unavailable'] as const;
+      } finally {
+        clearTimeout(timer);
+      }
+    }),
+  );
+  return { ready: results.every(([, state]) => state === 'ready'), checks: Object.fromEntries(results) };
 }
 
 const requestIdPattern = /^[\w.:-]{1,128}$/;
@@ -71,12 +102,15 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
   const signer = identitySigner(options.internalSecret);
   const internalToken = internalAuthToken(options.internalSecret);
 
+  httpMetrics(app, options.name);
   app.decorateRequest('identity', null);
   app.addHook('onRequest', async (request, reply) => {
     reply.header(REQUEST_ID_HEADER, request.id);
     const header = request.headers[IDENTITY_HEADER];
     request.identity = signer.verify(typeof header === 'string' ? header : undefined);
   });
+
+  traceRequests(app, options.name);
 
   app.decorate('requireInternal', async (request: FastifyRequest) => {
     const given = request.headers[INTERNAL_AUTH_HEADER];
@@ -125,13 +159,12 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
 
   app.get('/healthz', async () => ({ status: 'ok' }));
   app.get('/readyz', async (_request, reply) => {
-    try {
-      await Promise.all((options.readiness ?? []).map((check) => check()));
-      return { status: 'ready' };
-    } catch (error) {
-      app.log.warn({ err: error }, 'not ready');
-      return reply.status(503).send({ message: 'Not ready', code: 'SERVICE_UNAVAILABLE' });
-    }
+    const { ready, checks } = await runChecks(options.readiness ?? {}, app.log);
+    const version = options.version ?? 'dev';
+    if (ready) return { status: 'ready', version, checks };
+    return reply
+      .status(503)
+      .send({ message: 'Not ready', code: 'SERVICE_UNAVAILABLE', status: 'not ready', version, checks });
   });
 
   return app;

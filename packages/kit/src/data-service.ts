@@ -5,7 +5,9 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type pg from 'pg';
 import { createServiceApp } from './app.ts';
 import { createPool, migrateService, prismaAdapter } from './db.ts';
-import type { EventBus } from './events/bus.ts';
+import type { ConsumerOptions, EventBus } from './events/bus.ts';
+import { observeOutbox } from './metrics.ts';
+import { connecting } from './startup.ts';
 import {
   OutboxRelay,
   withOutbox,
@@ -21,14 +23,23 @@ export interface DataServiceOptions<P> {
   name: ServiceName;
   /** Its committed Prisma migrations (`new URL('../prisma/migrations', import.meta.url)`). */
   migrations: URL;
-  config: { DATABASE_URL: string; INTERNAL_SECRET: string };
+  config: {
+    DATABASE_URL: string;
+    INTERNAL_SECRET: string;
+    /** The process's connection budget (default 6), split between the Prisma pool and the pg pool. */
+    DATABASE_POOL_MAX?: number | undefined;
+    APP_VERSION?: string | undefined;
+    /** Consumer settings by subscriber id, over the subscribers' own. */
+    SUBSCRIBERS?: Record<string, ConsumerOptions> | undefined;
+  };
   bus: EventBus;
   logger?: FastifyServerOptions['logger'] | false;
   bodyLimit?: number;
-  /** Connections of the Prisma client's pool. */
-  poolSize?: number;
-  /** Connections of the plain pg pool (the outbox relay, and raw reads where a service has them). */
-  pgPoolSize?: number;
+  /**
+   * The share of DATABASE_POOL_MAX for the plain pg pool (the outbox relay, and raw reads where a service
+   * has them; at least 2), the rest for the Prisma client's pool (at least 1). Default 1/3.
+   */
+  pgShare?: number;
   /** The service's generated Prisma client on the adapter, e.g. `(adapter) => new PrismaClient({ adapter })`. */
   prisma: (adapter: PrismaPg) => P;
 }
@@ -52,6 +63,12 @@ export interface DataService<P> {
   close(): Promise<void>;
 }
 
+/** A process's connection budget split between its two pools: together never more than `max` (at least 3). */
+export function poolSizes(max: number, pgShare: number): { prisma: number; pg: number } {
+  const pg = Math.max(2, Math.round(max * pgShare));
+  return { pg, prisma: Math.max(1, max - pg) };
+}
+
 type PrismaLike = { $disconnect(): Promise<void> } & TransactionalClient<SqlTransaction>;
 
 /**
@@ -63,19 +80,28 @@ type PrismaLike = { $disconnect(): Promise<void> } & TransactionalClient<SqlTran
 export async function createDataService<P extends PrismaLike>(options: DataServiceOptions<P>): Promise<DataService<P>> {
   const { DATABASE_URL: databaseUrl, INTERNAL_SECRET: internalSecret } = options.config;
   const schema = options.name;
-  await migrateService(databaseUrl, schema, fileURLToPath(options.migrations));
-  const prisma = options.prisma(prismaAdapter(databaseUrl, schema, options.poolSize ?? 5));
-  const pool = createPool(databaseUrl, schema, options.pgPoolSize ?? 2);
+  await connecting('PostgreSQL', 'DATABASE_URL', databaseUrl, () =>
+    migrateService(databaseUrl, schema, fileURLToPath(options.migrations)),
+  );
+  const sizes = poolSizes(options.config.DATABASE_POOL_MAX ?? 6, options.pgShare ?? 1 / 3);
+  const prisma = options.prisma(prismaAdapter(databaseUrl, schema, sizes.prisma));
+  const pool = createPool(databaseUrl, schema, sizes.pg);
   const app = createServiceApp({
     name: options.name,
     service: options.name,
     internalSecret,
     logger: options.logger,
     bodyLimit: options.bodyLimit,
-    readiness: [async () => void (await pool.query('SELECT 1'))],
+    readiness: {
+      database: async () => void (await pool.query('SELECT 1')),
+      // No events delivered or published without it: NATS (or the in-process bus's database).
+      events: () => options.bus.check(),
+    },
+    version: options.config.APP_VERSION,
   });
-  const relay = new OutboxRelay({ pool, bus: options.bus, logger: app.log });
+  const relay = new OutboxRelay({ pool, bus: options.bus, logger: app.log, service: options.name });
   app.addHook('onReady', async () => relay.start());
+  const stopObservingOutbox = observeOutbox(schema, pool);
   const transaction = withOutbox(
     prisma as unknown as TransactionalClient<TransactionOf<P>>,
     relay,
@@ -95,8 +121,11 @@ export async function createDataService<P extends PrismaLike>(options: DataServi
         transaction: transaction as unknown as TransactionRunner<SqlTransaction>,
         isProcessed,
         log: app.log,
+        overrides: options.config.SUBSCRIBERS,
+        service: options.name,
       }),
     async close() {
+      stopObservingOutbox();
       await app.close();
       await relay.stop();
       await pool.end();

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
+import { observePool } from './metrics.ts';
 
 export const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
@@ -13,6 +14,7 @@ export function createPool(databaseUrl: string, schema: string, max = 5): pg.Poo
   // An idle connection the server drops (restart, failover) must not crash the process; the pool
   // replaces it on the next query.
   pool.on('error', () => {});
+  observePool(schema, 'pg', pool);
   return pool;
 }
 
@@ -113,5 +115,8 @@ export async function migrateService(databaseUrl: string, schema: string, migrat
 
 /** The driver adapter a service's generated Prisma client runs on, bound to the service's schema. */
 export function prismaAdapter(databaseUrl: string, schema: string, max = 10): PrismaPg {
-  return new PrismaPg({ connectionString: databaseUrl, max, options: `-c search_path=${schema}` }, { schema });
+  // The pool is ours (ended with the client) so its use shows in the metrics.
+  const pool = new pg.Pool({ connectionString: databaseUrl, max, options: `-c search_path=${schema}` });
+  observePool(schema, 'prisma', pool);
+  return new PrismaPg(pool, { schema, disposeExternalPool: true });
 }

@@ -18,3 +18,6 @@ export * from './net.ts';
 export * from './operations.ts';
 export * from './events/subscriber.ts';
 export * from './nats-counter.ts';
+export * from './metrics.ts';
+export * from './startup.ts';
+export * from './tracing.ts';

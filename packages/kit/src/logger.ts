@@ -1,4 +1,5 @@
-import { pino, type LoggerOptions } from 'pino';
+import { Writable } from 'node:stream';
+import { pino, type DestinationStream, type LoggerOptions } from 'pino';
 
 /** Secrets never reach the logs, whichever object they ride on. */
 export const redactPaths = [
@@ -37,8 +38,53 @@ interface LoggedRequest {
   id?: string;
 }
 
-export function loggerOptions(service: string, level = process.env.LOG_LEVEL ?? 'info'): LoggerOptions {
+const LEVELS: Record<number, string> = { 10: 'TRACE', 20: 'DEBUG', 30: 'INFO ', 40: 'WARN ', 50: 'ERROR', 60: 'FATAL' };
+const COLOURS: Record<number, string> = { 10: '90', 20: '90', 30: '32', 40: '33', 50: '31', 60: '35' };
+
+/** One JSON log line as a person reads it: `12:01:02 INFO  auth  message key=value`, errors with their stack. */
+export function prettyLine(line: string, colour = false): string {
+  let entry: Record<string, unknown>;
+  try {
+    entry = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return line;
+  }
+  const { level, time, service, msg, pid: _pid, hostname: _hostname, err, ...rest } = entry;
+  const paint = (code: string, text: string) => (colour ? `\x1b[${code}m${text}\x1b[0m` : text);
+  const stamp = new Date(typeof time === 'number' ? time : Date.now()).toTimeString().slice(0, 8);
+  const fields = Object.entries(rest)
+    .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
+    .join(' ');
+  const error = err as { type?: string; message?: string; stack?: string } | undefined;
+  return [
+    `${paint('90', stamp)} ${paint(COLOURS[level as number] ?? '0', LEVELS[level as number] ?? String(level))} ${paint('36', String(service ?? ''))}  ${String(msg ?? '')}`,
+    fields ? ` ${paint('90', fields)}` : '',
+    error
+      ? `\n  ${paint('31', error.stack ?? `${error.type ?? 'Error'}: ${error.message ?? ''}`).replaceAll('\n', '\n  ')}`
+      : '',
+  ].join('');
+}
+
+/** Pretty lines on a terminal; JSON (one object a line, for collectors) everywhere else. */
+export function logDestination(): DestinationStream | undefined {
+  if (!process.stdout.isTTY) return undefined;
+  return new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      for (const line of chunk.toString('utf8').split('\n')) {
+        if (line) process.stdout.write(`${prettyLine(line, true)}\n`);
+      }
+      done();
+    },
+  });
+}
+
+export function loggerOptions(
+  service: string,
+  level = process.env.LOG_LEVEL ?? 'info',
+): LoggerOptions & { stream?: DestinationStream } {
+  const stream = logDestination();
   return {
+    ...(stream ? { stream } : {}),
     level,
     base: { service },
     redact: { paths: redactPaths, censor: '[redacted]' },
@@ -54,4 +100,7 @@ export function loggerOptions(service: string, level = process.env.LOG_LEVEL ?? 
 }
 
 /** A logger for what runs outside a request (bus connections, relays, the launcher). */
-export const createLogger = (service: string, level?: string) => pino(loggerOptions(service, level));
+export const createLogger = (service: string, level?: string) => {
+  const { stream, ...options } = loggerOptions(service, level);
+  return stream ? pino(options, stream) : pino(options);
+};

@@ -2,6 +2,7 @@ import { JetStreamApiCodes, JetStreamApiError, jetstream, jetstreamManager } fro
 import { nanos, type NatsConnection } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import { natsConnectOptions } from './events/nats.ts';
+import { connecting } from './startup.ts';
 
 /** A key's count in its current window (which starts at the key's first hit): shared, or this process's own. */
 export interface Counter {
@@ -64,4 +65,4 @@ export async function natsCounter(
 
 /** A plain NATS connection (credentials in the URL, as for the bus), for what is not an event. */
 export const natsConnection = (url: string, name: string) =>
-  connect({ ...natsConnectOptions(url), name, maxReconnectAttempts: -1 });
+  connecting('NATS', 'NATS_URL', url, () => connect({ ...natsConnectOptions(url), name, maxReconnectAttempts: -1 }));

@@ -15,6 +15,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { runInContext } from './context.ts';
 import { HttpError } from './errors.ts';
 import type { Identity } from './identity.ts';
+import { inRequestTrace } from './tracing.ts';
 import { parse } from './validation.ts';
 
 type IdentityFor<A extends Access> = A extends 'user' | 'verified' | 'admin' ? Identity : Identity | null;
@@ -102,7 +103,9 @@ export function registerOperations<S extends ServiceName>(
             request,
             reply,
           } as OperationContext<OperationSpec>;
-          const result = await runInContext({ requestId: request.id }, () => handler(context));
+          const result = await inRequestTrace(request, () =>
+            runInContext({ requestId: request.id }, () => handler(context)),
+          );
           if (reply.sent) return reply;
           reply.status(op.response.status);
           if (op.response.contentType) reply.type(op.response.contentType);

@@ -4,6 +4,9 @@ import { ConfigError } from './config.ts';
 import type { EventBus } from './events/bus.ts';
 import { natsBus } from './events/nats.ts';
 import { createLogger } from './logger.ts';
+import { closeMetricsServer, observeConsumers, startMetricsServer } from './metrics.ts';
+import { checkPortFree, StartupError } from './startup.ts';
+import { startTracing, stopTracing } from './tracing.ts';
 
 /**
  * Runs a standalone process: starts it, and on SIGTERM/SIGINT closes it (stop taking requests, finish
@@ -18,7 +21,7 @@ export async function runProcess(
   try {
     running = await start();
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof StartupError) {
       console.error(error.message);
     } else {
       console.error(error);
@@ -51,7 +54,7 @@ export async function runProcess(
 export interface ServiceDefinition<C extends ProcessConfig, S extends RunnableService> {
   name: ServiceName;
   readConfig(env?: Record<string, string | undefined>): C;
-  /** Its own port (AUTH_PORT...), from the configuration. */
+  /** Its own port (AUTH_PORT...), from the configuration: checked free before anything starts. */
   port(config: C): number;
   create(options: { config: C; bus: EventBus }): Promise<S>;
 }
@@ -62,6 +65,8 @@ export interface ProcessConfig {
   INTERNAL_SECRET: string;
   NATS_URL?: string | undefined;
   NATS_NAMESPACE: string;
+  METRICS_PORT?: number | undefined;
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string | undefined;
 }
 
 export interface RunnableService {
@@ -86,7 +91,10 @@ export function runService<C extends ProcessConfig, S extends RunnableService>(d
         `Invalid configuration:\n  NATS_URL: required when the ${definition.name} service runs as its own process`,
       );
     }
+    await checkPortFree(config.HOST, definition.port(config), `${definition.name.toUpperCase()}_PORT`);
+    if (config.METRICS_PORT !== undefined) await checkPortFree(config.HOST, config.METRICS_PORT, 'METRICS_PORT');
     const logger = createLogger(definition.name, config.LOG_LEVEL);
+    if (config.OTEL_EXPORTER_OTLP_ENDPOINT) await startTracing({ endpoint: config.OTEL_EXPORTER_OTLP_ENDPOINT });
     const bus = await natsBus({
       url: config.NATS_URL,
       name: definition.name,
@@ -97,12 +105,22 @@ export function runService<C extends ProcessConfig, S extends RunnableService>(d
     });
     const service = await definition.create({ config, bus });
     await service.app.listen({ host: config.HOST, port: definition.port(config) });
+    observeConsumers(bus);
+    const metricsServer = await serveMetrics(config, service.app.log);
     return {
       logger: service.app.log,
       async close() {
         await bus.close();
         await service.close();
+        await closeMetricsServer(metricsServer);
+        await stopTracing();
       },
     };
   });
+}
+
+/** The process's metrics endpoint on METRICS_PORT (same HOST as the app), when set. */
+export async function serveMetrics(config: { HOST: string; METRICS_PORT?: number | undefined }, log: Logger) {
+  if (config.METRICS_PORT === undefined) return undefined;
+  return startMetricsServer({ host: config.HOST, port: config.METRICS_PORT, log });
 }

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import type { EventEnvelope } from '@app/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TEST_SECRET, uniqueId } from '@app/testing';
-import { eventCodec, outboxEvent, type EventBus } from '../src/index.ts';
+import { eventCodec, metrics, outboxEvent, type EventBus } from '../src/index.ts';
 
 /** A transport under test: new connections to one shared broker (or database). */
 export interface Transport {
@@ -33,6 +33,18 @@ const until = async (check: () => boolean, ms = 8000) => {
   }
 };
 const settle = () => new Promise((r) => setTimeout(r, 400));
+/** A counter's value for these labels in this process's metrics (0 when never counted). */
+const counted = async (counter: typeof metrics.redeliveries | typeof metrics.deadLetters, labels: object) =>
+  (await counter.get()).values.find((value) =>
+    Object.entries(labels).every(([key, wanted]) => value.labels[key as never] === wanted),
+  )?.value ?? 0;
+const eventually = async (check: () => Promise<boolean>, ms = 10_000) => {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
 
 /**
  * The delivery contract both transports keep, so what passes on `npm start`'s in-process bus behaves
@@ -241,7 +253,111 @@ export function describeBusContract(transport: Transport) {
       // Terminated, not retried: nothing comes back after a retry delay.
       await settle();
       expect(await ours()).toHaveLength(expected.length);
+      // Refused messages are never replayed as valid.
+      expect(await bus.replay(subscriber)).toEqual([]);
+      await settle();
+      expect(handled).toEqual([`${marker}-genuine`]);
     });
+
+    it('dead-letters an event after maxDeliver failed attempts, then replays it to that subscriber only, once', async () => {
+      const bus = await connect();
+      const capped = id('capped');
+      const marker = id('s');
+      let broken = true;
+      const attempts: string[] = [];
+      const handled: string[] = [];
+      const bystander: string[] = [];
+      await bus.subscribe({
+        event: 'session.ended',
+        subscriber: capped,
+        options: { maxDeliver: 3 },
+        handle: async (e) => {
+          if (e.payload.sessionId !== marker) return;
+          attempts.push(e.id);
+          if (broken) throw new Error('the model is down');
+          handled.push(e.id);
+        },
+      });
+      await bus.subscribe({
+        event: 'session.ended',
+        subscriber: id('bystander'),
+        handle: async (e) => void (e.payload.sessionId === marker && bystander.push(e.id)),
+      });
+      const event = envelope(marker);
+      await bus.publish(event);
+      const letters = async () => (await bus.deadLetters(capped)).filter((letter) => letter.eventId === event.id);
+      await eventually(async () => (await letters()).length === 1);
+      expect((await letters()).map((letter) => [letter.reason, letter.name])).toEqual([
+        ['max-deliveries', 'session.ended'],
+      ]);
+      await settle();
+      expect(attempts).toHaveLength(3); // the cap, then no more
+      // The metrics count where the bus does it: attempts 2 and 3 were redeliveries, then one dead letter.
+      expect(await counted(metrics.redeliveries, { subscriber: capped })).toBe(2);
+      expect(await counted(metrics.deadLetters, { subscriber: capped, reason: 'max-deliveries' })).toBe(1);
+
+      broken = false;
+      expect(await bus.replay(capped, event.id)).toEqual([event.id]);
+      await until(() => handled.length === 1);
+      await settle();
+      expect(handled).toEqual([event.id]);
+      expect(attempts).toHaveLength(4);
+      // The other subscriber of the event handled it once, and not again with the replay.
+      expect(bystander).toEqual([event.id]);
+      // Given back once: the dead letter is gone.
+      expect(await letters()).toEqual([]);
+      expect(await bus.replay(capped, event.id)).toEqual([]);
+      // A replay is a new delivery, not a redelivery; nothing was counted twice.
+      expect(await counted(metrics.redeliveries, { subscriber: capped })).toBe(2);
+      expect(await counted(metrics.deadLetters, { subscriber: capped, reason: 'max-deliveries' })).toBe(1);
+    });
+
+    it('runs up to `concurrency` handlers of a subscriber at once', async () => {
+      const bus = await connect();
+      const marker = id('s');
+      let running = 0;
+      let peak = 0;
+      const done: string[] = [];
+      await bus.subscribe({
+        event: 'session.ended',
+        subscriber: id('parallel'),
+        options: { concurrency: 3 },
+        handle: async (e) => {
+          if (!e.payload.sessionId.startsWith(marker)) return;
+          running++;
+          peak = Math.max(peak, running);
+          await new Promise((r) => setTimeout(r, 300));
+          running--;
+          done.push(e.id);
+        },
+      });
+      for (let i = 0; i < 3; i++) await bus.publish(envelope(`${marker}-${i}`));
+      await until(() => done.length === 3);
+      expect(peak).toBe(3);
+    });
+
+    it('keeps a message with its instance while a handler works past the ack wait (progress signals)', async () => {
+      const subscriber = id('slow');
+      const marker = id('s');
+      const starts: string[] = [];
+      const finished: string[] = [];
+      const handle = (instance: string) => async (e: EventEnvelope<'session.ended'>) => {
+        if (e.payload.sessionId !== marker) return;
+        starts.push(instance);
+        // Three ack waits (1 s in these tests) of work: a slow model call.
+        await new Promise((r) => setTimeout(r, 3000));
+        finished.push(instance);
+      };
+      const a = await connect();
+      const b = await connect();
+      await a.subscribe({ event: 'session.ended', subscriber, handle: handle('a') });
+      await b.subscribe({ event: 'session.ended', subscriber, handle: handle('b') });
+      await a.publish(envelope(marker));
+      await until(() => finished.length === 1, 10_000);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(starts).toHaveLength(1);
+      expect(finished).toEqual(starts);
+    }, 20_000);
 
     it('does not let listeners hear a forged broadcast', async () => {
       const bus = await connect();

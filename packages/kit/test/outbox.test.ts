@@ -29,7 +29,7 @@ beforeAll(async () => {
   await setup.connect();
   await setup.query(`CREATE SCHEMA svc; CREATE TABLE svc.outbox_events (
     id UUID PRIMARY KEY, name TEXT NOT NULL, payload JSONB NOT NULL, request_id TEXT,
-    occurred_at TIMESTAMPTZ(3) NOT NULL, published_at TIMESTAMPTZ(3))`);
+    occurred_at TIMESTAMPTZ(3) NOT NULL, published_at TIMESTAMPTZ(3), trace_context JSONB)`);
   await setup.end();
 });
 afterAll(async () => {

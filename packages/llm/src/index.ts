@@ -1,3 +1,4 @@
+import { metrics } from '@app/kit';
 import type { FastifyBaseLogger } from 'fastify';
 import OpenAI from 'openai';
 import type { ChatCompletionContentPart } from 'openai/resources/chat/completions';
@@ -130,9 +131,12 @@ export async function askValidated<T>(
 ): Promise<T | null> {
   for (let attempt = 1; attempt <= 2; attempt++) {
     let text: string;
+    const timer = metrics.modelCalls.startTimer({ purpose });
     try {
       text = await model.ask(attempt === 1 ? question : { ...question, system: question.system + REMINDER });
     } catch (error) {
+      timer({ outcome: 'error' });
+      metrics.modelFallbacks.inc({ purpose, reason: 'unavailable' });
       warnOnce(
         log,
         `unavailable: ${failureReason(error)}`,
@@ -142,12 +146,16 @@ export async function askValidated<T>(
       return null;
     }
     try {
-      return validate(text);
+      const value = validate(text);
+      timer({ outcome: 'ok' });
+      return value;
     } catch (error) {
+      timer({ outcome: 'invalid' });
       if (!(error instanceof InvalidOutput)) throw error;
       log.warn({ purpose, attempt, reason: error.message }, 'language model output refused');
     }
   }
+  metrics.modelFallbacks.inc({ purpose, reason: 'invalid_output' });
   warnOnce(
     log,
     `invalid output: ${purpose}`,

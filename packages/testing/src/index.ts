@@ -253,3 +253,5 @@ export async function startTestService<S extends { app: { ready(): PromiseLike<u
     },
   };
 }
+
+export { SPAN_KIND, startOtlpCollector, type CollectedSpan, type OtlpCollector } from './otlp-collector.ts';

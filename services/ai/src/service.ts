@@ -41,7 +41,6 @@ export async function createAiService(options: ServiceOptions<AiConfig>): Promis
     bus: options.bus,
     logger: options.logger,
     bodyLimit: BODY_LIMIT,
-    poolSize: 4,
     prisma: (adapter) => new PrismaClient({ adapter }),
   });
   const { app, prisma } = service;

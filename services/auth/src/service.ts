@@ -21,8 +21,6 @@ export async function createAuthService(options: ServiceOptions<AuthConfig>): Pr
     migrations: new URL('../prisma/migrations', import.meta.url),
     bus: options.bus,
     logger: options.logger,
-    // Every request through the gateway resolves its session here.
-    poolSize: 10,
     prisma: (adapter) => new PrismaClient({ adapter }),
   });
   await service.app.register(cookie);

@@ -1,4 +1,5 @@
 import { displayNameText } from '@app/domain';
+import { metrics, SpanKind, withSpan } from '@app/kit';
 import type { Transporter } from 'nodemailer';
 import type { SentEmails } from './repository.ts';
 import type { RenderedEmail } from './templates.ts';
@@ -57,21 +58,27 @@ export function emailSender(options: { sent: SentEmails; transport: Transporter;
       throw new SendInProgressError(`email for event ${eventId} is being sent by another delivery`);
     }
     try {
-      await transport.sendMail({
-        from: fromFor(envelope.fromName),
-        to: envelope.to,
-        cc: envelope.cc,
-        bcc: envelope.bcc,
-        replyTo: envelope.replyTo,
-        subject: email.subject,
-        text: email.text,
-        html: email.html,
-        messageId: `<${eventId}@${domain}>`,
-      });
+      // The SMTP send as its own span, in the trace of the event that asked for the email (no addresses).
+      const smtpSpan = { kind: SpanKind.CLIENT, attributes: { 'email.kind': kind, 'messaging.message.id': eventId } };
+      await withSpan('mail', 'smtp send', smtpSpan, () =>
+        transport.sendMail({
+          from: fromFor(envelope.fromName),
+          to: envelope.to,
+          cc: envelope.cc,
+          bcc: envelope.bcc,
+          replyTo: envelope.replyTo,
+          subject: email.subject,
+          text: email.text,
+          html: email.html,
+          messageId: `<${eventId}@${domain}>`,
+        }),
+      );
     } catch (error) {
+      metrics.emailsFailed.inc({ kind });
       await sent.markFailed(id, error);
       throw error;
     }
+    metrics.emailsSent.inc({ kind });
     await sent.markSent(id);
     return 'sent';
   };

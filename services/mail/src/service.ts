@@ -45,7 +45,6 @@ export async function createMailService(
     migrations: new URL('../prisma/migrations', import.meta.url),
     bus: options.bus,
     logger: options.logger,
-    poolSize: 4,
     prisma: (adapter) => new PrismaClient({ adapter }),
   });
   // A pooled transport: SMTP servers add a delay to each new connection, so reuse them.

@@ -30,7 +30,7 @@ export async function createProfilesService(options: ServiceOptions<ProfilesConf
     bus,
     logger: options.logger,
     // The relay and the webhook worker (claims and outcomes).
-    pgPoolSize: 4,
+    pgShare: 1 / 2,
     prisma: (adapter) => new PrismaClient({ adapter }),
   });
   const { app, transaction, prisma, pool } = service;

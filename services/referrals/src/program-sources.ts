@@ -1,5 +1,5 @@
 import { operations, ReferralProgramAnswer, type RequestBodyOf } from '@app/contracts';
-import { INTERNAL_AUTH_HEADER, internalAuthToken } from '@app/kit';
+import { INTERNAL_AUTH_HEADER, internalAuthToken, propagationHeaders, SpanKind, withSpan } from '@app/kit';
 import type { ReferralsConfig } from './config.ts';
 import type { VendorLinks } from './programs-repository.ts';
 
@@ -45,12 +45,19 @@ export function aiProgramSource(
         vendorWebsite: project.vendorWebsite,
         programWebsite: project.programWebsite,
       };
-      const response = await fetch(url, {
-        method: askReferralProgram.method,
-        headers: { 'content-type': 'application/json', [INTERNAL_AUTH_HEADER]: token },
-        body: JSON.stringify(question),
-        signal: AbortSignal.timeout(config.AI_TIMEOUT_MS),
-      });
+      // The request id and trace context of the work in progress go along (x-request-id, traceparent).
+      const response = await withSpan(
+        'referrals',
+        `${askReferralProgram.method} ai askReferralProgram`,
+        { kind: SpanKind.CLIENT, attributes: { 'http.request.method': askReferralProgram.method } },
+        () =>
+          fetch(url, {
+            method: askReferralProgram.method,
+            headers: { ...propagationHeaders(), 'content-type': 'application/json', [INTERNAL_AUTH_HEADER]: token },
+            body: JSON.stringify(question),
+            signal: AbortSignal.timeout(config.AI_TIMEOUT_MS),
+          }),
+      );
       if (!response.ok) throw new Error(`AI service answered ${response.status}`);
       const text = ReferralProgramAnswer.parse(await response.json()).referralProgram?.trim();
       if (text && text.length > MAX_PROGRAM_TEXT) throw new Error('AI service answered an overlong program text');

@@ -35,7 +35,8 @@ export async function createReferralsService(options: ServiceOptions<ReferralsCo
     migrations: new URL('../prisma/migrations', import.meta.url),
     bus,
     logger: options.logger,
-    pgPoolSize: 10,
+    // Its list, impact and inbox reads are raw SQL on the pg pool.
+    pgShare: 2 / 3,
     prisma: (adapter) => new PrismaClient({ adapter }),
   });
   const { app, prisma, pool, transaction } = service;

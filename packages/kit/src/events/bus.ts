@@ -1,13 +1,69 @@
 import { createHmac, createSecretKey, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { EVENT_PRODUCERS, events, type EventEnvelope, type EventName, type ServiceName } from '@app/contracts';
+import type { TraceCarrier } from '../tracing.ts';
 
-export type EventHandler<N extends EventName = EventName> = (event: EventEnvelope<N>) => Promise<void>;
+/**
+ * Handles one delivered event; `trace` is the trace context it was published under (NATS headers, or the
+ * in-process bus's column), outside the signed envelope: it links spans, it proves nothing.
+ */
+export type EventHandler<N extends EventName = EventName> = (
+  event: EventEnvelope<N>,
+  trace?: TraceCarrier,
+) => Promise<void>;
+
+/**
+ * How one subscriber consumes, per instance. Defaults (`CONSUMER_DEFAULTS`) suit quick database work; a
+ * subscriber doing slow work (a model call) raises `ackWaitMs` or `concurrency` in its definition, and
+ * operators override any of them per subscriber with `SUBSCRIBERS` (README "Operate").
+ */
+export interface ConsumerOptions {
+  /** Handlers of this subscriber running at once in one instance. */
+  concurrency?: number;
+  /** Messages an instance takes ahead of its handlers (the pull batch; in process, the lease). */
+  prefetch?: number;
+  /** Messages delivered and not yet acknowledged, per subscriber across instances (JetStream max_ack_pending). */
+  maxAckPending?: number;
+  /** Unacknowledged this long, a message goes to another instance; a running handler signals progress every third of it. */
+  ackWaitMs?: number;
+  /** Deliveries before the message is dead-lettered (reason `max-deliveries`) instead of retried. */
+  maxDeliver?: number;
+}
+
+export const CONSUMER_DEFAULTS: Required<ConsumerOptions> = {
+  concurrency: 1,
+  prefetch: 10,
+  maxAckPending: 1000,
+  ackWaitMs: 30_000,
+  maxDeliver: 10,
+};
 
 export interface Subscription<N extends EventName = EventName> {
   event: N;
   /** Stable id: one durable consumer per subscriber, shared by all instances of the service. */
   subscriber: string;
   handle: EventHandler<N>;
+  /** Over the bus's defaults. */
+  options?: ConsumerOptions | undefined;
+}
+
+/**
+ * Where a bus tells what happens to deliveries (metrics count them here): an event given again after its
+ * handler failed or its ack wait ran out, and a message moved to the dead letters (refused, or past
+ * `maxDeliver`).
+ */
+export interface BusHooks {
+  redelivered?: (info: { subscriber: string; event: string; attempt: number }) => void;
+  deadLettered?: (info: { subscriber: string; event: string | undefined; reason: DeadLetterReason }) => void;
+}
+
+/** A message a subscriber dead-lettered, as `deadLetters` lists it (never the payload). */
+export interface DeadLetter {
+  /** Its position in the dead letters (NATS: the dead-letter stream's sequence; in process: the message's). */
+  seq: string;
+  eventId: string | null;
+  name: string | null;
+  reason: DeadLetterReason;
+  at: string;
 }
 
 /**
@@ -17,17 +73,77 @@ export interface Subscription<N extends EventName = EventName> {
  */
 export interface EventBus {
   readonly kind: 'nats' | 'in-process';
-  /** Resolves once the event is durably accepted (stored); subscribers handle it later, each on its own. */
-  publish(event: EventEnvelope): Promise<void>;
+  /**
+   * Resolves once the event is durably accepted (stored); subscribers handle it later, each on its own.
+   * `trace` (the publisher's trace context) travels beside the signed envelope, to the subscribers.
+   */
+  publish(event: EventEnvelope, trace?: TraceCarrier): Promise<void>;
   /** A durable, at-least-once subscription; a handler that throws gets the event again later. */
   subscribe<N extends EventName>(subscription: Subscription<N>): Promise<void>;
   /** Every running instance hears the event, best effort (for cache invalidation). */
   listen<N extends EventName>(event: N, handle: EventHandler<N>): Promise<void>;
+  /** The backlog of each subscriber this bus consumes for (read by the metrics when scraped). */
+  pending?(): Promise<SubscriberBacklog[]>;
+  /** Throws when the bus cannot deliver (NATS unreachable, its database down): readiness. */
+  check(): Promise<void>;
+  /** What a subscriber dead-lettered and still keeps (7 days). */
+  deadLetters(subscriber: string): Promise<DeadLetter[]>;
+  /**
+   * Gives dead letters of reason `max-deliveries` back to their subscriber (only it), once: all of them, or
+   * the one with event id `eventId`. Refused messages (forged, unsigned...) are never replayed. Returns the
+   * event ids given back.
+   */
+  replay(subscriber: string, eventId?: string): Promise<string[]>;
   close(): Promise<void>;
+}
+
+/** How far behind a subscriber is. */
+export interface SubscriberBacklog {
+  subscriber: string;
+  /** Events not delivered to it yet. */
+  pending: number;
+  /** Delivered, not acknowledged yet (being handled, or waiting for a retry). */
+  unacknowledged: number;
 }
 
 /** Why a delivered message is refused (and dead-lettered) instead of handled. */
 export type RefusalReason = 'malformed' | 'unsigned' | 'forged' | 'wrong-producer' | 'invalid-payload';
+/** Why a message sits in the dead letters: refused, or its handler failed `maxDeliver` times. */
+export type DeadLetterReason = RefusalReason | 'max-deliveries';
+
+/** The subscriber's options: the bus's defaults, its definition's, then the operator's (`SUBSCRIBERS`). */
+export const consumerOptions = (...layers: Array<ConsumerOptions | undefined>): Required<ConsumerOptions> =>
+  Object.assign({}, CONSUMER_DEFAULTS, ...layers.map((layer) => (layer ? withoutUndefined(layer) : {})));
+const withoutUndefined = (value: object) =>
+  Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
+
+/**
+ * Runs `work` while calling `progress` every third of the ack wait, so a long handler (a model call) keeps
+ * its message instead of having it delivered to another instance.
+ */
+export async function withProgress<T>(ackWaitMs: number, progress: () => void, work: () => Promise<T>): Promise<T> {
+  const timer = setInterval(progress, Math.max(50, Math.floor(ackWaitMs / 3)));
+  try {
+    return await work();
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+/** A tiny semaphore: at most `limit` tasks at once; `run` waits for a free slot, then starts the task. */
+export function slots(limit: number) {
+  const running = new Set<Promise<void>>();
+  return {
+    async run(task: () => Promise<void>) {
+      while (running.size >= limit) await Promise.race(running);
+      const done: Promise<void> = task()
+        .catch(() => {})
+        .finally(() => running.delete(done));
+      running.add(done);
+    },
+    idle: () => Promise.allSettled([...running]),
+  };
+}
 
 export class InvalidEventError extends Error {
   readonly reason: RefusalReason;

@@ -2,7 +2,22 @@ import type { EventEnvelope, EventName, ServiceName } from '@app/contracts';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import pg from 'pg';
 import { createLogger } from '../logger.ts';
-import { eventCodec, refusalFields, retryDelayMs, type EventBus, type EventHandler, type Subscription } from './bus.ts';
+import { metricsHooks, observePool } from '../metrics.ts';
+import type { TraceCarrier } from '../tracing.ts';
+import {
+  consumerOptions,
+  eventCodec,
+  refusalFields,
+  retryDelayMs,
+  slots,
+  withProgress,
+  type BusHooks,
+  type ConsumerOptions,
+  type DeadLetterReason,
+  type EventBus,
+  type EventHandler,
+  type Subscription,
+} from './bus.ts';
 
 export interface InProcessBusOptions {
   /** The database that keeps the stream and each subscriber's deliveries (schema `bus`). */
@@ -14,6 +29,10 @@ export interface InProcessBusOptions {
   producer?: ServiceName | undefined;
   /** How long a delivery may stay unacknowledged before it is delivered again (a crash mid-handling). */
   ackWaitMs?: number;
+  /** Defaults of every subscriber of this bus (ack wait, deliveries before dead-lettering...). */
+  consumers?: ConsumerOptions;
+  /** Told of each redelivery and dead letter; default `metricsHooks` (the process's Prometheus counters). */
+  hooks?: BusHooks;
   /** Delay before delivering again after the handler failed, by attempt (1, 2...). */
   retryDelay?: (attempt: number) => number;
   /** How long a published event stays deliverable to subscribers that appear later (as the NATS stream keeps it). */
@@ -25,9 +44,9 @@ interface Delivery {
   seq: string;
   attempts: number;
   data: string;
+  /** The publisher's trace context (as NATS carries it in headers): beside the signed data, not in it. */
+  trace_context: TraceCarrier | null;
 }
-
-const BATCH = 20;
 
 /** Bus instances of this process by database and schema: `listen` reaches every one of them, as on NATS. */
 const instances = new Map<string, Set<(data: string, name: string) => void>>();
@@ -45,12 +64,13 @@ const IDLE_POLL_MS = 1000;
 export async function inProcessBus(options: InProcessBusOptions): Promise<EventBus> {
   const log = options.logger ?? createLogger('bus');
   const schema = options.schema ?? 'bus';
-  const ackWaitMs = options.ackWaitMs ?? 30_000;
+  const hooks = options.hooks ?? metricsHooks;
   const retryDelay = options.retryDelay ?? retryDelayMs;
   const retentionMs = options.retentionMs ?? 7 * 24 * 3600_000;
   const codec = eventCodec(options.secret, options.producer);
   const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 4, options: `-c search_path=${schema}` });
   pool.on('error', () => {});
+  observePool(schema, 'bus', pool);
 
   await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
   await pool.query(`SELECT pg_advisory_lock(hashtext('bus-schema'))`);
@@ -81,7 +101,8 @@ export async function inProcessBus(options: InProcessBusOptions): Promise<EventB
         data TEXT NOT NULL,
         refused_at TIMESTAMPTZ NOT NULL DEFAULT now(),
         PRIMARY KEY (subscriber, seq)
-      );`);
+      );
+      ALTER TABLE messages ADD COLUMN IF NOT EXISTS trace_context JSONB;`);
   } finally {
     await pool.query(`SELECT pg_advisory_unlock(hashtext('bus-schema'))`);
   }
@@ -122,64 +143,98 @@ export async function inProcessBus(options: InProcessBusOptions): Promise<EventB
   }, 3600_000);
   cleanup.unref();
 
+  type Settings = ReturnType<typeof consumerOptions>;
+
   async function consume(subscription: Subscription, state: { wake: () => void }) {
+    const settings = consumerOptions({ ackWaitMs: options.ackWaitMs }, options.consumers, subscription.options);
+    const inFlight = slots(settings.concurrency);
     while (!closed) {
       // Lease a batch: each delivery is hidden for ackWait while its handler runs.
       const { rows } = await pool
         .query<Delivery>(
           `UPDATE deliveries d SET attempts = d.attempts + 1, available_at = now() + $2 * interval '1 millisecond'
              FROM (SELECT seq FROM deliveries WHERE subscriber = $1 AND available_at <= now()
-                    ORDER BY seq LIMIT ${BATCH} FOR UPDATE SKIP LOCKED) due, messages m
+                    ORDER BY seq LIMIT $3 FOR UPDATE SKIP LOCKED) due, messages m
             WHERE d.subscriber = $1 AND d.seq = due.seq AND m.seq = d.seq
-        RETURNING d.seq::text AS seq, d.attempts, m.data`,
-          [subscription.subscriber, ackWaitMs],
+        RETURNING d.seq::text AS seq, d.attempts, m.data, m.trace_context`,
+          [subscription.subscriber, settings.ackWaitMs, settings.prefetch],
         )
         .catch((error: unknown) => {
           if (!closed) log.error({ err: error, subscriber: subscription.subscriber }, 'bus: lease failed');
           return { rows: [] as Delivery[] };
         });
       rows.sort((a, b) => Number(a.seq) - Number(b.seq));
+      // A free slot takes the next delivery at once: what arrives while others are handled is leased next
+      // (up to `concurrency` at once), without waiting for the whole batch to finish.
       for (const delivery of rows) {
-        if (closed) return;
-        await deliver(subscription, delivery);
+        if (closed) break;
+        await inFlight.run(() => deliver(subscription, delivery, settings));
       }
-      if (rows.length === BATCH) continue;
+      if (closed) break;
+      if (rows.length === settings.prefetch) continue;
       await nextDue(subscription.subscriber, state);
     }
+    await inFlight.idle();
   }
 
-  async function deliver(subscription: Subscription, delivery: Delivery) {
+  async function deliver(subscription: Subscription, delivery: Delivery, settings: Settings) {
+    const { subscriber } = subscription;
     let event: EventEnvelope;
     try {
       event = codec.decode(delivery.data);
     } catch (error) {
-      await deadLetter(subscription.subscriber, delivery, error);
+      await deadLetter(subscriber, delivery, refusalFields(error));
       return;
     }
+    if (delivery.attempts > 1) hooks.redelivered?.({ subscriber, event: event.name, attempt: delivery.attempts });
+    const maxed = { eventId: event.id, event: event.name, reason: 'max-deliveries' as const };
+    // Delivered past the cap without a failure seen (its handlers died mid-work): not again.
+    if (delivery.attempts > settings.maxDeliver) {
+      return deadLetter(subscriber, delivery, { ...maxed, detail: 'lease ran out' });
+    }
+    // A long handler keeps its lease: the delivery stays hidden while it works.
+    const extend = () =>
+      void pool
+        .query(
+          `UPDATE deliveries SET available_at = now() + $3 * interval '1 millisecond' WHERE subscriber = $1 AND seq = $2`,
+          [subscriber, delivery.seq, settings.ackWaitMs],
+        )
+        .catch(() => {});
     try {
-      await subscription.handle(event as never);
-      await ack(subscription.subscriber, delivery.seq);
+      await withProgress(settings.ackWaitMs, extend, () =>
+        subscription.handle(event as never, delivery.trace_context ?? undefined),
+      );
+      await ack(subscriber, delivery.seq);
     } catch (error) {
+      if (delivery.attempts >= settings.maxDeliver) {
+        await deadLetter(subscriber, delivery, { ...maxed, detail: String(error) });
+        return;
+      }
       const delay = retryDelay(delivery.attempts);
       log.warn(
-        { err: error, eventId: event.id, subscriber: subscription.subscriber, attempt: delivery.attempts, delay },
+        { err: error, eventId: event.id, requestId: event.requestId, subscriber, attempt: delivery.attempts, delay },
         'event handler failed; will retry',
       );
       await pool
         .query(
           `UPDATE deliveries SET available_at = now() + $3 * interval '1 millisecond' WHERE subscriber = $1 AND seq = $2`,
-          [subscription.subscriber, delivery.seq, delay],
+          [subscriber, delivery.seq, delay],
         )
         .catch(() => {});
     }
   }
 
   /**
-   * A message that is not a valid event signed by its producer is never handled nor retried: its delivery
-   * moves to `dead_letters` (with the reason) in one statement.
+   * A message that is not a valid event signed by its producer is never handled nor retried, nor is one
+   * whose handler failed `maxDeliver` times: its delivery moves to `dead_letters` (with the reason) in one
+   * statement.
    */
-  async function deadLetter(subscriber: string, delivery: Delivery, error: unknown) {
-    const fields = { ...refusalFields(error), subscriber, seq: delivery.seq };
+  async function deadLetter(
+    subscriber: string,
+    delivery: Delivery,
+    refusal: { reason: string; eventId?: string | undefined; event?: string | undefined; detail: string },
+  ) {
+    const fields = { ...refusal, subscriber, seq: delivery.seq };
     await pool
       .query(
         `WITH gone AS (DELETE FROM deliveries WHERE subscriber = $1 AND seq = $2 RETURNING subscriber, seq)
@@ -188,9 +243,16 @@ export async function inProcessBus(options: InProcessBusOptions): Promise<EventB
         [subscriber, delivery.seq, fields.eventId ?? null, fields.event ?? null, fields.reason, delivery.data],
       )
       .then(
-        () => log.error(fields, 'bus: refused an event: dead-lettered'),
-        (failure: unknown) =>
-          log.error({ ...fields, err: failure }, 'bus: refused an event; could not dead-letter it yet'),
+        () => {
+          hooks.deadLettered?.({ subscriber, event: refusal.event, reason: refusal.reason as DeadLetterReason });
+          log.error(
+            fields,
+            refusal.reason === 'max-deliveries'
+              ? 'bus: gave up on an event: dead-lettered'
+              : 'bus: refused an event: dead-lettered',
+          );
+        },
+        (failure: unknown) => log.error({ ...fields, err: failure }, 'bus: could not dead-letter an event yet'),
       );
   }
 
@@ -222,15 +284,15 @@ export async function inProcessBus(options: InProcessBusOptions): Promise<EventB
 
   return {
     kind: 'in-process',
-    async publish(event: EventEnvelope) {
+    async publish(event: EventEnvelope, trace?: TraceCarrier) {
       // Signed and round-tripped through JSON so handlers see exactly what JetStream would deliver.
       const data = codec.encode(event);
       codec.decode(data);
       const { rows } = await pool.query<{ subscriber: string }>(
-        `WITH m AS (INSERT INTO messages (id, name, data) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING RETURNING seq, name)
+        `WITH m AS (INSERT INTO messages (id, name, data, trace_context) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING RETURNING seq, name)
          INSERT INTO deliveries (subscriber, seq) SELECT c.subscriber, m.seq FROM m JOIN consumers c ON c.event = m.name
          RETURNING subscriber`,
-        [event.id, event.name, data],
+        [event.id, event.name, data, trace?.traceparent ? JSON.stringify(trace) : null],
       );
       for (const { subscriber } of rows) loops.get(subscriber)?.wake();
       for (const instance of instances.get(instanceKey) ?? []) instance(data, event.name);
@@ -260,6 +322,53 @@ export async function inProcessBus(options: InProcessBusOptions): Promise<EventB
     },
     async listen<N extends EventName>(event: N, handle: EventHandler<N>) {
       listeners.set(event, [...(listeners.get(event) ?? []), handle as unknown as EventHandler]);
+    },
+    async pending() {
+      const { rows } = await pool.query<{ subscriber: string; pending: number; unacknowledged: number }>(
+        `SELECT subscriber, count(*) FILTER (WHERE attempts = 0)::int AS pending,
+                count(*) FILTER (WHERE attempts > 0)::int AS unacknowledged
+           FROM deliveries WHERE subscriber = ANY($1::text[]) GROUP BY subscriber`,
+        [[...loops.keys()]],
+      );
+      const found = new Map(rows.map((row) => [row.subscriber, row]));
+      return [...loops.keys()].map(
+        (subscriber) => found.get(subscriber) ?? { subscriber, pending: 0, unacknowledged: 0 },
+      );
+    },
+    async check() {
+      await pool.query('SELECT 1');
+    },
+    async deadLetters(subscriber: string) {
+      const { rows } = await pool.query<{
+        seq: string;
+        eventId: string | null;
+        name: string | null;
+        reason: DeadLetterReason;
+        at: Date;
+      }>(
+        `SELECT seq::text AS seq, event_id AS "eventId", name, reason, refused_at AS at
+           FROM dead_letters WHERE subscriber = $1 ORDER BY seq`,
+        [subscriber],
+      );
+      return rows.map((row) => ({ ...row, at: row.at.toISOString() }));
+    },
+    async replay(subscriber: string, eventId?: string) {
+      // Back to this subscriber's queue (only it), the stored message restored if retention removed it.
+      const { rows } = await pool.query<{ eventId: string }>(
+        `WITH letter AS (
+           DELETE FROM dead_letters WHERE subscriber = $1 AND reason = 'max-deliveries'
+              AND event_id IS NOT NULL AND ($2::text IS NULL OR event_id = $2)
+           RETURNING seq, event_id, name, data),
+         restored AS (
+           INSERT INTO messages (seq, id, name, data) SELECT seq, event_id, name, data FROM letter
+           ON CONFLICT DO NOTHING),
+         queued AS (
+           INSERT INTO deliveries (subscriber, seq) SELECT $1, seq FROM letter ON CONFLICT DO NOTHING)
+         SELECT event_id AS "eventId" FROM letter ORDER BY seq`,
+        [subscriber, eventId ?? null],
+      );
+      loops.get(subscriber)?.wake();
+      return rows.map((row) => row.eventId);
     },
     async close() {
       closed = true;

@@ -7,10 +7,27 @@ import {
   type ConsumerMessages,
   type JsMsg,
 } from '@nats-io/jetstream';
-import { headers, nanos } from '@nats-io/nats-core';
+import { headers, nanos, type MsgHdrs } from '@nats-io/nats-core';
 import { connect } from '@nats-io/transport-node';
 import type { FastifyBaseLogger as Logger } from 'fastify';
-import { eventCodec, refusalFields, retryDelayMs, type EventBus, type EventHandler, type Subscription } from './bus.ts';
+import { metricsHooks } from '../metrics.ts';
+import { connecting } from '../startup.ts';
+import type { TraceCarrier } from '../tracing.ts';
+import {
+  consumerOptions,
+  eventCodec,
+  refusalFields,
+  retryDelayMs,
+  slots,
+  withProgress,
+  type BusHooks,
+  type ConsumerOptions,
+  type DeadLetter,
+  type DeadLetterReason,
+  type EventBus,
+  type EventHandler,
+  type Subscription,
+} from './bus.ts';
 
 export interface NatsBusOptions {
   url: string;
@@ -20,8 +37,12 @@ export interface NatsBusOptions {
   secret: string;
   /** The service this process publishes for (its events are signed as produced by it). */
   producer?: ServiceName | undefined;
-  /** How long a delivered event may stay unacknowledged before JetStream delivers it again. */
+  /** How long a delivered event may stay unacknowledged before JetStream delivers it again (`consumers.ackWaitMs`). */
   ackWaitMs?: number;
+  /** Defaults of every subscriber of this bus (ack wait, deliveries before dead-lettering...). */
+  consumers?: ConsumerOptions;
+  /** Told of each redelivery and dead letter; default `metricsHooks` (the process's Prometheus counters). */
+  hooks?: BusHooks;
   /** Subject prefix and stream name: separate namespaces share a NATS server without seeing each other. */
   namespace?: string;
   /** Delay before delivering again after the handler failed, by attempt (1, 2...). */
@@ -32,6 +53,23 @@ export const streamName = (namespace: string) => namespace.toUpperCase().replace
 /** Where subscribers put the messages they refuse (unsigned, forged, invalid): one subject per subscriber. */
 export const deadLetterStreamName = (namespace: string) => `${streamName(namespace)}_DEAD`;
 export const deadLetterSubject = (namespace: string, subscriber: string) => `dead.${namespace}.${subscriber}`;
+/** On a replayed message: the one subscriber it is for (the others of its event acknowledge it unhandled). */
+export const REPLAY_HEADER = 'Replay-For';
+
+/** The W3C trace context a message carries in its headers (never part of the signed envelope). */
+function traceOf(h: MsgHdrs | undefined): TraceCarrier | undefined {
+  const traceparent = h?.get('traceparent');
+  if (!traceparent) return undefined;
+  const tracestate = h?.get('tracestate');
+  return tracestate ? { traceparent, tracestate } : { traceparent };
+}
+
+/** Sets a trace context's headers (traceparent, tracestate) on a message's headers. */
+function setTrace(h: MsgHdrs, trace: TraceCarrier | undefined): MsgHdrs {
+  if (trace?.traceparent) h.set('traceparent', trace.traceparent);
+  if (trace?.traceparent && trace.tracestate) h.set('tracestate', trace.tracestate);
+  return h;
+}
 
 /**
  * `nats://user:pass@host:4222` (several servers comma-separated): the client ignores credentials written
@@ -65,11 +103,14 @@ export function natsConnectOptions(url: string): {
 
 /** JetStream transport: file-backed stream, message-id de-duplication, durable pull consumers. */
 export async function natsBus(options: NatsBusOptions): Promise<EventBus> {
-  const nc = await connect({ ...natsConnectOptions(options.url), name: options.name, maxReconnectAttempts: -1 });
+  const nc = await connecting('NATS', 'NATS_URL', options.url, () =>
+    connect({ ...natsConnectOptions(options.url), name: options.name, maxReconnectAttempts: -1 }),
+  );
   const jsm = await jetstreamManager(nc);
   const js = jetstream(nc);
   const log = options.logger;
-  const ackWait = options.ackWaitMs ?? 30_000;
+  const hooks = options.hooks ?? metricsHooks;
+  const retryDelay = options.retryDelay ?? retryDelayMs;
   const namespace = options.namespace ?? 'events';
   const STREAM = streamName(namespace);
   const DEAD = deadLetterStreamName(namespace);
@@ -88,78 +129,159 @@ export async function natsBus(options: NatsBusOptions): Promise<EventBus> {
 
   const running: ConsumerMessages[] = [];
   const loops: Promise<void>[] = [];
+  const subscribers = new Set<string>();
 
   async function consume(subscription: Subscription) {
+    const { subscriber } = subscription;
+    const settings = consumerOptions({ ackWaitMs: options.ackWaitMs }, options.consumers, subscription.options);
     const config = {
-      durable_name: subscription.subscriber,
+      durable_name: subscriber,
       filter_subject: subjectOf(subscription.event),
       ack_policy: AckPolicy.Explicit,
       deliver_policy: DeliverPolicy.All,
-      ack_wait: nanos(ackWait),
+      ack_wait: nanos(settings.ackWaitMs),
+      max_ack_pending: settings.maxAckPending,
+      // The cap is counted here (dead-lettered with its reason), not by the server, which would drop silently.
       max_deliver: -1,
     };
-    await jsm.consumers.info(STREAM, subscription.subscriber).then(
-      () => jsm.consumers.update(STREAM, subscription.subscriber, { ack_wait: config.ack_wait }),
+    await jsm.consumers.info(STREAM, subscriber).then(
+      () =>
+        jsm.consumers.update(STREAM, subscriber, {
+          ack_wait: config.ack_wait,
+          max_ack_pending: config.max_ack_pending,
+        }),
       () => jsm.consumers.add(STREAM, config),
     );
-    const consumer = await js.consumers.get(STREAM, subscription.subscriber);
-    const messages = await consumer.consume({ max_messages: 20 });
+    const consumer = await js.consumers.get(STREAM, subscriber);
+    const messages = await consumer.consume({ max_messages: settings.prefetch });
     running.push(messages);
-    for await (const message of messages) {
-      let event: EventEnvelope;
-      try {
-        event = codec.decode(message.data);
-      } catch (error) {
-        await deadLetter(subscription.subscriber, message, error);
-        continue;
+    const inFlight = slots(settings.concurrency);
+    for await (const message of messages) await inFlight.run(() => deliver(subscription, message, settings));
+    await inFlight.idle();
+  }
+
+  async function deliver(subscription: Subscription, message: JsMsg, settings: ReturnType<typeof consumerOptions>) {
+    const { subscriber } = subscription;
+    let event: EventEnvelope;
+    try {
+      event = codec.decode(message.data);
+    } catch (error) {
+      await deadLetter(subscriber, message, refusalFields(error));
+      return;
+    }
+    const replayFor = message.headers?.get(REPLAY_HEADER);
+    if (replayFor && replayFor !== subscriber) return message.ack(); // another subscriber's replay
+    const attempt = message.info.deliveryCount;
+    if (attempt > 1) hooks.redelivered?.({ subscriber, event: event.name, attempt });
+    const maxed = { eventId: event.id, event: event.name, reason: 'max-deliveries' as const };
+    // Delivered past the cap without a failure seen (its handlers' instances died mid-work): not again.
+    if (attempt > settings.maxDeliver) return deadLetter(subscriber, message, { ...maxed, detail: 'ack wait ran out' });
+    try {
+      await withProgress(
+        settings.ackWaitMs,
+        () => message.working(),
+        () => subscription.handle(event, traceOf(message.headers)),
+      );
+      message.ack();
+    } catch (error) {
+      if (attempt >= settings.maxDeliver) {
+        await deadLetter(subscriber, message, { ...maxed, detail: String(error) });
+        return;
       }
-      try {
-        await subscription.handle(event);
-        message.ack();
-      } catch (error) {
-        const delay = (options.retryDelay ?? retryDelayMs)(message.info.deliveryCount);
-        log.warn(
-          { err: error, eventId: event.id, subscriber: subscription.subscriber, delay },
-          'event handler failed; will retry',
-        );
-        message.nak(delay);
-      }
+      const delay = retryDelay(attempt);
+      log.warn(
+        { err: error, eventId: event.id, requestId: event.requestId, subscriber, attempt, delay },
+        'event handler failed; will retry',
+      );
+      message.nak(delay);
     }
   }
 
+  const ensureDeadLetters = () =>
+    (deadLetters ??= jsm.streams
+      .info(DEAD)
+      .catch(() =>
+        jsm.streams.add({ name: DEAD, subjects: [`dead.${namespace}.>`], max_age: nanos(7 * 24 * 3600_000) }),
+      ));
+
   /**
-   * A message that is not a valid event signed by its producer is never handled nor retried: it is copied
-   * to the dead-letter stream (kept 7 days, with the reason) and terminated. If the copy fails (NATS
-   * going down), the message comes back later and is refused again.
+   * A message that is not a valid event signed by its producer is never handled nor retried, nor is one
+   * whose handler failed `maxDeliver` times: it is copied to the dead-letter stream (kept 7 days, with the
+   * reason) and terminated. If the copy fails (NATS going down), the message comes back later.
    */
-  async function deadLetter(subscriber: string, message: JsMsg, error: unknown) {
-    const fields = { ...refusalFields(error), subscriber, streamSeq: message.seq };
+  async function deadLetter(
+    subscriber: string,
+    message: JsMsg,
+    refusal: { reason: string; eventId?: string | undefined; event?: string | undefined; detail: string },
+  ) {
+    const fields = { ...refusal, subscriber, streamSeq: message.seq };
     try {
-      deadLetters ??= jsm.streams
-        .info(DEAD)
-        .catch(() =>
-          jsm.streams.add({ name: DEAD, subjects: [`dead.${namespace}.>`], max_age: nanos(7 * 24 * 3600_000) }),
-        );
-      await deadLetters;
+      await ensureDeadLetters();
       const h = headers();
       h.set('Refused-Reason', fields.reason);
       h.set('Refused-Stream-Seq', String(message.seq));
+      setTrace(h, traceOf(message.headers)); // kept for a replay
       await js.publish(deadLetterSubject(namespace, subscriber), message.data, { headers: h });
       message.term();
-      log.error(fields, 'refused an event: dead-lettered');
+      hooks.deadLettered?.({ subscriber, event: refusal.event, reason: refusal.reason as DeadLetterReason });
+      log.error(
+        fields,
+        refusal.reason === 'max-deliveries' ? 'gave up on an event: dead-lettered' : 'refused an event: dead-lettered',
+      );
     } catch (failure) {
       deadLetters = undefined;
-      log.error({ ...fields, err: failure }, 'refused an event; could not dead-letter it yet');
-      message.nak((options.retryDelay ?? retryDelayMs)(message.info.deliveryCount));
+      log.error({ ...fields, err: failure }, 'could not dead-letter an event yet');
+      message.nak(retryDelay(message.info.deliveryCount));
+    }
+  }
+
+  /** The dead letters of one subscriber, read through a short-lived consumer of the dead-letter stream. */
+  async function readDeadLetters(subscriber: string) {
+    if (!(await jsm.streams.info(DEAD).catch(() => null))) return [];
+    const { name } = await jsm.consumers.add(DEAD, {
+      filter_subject: deadLetterSubject(namespace, subscriber),
+      ack_policy: AckPolicy.None,
+      deliver_policy: DeliverPolicy.All,
+      inactive_threshold: nanos(30_000),
+    });
+    try {
+      const consumer = await js.consumers.get(DEAD, name);
+      const pending = (await consumer.info()).num_pending;
+      const letters: Array<DeadLetter & { data: Uint8Array; trace: TraceCarrier | undefined }> = [];
+      if (!pending) return letters;
+      for await (const message of await consumer.fetch({ max_messages: pending, expires: 5000 })) {
+        const raw = (() => {
+          try {
+            return message.json<{ id?: unknown; name?: unknown }>();
+          } catch {
+            return {};
+          }
+        })();
+        letters.push({
+          seq: String(message.seq),
+          eventId: typeof raw.id === 'string' ? raw.id : null,
+          name: typeof raw.name === 'string' ? raw.name : null,
+          reason: (message.headers?.get('Refused-Reason') ?? 'malformed') as DeadLetterReason,
+          at: new Date(message.info.timestampNanos / 1_000_000).toISOString(),
+          data: message.data,
+          trace: traceOf(message.headers),
+        });
+        if (letters.length === pending) break;
+      }
+      return letters;
+    } finally {
+      await jsm.consumers.delete(DEAD, name).catch(() => {});
     }
   }
 
   return {
     kind: 'nats',
-    async publish(event: EventEnvelope) {
-      await js.publish(subjectOf(event.name), codec.encode(event), { msgID: event.id });
+    async publish(event: EventEnvelope, trace?: TraceCarrier) {
+      const h = trace?.traceparent ? setTrace(headers(), trace) : undefined;
+      await js.publish(subjectOf(event.name), codec.encode(event), { msgID: event.id, ...(h ? { headers: h } : {}) });
     },
     async subscribe<N extends EventName>(subscription: Subscription<N>) {
+      subscribers.add(subscription.subscriber);
       const started = consume(subscription as unknown as Subscription).catch((error: unknown) => {
         log.error({ err: error, subscriber: subscription.subscriber }, 'consumer stopped');
       });
@@ -170,6 +292,7 @@ export async function natsBus(options: NatsBusOptions): Promise<EventBus> {
       const sub = nc.subscribe(subjectOf(event));
       void (async () => {
         for await (const message of sub) {
+          if (message.headers?.get(REPLAY_HEADER)) continue; // a replay is for one durable subscriber
           let decoded: EventEnvelope<N>;
           try {
             decoded = codec.decode(message.data) as EventEnvelope<N>;
@@ -188,6 +311,45 @@ export async function natsBus(options: NatsBusOptions): Promise<EventBus> {
         // e.g. the server refuses the subscription (NATS permissions): said once, not an unhandled rejection.
         log.error({ err: error, event }, 'listener stopped');
       });
+    },
+    async pending() {
+      const infos = await Promise.all(
+        [...subscribers].map((subscriber) => jsm.consumers.info(STREAM, subscriber).catch(() => null)),
+      );
+      return infos
+        .filter((info) => info !== null)
+        .map((info) => ({ subscriber: info.name, pending: info.num_pending, unacknowledged: info.num_ack_pending }));
+    },
+    async check() {
+      if (nc.isClosed()) throw new Error('NATS connection closed');
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        nc.flush(),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('NATS does not answer')), 2000);
+        }),
+      ]).finally(() => clearTimeout(timer));
+    },
+    async deadLetters(subscriber: string) {
+      return (await readDeadLetters(subscriber)).map(({ data: _data, trace: _trace, ...letter }) => letter);
+    },
+    async replay(subscriber: string, eventId?: string) {
+      const replayed: string[] = [];
+      for (const letter of await readDeadLetters(subscriber)) {
+        if (letter.reason !== 'max-deliveries' || !letter.eventId || !letter.name) continue;
+        if (eventId !== undefined && letter.eventId !== eventId) continue;
+        // The same signed message, for this subscriber only: its signature is checked again on delivery;
+        // it keeps the trace context it was published under.
+        const h = setTrace(headers(), letter.trace);
+        h.set(REPLAY_HEADER, subscriber);
+        await js.publish(subjectOf(letter.name as EventName), letter.data, {
+          headers: h,
+          msgID: `${letter.eventId}:replay:${letter.seq}`,
+        });
+        await jsm.streams.deleteMessage(DEAD, Number(letter.seq));
+        replayed.push(letter.eventId);
+      }
+      return replayed;
     },
     async close() {
       for (const messages of running) messages.stop();

@@ -3,11 +3,18 @@ import { events, type EventEnvelope, type EventName, type EventPayload } from '@
 import type pg from 'pg';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import { currentContext } from '../context.ts';
+import { extractContext, SpanKind, traceHeaders, withSpan, type TraceCarrier } from '../tracing.ts';
 import type { EventBus } from './bus.ts';
 
 /** A row for the service's `outbox_events` table, written in the same transaction as the change. */
-export function outboxEvent<N extends EventName>(name: N, payload: EventPayload<N>, requestId?: string) {
-  return { id: randomUUID(), name, payload, requestId: requestId ?? null, occurredAt: new Date() };
+export function outboxEvent<N extends EventName>(
+  name: N,
+  payload: EventPayload<N>,
+  requestId?: string,
+  traceContext?: TraceCarrier,
+) {
+  const trace = traceContext?.traceparent ? traceContext : null;
+  return { id: randomUUID(), name, payload, requestId: requestId ?? null, occurredAt: new Date(), traceContext: trace };
 }
 
 /** Announces an event from inside a transaction: it is published only if the transaction commits. */
@@ -42,7 +49,7 @@ function collector() {
   const emit: Emit = (name, payload) => {
     const parsed = events[name].safeParse(payload);
     if (!parsed.success) throw new Error(`Invalid ${name} payload: ${parsed.error.message}`);
-    rows.push(outboxEvent(name, parsed.data as EventPayload<typeof name>, currentContext().requestId));
+    rows.push(outboxEvent(name, parsed.data as EventPayload<typeof name>, currentContext().requestId, traceHeaders()));
   };
   return { rows, emit };
 }
@@ -52,12 +59,13 @@ export async function writeOutbox(tx: SqlTransaction, rows: ReturnType<typeof ou
   if (!rows.length) return;
   const values: unknown[] = [];
   const tuples = rows.map((row, index) => {
-    values.push(row.id, row.name, JSON.stringify(row.payload), row.requestId, row.occurredAt);
-    const n = index * 5;
-    return `($${n + 1}::uuid, $${n + 2}, $${n + 3}::jsonb, $${n + 4}, $${n + 5}::timestamptz)`;
+    const trace = row.traceContext ? JSON.stringify(row.traceContext) : null;
+    values.push(row.id, row.name, JSON.stringify(row.payload), row.requestId, row.occurredAt, trace);
+    const n = index * 6;
+    return `($${n + 1}::uuid, $${n + 2}, $${n + 3}::jsonb, $${n + 4}, $${n + 5}::timestamptz, $${n + 6}::jsonb)`;
   });
   await tx.$executeRawUnsafe(
-    `INSERT INTO outbox_events (id, name, payload, request_id, occurred_at) VALUES ${tuples.join(', ')}`,
+    `INSERT INTO outbox_events (id, name, payload, request_id, occurred_at, trace_context) VALUES ${tuples.join(', ')}`,
     ...values,
   );
 }
@@ -91,6 +99,7 @@ interface OutboxRow {
   payload: never;
   request_id: string | null;
   occurred_at: Date;
+  trace_context: TraceCarrier | null;
 }
 
 const BATCH = 100;
@@ -105,14 +114,16 @@ export class OutboxRelay {
   private readonly bus: EventBus;
   private readonly log: Logger;
   private readonly intervalMs: number;
+  private readonly service: string;
   private wake: (() => void) | null = null;
   private kicked = false;
   private stopped = false;
   private loop: Promise<void> | null = null;
   private lastCleanup = 0;
 
-  constructor(options: { pool: pg.Pool; bus: EventBus; logger: Logger; intervalMs?: number }) {
+  constructor(options: { pool: pg.Pool; bus: EventBus; logger: Logger; intervalMs?: number; service?: string }) {
     this.pool = options.pool;
+    this.service = options.service ?? 'outbox';
     this.bus = options.bus;
     this.log = options.logger;
     this.intervalMs = options.intervalMs ?? 1000;
@@ -140,7 +151,7 @@ export class OutboxRelay {
     try {
       await client.query('BEGIN');
       const { rows } = await client.query<OutboxRow>(
-        `SELECT id, name, payload, request_id, occurred_at FROM outbox_events
+        `SELECT id, name, payload, request_id, occurred_at, trace_context FROM outbox_events
           WHERE published_at IS NULL ORDER BY occurred_at, id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
       );
       const published: string[] = [];
@@ -153,7 +164,7 @@ export class OutboxRelay {
           ...(row.request_id ? { requestId: row.request_id } : {}),
         };
         try {
-          await this.bus.publish(event);
+          await this.publish(event, row.trace_context);
           published.push(row.id);
         } catch (error) {
           this.log.warn({ err: error, eventId: row.id, event: row.name }, 'outbox relay: publish failed; will retry');
@@ -171,6 +182,28 @@ export class OutboxRelay {
     } finally {
       client.release();
     }
+  }
+
+  /**
+   * Publishes an event; one emitted while traced is published in a PRODUCER span of that trace, whose
+   * context travels with the message (NATS headers), outside the signed envelope.
+   */
+  private publish(event: EventEnvelope, traceContext: TraceCarrier | null): Promise<void> {
+    if (!traceContext) return this.bus.publish(event);
+    return withSpan(
+      this.service,
+      `publish ${event.name}`,
+      {
+        kind: SpanKind.PRODUCER,
+        parent: extractContext(traceContext as Record<string, unknown>),
+        attributes: {
+          'messaging.operation.type': 'send',
+          'messaging.destination.name': event.name,
+          'messaging.message.id': event.id,
+        },
+      },
+      () => this.bus.publish(event, traceHeaders()),
+    );
   }
 
   private async run(): Promise<void> {

@@ -1,7 +1,8 @@
 import type { EventEnvelope, EventName } from '@app/contracts';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import { runInContext } from '../context.ts';
-import type { EventBus } from './bus.ts';
+import { activeTraceId, consumerSpan } from '../tracing.ts';
+import type { ConsumerOptions, EventBus } from './bus.ts';
 import type { Emit, SqlTransaction, TransactionRunner } from './outbox.ts';
 
 export interface TransactionalContext<N extends EventName, Tx, P> {
@@ -27,6 +28,8 @@ export interface TransactionalSubscriber<N extends EventName, Tx, P = undefined>
   event: N;
   prepare?: (event: EventEnvelope<N>, log: Logger) => Promise<P>;
   handle: (context: TransactionalContext<N, Tx, P>) => Promise<void>;
+  /** Concurrency, pre-fetch, ack wait, redelivery cap (defaults: `CONSUMER_DEFAULTS`; `SUBSCRIBERS` overrides). */
+  options?: ConsumerOptions;
 }
 
 /**
@@ -38,6 +41,7 @@ export interface IdempotentSubscriber<N extends EventName> {
   id: string;
   event: N;
   handle: (context: { event: EventEnvelope<N>; log: Logger }) => Promise<void>;
+  options?: ConsumerOptions;
 }
 
 export type Subscriber<N extends EventName, Tx, P = undefined> =
@@ -60,26 +64,42 @@ export async function bindSubscriber<N extends EventName, Tx extends SqlTransact
     transaction: TransactionRunner<Tx>;
     isProcessed: (subscriber: string, eventId: string) => Promise<boolean>;
     log: Logger;
+    /** The operator's settings by subscriber id (`SUBSCRIBERS`), over the subscriber's own. */
+    overrides?: Record<string, ConsumerOptions> | undefined;
+    /** The service the subscriber belongs to: its consumer spans carry its name. */
+    service?: string;
   },
 ): Promise<void> {
   await bus.subscribe({
     event: subscriber.event,
     subscriber: subscriber.id,
-    handle: (event) =>
-      runInContext({ requestId: event.requestId, eventId: event.id }, async () => {
-        const log = deps.log.child({ subscriber: subscriber.id, eventId: event.id, requestId: event.requestId });
-        if (subscriber.kind === 'idempotent') return subscriber.handle({ event, log });
-        if (subscriber.prepare && (await deps.isProcessed(subscriber.id, event.id))) return;
-        const prepared = subscriber.prepare ? await subscriber.prepare(event, log) : (undefined as P);
-        await deps.transaction(async (tx, emit) => {
-          const claimed = await tx.$executeRawUnsafe(
-            'INSERT INTO processed_events (subscriber, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
-            subscriber.id,
-            event.id,
-          );
-          if (claimed === 0) return; // handled before: a redelivery
-          await subscriber.handle({ event, tx, emit, prepared, log });
-        });
-      }),
+    options: { ...subscriber.options, ...deps.overrides?.[subscriber.id] },
+    // A CONSUMER span child of the publisher's (when traced), and the event's request id on every log line.
+    handle: (event, trace) =>
+      consumerSpan(deps.service ?? subscriber.id, subscriber.id, event, trace, () => handleEvent(event)),
   });
+
+  function handleEvent(event: EventEnvelope<N>) {
+    return runInContext({ requestId: event.requestId, eventId: event.id }, async () => {
+      const traceId = activeTraceId();
+      const log = deps.log.child({
+        subscriber: subscriber.id,
+        eventId: event.id,
+        requestId: event.requestId,
+        ...(traceId ? { traceId } : {}),
+      });
+      if (subscriber.kind === 'idempotent') return subscriber.handle({ event, log });
+      if (subscriber.prepare && (await deps.isProcessed(subscriber.id, event.id))) return;
+      const prepared = subscriber.prepare ? await subscriber.prepare(event, log) : (undefined as P);
+      await deps.transaction(async (tx, emit) => {
+        const claimed = await tx.$executeRawUnsafe(
+          'INSERT INTO processed_events (subscriber, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+          subscriber.id,
+          event.id,
+        );
+        if (claimed === 0) return; // handled before: a redelivery
+        await subscriber.handle({ event, tx, emit, prepared, log });
+      });
+    });
+  }
 }

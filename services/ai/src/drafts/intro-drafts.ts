@@ -1,3 +1,4 @@
+import { metrics } from '@app/kit';
 import type { LanguageModel } from '@app/llm';
 import type { FastifyBaseLogger } from 'fastify';
 import { recipientsFor, type Draft, type NewReferral } from './draft.ts';
@@ -13,6 +14,7 @@ export async function writeDraft(
   model: LanguageModel | null,
   log: FastifyBaseLogger,
 ): Promise<Draft> {
+  if (!model) metrics.modelFallbacks.inc({ purpose: 'intro-draft', reason: 'not_configured' });
   const written = model ? await askModelForDraft(model, referral, log) : null;
   const text = written ?? templateDraft(referral);
   return {

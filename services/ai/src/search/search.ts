@@ -1,5 +1,6 @@
 import { NOT_FOUND, type SearchResponse } from '@app/contracts';
 import type { FastifyBaseLogger } from 'fastify';
+import { metrics } from '@app/kit';
 import type { LanguageModel } from '@app/llm';
 import { completion, LOCAL_MODEL, notFound, type Answer, type FoundBy } from './answer.ts';
 import { askModelForProduct } from './llm-search.ts';
@@ -104,6 +105,7 @@ export function productSearch(options: { sources: ProductSource[]; model: Langua
       const local = await localMatch(query);
       const need = local?.exact ? null : needMatch(query);
       const offline = decide(local, need, needs);
+      if (!local?.exact && !model) metrics.modelFallbacks.inc({ purpose: 'search', reason: 'not_configured' });
       if (local?.exact || !model) {
         return offline
           ? completion(offline.answer, LOCAL_MODEL, offline.matchedBy, offline.alternatives)

@@ -12,6 +12,9 @@ export const introDraft = (deps: { model: LanguageModel | null; enrichment: bool
   defineSubscriber({
     id: INTRO_DRAFT_SUBSCRIBER,
     event: 'referral.created',
+    // Model calls wait on the network: a few at once per replica, taking no more ahead than it works on
+    // (a message waiting in a buffer would use up its ack wait). The bus signals progress while one runs.
+    options: { concurrency: 4, prefetch: 4 },
     prepare: (event, log) => writeDraft(event.payload, deps.model, log),
     handle: async ({ event, tx, emit, prepared: draft, log }) => {
       emit('referral.draft_generated', draft);
