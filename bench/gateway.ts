@@ -314,17 +314,27 @@ async function sanityChecks(
     'the gateway answer lacks cache-control: no-store',
   );
 
-  // bench-small matches the contract's `GET /api/referrals/{id}` (sign-in required); bench/echo only the
-  // owner's wildcard, which forwards anonymous requests too.
+  // bench-small matches the contract's `GET /api/referrals/{id}` (sign-in required); the demo request is a
+  // public operation, which the gateway forwards without a session.
   const anonymous = await fetch(gatewayUrl + path.small, { headers: { accept: 'application/json' } });
   assert(
     anonymous.status === 401,
     `without a cookie the gateway must answer 401 on a sign-in route, not ${anonymous.status}`,
   );
-  const echo = '/api/referrals/bench/echo';
-  const anonymousEcho = await getJson(gatewayUrl + echo, { accept: 'application/json' });
+  const postJson = async (url: string, extra: Record<string, string>) => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: gatewayUrl, ...extra },
+      body: '{}',
+    });
+    const text = await response.text();
+    assert(response.status === 200, `POST ${url} answered ${response.status}: ${text.slice(0, 200)}`);
+    return { body: JSON.parse(text) as { identified: boolean } };
+  };
+  const echo = '/api/demo-request';
+  const anonymousEcho = await postJson(gatewayUrl + echo, { accept: 'application/json' });
   assert(anonymousEcho.body.identified === false, 'without a cookie the gateway must send no identity');
-  const validButForged = await getJson(gatewayUrl + echo, {
+  const validButForged = await postJson(gatewayUrl + echo, {
     accept: 'application/json',
     [IDENTITY_HEADER]: forgedIdentity,
   });

@@ -17,8 +17,8 @@ const echo = async (request: FastifyRequest) => ({
   service: 'referrals',
 });
 app.get('/api/referrals/bench-small', echo);
-/** Outside the contract's routes (only the owner's wildcard matches): for the anonymous sanity checks. */
-app.get('/api/referrals/bench/echo', echo);
+/** A public operation of the contract (the demo request), for the anonymous sanity checks. */
+app.post('/api/demo-request', echo);
 
 /** ~20 KB, serialised once; only the identity flag in front changes. */
 const items = Array.from({ length: 100 }, (_, i) => ({
