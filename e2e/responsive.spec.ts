@@ -78,7 +78,9 @@ async function checkScreen(page: Page, testInfo: TestInfo, name: string, { axe =
   const shot = testInfo.outputPath(`${name}-${PHONE.width}x${PHONE.height}.png`);
   await page.screenshot({ path: shot, fullPage: true });
   await testInfo.attach(`${name} ${PHONE.width}x${PHONE.height}`, { path: shot, contentType: 'image/png' });
-  expect.soft(fit.scrollWidth, `${name}: the page scrolls sideways at 360 px`).toBeLessThanOrEqual(fit.clientWidth);
+  // A pixel of sub-pixel rounding (seen once on the payouts tab, not reproducible) is not a sideways scroll;
+  // the element check below has the same tolerance.
+  expect.soft(fit.scrollWidth, `${name}: the page scrolls sideways at 360 px`).toBeLessThanOrEqual(fit.clientWidth + 1);
   expect.soft(fit.out, `${name}: elements sticking out of a 360 px viewport`).toEqual([]);
   if (!axe) return;
   for (const size of SIZES) {
