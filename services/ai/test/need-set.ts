@@ -27,6 +27,8 @@ export const NEED_SETS = {
   'held-out': 'needs-held-out.json',
   /** Written before those general changes, measured after them, never tuned on. */
   fresh: 'needs-fresh.json',
+  /** Written and committed alone before the generalization changes (i12-search2); never tuned on, misses not looked at. */
+  unseen: 'needs-unseen.json',
 } as const;
 
 export function loadNeeds(which: keyof typeof NEED_SETS = 'set'): Need[] {
