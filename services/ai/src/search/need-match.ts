@@ -34,13 +34,19 @@ const WEAK = new Set(
   ).split(' '),
 );
 
-/** A light stem so "meetings", "meeting" and "meet" or "invoicing" and "invoices" meet. */
+/**
+ * A light stem so "meetings", "meeting" and "meet", "invoicing" and "invoices", "payments" and "pay",
+ * "automation" and "automated", "scheduler" and "schedule" meet.
+ */
 export function stem(word: string): string {
   let w = word;
   if (w.length > 4 && w.endsWith('ies')) w = `${w.slice(0, -3)}y`;
   else if (w.length > 3 && w.endsWith('s') && !w.endsWith('ss')) w = w.slice(0, -1);
   if (w.length > 5 && w.endsWith('ing')) w = w.slice(0, -3);
   else if (w.length > 5 && w.endsWith('ed')) w = w.slice(0, -2);
+  else if (w.length > 6 && w.endsWith('ment')) w = w.slice(0, -4);
+  else if (w.length > 6 && w.endsWith('tion')) w = w.slice(0, -3);
+  else if (w.length > 5 && w.endsWith('er') && !w.endsWith('eer')) w = w.slice(0, -2);
   if (w.length > 4 && w.endsWith('e')) w = w.slice(0, -1);
   return w;
 }
@@ -60,6 +66,169 @@ interface Term {
 }
 
 /**
+ * Everyday words for the same need, at word level: a need worded differently from a category's phrases
+ * ("payslips", "rota", "books") also reads as the usual wording. General English and trade jargon, not
+ * any need set's phrases; the need's own word is kept and the alias counts a little less.
+ */
+const ALIASES: Record<string, string> = {
+  invoice: 'billing invoicing accounting',
+  bookkeeping: 'accounting',
+  books: 'accounting',
+  ledger: 'accounting',
+  payslip: 'payroll',
+  paystub: 'payroll',
+  paycheck: 'payroll',
+  salary: 'payroll',
+  salaries: 'payroll',
+  wages: 'payroll',
+  hr: 'human resources hris',
+  staff: 'employees',
+  workforce: 'employees',
+  personnel: 'employees',
+  hire: 'hiring recruiting',
+  applicant: 'recruiting candidates',
+  candidate: 'recruiting',
+  ats: 'applicant tracking recruiting',
+  eor: 'employer of record',
+  contractor: 'contractors international hiring',
+  rota: 'shift scheduling',
+  roster: 'shift scheduling',
+  shifts: 'shift scheduling',
+  lms: 'learning management training',
+  course: 'training learning',
+  reimburse: 'expenses reimbursement',
+  receipt: 'expenses',
+  supplier: 'vendor bills payables',
+  payable: 'bills pay vendors',
+  cfo: 'finance',
+  budget: 'budgeting planning forecasting',
+  forecast: 'forecasting planning',
+  currency: 'multi currency banking',
+  currencies: 'multi currency banking',
+  fx: 'foreign exchange multi currency',
+  euro: 'currency banking',
+  dollar: 'currency banking',
+  checkout: 'payments',
+  sign: 'e-signature signature',
+  signing: 'e-signature signature',
+  signature: 'e-signature',
+  esign: 'e-signature',
+  meeting: 'video call',
+  webcam: 'video call',
+  videocall: 'video call',
+  call: 'phone',
+  messaging: 'chat',
+  im: 'chat messaging',
+  voip: 'business phone',
+  telephony: 'business phone',
+  newsletter: 'email marketing',
+  mailing: 'email marketing',
+  drip: 'email automation',
+  nurture: 'marketing automation',
+  instagram: 'social media',
+  facebook: 'social media',
+  linkedin: 'social media',
+  tiktok: 'social media',
+  twitter: 'social media',
+  rank: 'seo search ranking',
+  ranking: 'seo',
+  keyword: 'seo',
+  backlink: 'seo',
+  serp: 'seo',
+  site: 'website',
+  homepage: 'website',
+  questionnaire: 'survey form',
+  poll: 'survey',
+  nps: 'survey feedback',
+  flyer: 'graphic design',
+  poster: 'graphic design',
+  logo: 'graphic design',
+  prototype: 'ui design mockups',
+  wireframe: 'ui design mockups',
+  mockup: 'ui design',
+  kanban: 'project management boards',
+  gantt: 'project management',
+  todo: 'tasks',
+  bug: 'issue tracking',
+  intranet: 'knowledge base wiki',
+  wiki: 'knowledge base',
+  documentation: 'knowledge base docs',
+  password: 'password manager',
+  credential: 'passwords',
+  login: 'single sign on',
+  soc: 'compliance',
+  iso: 'compliance',
+  gdpr: 'compliance privacy',
+  antivirus: 'endpoint security',
+  malware: 'endpoint security',
+  edr: 'endpoint security',
+  mdm: 'device management',
+  laptop: 'devices',
+  macbook: 'mac devices',
+  phishing: 'security',
+  uptime: 'monitoring',
+  apm: 'monitoring',
+  exception: 'errors',
+  crash: 'errors',
+  paged: 'on call alerting',
+  page: 'pages',
+  pager: 'on call alerting',
+  outage: 'incident on call',
+  downtime: 'incident on call',
+  repo: 'code repositories git',
+  repository: 'code git',
+  deploy: 'deployment hosting',
+  host: 'hosting',
+  server: 'servers hosting',
+  dashboard: 'dashboards reporting bi',
+  report: 'reporting',
+  heatmap: 'heatmaps session recordings',
+  visitor: 'website analytics',
+  traffic: 'website analytics',
+  sync: 'integration',
+  integrate: 'integration automation',
+  ticket: 'ticketing help desk support',
+  ticketing: 'help desk support',
+  widget: 'chat website',
+  churn: 'customer success retention',
+  retention: 'customer success',
+  rating: 'reviews',
+  testimonial: 'reviews',
+  shop: 'online store ecommerce',
+  store: 'online store',
+  storefront: 'online store ecommerce',
+  sell: 'selling ecommerce',
+  till: 'point of sale pos',
+  register: 'point of sale',
+  label: 'shipping labels',
+  postage: 'shipping',
+  courier: 'shipping',
+  fulfilment: 'fulfillment shipping',
+  transcribe: 'transcription notes',
+  transcript: 'transcription notes',
+  summary: 'notes',
+  summaries: 'notes',
+  webinar: 'webinars events',
+  deck: 'presentation slides',
+  slide: 'presentation',
+  timesheet: 'time tracking',
+  billable: 'time tracking',
+  hours: 'time tracking',
+  pdf: 'pdf documents',
+  usability: 'user testing research',
+  firm: 'practice',
+  hvac: 'field service',
+  plumber: 'field service',
+  dispatch: 'field service jobs',
+  prospect: 'leads',
+  lead: 'leads crm',
+  deals: 'deals pipeline',
+};
+
+/** Words that say the need is another product like the one it names ("Zoom alternative", "like Slack"). */
+const LIKE = new Set('alternative alternatives like instead replace replacing competitor competitors vs versus than similar cheaper'.split(' '));
+
+/**
  * The text's single terms (stop words dropped, the rest stemmed and weighted) and its neighbouring pairs
  * ("video conferenc", "team chat"): pairs carry a kind of software's exact wording.
  */
@@ -77,6 +246,9 @@ function terms(text: string): { single: Term[]; all: Term[] } {
   });
   return { single, all: [...single, ...pairs] };
 }
+
+/** ALIASES by the stem of the word, as the terms they add. */
+const aliasTerms = new Map(Object.entries(ALIASES).map(([word, alias]) => [stem(word), terms(alias).all]));
 
 interface IndexedCategory {
   category: Category;
@@ -154,7 +326,7 @@ export function indexNeeds(categories: readonly Category[], products: readonly P
   });
   const averageLength = indexed.reduce((sum, c) => sum + c.length, 0) / Math.max(1, indexed.length);
   const knownByLength = new Map<number, string[]>();
-  for (const term of known) {
+  for (const term of new Set([...known, ...aliasTerms.keys()])) {
     if (term.includes(' ')) continue;
     knownByLength.set(term.length, [...(knownByLength.get(term.length) ?? []), term]);
   }
@@ -227,29 +399,46 @@ export function matchNeed(query: string, index: NeedIndex): NeedMatch | null {
   const extra: Term[] = [];
   let total = 0;
   let knownWeight = 0;
+  const alike = words(text).some((word) => LIKE.has(word));
+  // An alias's terms, a little weaker than the word itself.
+  const addAliases = (term: string, weight: number) => {
+    for (const alias of aliasTerms.get(term) ?? []) extra.push({ term: alias.term, weight: weight * alias.weight * 0.7 });
+  };
   for (const term of parsed.single) {
     total += term.weight;
     if (index.known.has(term.term)) {
       knownWeight += term.weight;
       single.push(term);
+      addAliases(term.term, term.weight);
       continue;
     }
-    // A product named inside a need ("quickbooks alternative") hints at its kind, weakly.
+    // A product named inside a need hints at its kind, weakly; strongly when the need asks for one like it
+    // ("quickbooks alternative", "like Slack").
     const named = index.productWords.get(term.term) ?? index.productWords.get(`${term.term}s`);
     if (named) {
       knownWeight += term.weight;
-      for (const word of named) extra.push({ term: word, weight: 0.3 });
+      for (const word of named) extra.push({ term: word, weight: alike ? 1 : 0.3 });
+      continue;
+    }
+    if (aliasTerms.has(term.term)) {
+      knownWeight += term.weight;
+      addAliases(term.term, term.weight / 0.7);
       continue;
     }
     const corrected = closeTerm(term.term, index);
     if (corrected) {
       knownWeight += term.weight;
       single.push({ term: corrected, weight: term.weight });
-    } else single.push(term);
+      addAliases(corrected, term.weight);
+    } else {
+      single.push(term);
+      // In a longer need, an unknown word is more likely its context ("for a dental clinic") than a name.
+      if (words(text).length >= 3) total -= term.weight / 2;
+    }
   }
   // Two words with one unknown are more likely a product's name than a need ("Quokka Ledger").
   const share = total ? knownWeight / total : 0;
-  if (!total || (parsed.single.length < 3 ? share <= 0.5 : share < 0.5)) return null;
+  if (!total || (words(text).length < 3 ? share <= 0.5 : share < 0.5)) return null;
   const query2 = [...single, ...parsed.all.slice(parsed.single.length), ...extra];
 
   const n = index.categories.length;
