@@ -63,6 +63,8 @@ const PAIRABLE = new Set(
 interface Term {
   term: string;
   weight: number;
+  /** The word as typed, for a single term. */
+  word?: string;
 }
 
 /**
@@ -71,7 +73,7 @@ interface Term {
  * any need set's phrases; the need's own word is kept and the alias counts a little less.
  */
 const ALIASES: Record<string, string> = {
-  invoice: 'billing invoicing accounting',
+  invoice: 'invoicing accounting',
   bookkeeping: 'accounting',
   books: 'accounting',
   ledger: 'accounting',
@@ -183,15 +185,13 @@ const ALIASES: Record<string, string> = {
   dashboard: 'dashboards reporting bi',
   report: 'reporting',
   heatmap: 'heatmaps session recordings',
-  visitor: 'website analytics',
   traffic: 'website analytics',
   sync: 'integration',
   integrate: 'integration automation',
   ticket: 'ticketing help desk support',
   ticketing: 'help desk support',
   widget: 'chat website',
-  churn: 'customer success retention',
-  retention: 'customer success',
+  churn: 'customer success',
   rating: 'reviews',
   testimonial: 'reviews',
   shop: 'online store ecommerce',
@@ -237,7 +237,7 @@ function terms(text: string): { single: Term[]; all: Term[] } {
   const single: Term[] = [];
   const pairs: Term[] = [];
   list.forEach((word, i) => {
-    if (weightOf(word) > 0) single.push({ term: stem(word), weight: weightOf(word) });
+    if (weightOf(word) > 0) single.push({ term: stem(word), weight: weightOf(word), word });
     const next = list[i + 1];
     if (!next) return;
     const usable = (w: string) => weightOf(w) > 0 || PAIRABLE.has(w);
@@ -248,7 +248,11 @@ function terms(text: string): { single: Term[]; all: Term[] } {
 }
 
 /** ALIASES by the stem of the word, as the terms they add. */
-const aliasTerms = new Map(Object.entries(ALIASES).map(([word, alias]) => [stem(word), terms(alias).all]));
+const aliasTerms = new Map(Object.entries(ALIASES).map(([word, alias]) => [word, terms(alias).all]));
+
+/** The alias key of a need word: itself or its singular ("payslips" → payslip, "rotas" → rota). */
+const aliasKey = (word: string) =>
+  aliasTerms.has(word) ? word : word.endsWith('ies') ? `${word.slice(0, -3)}y` : word.replace(/s$/, '');
 
 interface IndexedCategory {
   category: Category;
@@ -277,6 +281,8 @@ export interface NeedIndex {
 
 /** Category wording counts three times a product description's. */
 const PHRASE_WEIGHT = 3;
+/** A category's own name ("Email marketing") is its surest wording. */
+const NAME_WEIGHT = 6;
 const K1 = 1.2;
 const B = 0.3;
 
@@ -307,9 +313,9 @@ export function indexNeeds(categories: readonly Category[], products: readonly P
     });
     const counts = new Map<string, number>();
     const add = (term: string, weight: number) => counts.set(term, (counts.get(term) ?? 0) + weight);
-    for (const text of [category.name, ...category.phrases]) {
+    for (const [i, text] of [category.name, ...category.phrases].entries()) {
       for (const { term } of terms(text).all) {
-        add(term, PHRASE_WEIGHT);
+        add(term, i === 0 ? NAME_WEIGHT : PHRASE_WEIGHT);
         generic.add(term);
         known.add(term);
       }
@@ -378,6 +384,10 @@ export interface NeedMatch {
   /** The category's products ranked for this need, best first; then a close second category's. */
   products: Product[];
   score: number;
+  /** How many catalogue products the need names ("connect Stripe, HubSpot and Slack": 3). */
+  named: number;
+  /** The need asks for a product like the one it names ("Zoom alternative"): not that one. */
+  alike: boolean;
 }
 
 /** Whether a word of the query describes a kind of software rather than naming a product ("team", "data"). */
@@ -400,29 +410,34 @@ export function matchNeed(query: string, index: NeedIndex): NeedMatch | null {
   let total = 0;
   let knownWeight = 0;
   const alike = words(text).some((word) => LIKE.has(word));
+  let namedCount = 0;
   // An alias's terms, a little weaker than the word itself.
-  const addAliases = (term: string, weight: number) => {
-    for (const alias of aliasTerms.get(term) ?? []) extra.push({ term: alias.term, weight: weight * alias.weight * 0.7 });
+  const addAliases = (word: string, weight: number) => {
+    for (const alias of aliasTerms.get(aliasKey(word)) ?? []) extra.push({ term: alias.term, weight: weight * alias.weight * 0.7 });
   };
   for (const term of parsed.single) {
+    // "alternative", "like", "instead": say how, not what.
+    if (LIKE.has(term.word!)) continue;
     total += term.weight;
-    if (index.known.has(term.term)) {
-      knownWeight += term.weight;
-      single.push(term);
-      addAliases(term.term, term.weight);
-      continue;
-    }
     // A product named inside a need hints at its kind, weakly; strongly when the need asks for one like it
     // ("quickbooks alternative", "like Slack").
-    const named = index.productWords.get(term.term) ?? index.productWords.get(`${term.term}s`);
+    const named =
+      index.productWords.get(term.word!) ?? index.productWords.get(term.term) ?? index.productWords.get(`${term.term}s`);
     if (named) {
+      namedCount++;
       knownWeight += term.weight;
       for (const word of named) extra.push({ term: word, weight: alike ? 1 : 0.3 });
       continue;
     }
-    if (aliasTerms.has(term.term)) {
+    if (index.known.has(term.term)) {
       knownWeight += term.weight;
-      addAliases(term.term, term.weight / 0.7);
+      single.push(term);
+      addAliases(term.word!, term.weight);
+      continue;
+    }
+    if (aliasTerms.has(aliasKey(term.word!))) {
+      knownWeight += term.weight;
+      addAliases(term.word!, term.weight / 0.7);
       continue;
     }
     const corrected = closeTerm(term.term, index);
@@ -481,5 +496,5 @@ export function matchNeed(query: string, index: NeedIndex): NeedMatch | null {
   if (products.length < 4 && second && second.score >= best.score * 0.5) {
     for (const product of ranked(second.entry)) if (!products.includes(product)) products.push(product);
   }
-  return { category: best.entry.category, products, score: best.score };
+  return { category: best.entry.category, products, score: best.score, named: namedCount, alike: alike && namedCount > 0 };
 }
