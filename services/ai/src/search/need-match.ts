@@ -226,7 +226,7 @@ const ALIASES: Record<string, string> = {
 };
 
 /** Words that say the need is another product like the one it names ("Zoom alternative", "like Slack"). */
-const LIKE = new Set('alternative alternatives like instead replace replacing competitor competitors vs versus than similar cheaper'.split(' '));
+const LIKE = new Set('alternative alternatives like instead competitor competitors vs versus than similar cheaper'.split(' '));
 
 /**
  * The text's single terms (stop words dropped, the rest stemmed and weighted) and its neighbouring pairs
