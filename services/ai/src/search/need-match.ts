@@ -274,6 +274,8 @@ export interface NeedIndex {
   knownByLength: Map<number, string[]>;
   /** A product's one-word name ("quickbooks", "slack") → the wording of its first category: a need may name a product. */
   productWords: Map<string, string[]>;
+  /** Every one-word product name → the wording of its first category, also names that are common words. */
+  productKinds: Map<string, string[]>;
   /** In how many products' descriptions each term occurs (the weight of a term that singles one out). */
   productFrequency: Map<string, number>;
   productTerms: Map<Product, Set<string>>;
@@ -337,11 +339,13 @@ export function indexNeeds(categories: readonly Category[], products: readonly P
     knownByLength.set(term.length, [...(knownByLength.get(term.length) ?? []), term]);
   }
   const productWords = new Map<string, string[]>();
+  const productKinds = new Map<string, string[]>();
   for (const entry of indexed) {
-    const wording = terms(entry.category.name).single.map((t) => t.term);
+    const wording = terms(entry.category.name).all.map((t) => t.term);
     for (const product of entry.products) {
       for (const name of [product.product, ...(product.aliases ?? [])]) {
         const key = words(name);
+        if (key.length === 1 && !productKinds.has(key[0]!)) productKinds.set(key[0]!, wording);
         if (key.length === 1 && !generic.has(stem(key[0]!)) && !productWords.has(key[0]!))
           productWords.set(key[0]!, wording);
       }
@@ -355,6 +359,7 @@ export function indexNeeds(categories: readonly Category[], products: readonly P
     known,
     knownByLength,
     productWords,
+    productKinds,
     productFrequency,
     productTerms,
   };
@@ -422,7 +427,10 @@ export function matchNeed(query: string, index: NeedIndex): NeedMatch | null {
     // A product named inside a need hints at its kind, weakly; strongly when the need asks for one like it
     // ("quickbooks alternative", "like Slack").
     const named =
-      index.productWords.get(term.word!) ?? index.productWords.get(term.term) ?? index.productWords.get(`${term.term}s`);
+      (alike ? index.productKinds.get(term.word!) : undefined) ??
+      index.productWords.get(term.word!) ??
+      index.productWords.get(term.term) ??
+      index.productWords.get(`${term.term}s`);
     if (named) {
       namedCount++;
       knownWeight += term.weight;
