@@ -226,7 +226,9 @@ const ALIASES: Record<string, string> = {
 };
 
 /** Words that say the need is another product like the one it names ("Zoom alternative", "like Slack"). */
-const LIKE = new Set('alternative alternatives like instead competitor competitors vs versus than similar cheaper'.split(' '));
+const LIKE = new Set(
+  'alternative alternatives like instead competitor competitors vs versus than similar cheaper'.split(' '),
+);
 
 /**
  * The text's single terms (stop words dropped, the rest stemmed and weighted) and its neighbouring pairs
@@ -341,11 +343,12 @@ export function indexNeeds(categories: readonly Category[], products: readonly P
   const productWords = new Map<string, string[]>();
   const productKinds = new Map<string, string[]>();
   for (const entry of indexed) {
-    const wording = terms(entry.category.name).all.map((t) => t.term);
+    const wording = terms(entry.category.name).single.map((t) => t.term);
+    const kind = terms(entry.category.name).all.map((t) => t.term);
     for (const product of entry.products) {
       for (const name of [product.product, ...(product.aliases ?? [])]) {
         const key = words(name);
-        if (key.length === 1 && !productKinds.has(key[0]!)) productKinds.set(key[0]!, wording);
+        if (key.length === 1 && !productKinds.has(key[0]!)) productKinds.set(key[0]!, kind);
         if (key.length === 1 && !generic.has(stem(key[0]!)) && !productWords.has(key[0]!))
           productWords.set(key[0]!, wording);
       }
@@ -418,7 +421,8 @@ export function matchNeed(query: string, index: NeedIndex): NeedMatch | null {
   let namedCount = 0;
   // An alias's terms, a little weaker than the word itself.
   const addAliases = (word: string, weight: number) => {
-    for (const alias of aliasTerms.get(aliasKey(word)) ?? []) extra.push({ term: alias.term, weight: weight * alias.weight * 0.7 });
+    for (const alias of aliasTerms.get(aliasKey(word)) ?? [])
+      extra.push({ term: alias.term, weight: weight * alias.weight * 0.7 });
   };
   for (const term of parsed.single) {
     // "alternative", "like", "instead": say how, not what.
@@ -427,7 +431,7 @@ export function matchNeed(query: string, index: NeedIndex): NeedMatch | null {
     // A product named inside a need hints at its kind, weakly; strongly when the need asks for one like it
     // ("quickbooks alternative", "like Slack").
     const named =
-      (alike ? index.productKinds.get(term.word!) : undefined) ??
+      (alike ? (index.productKinds.get(term.word!) ?? index.productKinds.get(term.term)) : undefined) ??
       index.productWords.get(term.word!) ??
       index.productWords.get(term.term) ??
       index.productWords.get(`${term.term}s`);
@@ -504,5 +508,11 @@ export function matchNeed(query: string, index: NeedIndex): NeedMatch | null {
   if (products.length < 4 && second && second.score >= best.score * 0.5) {
     for (const product of ranked(second.entry)) if (!products.includes(product)) products.push(product);
   }
-  return { category: best.entry.category, products, score: best.score, named: namedCount, alike: alike && namedCount > 0 };
+  return {
+    category: best.entry.category,
+    products,
+    score: best.score,
+    named: namedCount,
+    alike: alike && namedCount > 0,
+  };
 }
