@@ -36,6 +36,12 @@ describe('the need set', () => {
     const result = await evaluateNeeds(async (query) => (await ask(query)).body);
     expect(result.rate, report(result, 'offline')).toBeGreaterThanOrEqual(0.85);
   });
+
+  it('generalizes: the unseen set, written before the matcher was generalized, is answered in at least 87%', async () => {
+    const result = await evaluateNeeds(async (query) => (await ask(query)).body, loadNeeds('unseen'));
+    expect(result.total).toBeGreaterThanOrEqual(60);
+    expect(result.rate, report(result, 'offline, unseen')).toBeGreaterThanOrEqual(0.87);
+  });
 });
 
 describe('a need, offline', () => {
