@@ -25,8 +25,10 @@ export const NEED_SETS = {
   second: 'needs-second.json',
   /** Written after the first tuning; measured once (25/40), then general changes followed (its misses seen). */
   'held-out': 'needs-held-out.json',
-  /** Written before those general changes, measured after them, never tuned on. */
+  /** Written before those general changes, measured after them; its misses guided the generalization (i12-search2). */
   fresh: 'needs-fresh.json',
+  /** Written and committed alone before the generalization changes (i12-search2); never tuned on, misses not looked at. */
+  unseen: 'needs-unseen.json',
 } as const;
 
 export function loadNeeds(which: keyof typeof NEED_SETS = 'set'): Need[] {

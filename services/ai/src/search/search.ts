@@ -48,6 +48,13 @@ function decide(local: ProductMatch | null, need: NeedMatch | null, needs: NeedI
     alternatives: others(need!.products[0]!, need!.products),
   });
   if (local?.exact) return fromLocal();
+  // "Zoom alternative", "like Slack": another product of that kind; "connect Stripe, HubSpot and Slack":
+  // the kind of software that joins them, not one of them.
+  if (need && (need.alike || need.named >= 2)) {
+    const rest = need.alike && local ? need.products.filter((product) => !sameProduct(product, local.product)) : [];
+    const list = rest.length ? rest : need.products;
+    return { answer: fromProduct(list[0]!), matchedBy: 'need', alternatives: others(list[0]!, list) };
+  }
   // Found in part on words that describe software only ("software for a team" is not Microsoft Teams).
   const generic = !!local && !!needs && local.words.every((word) => isGenericWord(word, needs));
   if (local && need) {
