@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { prettyLine } from '@app/kit';
-import { TEST_SECRET } from '@app/testing';
+import { deleteStream, natsUrl, TEST_SECRET } from '@app/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from './processes.ts';
 
@@ -69,6 +69,28 @@ describe('a start that cannot go on', () => {
     expect(result.output).toMatch(/^Cannot reach NATS at 127\.0\.0\.1:1 \(NATS_URL\): .+$/);
     expect(result.output).not.toContain('s3cret');
     expect(result.ms).toBeLessThan(10_000);
+  });
+
+  it('names S3_ENDPOINT when the document storage cannot be reached (programs)', async () => {
+    const namespace = `starts_s3_${Date.now().toString(36)}`;
+    try {
+      const result = await run('services/programs/src/main.ts', {
+        PROGRAMS_PORT: '0',
+        S3_ENDPOINT: 'http://127.0.0.1:1',
+        S3_BUCKET: 'documents',
+        S3_ACCESS_KEY_ID: 'key',
+        S3_SECRET_ACCESS_KEY: 's3cret-key',
+        // A real NATS (the storage is checked after it, before the database).
+        NATS_URL: await natsUrl(),
+        NATS_NAMESPACE: namespace,
+        DATABASE_URL: 'postgresql://postgres@127.0.0.1:1/app',
+      });
+      expect(result.code).toBe(1);
+      expect(result.output).toMatch(/^Cannot reach S3-compatible storage at 127\.0\.0\.1:1 \(S3_ENDPOINT\): .+$/);
+      expect(result.output).not.toContain('s3cret');
+    } finally {
+      await deleteStream(namespace.toUpperCase()).catch(() => undefined);
+    }
   });
 
   it('names DATABASE_URL with host, port and database, not its password', async () => {

@@ -16,6 +16,8 @@ const UNREACHABLE = new Set([
   'ENETUNREACH',
   'ECONNRESET',
   'CONNECTION_REFUSED',
+  'ESOCKET', // nodemailer: the SMTP connection failed
+  'ECONNECTION', // nodemailer: the SMTP server closed or refused the connection
   '28P01', // password authentication failed
   '28000', // no pg_hba.conf entry / role not allowed
   '3D000', // database does not exist
@@ -59,13 +61,21 @@ export async function connecting<T>(
   try {
     return await connect();
   } catch (error) {
-    const code = errorCode(error);
-    if (!code) throw error;
-    const reason = error instanceof Error && error.message ? error.message : code;
-    throw new StartupError(`Cannot reach ${what} at ${connectionTarget(url)} (${variable}): ${reason}`, {
-      cause: error,
-    });
+    const line = unreachableLine(what, variable, url, error);
+    if (!line) throw error;
+    throw new StartupError(line, { cause: error });
   }
+}
+
+/**
+ * The one line for a connection failure, naming what, where and the variable (`Cannot reach SMTP at
+ * mail:587 (SMTP_URL): ...`); undefined when the error is not a failure to reach the target.
+ */
+export function unreachableLine(what: string, variable: string, url: string, error: unknown): string | undefined {
+  const code = errorCode(error);
+  if (!code) return undefined;
+  const reason = error instanceof Error && error.message ? error.message : code;
+  return `Cannot reach ${what} at ${connectionTarget(url)} (${variable}): ${reason}`;
 }
 
 /**

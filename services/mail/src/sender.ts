@@ -1,5 +1,5 @@
 import { displayNameText } from '@app/domain';
-import { metrics, SpanKind, withSpan } from '@app/kit';
+import { metrics, SpanKind, unreachableLine, withSpan } from '@app/kit';
 import type { Transporter } from 'nodemailer';
 import type { SentEmails } from './repository.ts';
 import type { RenderedEmail } from './templates.ts';
@@ -42,7 +42,13 @@ export type SendOnce = (
  * The one window left is a crash between the SMTP server's acceptance and the mark; the re-send
  * that follows carries the same Message-ID, which mail systems use to drop duplicates.
  */
-export function emailSender(options: { sent: SentEmails; transport: Transporter; from: string }): SendOnce {
+export function emailSender(options: {
+  sent: SentEmails;
+  transport: Transporter;
+  from: string;
+  /** SMTP_URL, to name it (host and port only) when the server cannot be reached. */
+  smtpUrl?: string;
+}): SendOnce {
   const { sent, transport, from } = options;
   const domain = /@([^>\s]+)/.exec(from)?.[1] ?? 'localhost';
   const address = /<([^>]+)>/.exec(from)?.[1] ?? from;
@@ -76,7 +82,8 @@ export function emailSender(options: { sent: SentEmails; transport: Transporter;
     } catch (error) {
       metrics.emailsFailed.inc({ kind });
       await sent.markFailed(id, error);
-      throw error;
+      const line = options.smtpUrl && unreachableLine('SMTP', 'SMTP_URL', options.smtpUrl, error);
+      throw line ? new Error(line, { cause: error }) : error;
     }
     metrics.emailsSent.inc({ kind });
     await sent.markSent(id);

@@ -55,7 +55,12 @@ export async function createMailService(
   registerOperations(service.app, 'mail', mailRoutes({ catcher }));
   const mailer: Mailer = {
     config,
-    sendOnce: emailSender({ sent: sentEmails(service.prisma), transport, from: config.MAIL_FROM }),
+    sendOnce: emailSender({
+      sent: sentEmails(service.prisma),
+      transport,
+      from: config.MAIL_FROM,
+      smtpUrl: config.SMTP_URL,
+    }),
     tokens: sealer(config.INTERNAL_SECRET, 'email-verification'),
     catching: catcher !== undefined,
     withholds: catcher?.withholds,

@@ -72,3 +72,32 @@ describe('the sender of an email', () => {
     expect(displayName('😀'.repeat(150))).toBe('😀'.repeat(100));
   });
 });
+
+describe('an SMTP server that cannot be reached', () => {
+  it('fails the send with one line naming SMTP_URL and its host, never its password', async () => {
+    const url = 'smtp://mailer:s3cret@127.0.0.1:1';
+    const failed: unknown[] = [];
+    const sent = {
+      claim: async () => 'claim-id',
+      isSent: async () => false,
+      markSent: async () => undefined,
+      markFailed: async (_id: string, error: unknown) => void failed.push(error),
+    } as unknown as SentEmails;
+    // A real SMTP connection, to a port nothing listens on.
+    const transport = nodemailer.createTransport(url);
+    const sendOnce = emailSender({ sent, transport, from: 'Referral Hub <hello@example.com>', smtpUrl: url });
+    const error = await sendOnce(
+      '11111111-2222-3333-4444-555555555555',
+      'referral-intro',
+      { to: ['jo@globex.test'] },
+      { subject: 'Intro', text: 'Hi', html: '<p>Hi</p>' },
+    ).then(
+      () => null,
+      (e: Error) => e,
+    );
+    expect(error?.message).toMatch(/^Cannot reach SMTP at 127\.0\.0\.1:1 \(SMTP_URL\): .+/);
+    expect(error?.message).not.toContain('s3cret');
+    expect(failed).toHaveLength(1); // recorded as failed: the event comes again and it is retried
+    transport.close();
+  });
+});

@@ -1,6 +1,13 @@
 import multipart from '@fastify/multipart';
 import { PROGRAM_DOCUMENT_MAX_BYTES } from '@app/contracts';
-import { createDataService, defineService, registerOperations, type DataService, type ServiceOptions } from '@app/kit';
+import {
+  connecting,
+  createDataService,
+  defineService,
+  registerOperations,
+  type DataService,
+  type ServiceOptions,
+} from '@app/kit';
 import { languageModel } from '@app/llm';
 import { readProgramsConfig, visionEnabled, type ProgramsConfig } from './config.ts';
 import { documentAnalysis } from './documents.ts';
@@ -35,7 +42,10 @@ export async function createProgramsService(
       accessKeyId: config.S3_ACCESS_KEY_ID,
       secretAccessKey: config.S3_SECRET_ACCESS_KEY,
     });
-  await storage.ensureBucket();
+  // The first call to the storage: unreachable, the start fails in one line naming S3_ENDPOINT.
+  await connecting('S3-compatible storage', 'S3_ENDPOINT', config.S3_ENDPOINT ?? 'https://s3.amazonaws.com', () =>
+    storage.ensureBucket(),
+  );
   const service = await createDataService({
     name: 'programs',
     config,
