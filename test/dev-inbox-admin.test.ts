@@ -5,71 +5,24 @@
  * verification email never reaches the inbox, its link is printed once on the terminal, and only that link
  * makes the account an administrator.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { freePort } from '@app/kit';
-import { freshDatabase } from '@app/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApp, type RunningApp } from './processes.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const ADMIN = 'root@admin.example';
-let app: ChildProcess | undefined;
-let stdout = '';
-let output = '';
+let app: RunningApp | undefined;
 let baseUrl: string;
-let db: Awaited<ReturnType<typeof freshDatabase>>;
-let dataDir: string;
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  dataDir = mkdtempSync(join(tmpdir(), 'dev-inbox-admin-'));
-  const port = await freePort();
-  baseUrl = `http://127.0.0.1:${port}`;
-  const env: Record<string, string | undefined> = { ...process.env };
-  for (const name of ['NATS_URL', 'SMTP_URL', 'S3_ENDPOINT', 'OPENAI_API_KEY', 'ENRICHMENT_WEBHOOK_URL'])
-    delete env[name];
-  app = spawn(`${root}node_modules/.bin/node`, [`${root}scripts/start.ts`], {
-    env: {
-      ...env,
-      PORT: String(port),
-      PUBLIC_URL: baseUrl,
-      DATABASE_URL: db.url,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'info',
-      ADMIN_EMAILS: ` ${ADMIN.toUpperCase()} ,other-admin@admin.example`,
-      RATE_LIMIT_AUTH_MAX: '1000',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  app = await startApp('dev-inbox-admin', {
+    LOG_LEVEL: 'info',
+    ADMIN_EMAILS: ` ${ADMIN.toUpperCase()} ,other-admin@admin.example`,
+    RATE_LIMIT_AUTH_MAX: '1000',
   });
-  app.stdout!.on('data', (chunk) => {
-    stdout += chunk;
-    output += chunk;
-  });
-  app.stderr!.on('data', (chunk) => (output += chunk));
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (app.exitCode !== null) throw new Error(`the app exited with ${app.exitCode}:\n${output}`);
-    const ready = await fetch(`${baseUrl}/readyz`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (ready) break;
-    if (Date.now() > deadline) throw new Error(`the app did not become ready:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
+  baseUrl = app.url;
 }, 90_000);
 
 afterAll(async () => {
-  if (app && app.exitCode === null) {
-    const exited = new Promise((resolve) => app!.once('exit', resolve));
-    app.kill('SIGTERM');
-    await exited;
-  }
-  await db?.drop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  await app?.stop();
 });
 
 const register = (email: string) =>
@@ -84,7 +37,7 @@ async function until<T>(check: () => T | undefined | Promise<T | undefined>, wha
   for (;;) {
     const value = await check();
     if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${output}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${app!.output()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -103,8 +56,9 @@ describe('npm start without SMTP_URL: administrators and the dev inbox', () => {
     );
     const line = await until(
       () =>
-        new RegExp(`Administrator sign-up for ${ADMIN}: open (\\S+) \\(not shown in the dev inbox\\)`).exec(stdout) ??
-        undefined,
+        new RegExp(`Administrator sign-up for ${ADMIN}: open (\\S+) \\(not shown in the dev inbox\\)`).exec(
+          app!.stdout(),
+        ) ?? undefined,
       'the printed administrator link',
     );
     const link = new URL(line[1]!);
@@ -120,7 +74,7 @@ describe('npm start without SMTP_URL: administrators and the dev inbox', () => {
     expect(page).not.toContain(token);
     // Printed once, and nowhere else in the output (no second log line with the link).
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(output.split(token).length - 1).toBe(1);
+    expect(app!.output().split(token).length - 1).toBe(1);
 
     // Without the link the account is not an administrator (it cannot even sign in); with it, it is.
     const login = await fetch(`${baseUrl}/api/login`, {

@@ -10,19 +10,12 @@
  * >= 500, every error body `{ message, code }`, no stack trace or internal path in any body, and no change
  * in any table of any service schema across each operation's batch (row counts and content checksums).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { hasForbiddenCharacters, operationList, type OperationId, type OperationSpec } from '@app/contracts';
-import { freePort } from '@app/kit';
-import { freshDatabase } from '@app/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
+import { startApp, type RunningApp } from './processes.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const PASSWORD = 'Fuzz-Passw0rd-2026';
 const ADMIN = 'admin@fuzz-admin.example';
 const VENDOR_DOMAIN = 'fuzz-vendor.example';
@@ -319,11 +312,8 @@ interface Client {
   role: Role;
   cookie: string;
 }
-let app: ChildProcess | undefined;
-let output = '';
+let app: RunningApp | undefined;
 let baseUrl: string;
-let db: Awaited<ReturnType<typeof freshDatabase>>;
-let dataDir: string;
 let sql: pg.Client;
 let fixture: Fixture;
 const clients = new Map<Role, Client>();
@@ -352,7 +342,10 @@ async function verificationLink(email: string): Promise<string> {
       text: string;
     }>;
     // An ADMIN_EMAILS address's link is withheld from the dev inbox and printed once in the terminal.
-    const printed = output.split('\n').filter((line) => line.includes(`Administrator sign-up for ${email}:`));
+    const printed = app!
+      .output()
+      .split('\n')
+      .filter((line) => line.includes(`Administrator sign-up for ${email}:`));
     const link = [...messages.filter((m) => m.to.includes(email)).map((m) => m.text), ...printed]
       .map((text) => /\/verify-email\?token=([^&\s"<]+)&(?:amp;)?userId=([^\s"&<]+)/.exec(text))
       .find(Boolean);
@@ -502,43 +495,14 @@ describe('the contracts behind the fuzz suite', () => {
 
 describe('the fuzz suite', () => {
   beforeAll(async () => {
-    db = await freshDatabase();
-    dataDir = mkdtempSync(join(tmpdir(), 'fuzz-app-'));
-    const port = await freePort();
-    baseUrl = `http://127.0.0.1:${port}`;
-    const env: Record<string, string | undefined> = { ...process.env };
-    for (const name of ['NATS_URL', 'SMTP_URL', 'S3_ENDPOINT', 'OPENAI_API_KEY', 'ENRICHMENT_WEBHOOK_URL'])
-      delete env[name];
-    app = spawn(`${root}node_modules/.bin/node`, [`${root}scripts/start.ts`], {
-      env: {
-        ...env,
-        PORT: String(port),
-        PUBLIC_URL: baseUrl,
-        DATABASE_URL: db.url,
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn',
-        ADMIN_EMAILS: ADMIN,
-        // Thousands of requests from one address in a minute: the limits are not what this suite attacks.
-        RATE_LIMIT_AUTH_MAX: '100000000',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    app = await startApp('fuzz-app', {
+      LOG_LEVEL: 'warn',
+      ADMIN_EMAILS: ADMIN,
+      // Thousands of requests from one address in a minute: the limits are not what this suite attacks.
+      RATE_LIMIT_AUTH_MAX: '100000000',
     });
-    app.stdout!.on('data', (chunk) => (output += chunk));
-    app.stderr!.on('data', (chunk) => (output += chunk));
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      if (app.exitCode !== null) throw new Error(`the app exited with ${app.exitCode}:\n${output}`);
-      if (
-        await fetch(`${baseUrl}/readyz`).then(
-          (r) => r.ok,
-          () => false,
-        )
-      )
-        break;
-      if (Date.now() > deadline) throw new Error(`the app did not become ready:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    sql = new pg.Client({ connectionString: db.url });
+    baseUrl = app.url;
+    sql = new pg.Client({ connectionString: app.databaseUrl });
     await sql.connect();
 
     const unverifiedEmail = 'unverified@fuzz-users.example';
@@ -566,13 +530,7 @@ describe('the fuzz suite', () => {
 
   afterAll(async () => {
     await sql?.end();
-    if (app && app.exitCode === null) {
-      const exited = new Promise((resolve) => app!.once('exit', resolve));
-      app.kill('SIGTERM');
-      await exited;
-    }
-    await db?.drop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await app?.stop();
   });
 
   it('odd text (issue 11, items 2 and 11): NUL, zero-width-only and bidi overrides are clean 400s naming the field', async () => {
@@ -786,6 +744,6 @@ describe('the fuzz suite', () => {
     for (const f of failures) console.log(`fuzz failure: ${f.op} as ${f.role}, ${f.what}: ${f.problem.slice(0, 300)}`);
     expect(failures.slice(0, 20), `${failures.length} failures`).toEqual([]);
     expect(requests).toBeGreaterThan(3000);
-    expect(output).not.toMatch(/FATAL|unhandled/i);
+    expect(app!.output()).not.toMatch(/FATAL|unhandled/i);
   }, 240_000);
 });

@@ -4,25 +4,15 @@
  * journey k6 runs (loadtest/shared/journeys.ts) driven by autocannon: every request must answer the status
  * its step expects. Also: each step calls its contract operation with the right method and path.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { operations } from '@app/contracts';
-import { freePort } from '@app/kit';
-import { freshDatabase } from '@app/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runSmoke } from '../loadtest/node/smoke.ts';
 import { seedThroughApi } from '../loadtest/node/seed.ts';
 import { JOURNEY_NAMES, JOURNEYS, type Seed, type VirtualUser } from '../loadtest/shared/journeys.ts';
+import { startApp, type RunningApp } from './processes.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-let app: ChildProcess | undefined;
-let output = '';
+let app: RunningApp | undefined;
 let baseUrl: string;
-let db: Awaited<ReturnType<typeof freshDatabase>>;
-let dataDir: string;
 
 describe('load test journeys', () => {
   it('call their contract operations with the right method and path', () => {
@@ -51,51 +41,16 @@ describe('load test journeys', () => {
 
 describe('the smoke scenario against the app', () => {
   beforeAll(async () => {
-    db = await freshDatabase();
-    dataDir = mkdtempSync(join(tmpdir(), 'loadtest-app-'));
-    const port = await freePort();
-    baseUrl = `http://127.0.0.1:${port}`;
-    const env: Record<string, string | undefined> = { ...process.env };
-    // The embedded defaults: in-process events, the mail catcher (its inbox gives the verification links),
-    // embedded S3, no model.
-    for (const name of ['NATS_URL', 'SMTP_URL', 'S3_ENDPOINT', 'OPENAI_API_KEY', 'ENRICHMENT_WEBHOOK_URL'])
-      delete env[name];
-    app = spawn(`${root}node_modules/.bin/node`, [`${root}scripts/start.ts`], {
-      env: {
-        ...env,
-        PORT: String(port),
-        PUBLIC_URL: baseUrl,
-        DATABASE_URL: db.url,
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn',
-        // The load-test setting of loadtest/README.md: sign-ins are not rate limited per address.
-        RATE_LIMIT_AUTH_MAX: '1000000',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    app = await startApp('loadtest-app', {
+      LOG_LEVEL: 'warn',
+      // The load-test setting of loadtest/README.md: sign-ins are not rate limited per address.
+      RATE_LIMIT_AUTH_MAX: '1000000',
     });
-    app.stdout!.on('data', (chunk) => (output += chunk));
-    app.stderr!.on('data', (chunk) => (output += chunk));
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      if (app.exitCode !== null) throw new Error(`the app exited with ${app.exitCode}:\n${output}`);
-      const ready = await fetch(`${baseUrl}/readyz`).then(
-        (response) => response.ok,
-        () => false,
-      );
-      if (ready) break;
-      if (Date.now() > deadline) throw new Error(`the app did not become ready:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    baseUrl = app.url;
   }, 90_000);
 
   afterAll(async () => {
-    if (app && app.exitCode === null) {
-      const exited = new Promise((resolve) => app!.once('exit', resolve));
-      app.kill('SIGTERM');
-      await exited;
-    }
-    await db?.drop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+    await app?.stop();
   });
 
   it('the smoke scenario: seeded through the API, every request of every journey answers as expected', async () => {

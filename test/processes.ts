@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@app/kit';
+import { freshDatabase } from '@app/testing';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -105,4 +106,67 @@ export async function startNatsServer(): Promise<NatsServer> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+export interface RunningApp {
+  url: string;
+  /** The fresh database the app runs on. */
+  databaseUrl: string;
+  /** Everything it printed, and its standard output alone. */
+  output(): string;
+  stdout(): string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The whole app as `npm start` runs it on its embedded defaults (in-process events, the mail catcher and its
+ * inbox, embedded S3, no model), in a child process on a free port and a fresh database; ready once /readyz
+ * answers. `env` adds to (or overrides) what the launcher gets.
+ */
+export async function startApp(name: string, env: Record<string, string>): Promise<RunningApp> {
+  const db = await freshDatabase();
+  const dataDir = mkdtempSync(join(tmpdir(), `${name}-`));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const inherited: Record<string, string | undefined> = { ...process.env };
+  for (const variable of ['NATS_URL', 'SMTP_URL', 'S3_ENDPOINT', 'OPENAI_API_KEY', 'ENRICHMENT_WEBHOOK_URL'])
+    delete inherited[variable];
+  const child = spawn(`${root}node_modules/.bin/node`, [`${root}scripts/start.ts`], {
+    env: { ...inherited, PORT: String(port), PUBLIC_URL: url, DATABASE_URL: db.url, DATA_DIR: dataDir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let output = '';
+  child.stdout!.on('data', (chunk) => {
+    stdout += chunk;
+    output += chunk;
+  });
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      await exited;
+    }
+    await db.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`the app exited with ${child.exitCode}:\n${output}`);
+    }
+    const ready = await fetch(`${url}/readyz`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (ready) break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`the app did not become ready:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return { url, databaseUrl: db.url, output: () => output, stdout: () => stdout, stop };
 }
