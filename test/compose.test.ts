@@ -24,6 +24,7 @@ interface ComposeService {
   depends_on?: Record<string, { condition: string }>;
   ports?: unknown[];
   volumes?: unknown[];
+  profiles?: string[];
 }
 
 function composeBinary(): string[] {
@@ -102,6 +103,11 @@ describe('docker-compose.yml', () => {
       expect(url.username).toBe(process.name);
       expect(url.password).toBe(nats.environment![`NATS_${process.name.toUpperCase()}_PASSWORD`]);
     }
+    // The operator's replay tool (profile "tools", never started by `up`) is the replay user.
+    const replay = services['events-replay']!;
+    const url = new URL(String(replay.environment!.NATS_URL).replace(/^nats:/, 'http:'));
+    expect([url.username, url.password]).toEqual(['replay', nats.environment!.NATS_REPLAY_PASSWORD]);
+    expect(replay.profiles).toEqual(['tools']);
   });
 
   it('publishes only the gateway, the Mailpit inbox and NATS monitoring on the host', () => {

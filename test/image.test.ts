@@ -71,7 +71,12 @@ describe('deploy/Dockerfile', () => {
     }
     expect(runtime).toContain('/app/packages/kit/migrations');
     expect(runtime).toContain('/app/web/dist');
-    for (const script of ['scripts/migrate.ts', 'scripts/healthcheck.ts']) {
+    for (const script of [
+      'scripts/migrate.ts',
+      'scripts/healthcheck.ts',
+      'scripts/replay-events.ts',
+      'scripts/deploy/topology.ts',
+    ]) {
       expect(runtime).toContain(`/app/${script}`);
       expect(existsSync(`${root}${script}`)).toBe(true);
     }

@@ -208,6 +208,19 @@ describe.each(OVERLAYS)('deploy/k8s/overlays/%s', (overlay) => {
     expect(environment(objects, container!).get('DATABASE_URL')?.secretKey).toBe('DATABASE_URL');
   });
 
+  it('holds the replay tool: a never-scheduled CronJob whose pod has the replay NATS user, and the script', () => {
+    const cron = find(objects, 'CronJob', 'events-replay')!;
+    const spec = cron.spec as { suspend: boolean; jobTemplate: { spec: { template: { spec: PodSpec } } } };
+    expect(spec.suspend).toBe(true);
+    const container = spec.jobTemplate.spec.template.spec.containers[0]!;
+    const env = environment(objects, container);
+    expect(env.get('NATS_PASSWORD')?.secretKey).toBe('NATS_REPLAY_PASSWORD');
+    expect(env.get('NATS_URL')?.value).toBe('nats://replay:$(NATS_PASSWORD)@nats:4222');
+    expect(env.get('INTERNAL_SECRET')?.secretKey).toBe('INTERNAL_SECRET');
+    expect(env.get('NATS_NAMESPACE')?.value).toBeTruthy();
+    expect(existsSync(`${root}scripts/replay-events.ts`)).toBe(true);
+  });
+
   it('scales ai and mail on their own: HorizontalPodAutoscalers on CPU, or KEDA on consumer lag', () => {
     for (const name of ['ai', 'mail']) {
       const hpa = find(objects, 'HorizontalPodAutoscaler', name);

@@ -16,7 +16,7 @@ import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { natsUsers, renderNatsAuthorization, type NatsUser } from '../scripts/deploy/nats-permissions.ts';
+import { natsUsers, renderNatsAuthorization, REPLAY_USER, type NatsUser } from '../scripts/deploy/nats-permissions.ts';
 import { eventTopology, PROCESS_NAMES, type ProcessName, type ProcessTopology } from '../scripts/deploy/topology.ts';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -41,7 +41,7 @@ function natsServerBinary(): string {
  */
 const password = () => `n${randomBytes(24).toString('hex')}`;
 const passwords = Object.fromEntries(
-  PROCESS_NAMES.map((process) => [`NATS_${process.toUpperCase()}_PASSWORD`, password()]),
+  [...PROCESS_NAMES, REPLAY_USER].map((user) => [`NATS_${user.toUpperCase()}_PASSWORD`, password()]),
 );
 const admin: NatsUser = {
   user: 'admin' as ProcessName,
@@ -56,7 +56,8 @@ let server: ChildProcess;
 let dir: string;
 let port: number;
 const buses = new Map<ProcessName, EventBus>();
-const logged: Array<{ process: ProcessName; level: number; msg: string; subscriber?: string }> = [];
+const logged: Array<{ process: ProcessName | typeof REPLAY_USER; level: number; msg: string; subscriber?: string }> =
+  [];
 
 const envelope = (name: EventName, payload: unknown = {}): EventEnvelope =>
   ({ id: crypto.randomUUID(), name, payload, occurredAt: new Date().toISOString() }) as EventEnvelope;
@@ -64,7 +65,7 @@ const envelope = (name: EventName, payload: unknown = {}): EventEnvelope =>
 const urlOf = (process: string) =>
   `nats://${process}:${passwords[`NATS_${process.toUpperCase()}_PASSWORD`] ?? passwords.admin}@127.0.0.1:${port}`;
 
-async function connectAs(process: ProcessName): Promise<EventBus> {
+async function connectAs(process: ProcessName | typeof REPLAY_USER): Promise<EventBus> {
   const logger = pino(
     { level: 'warn' },
     {
@@ -80,7 +81,7 @@ async function connectAs(process: ProcessName): Promise<EventBus> {
     logger,
     retryDelay: () => 50,
     secret: TEST_SECRET,
-    producer: process === 'gateway' ? undefined : process,
+    producer: process === 'gateway' || process === REPLAY_USER ? undefined : process,
   });
 }
 
@@ -223,6 +224,62 @@ describe('NATS users and permissions', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(heard).toEqual(['session.ended']);
     expect(logged.filter((l) => l.process === 'gateway' && l.msg === 'listener stopped')).toHaveLength(1);
+  });
+
+  it('the replay user gives a dead letter back to its subscriber, and can do nothing else', async () => {
+    const binding = topology.ai.subscribers.find(({ event }) => event === 'program.saved')!;
+    // ai's own user dead-letters the event after one failed delivery (maxDeliver 1).
+    await buses.get('ai')!.close();
+    const ai = await connectAs('ai');
+    buses.set('ai', ai);
+    const handled: string[] = [];
+    let failNext = true;
+    await ai.subscribe({
+      subscriber: binding.id,
+      event: 'program.saved',
+      options: { maxDeliver: 1 },
+      handle: async (event) => {
+        if (failNext) {
+          failNext = false;
+          throw new Error('the model is down');
+        }
+        handled.push(event.id);
+      },
+    });
+    const event = envelope('program.saved', {
+      programId: 'p-replay',
+      name: 'Acme',
+      description: '',
+      website: 'acme.com',
+      rewardDetails: '',
+      vendorId: null,
+      companyName: null,
+      isActive: true,
+    });
+    await buses.get('programs')!.publish(event);
+
+    const replay = await connectAs(REPLAY_USER);
+    try {
+      const letter = await eventually(
+        async () => (await replay.deadLetters(binding.id)).find((l) => l.eventId === event.id),
+        'the dead letter, read by the replay user',
+      );
+      expect(letter.reason).toBe('max-deliveries');
+      expect(handled).toEqual([]);
+      expect(await replay.replay(binding.id, event.id)).toEqual([event.id]);
+      await eventually(async () => handled.includes(event.id), 'the replayed event at its subscriber');
+      expect((await replay.deadLetters(binding.id)).some((l) => l.eventId === event.id)).toBe(false);
+
+      // It cannot publish an event no subscriber reads, nor read a subscriber's consumer.
+      await expect(replay.publish(envelope('session.ended', { sessionId: 's1' }))).rejects.toThrow(/permission/i);
+      await replay.subscribe({ subscriber: binding.id, event: 'program.saved', handle: async () => {} });
+      await eventually(
+        async () => logged.some((l) => l.process === REPLAY_USER && l.msg === 'consumer stopped'),
+        "the refusal of the subscriber's consumer",
+      );
+    } finally {
+      await replay.close();
+    }
   });
 
   it('only the gateway counts rate limits in the shared KV bucket', async () => {

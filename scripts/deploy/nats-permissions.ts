@@ -2,13 +2,17 @@
  * One NATS user per process, allowed exactly what its code does with the bus (see topology.ts): publish
  * the events it produces, create and read the durable consumers of its own subscribers (each filtered on
  * its one event; what they refuse goes to the dead-letter stream on their own subject), listen to the
- * events it listens to. Everything else is refused by the server.
+ * events it listens to. Everything else is refused by the server. One more user, `replay`, is the operator's
+ * for giving dead letters back.
  */
 import { deadLetterStreamName, deadLetterSubject, rateLimitBucket, streamName } from '@app/kit';
 import { PROCESS_NAMES, type ProcessName, type ProcessTopology } from './topology.ts';
 
+/** The operator's user for `npm run events:replay` (deploy/README.md): not a process of the platform. */
+export const REPLAY_USER = 'replay';
+
 export interface NatsUser {
-  user: ProcessName;
+  user: ProcessName | typeof REPLAY_USER;
   /** The environment variable nats-server reads the password from (and the Secret key in Kubernetes). */
   passwordVariable: string;
   publish: string[];
@@ -25,12 +29,12 @@ function rateLimitSubjects(namespace: string): string[] {
   ];
 }
 
-export const natsPasswordVariable = (process: ProcessName) => `NATS_${process.toUpperCase()}_PASSWORD`;
+export const natsPasswordVariable = (user: ProcessName | typeof REPLAY_USER) => `NATS_${user.toUpperCase()}_PASSWORD`;
 
 export function natsUsers(topology: Record<ProcessName, ProcessTopology>, namespace = 'events'): NatsUser[] {
   const stream = streamName(namespace);
   const dead = deadLetterStreamName(namespace);
-  return PROCESS_NAMES.map((process) => {
+  const processes = PROCESS_NAMES.map((process): NatsUser => {
     const { publishes, subscribers, listens } = topology[process];
     const publish = [
       // natsBus checks JetStream, and creates the stream if it is the first process to start.
@@ -57,6 +61,35 @@ export function natsUsers(topology: Record<ProcessName, ProcessTopology>, namesp
     const subscribe = [`_INBOX.${process}.>`, ...listens.map((event) => `${namespace}.${event}`)];
     return { user: process, passwordVariable: natsPasswordVariable(process), publish, subscribe };
   });
+  return [...processes, replayUser(topology, namespace)];
+}
+
+/**
+ * `npm run events:replay` (scripts/replay-events.ts): read the dead-letter stream through short-lived consumers,
+ * delete what it gives back, and publish it again on its event's subject (only events some subscriber reads).
+ * It cannot read or create the subscribers' consumers, nor publish an event nobody consumes.
+ */
+function replayUser(topology: Record<ProcessName, ProcessTopology>, namespace: string): NatsUser {
+  const stream = streamName(namespace);
+  const dead = deadLetterStreamName(namespace);
+  const consumed = [...new Set(PROCESS_NAMES.flatMap((p) => topology[p].subscribers.map(({ event }) => event)))];
+  return {
+    user: REPLAY_USER,
+    passwordVariable: natsPasswordVariable(REPLAY_USER),
+    publish: [
+      '$JS.API.INFO',
+      `$JS.API.STREAM.INFO.${stream}`,
+      `$JS.API.STREAM.INFO.${dead}`,
+      `$JS.API.CONSUMER.CREATE.${dead}`,
+      `$JS.API.CONSUMER.CREATE.${dead}.>`,
+      `$JS.API.CONSUMER.INFO.${dead}.*`,
+      `$JS.API.CONSUMER.MSG.NEXT.${dead}.*`,
+      `$JS.API.CONSUMER.DELETE.${dead}.*`,
+      `$JS.API.STREAM.MSG.DELETE.${dead}`,
+      ...consumed.sort().map((event) => `${namespace}.${event}`),
+    ],
+    subscribe: [`_INBOX.${REPLAY_USER}.>`],
+  };
 }
 
 const list = (subjects: string[]) => subjects.map((subject) => `            "${subject}"`);
