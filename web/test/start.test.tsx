@@ -70,10 +70,16 @@ describe('entry (app/start.tsx)', () => {
     expect(screen.getByRole('heading', { level: 1, name: LANDING })).toBeInTheDocument();
   });
 
-  it('treats a failed session read on / as signed out, as the route table does', async () => {
-    installServer({ handler: (req) => (req.path === '/api/user' ? json(503, { message: 'Down' }) : undefined) });
+  it('treats a failed session read on / as signed out, as the route table does, and does not repeat it', async () => {
+    const server = installServer({
+      handler: (req) => (req.path === '/api/user' ? json(503, { message: 'Down' }) : undefined),
+    });
     start('/');
+    const user = userEvent.setup();
     expect(await screen.findByRole('heading', { level: 1, name: LANDING })).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Start Your Free Trial' }));
+    expect(await screen.findByRole('heading', { name: 'Create an Account' })).toBeInTheDocument();
+    expect(server.callsTo('GET', '/api/user')).toHaveLength(1);
   });
 
   it('starts the app on / for a signed-in user, with the session it read', async () => {

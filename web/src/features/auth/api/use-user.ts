@@ -8,7 +8,9 @@ function getUserQueryOptions() {
 }
 
 export function useUser() {
-  return useQuery(getUserQueryOptions());
+  // A session read that failed before the app started (`startSessionQuery`) is not asked again when the route
+  // table mounts: the app reads the session once per page load, as when it started the read itself.
+  return useQuery({ ...getUserQueryOptions(), retryOnMount: false });
 }
 
 /**
