@@ -1,6 +1,8 @@
 /**
- * Bundle budget of the landing page (issue 5): the gzip size of the JavaScript the browser loads for `/` when
- * signed out: the entry chunk, its static imports, and the landing chunk with its static imports.
+ * Bundle budget of the landing page (issue 5; 80 KB since issue 15, was 100): the gzip size of the JavaScript
+ * the browser loads for `/` when signed out: the entry chunk, its static imports, and the landing chunk with its
+ * static imports. The app's chunk (React Router, TanStack Query, route tables) is not among them: the entry
+ * (web/src/app/start.tsx) loads it only when the visitor leaves the landing page or is signed in.
  * Run after `npm run build -w web`: `node scripts/bundle-budget.ts [--budget KB]`. Exit 1 above the budget.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -15,7 +17,7 @@ interface ManifestChunk {
   dynamicImports?: string[];
 }
 
-const DEFAULT_BUDGET_KB = 100;
+const DEFAULT_BUDGET_KB = 80;
 const LANDING_SRC = 'src/features/landing/components/landing-page.tsx';
 
 const dist = new URL('../web/dist/', import.meta.url).pathname;

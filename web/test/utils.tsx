@@ -6,6 +6,7 @@ import { MemoryRouter, Route, Routes, useLocation, type InitialEntry } from 'rea
 import { vi } from 'vitest';
 import { AppProvider } from '@/app/provider';
 import { AppRoutes } from '@/app/router';
+import { RouterNavigation } from '@/app/routes/router-navigation';
 import { createQueryClient } from '@/lib/query-client';
 import { currentUserQueryKey } from '@/lib/session';
 import { createAppStore } from '@/stores/store';
@@ -132,13 +133,15 @@ export function renderRoute(page: ReactElement, { path, at, routes = {}, user, s
     <AppProvider queryClient={queryClient} store={store}>
       <Provider store={store}>
         <MemoryRouter initialEntries={[at]}>
-          <Routes>
-            <Route path={pattern} element={page} />
-            {Object.entries(routes).map(([routePath, element]) => (
-              <Route key={routePath} path={routePath} element={element} />
-            ))}
-            <Route path="*" element={<p>Another screen</p>} />
-          </Routes>
+          <RouterNavigation>
+            <Routes>
+              <Route path={pattern} element={page} />
+              {Object.entries(routes).map(([routePath, element]) => (
+                <Route key={routePath} path={routePath} element={element} />
+              ))}
+              <Route path="*" element={<p>Another screen</p>} />
+            </Routes>
+          </RouterNavigation>
           <LocationProbe />
         </MemoryRouter>
       </Provider>

@@ -1,7 +1,8 @@
 import { Suspense } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router-dom';
 import * as paths from '@/config/public-paths';
-import { useUser } from '@/features/auth/api/get-user';
+import { useUser } from '@/features/auth/api/use-user';
+import { RouterNavigation } from './routes/router-navigation';
 import { FullPageSpinner } from './routes/session-spinner';
 import {
   AuthPage,
@@ -36,18 +37,21 @@ export function AppRoutes() {
 
 function SignedOutRoutes() {
   return (
-    <Routes>
-      <Route path={paths.home} element={<LandingPage />} />
-      <Route path={paths.login} element={<AuthPage />} />
-      <Route path={paths.signup} element={<AuthPage />} />
-      <Route path={paths.demoRequest} element={<DemoRequestPage />} />
-      <Route path={paths.resendVerification} element={<ResendVerificationPage />} />
-      <Route path={paths.onboarding} element={<OnboardingPage />} />
-      <Route path={paths.bounties} element={<BountiesPage />} />
-      {/* Spec 2/6 and issue 12: a signed-in route (the referral draft page among them) goes to /login, which
-          returns there after signing in; any other path shows the landing page. */}
-      <Route path="*" element={<LandingOrLogin />} />
-    </Routes>
+    // The landing page's links and form follow the router here (lib/navigation.tsx).
+    <RouterNavigation>
+      <Routes>
+        <Route path={paths.home} element={<LandingPage />} />
+        <Route path={paths.login} element={<AuthPage />} />
+        <Route path={paths.signup} element={<AuthPage />} />
+        <Route path={paths.demoRequest} element={<DemoRequestPage />} />
+        <Route path={paths.resendVerification} element={<ResendVerificationPage />} />
+        <Route path={paths.onboarding} element={<OnboardingPage />} />
+        <Route path={paths.bounties} element={<BountiesPage />} />
+        {/* Spec 2/6 and issue 12: a signed-in route (the referral draft page among them) goes to /login, which
+            returns there after signing in; any other path shows the landing page. */}
+        <Route path="*" element={<LandingOrLogin />} />
+      </Routes>
+    </RouterNavigation>
   );
 }
 

@@ -1,12 +1,12 @@
 import type { User } from '@app/contracts';
-import { queryOptions, useQuery } from '@tanstack/react-query';
 import { ApiError, request } from '@/lib/http';
 import { currentUserQueryKey } from '@/lib/session';
 
 /**
  * GET /api/user: the signed-in user, or null without a session (401, spec 4). The session is read from the
- * entry chunk, which holds no zod (CSP, landing page budget): the contract's parse is a chunk of its own
- * (zod's jitless config first), loaded only for a signed-in answer.
+ * entry chunk (main.tsx), which holds no zod (CSP, landing page budget) and no TanStack Query (`use-user.ts`
+ * puts this read in the query cache): the contract's parse is a chunk of its own (zod's jitless config first),
+ * loaded only for a signed-in answer.
  */
 export async function getUser(): Promise<User | null> {
   const answer = await request('GET', currentUserQueryKey[0]).catch((error: unknown) => {
@@ -17,12 +17,4 @@ export async function getUser(): Promise<User | null> {
   if (!answer) return null;
   const { parseUser } = await import('./parse-user');
   return parseUser(answer.data, answer.status);
-}
-
-export function getUserQueryOptions() {
-  return queryOptions({ queryKey: currentUserQueryKey, queryFn: getUser });
-}
-
-export function useUser() {
-  return useQuery(getUserQueryOptions());
 }

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { useNavigateTo } from '@/lib/navigation';
 import * as paths from '@/config/public-paths';
 import { btn, container } from './styles';
 
@@ -30,7 +30,7 @@ const field =
 /** How it works: 'Need a Match' (four steps) or 'Send to a Specific Vendor' (a static form; sign-up first). */
 export function HowItWorks() {
   const [mode, setMode] = useState<Mode>('match');
-  const navigate = useNavigate();
+  const navigate = useNavigateTo();
   const id = useId();
   const onDirect = (event: FormEvent) => {
     event.preventDefault();

@@ -1,5 +1,5 @@
 import { Bot, Clock, Handshake, LineChart, MessageSquare, Star, Users } from './icons';
-import { Link } from 'react-router-dom';
+import { AppLink } from '@/lib/navigation';
 import * as paths from '@/config/public-paths';
 import { LandingLogo as Logo } from './landing-logo';
 import { FEATURES, FOOTER, STATS, TESTIMONIALS } from './content';
@@ -40,9 +40,9 @@ export function LandingPage() {
               drafts the intro, and tracks the commission. You approve every send.
             </p>
             <div className="mt-10 flex flex-col justify-center gap-3 sm:flex-row">
-              <Link to={paths.signup} className={btn.primaryLg}>
+              <AppLink to={paths.signup} className={btn.primaryLg}>
                 Get Started Free
-              </Link>
+              </AppLink>
               <a href="#how-it-works" className={btn.outlineLg}>
                 See how it works
               </a>
@@ -114,12 +114,12 @@ export function LandingPage() {
             </h2>
             <p className="mt-3 text-gray-600">Your first referral is free and there is nothing to set up.</p>
             <div className="mt-8 flex flex-col justify-center gap-3 sm:flex-row">
-              <Link to={paths.signup} className={btn.primaryLg}>
+              <AppLink to={paths.signup} className={btn.primaryLg}>
                 Start Your Free Trial
-              </Link>
-              <Link to={paths.demoRequest} className={btn.outlineLg}>
+              </AppLink>
+              <AppLink to={paths.demoRequest} className={btn.outlineLg}>
                 Schedule Demo
-              </Link>
+              </AppLink>
             </div>
           </div>
         </section>
@@ -138,9 +138,9 @@ export function LandingPage() {
                 {col.links.map((l) => (
                   <li key={l.label}>
                     {'to' in l ? (
-                      <Link to={l.to} className="rounded text-gray-600 hover:text-foreground hover:underline">
+                      <AppLink to={l.to} className="rounded text-gray-600 hover:text-foreground hover:underline">
                         {l.label}
-                      </Link>
+                      </AppLink>
                     ) : (
                       <a href={l.href} className="rounded text-gray-600 hover:text-foreground hover:underline">
                         {l.label}

@@ -1,6 +1,6 @@
 import { Check } from './icons';
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
+import { AppLink } from '@/lib/navigation';
 import { FAQ, PLANS, type Billing } from './content';
 import { btn, container } from './styles';
 
@@ -82,9 +82,9 @@ export function Pricing() {
                   ))}
                 </ul>
                 <p className="mt-5 rounded-md bg-muted px-3 py-2 text-sm font-medium">{plan.keeps}</p>
-                <Link to={plan.cta.to} className={`${plan.highlighted ? btn.primary : btn.outline} mt-5 w-full`}>
+                <AppLink to={plan.cta.to} className={`${plan.highlighted ? btn.primary : btn.outline} mt-5 w-full`}>
                   {plan.cta.label}
-                </Link>
+                </AppLink>
               </li>
             );
           })}

@@ -1,6 +1,6 @@
 import { Menu, X } from './icons';
 import { useEffect, useRef, useState } from 'react';
-import { Link } from 'react-router-dom';
+import { AppLink } from '@/lib/navigation';
 import * as paths from '@/config/public-paths';
 import { LandingLogo as Logo } from './landing-logo';
 import { ANCHORS } from './content';
@@ -27,13 +27,13 @@ export function SiteHeader() {
   return (
     <header className="sticky top-0 z-40 border-b border-border bg-background/95 backdrop-blur">
       <div className="mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6">
-        <Link
+        <AppLink
           to={paths.home}
           aria-label="Referral Hub home"
           className="rounded-md outline-none focus-visible:ring-2 focus-visible:ring-ring"
         >
           <Logo />
-        </Link>
+        </AppLink>
         <nav aria-label="Main" className="hidden items-center gap-6 md:flex">
           {ANCHORS.map((a) => (
             <a
@@ -46,12 +46,12 @@ export function SiteHeader() {
           ))}
         </nav>
         <div className="hidden items-center gap-2 md:flex">
-          <Link to={paths.login} className={btn.ghost}>
+          <AppLink to={paths.login} className={btn.ghost}>
             Login
-          </Link>
-          <Link to={paths.signup} className={btn.primary}>
+          </AppLink>
+          <AppLink to={paths.signup} className={btn.primary}>
             Get Started
-          </Link>
+          </AppLink>
         </div>
         <button
           ref={toggleRef}
@@ -84,18 +84,18 @@ export function SiteHeader() {
             </li>
           ))}
           <li>
-            <Link
+            <AppLink
               to={paths.login}
               onClick={close}
               className="block rounded-md px-3 py-3 text-base font-medium hover:bg-muted"
             >
               Login
-            </Link>
+            </AppLink>
           </li>
           <li className="pt-1">
-            <Link to={paths.signup} onClick={close} className={`${btn.primary} w-full`}>
+            <AppLink to={paths.signup} onClick={close} className={`${btn.primary} w-full`}>
               Get Started
-            </Link>
+            </AppLink>
           </li>
         </ul>
       </nav>
