@@ -130,7 +130,11 @@ export function fastPath(options: FastPathOptions) {
     let abort: ((error: Error) => void) | undefined;
     let retries = 0;
     const run = () => {
+      // The client left while a 503 was being retried: nothing more to ask.
+      if (res.destroyed) return;
       let retryAfter: number | string | null = null;
+      // An answer Node refuses to write (a status out of range): a 502, and the rest of it is dropped.
+      let refused = false;
       route.pool.dispatch(
         {
           method: 'GET',
@@ -158,22 +162,24 @@ export function fastPath(options: FastPathOptions) {
             try {
               res.writeHead(status, out);
             } catch {
+              refused = true;
               fail('BAD_GATEWAY');
-              return false;
+              return true;
             }
             res.on('drain', resume);
             return true;
           },
           onData(chunk: Buffer) {
-            return retryAfter !== null || res.write(chunk);
+            return retryAfter !== null || refused || res.write(chunk);
           },
           onComplete() {
+            if (refused) return;
             if (retryAfter === null) return void res.end();
             retries++;
             setTimeout(run, retryAfter as number);
           },
           onError(error: Error) {
-            if (res.destroyed) return;
+            if (res.destroyed || refused) return;
             if (res.headersSent) return void res.destroy(error);
             const code = options.failure(error);
             log.warn({ reqId: id, err: error, upstream: route.service }, 'upstream call failed');

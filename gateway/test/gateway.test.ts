@@ -21,6 +21,7 @@ let upstream: FastifyInstance;
 let gateway: FastifyInstance;
 let sql: pg.Pool;
 let base: string;
+let flakyCalls = 0;
 const webDist = mkdtempSync(join(tmpdir(), 'web-'));
 
 const json = { 'content-type': 'application/json' };
@@ -63,6 +64,12 @@ beforeAll(async () => {
     headers: { identity: request.headers['x-identity'] ?? null, internal: request.headers['x-internal-auth'] ?? null },
     body: request.body ?? null,
   }));
+  // Answers 503 to its first two calls of each round, as a service that is starting: the gateway asks again.
+  upstream.get('/api/referrals/flaky', async (_request, reply) => {
+    flakyCalls++;
+    if (flakyCalls % 3 !== 0) return reply.status(503).send({ message: 'starting', code: 'SERVICE_UNAVAILABLE' });
+    return { ok: true, calls: flakyCalls };
+  });
   const upstreamUrl = await upstream.listen({ host: '127.0.0.1', port: 0 });
 
   mkdirSync(join(webDist, 'assets'));
@@ -253,6 +260,17 @@ describe('fast path (a GET with a cached session, answered before Fastify)', () 
     // A request id of our own when the client's is missing.
     const anonymousId = await fetch(`${base}/api/referrals/7`, { headers: { cookie: `sid=${token}` } });
     expect(anonymousId.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("retries a GET the service answered 503, as reply-from does on Fastify's route", async () => {
+    const token = await signIn('fast-retry@example.com');
+    for (let i = 0; i < 2; i++) {
+      const before = flakyCalls;
+      // The first request resolves the session through Fastify's route; the second takes the fast path.
+      const response = await fetch(`${base}/api/referrals/flaky`, { headers: { cookie: `sid=${token}` } });
+      expect(response.status).toBe(200);
+      expect(flakyCalls - before).toBe(3);
+    }
   });
 
   it('leaves sign-in to Fastify: no session or an unknown one is the same JSON 401', async () => {
