@@ -12,9 +12,9 @@ import { IDENTITY_HEADER, identitySigner } from '@app/kit';
 import { startAuth, type BenchAuth } from './lib/auth.ts';
 import type { RunRequest, RunResult } from './lib/loader.ts';
 import { startNginx, type Nginx } from './lib/nginx.ts';
-import { forkHelper, machineBusyMicros, stopHelper, totalCpuMicros } from './lib/processes.ts';
+import { forkHelper, machineBusyMicros, stopHelper, totalCpuMicros, withChildren } from './lib/processes.ts';
 
-const TARGETS = ['direct', 'directSigned', 'gateway', 'gatewayB', 'nginx'] as const;
+const TARGETS = ['direct', 'directSigned', 'gateway', 'gatewayWorkers', 'gatewayB', 'nginx'] as const;
 const SIZES = ['small', 'large'] as const;
 type Target = (typeof TARGETS)[number];
 type Size = (typeof SIZES)[number];
@@ -43,6 +43,8 @@ const settings = {
   targets: listEnv('BENCH_TARGETS', TARGETS).filter((t) => t !== 'gatewayB' || process.env.BENCH_GATEWAY_B),
   /** Another copy of gateway/src/index.ts, measured as `gatewayB` next to the real one (A/B runs). */
   gatewayB: process.env.BENCH_GATEWAY_B ?? null,
+  /** Workers of the `gatewayWorkers` target (GATEWAY_WORKERS): one per core by default. */
+  workers: numberEnv('BENCH_WORKERS', cpus().length),
   sizes: listEnv('BENCH_SIZES', SIZES),
   /** Holds this many requests per second instead of saturating: compares CPU per request at equal load. */
   rate: process.env.BENCH_RATE ? numberEnv('BENCH_RATE', 1) : null,
@@ -124,6 +126,16 @@ async function main() {
   };
   const gateway = await forkHelper('gateway-process.ts', gatewayEnv, gatewayArgs);
   closers.unshift(() => stopHelper(gateway.child));
+  let gatewayWorkers: Awaited<ReturnType<typeof forkHelper>> | undefined;
+  if (settings.targets.includes('gatewayWorkers')) {
+    gatewayWorkers = await forkHelper(
+      'gateway-process.ts',
+      { ...gatewayEnv, BENCH_GATEWAY_WORKERS: String(settings.workers) },
+      gatewayArgs,
+    );
+    closers.unshift(() => stopHelper(gatewayWorkers!.child));
+    log(`  gateway with ${settings.workers} workers (GATEWAY_WORKERS) beside the 1-process one`);
+  }
   let gatewayB: Awaited<ReturnType<typeof forkHelper>> | undefined;
   if (settings.targets.includes('gatewayB')) {
     gatewayB = await forkHelper(
@@ -151,6 +163,7 @@ async function main() {
     const proxies = [gateway.child.pid!, ...(gatewayB ? [gatewayB.child.pid!] : []), ...(nginx?.pids() ?? [])];
     for (const pid of proxies)
       execFileSync('taskset', ['-a', '-p', '-c', String(cores - 1), String(pid)], { stdio: 'ignore' });
+    // The workers' gateway is left unpinned: spreading over every core is its point.
     for (const pid of [process.pid, upstream.child.pid!, loader.child.pid!])
       execFileSync('taskset', ['-a', '-p', '-c', rest, String(pid)], { stdio: 'ignore' });
     log(`  pinned: proxies on CPU ${cores - 1}, load generator, service and auth on CPU ${rest}`);
@@ -160,6 +173,7 @@ async function main() {
     direct: upstreamUrl,
     directSigned: upstreamUrl,
     gateway: `http://127.0.0.1:${gateway.port}`,
+    gatewayWorkers: gatewayWorkers ? `http://127.0.0.1:${gatewayWorkers.port}` : '',
     gatewayB: gatewayB ? `http://127.0.0.1:${gatewayB.port}` : '',
     nginx: nginx ? `http://127.0.0.1:${nginx.port}` : '',
   };
@@ -181,6 +195,7 @@ async function main() {
   );
   await sanityChecks(base, base.gateway, path, headers, auth, forgedIdentity, Boolean(nginx));
   if (gatewayB) await sanityChecks(base, base.gatewayB, path, headers, auth, forgedIdentity, false);
+  if (gatewayWorkers) await sanityChecks(base, base.gatewayWorkers, path, headers, auth, forgedIdentity, false);
   const signed = (await (
     await fetch(base.directSigned + path.small, { headers: headersFor('directSigned') })
   ).json()) as { userId?: string };
@@ -210,15 +225,18 @@ async function main() {
             ? [gateway.child.pid!]
             : target === 'gatewayB'
               ? [gatewayB!.child.pid!]
-              : target === 'nginx'
-                ? nginx!.pids()
-                : [];
+              : target === 'gatewayWorkers'
+                ? withChildren(gatewayWorkers!.child.pid!)
+                : target === 'nginx'
+                  ? nginx!.pids()
+                  : [];
         const ours = [
           process.pid,
           upstream.child.pid!,
           loader.child.pid!,
           gateway.child.pid!,
           ...(gatewayB ? [gatewayB.child.pid!] : []),
+          ...(gatewayWorkers ? withChildren(gatewayWorkers.child.pid!) : []),
           ...(nginx?.pids() ?? []),
         ];
         const snapshot = () => ({
@@ -412,9 +430,10 @@ function summarise(runs: Measured[]) {
   const ratios: Record<string, Record<string, number | null>> = {};
   for (const size of settings.sizes) {
     const row = (target: Target) => rows.find((r) => r.size === size && r.target === target);
-    const [gateway, gatewayB, nginx, direct, directSigned] = [
+    const [gateway, gatewayB, gatewayWorkers, nginx, direct, directSigned] = [
       row('gateway'),
       row('gatewayB'),
+      row('gatewayWorkers'),
       row('nginx'),
       row('direct'),
       row('directSigned'),
@@ -425,6 +444,12 @@ function summarise(runs: Measured[]) {
       gatewayVsDirectThroughput: ratio(gateway?.rps, direct?.rps),
       nginxVsDirectThroughput: ratio(nginx?.rps, direct?.rps),
       gatewayVsNginxCpuPerRequest: ratio(gateway?.proxyCpuUsPerReq, nginx?.proxyCpuUsPerReq),
+      gatewayVsNginxP99: ratio(gateway?.p99Ms, nginx?.p99Ms),
+      /** GATEWAY_WORKERS: throughput with every core against one process (the scaling from 1 to N cores). */
+      workersVsGatewayThroughput: ratio(gatewayWorkers?.rps, gateway?.rps),
+      workersVsNginxThroughput: ratio(gatewayWorkers?.rps, nginx?.rps),
+      workersVsNginxP99: ratio(gatewayWorkers?.p99Ms, nginx?.p99Ms),
+      workersVsNginxCpuPerRequest: ratio(gatewayWorkers?.proxyCpuUsPerReq, nginx?.proxyCpuUsPerReq),
       /** What verifying x-identity adds to the service's CPU per request, in microseconds. */
       serviceIdentityCostUs:
         directSigned && direct ? directSigned.upstreamCpuUsPerReq - direct.upstreamCpuUsPerReq : null,
@@ -434,7 +459,34 @@ function summarise(runs: Measured[]) {
       }),
     };
   }
-  return { medians: rows, ratios };
+  return { medians: rows, ratios, targets: targetVerdicts(ratios) };
+}
+
+/** Issue 15's gateway targets, against nginx in the same run: throughput at least, p99 and CPU at most. */
+const TARGETS_VS_NGINX = {
+  small: { throughput: 0.8, p99: 2, cpu: 2 },
+  large: { throughput: 0.95, p99: 2, cpu: 2 },
+} as const;
+
+function targetVerdicts(ratios: Record<string, Record<string, number | null>>) {
+  const verdicts: Array<{ size: string; what: string; ratio: number; target: string; met: boolean }> = [];
+  for (const [size, r] of Object.entries(ratios)) {
+    const target = TARGETS_VS_NGINX[size as Size];
+    for (const [who, prefix] of [
+      ['gateway', 'gateway'],
+      [`gateway, ${settings.workers} workers`, 'workers'],
+    ] as const) {
+      const check = (what: string, ratio: number | null | undefined, bound: number, atLeast: boolean) => {
+        if (ratio == null) return;
+        const met = atLeast ? ratio >= bound : ratio <= bound;
+        verdicts.push({ size, what: `${who}/nginx ${what}`, ratio, target: `${atLeast ? '>=' : '<='} ${bound}`, met });
+      };
+      check('throughput', r[`${prefix}VsNginxThroughput`], target.throughput, true);
+      check('p99', r[`${prefix}VsNginxP99`], target.p99, false);
+      check('CPU per request', r[`${prefix}VsNginxCpuPerRequest`], target.cpu, false);
+    }
+  }
+  return verdicts;
 }
 
 const fmt = (value: number | null | undefined, digits: number) => (value == null ? '-' : value.toFixed(digits));
@@ -444,6 +496,7 @@ const LABELS: Record<Target, string> = {
   directSigned: 'direct + x-identity',
   gateway: 'gateway',
   gatewayB: 'gateway B',
+  gatewayWorkers: `gateway, ${settings.workers} workers`,
   nginx: 'nginx',
 };
 
@@ -489,7 +542,20 @@ function printTable(summary: ReturnType<typeof summarise>) {
           ? `; gatewayB/gateway throughput ${fmt(r.gatewayBVsGatewayThroughput, 2)}, CPU per request ${fmt(r.gatewayBVsGatewayCpuPerRequest, 2)}`
           : ''),
     );
+    if (r.workersVsGatewayThroughput != null) {
+      log(
+        `       scaling, 1 -> ${settings.workers} workers (GATEWAY_WORKERS): throughput x${fmt(r.workersVsGatewayThroughput, 2)}`,
+      );
+    }
   }
+  log('\nTargets (issue 15, ratios against nginx in this run):');
+  for (const v of summary.targets) {
+    log(
+      `  ${v.size.padEnd(5)} ${v.what.padEnd(40)} ${fmt(v.ratio, 2).padStart(6)}  target ${v.target}: ${v.met ? 'met' : 'NOT met'}`,
+    );
+  }
+  const others = Math.max(...summary.medians.map((r) => r.othersCpuPercent));
+  if (others > 20) log(`  (others' CPU reached ${fmt(others, 0)} % of a core in some rows: these ratios are noisy)`);
 }
 
 try {

@@ -22,6 +22,9 @@ const adminUrl = () => process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.
 export async function startAuth(internalSecret: string, log: (line: string) => void): Promise<BenchAuth> {
   if (process.env.BENCH_AUTH === 'fake') return startFakeAuth();
   const admin = new pg.Client({ connectionString: adminUrl(), connectionTimeoutMillis: 3000 });
+  // Another session terminating connections (a test dropping its databases WITH (FORCE)) must not crash the
+  // bench mid-run: the drop at the end then says it could not.
+  admin.on('error', (error) => log(`! admin connection to PostgreSQL lost: ${error.message}`));
   try {
     await admin.connect();
   } catch (error) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { STATUS_CODES } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import rateLimit from '@fastify/rate-limit';
@@ -20,13 +20,26 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { GatewayConfig } from './config.ts';
 import { openApiRoutes } from './openapi.ts';
 import { BodyRefusedError, countedBody } from './body.ts';
-import { methodsForPath, proxyRoutes, refuseBody, sendError } from './proxy.ts';
+import { fastPath } from './fast-path.ts';
+import {
+  decodable,
+  methodsForPath,
+  proxyRoutes,
+  refuseBody,
+  sendError,
+  upstreamFailure,
+  upstreamPoolOptions,
+} from './proxy.ts';
 import { memoryCounter, rateLimitStore } from './rate-limits.ts';
 import { csrfGuard, securityHeaders } from './security.ts';
 import { SessionResolver } from './sessions.ts';
 import { healthRoutes } from './status.ts';
 
 const requestIdPattern = /^[\w.:-]{1,128}$/;
+
+/** The caller's x-request-id when it is a sane one, else a fresh one. */
+const requestId = (given: string | string[] | undefined) =>
+  typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
 
 /** Paths a misconfigured scraper could try on the public port: a JSON 404, never the web app's page. */
 const OPERATIONAL_PATHS = new Set(['/metrics']);
@@ -80,11 +93,26 @@ export async function buildGateway(options: {
       return sendError(reply, status === 414 ? 'URI_TOO_LONG' : codeForStatus(status));
     },
     requestIdHeader: false,
-    genReqId: (req) => {
-      const given = req.headers[REQUEST_ID_HEADER];
-      return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
-    },
+    genReqId: (req) => requestId(req.headers[REQUEST_ID_HEADER]),
     return503OnClosing: true,
+    // The fast path (fast-path.ts) answers what it can before Fastify sees the request; the rest is Fastify's.
+    serverFactory: (handler, opts) => {
+      const server = createServer((req, res) => {
+        if (!fast.handle?.(req, res)) handler(req, res);
+      });
+      // What Fastify sets on the server it would have made.
+      server.keepAliveTimeout = opts.keepAliveTimeout as number;
+      server.requestTimeout = opts.requestTimeout as number;
+      server.setTimeout(opts.connectionTimeout as number);
+      return server;
+    },
+  });
+  const fast: { handle?: (req: IncomingMessage, res: ServerResponse) => boolean } = {};
+
+  // Every GET route, for the fast path's matcher (registered from here on, plugins' routes included).
+  const getRoutes: string[] = [];
+  app.addHook('onRoute', (route) => {
+    if ([route.method].flat().includes('GET')) getRoutes.push(route.url);
   });
 
   httpMetrics(app, 'gateway');
@@ -140,15 +168,7 @@ export async function buildGateway(options: {
   await app.register(replyFrom, {
     // Its per-request lines carry the upstream URL with its query string (tokens): Fastify's own suffice.
     disableRequestLogging: true,
-    undici: {
-      connections: 128,
-      pipelining: 1,
-      keepAliveTimeout: 30_000,
-      // Each route sets its own (UPSTREAM_TIMEOUT_MS or UPSTREAM_MODEL_TIMEOUT_MS); these are the ceiling.
-      headersTimeout: config.UPSTREAM_MODEL_TIMEOUT_MS,
-      bodyTimeout: config.UPSTREAM_MODEL_TIMEOUT_MS,
-      connectTimeout: Math.min(config.UPSTREAM_TIMEOUT_MS, 5000),
-    },
+    undici: upstreamPoolOptions(config),
   });
 
   const sessions = new SessionResolver({
@@ -161,7 +181,18 @@ export async function buildGateway(options: {
   await options.bus?.listen('user.email_verified', async (event) => sessions.evictUser(event.payload.userId));
 
   openApiRoutes(app, config.PUBLIC_URL);
-  proxyRoutes(app, config, sessions);
+  const fastRoutes = proxyRoutes(app, config, sessions);
+  fast.handle = fastPath({
+    app,
+    routes: fastRoutes,
+    getRoutes,
+    sessions,
+    headers: { ...headers, 'cache-control': 'no-store' },
+    requestId,
+    trustProxy: config.TRUST_PROXY,
+    decodable,
+    failure: upstreamFailure,
+  });
 
   healthRoutes(app, config, sessions, options.bus);
 

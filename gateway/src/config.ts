@@ -50,6 +50,11 @@ export const gatewayConfigSchema = z
     BODY_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
     /** Honour X-Forwarded-For from a proxy in front (for rate limits and logs). */
     TRUST_PROXY: flag,
+    /**
+     * Gateway processes sharing the port: `auto` is one per core. Above 1 the rate-limit counts and session
+     * evictions must be shared, so NATS_URL is required.
+     */
+    GATEWAY_WORKERS: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(64)]).default(1),
     /** Proxy /dev/inbox to the mail service's built-in catcher (set by `npm start` when SMTP_URL is unset). */
     DEV_INBOX: flag,
   })
@@ -59,7 +64,11 @@ export const gatewayConfigSchema = z
       path: ['REQUEST_TIMEOUT_MS'],
       message: 'must be longer than UPSTREAM_TIMEOUT_MS, UPSTREAM_MODEL_TIMEOUT_MS and BODY_TIMEOUT_MS',
     },
-  );
+  )
+  .refine((c) => c.GATEWAY_WORKERS === 1 || c.NATS_URL, {
+    path: ['GATEWAY_WORKERS'],
+    message: 'more than one worker needs NATS_URL (rate-limit counts and session evictions shared by every worker)',
+  });
 
 export type GatewayConfig = z.output<typeof gatewayConfigSchema>;
 

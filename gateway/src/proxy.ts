@@ -16,7 +16,9 @@ import {
   tracingEnabled,
 } from '@app/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Pool } from 'undici';
 import type { GatewayConfig } from './config.ts';
+import type { FastRoute } from './fast-path.ts';
 import { UpstreamUnavailableError, type SessionResolver } from './sessions.ts';
 
 declare module 'fastify' {
@@ -80,8 +82,7 @@ const UNAVAILABLE = new Set([
 ]);
 
 /** What a failed upstream call becomes: a timeout is a 504, a service that is not there a 503. */
-function upstreamFailure(request: FastifyRequest, error: Error & { code?: string; cause?: unknown }): ErrorCode {
-  if (request.bodyRefusal) return request.bodyRefusal;
+export function upstreamFailure(error: Error & { code?: string; cause?: unknown }): ErrorCode {
   const causes: Array<{ code?: string; statusCode?: number }> = [];
   for (let e: unknown = error; e && causes.length < 5; e = (e as { cause?: unknown }).cause) {
     causes.push(e as { code?: string; statusCode?: number });
@@ -152,7 +153,7 @@ export function methodsForPath(config: GatewayConfig): (path: string) => string[
 }
 
 /** Whether the URL's %-escapes decode (well-formed and valid UTF-8). */
-function decodable(url: string): boolean {
+export function decodable(url: string): boolean {
   try {
     decodeURIComponent(url);
     return true;
@@ -173,8 +174,20 @@ function lookupHeaders(request: FastifyRequest): Record<string, string> {
  * through as streams, unparsed. Access, rate limits, body limits and logout come from each operation's
  * definition; internal operations are never routed, and paths no operation names answer 404 here.
  */
-export function proxyRoutes(app: FastifyInstance, config: GatewayConfig, sessions: SessionResolver) {
+export function proxyRoutes(app: FastifyInstance, config: GatewayConfig, sessions: SessionResolver): FastRoute[] {
   const targets = upstreams(config);
+  // The fast path's connections, one keep-alive pool per service address (the same settings as reply-from's).
+  const pools = new Map<string, Pool>();
+  const poolFor = (url: string) => {
+    const origin = new URL(url).origin;
+    let pool = pools.get(origin);
+    if (!pool) pools.set(origin, (pool = new Pool(origin, upstreamPoolOptions(config))));
+    return pool;
+  };
+  app.addHook('onClose', async () => {
+    await Promise.all([...pools.values()].map((pool) => pool.close()));
+  });
+  const fastRoutes: FastRoute[] = [];
   app.decorateRequest('identityHeader', null);
 
   async function resolveIdentity(request: FastifyRequest, reply: FastifyReply) {
@@ -211,7 +224,7 @@ export function proxyRoutes(app: FastifyInstance, config: GatewayConfig, session
       return reply.from(target + request.url, {
         timeout,
         onError: (_reply, { error }) => {
-          const code = upstreamFailure(request, error);
+          const code = request.bodyRefusal ?? upstreamFailure(error);
           if (code === request.bodyRefusal) return void refuseBody(reply, code);
           request.log.warn({ err: error, upstream: op.service }, 'upstream call failed');
           void sendError(reply, code);
@@ -242,12 +255,29 @@ export function proxyRoutes(app: FastifyInstance, config: GatewayConfig, session
 
   for (const op of routedOperations(config)) {
     const signedIn = op.access === 'user' || op.access === 'verified' || op.access === 'admin';
+    const url = routePath(op.path);
     app.route({
       method: op.method,
-      url: routePath(op.path),
+      url,
       preHandler: op.access === 'dev' ? [devOnly] : signedIn ? [resolveIdentity, requireUser] : [resolveIdentity],
       config: { body: bodyLimitOf(op, config), ...(op.rateLimit ? { rateLimit: rateLimits[op.rateLimit] } : {}) },
       handler: forward(op),
     });
+    if (op.method === 'GET' && op.access !== 'dev' && !op.rateLimit && !op.endsSession) {
+      const timeoutMs = MODEL_OPERATIONS.has(op.id) ? config.UPSTREAM_MODEL_TIMEOUT_MS : config.UPSTREAM_TIMEOUT_MS;
+      fastRoutes.push({ url, service: op.service, pool: poolFor(targets[op.service]), timeoutMs, signedIn });
+    }
   }
+  return fastRoutes;
 }
+
+/** Connections to the services: kept alive, one request at a time each; each route sets its own timeouts. */
+export const upstreamPoolOptions = (config: GatewayConfig) => ({
+  connections: 128,
+  pipelining: 1,
+  keepAliveTimeout: 30_000,
+  // Each route sets its own (UPSTREAM_TIMEOUT_MS or UPSTREAM_MODEL_TIMEOUT_MS); these are the ceiling.
+  headersTimeout: config.UPSTREAM_MODEL_TIMEOUT_MS,
+  bodyTimeout: config.UPSTREAM_MODEL_TIMEOUT_MS,
+  connectTimeout: Math.min(config.UPSTREAM_TIMEOUT_MS, 5000),
+});

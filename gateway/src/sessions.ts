@@ -36,11 +36,17 @@ export class SessionResolver {
     this.signer = identitySigner(options.internalSecret);
   }
 
+  /** The cached answer for a token while it is fresh; undefined means ask `resolve`. */
+  cached(token: string): CacheEntry | undefined {
+    const cached = this.cache.get(token);
+    return cached && cached.until > Date.now() ? cached : undefined;
+  }
+
   /** `headers`: what the lookup carries on behalf of the request (its x-request-id, the trace context). */
   async resolve(token: string, headers: Record<string, string> = {}): Promise<CacheEntry> {
+    const cached = this.cached(token);
+    if (cached) return cached;
     const now = Date.now();
-    const cached = this.cache.get(token);
-    if (cached && cached.until > now) return cached;
 
     let response;
     let body: { identity?: Identity; expiresAt?: string };

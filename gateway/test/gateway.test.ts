@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { operationList } from '@app/contracts';
 import { createAuthService, readAuthConfig, type AuthService } from '@app/auth-service';
-import { createServiceApp, type EventBus } from '@app/kit';
+import { createServiceApp, metricsRegistry, type EventBus } from '@app/kit';
 import { freshDatabase, TEST_SECRET, testBus } from '@app/testing';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildGateway } from '../src/app.ts';
 import { readGatewayConfig } from '../src/config.ts';
+import { routeMatcher, type FastRoute } from '../src/fast-path.ts';
 import { CONTENT_SECURITY_POLICY } from '../src/security.ts';
 
 let db: Awaited<ReturnType<typeof freshDatabase>>;
@@ -20,6 +21,7 @@ let upstream: FastifyInstance;
 let gateway: FastifyInstance;
 let sql: pg.Pool;
 let base: string;
+let flakyCalls = 0;
 const webDist = mkdtempSync(join(tmpdir(), 'web-'));
 
 const json = { 'content-type': 'application/json' };
@@ -62,6 +64,12 @@ beforeAll(async () => {
     headers: { identity: request.headers['x-identity'] ?? null, internal: request.headers['x-internal-auth'] ?? null },
     body: request.body ?? null,
   }));
+  // Answers 503 to its first two calls of each round, as a service that is starting: the gateway asks again.
+  upstream.get('/api/referrals/flaky', async (_request, reply) => {
+    flakyCalls++;
+    if (flakyCalls % 3 !== 0) return reply.status(503).send({ message: 'starting', code: 'SERVICE_UNAVAILABLE' });
+    return { ok: true, calls: flakyCalls };
+  });
   const upstreamUrl = await upstream.listen({ host: '127.0.0.1', port: 0 });
 
   mkdirSync(join(webDist, 'assets'));
@@ -206,6 +214,137 @@ describe('identity', () => {
     const huge = await upload(12 * 1024 * 1024);
     expect(huge.status).toBe(413);
     expect(await huge.json()).toEqual({ message: 'The document is larger than 10 MB', code: 'DOCUMENT_TOO_LARGE' });
+  });
+});
+
+describe('fast path (a GET with a cached session, answered before Fastify)', () => {
+  /** The answer as the client sees it, minus what differs per request (date, request id when not given). */
+  const seen = async (response: Response) => ({
+    status: response.status,
+    headers: Object.fromEntries([...response.headers].filter(([name]) => name !== 'date')),
+    body: (await response.json()) as Record<string, unknown>,
+  });
+
+  it('answers exactly as the Fastify route does: identity, request id, headers, stripped client headers', async () => {
+    const token = await signIn('fast@example.com');
+    const request = () =>
+      fetch(`${base}/api/referrals/7?view=full`, {
+        headers: {
+          cookie: `theme=dark; sid=${token}`,
+          'x-identity': 'forged',
+          'x-internal-auth': 'forged',
+          'x-request-id': 'req-fast',
+          connection: 'keep-alive, x-hop',
+          'x-hop': 'never forwarded',
+          'x-custom': 'forwarded',
+        },
+      });
+    // The session is not cached yet: Fastify's route resolves it. The second request finds it cached.
+    const first = await seen(await request());
+    const second = await seen(await request());
+    expect(second).toEqual(first);
+    expect(second.status).toBe(200);
+    expect(second.body).toMatchObject({
+      identity: { email: 'fast@example.com', emailVerified: true },
+      requestId: 'req-fast',
+      headers: { internal: null },
+    });
+    expect(second.headers).toMatchObject({
+      'content-security-policy': CONTENT_SECURITY_POLICY,
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'cache-control': 'no-store',
+      'x-request-id': 'req-fast',
+      'content-type': 'application/json; charset=utf-8',
+    });
+    // A request id of our own when the client's is missing.
+    const anonymousId = await fetch(`${base}/api/referrals/7`, { headers: { cookie: `sid=${token}` } });
+    expect(anonymousId.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("retries a GET the service answered 503, as reply-from does on Fastify's route", async () => {
+    const token = await signIn('fast-retry@example.com');
+    for (let i = 0; i < 2; i++) {
+      const before = flakyCalls;
+      // The first request resolves the session through Fastify's route; the second takes the fast path.
+      const response = await fetch(`${base}/api/referrals/flaky`, { headers: { cookie: `sid=${token}` } });
+      expect(response.status).toBe(200);
+      expect(flakyCalls - before).toBe(3);
+    }
+  });
+
+  it('leaves sign-in to Fastify: no session or an unknown one is the same JSON 401', async () => {
+    for (const headers of [{}, { cookie: 'sid=unknown-fast-token' }, { cookie: 'sid=unknown-fast-token' }]) {
+      const response = await fetch(`${base}/api/referrals/7`, { headers });
+      expect(response.status).toBe(401);
+      expect(response.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+      expect(await response.json()).toEqual({ message: 'Authentication required', code: 'UNAUTHENTICATED' });
+    }
+  });
+
+  it('answers a JSON 503 with the security headers when the service is down', async () => {
+    const token = await signIn('fast-down@example.com');
+    // PROGRAMS_URL points at a closed port in this test.
+    for (let i = 0; i < 2; i++) {
+      const response = await fetch(`${base}/api/programs/all`, {
+        headers: { cookie: `sid=${token}`, 'x-request-id': 'req-down' },
+      });
+      expect(response.status).toBe(503);
+      expect(response.headers.get('x-request-id')).toBe('req-down');
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      expect(response.headers.get('x-frame-options')).toBe('DENY');
+      expect(await response.json()).toEqual({
+        message: 'Service temporarily unavailable. Please try again.',
+        code: 'SERVICE_UNAVAILABLE',
+      });
+    }
+  });
+
+  it('counts its answers in the metrics by route template', async () => {
+    const token = await signIn('fast-metrics@example.com');
+    const count = async () => {
+      const text = await metricsRegistry.metrics();
+      const line = text
+        .split('\n')
+        .find(
+          (l) =>
+            l.startsWith('http_request_duration_seconds_count{') &&
+            l.includes('service="gateway"') &&
+            l.includes('route="/api/referrals/:id/email-draft"') &&
+            l.includes('status_class="2xx"'),
+        );
+      return line ? Number(line.split(' ').at(-1)) : 0;
+    };
+    const before = await count();
+    for (let i = 0; i < 3; i++) {
+      const response = await fetch(`${base}/api/referrals/9/email-draft`, { headers: { cookie: `sid=${token}` } });
+      expect(response.status).toBe(200);
+    }
+    expect((await count()) - before).toBe(3);
+  });
+
+  it('takes only routes Fastify would pick for the same path', () => {
+    const route = (url: string): FastRoute => ({
+      url,
+      service: 'referrals',
+      pool: undefined as never,
+      timeoutMs: 1,
+      signedIn: true,
+    });
+    const routes = ['/api/vendors/:vendorId', '/api/vendors/mine', '/api/referrals/:id', '/api/user'].map(route);
+    const match = routeMatcher(routes, [...routes.map((r) => r.url), '/api/referrals', '/healthz']);
+    expect(match('/api/referrals/7')?.url).toBe('/api/referrals/:id');
+    expect(match('/api/user')?.url).toBe('/api/user');
+    // A static and a parametric route overlap: Fastify's router decides, for both.
+    expect(match('/api/vendors/mine')).toBeUndefined();
+    expect(match('/api/vendors/v1')).toBeUndefined();
+    // Over find-my-way's maxParamLength (Fastify answers 414), empty, or another shape: not ours.
+    expect(match(`/api/referrals/${'x'.repeat(101)}`)).toBeUndefined();
+    expect(match('/api/referrals/')).toBeUndefined();
+    expect(match('/api/referrals/7/')).toBeUndefined();
+    expect(routeMatcher([route('/api/referrals/:id')], ['/api/referrals/:id', '/api/*'])('/api/referrals/7')).toBe(
+      undefined,
+    );
   });
 });
 
