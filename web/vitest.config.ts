@@ -16,6 +16,9 @@ export default mergeConfig(
       // time): test/setup.ts resets what a file could leave behind (DOM, toasts, timers, stubs, mocks).
       isolate: false,
       unstubGlobals: true,
+      // A hang guard, not a speed check: a screen's test takes ~1 s alone but several on a 2-core machine
+      // running the server suites beside it (vitest's 5 s default failed there).
+      testTimeout: 20_000,
     },
   }),
 );
