@@ -243,46 +243,55 @@ function queries(): ParsedMatchRequest[] {
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
-function measure(matcher: Matcher, requests: ParsedMatchRequest[]) {
-  for (let round = 0; round < WARMUP_ROUNDS; round++) for (const request of requests) matcher.rank(request);
-  const times: number[] = [];
+/**
+ * One round of every need against one matcher, each `rank` call timed. The sizes take turns round by round
+ * (after warming both), so a burst of other sessions' load or a garbage collection of the shared heap falls
+ * on both alike: run one after the other, the p99 ratio swung from 1.0 to 3.8 with the machine's load.
+ */
+function round(matcher: Matcher, requests: ParsedMatchRequest[], times: number[]) {
   let matches = 0;
   let excluded = 0;
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const request of requests) {
-      const start = process.hrtime.bigint();
-      const result = matcher.rank(request);
-      const slice = result.candidates.slice(0, request.limit);
-      times.push(Number(process.hrtime.bigint() - start) / 1e3);
-      if (round === 0) {
-        matches += slice.length;
-        excluded += result.excluded.length;
-      }
-    }
+  for (const request of requests) {
+    const start = process.hrtime.bigint();
+    const result = matcher.rank(request);
+    const slice = result.candidates.slice(0, request.limit);
+    times.push(Number(process.hrtime.bigint() - start) / 1e3);
+    matches += slice.length;
+    excluded += result.excluded.length;
   }
-  times.sort((a, b) => a - b);
-  return {
-    p50: percentile(times, 50),
-    p99: percentile(times, 99),
-    max: times.at(-1)!,
-    runs: times.length,
-    matches,
-    excluded,
-  };
+  return { matches, excluded };
 }
+
+/** Issue 15: p99 over 10,000 programs at most twice the p99 over 100. */
+const TARGET_RATIO = 2;
 
 const started = Date.now();
 const requests = queries();
-const rows: Array<{ size: number; active: number; build: number } & ReturnType<typeof measure>> = [];
-for (const size of SIZES) {
+const built = SIZES.map((size) => {
   const buildStart = performance.now();
   const matcher = buildMatcher(size);
-  const build = performance.now() - buildStart;
-  rows.push({ size, active: matcher.index.size, build, ...measure(matcher, requests) });
+  return { size, matcher, build: performance.now() - buildStart, times: [] as number[], matches: 0, excluded: 0 };
+});
+for (let warm = 0; warm < WARMUP_ROUNDS; warm++) for (const b of built) round(b.matcher, requests, []);
+for (let r = 0; r < ROUNDS; r++) {
+  for (const b of built) {
+    const counted = round(b.matcher, requests, b.times);
+    if (r === 0) Object.assign(b, counted);
+  }
 }
+const rows = built.map((b) => {
+  const times = [...b.times].sort((x, y) => x - y);
+  return {
+    ...b,
+    active: b.matcher.index.size,
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+    max: times.at(-1)!,
+  };
+});
 const us = (value: number) => `${value.toFixed(1)} µs`;
 console.log(
-  `Smart Match local ranking: ${requests.length} needs × ${ROUNDS} rounds per size (after ${WARMUP_ROUNDS} warm-up rounds), node ${process.version}`,
+  `Smart Match local ranking: ${requests.length} needs × ${ROUNDS} rounds per size, sizes interleaved round by round (after ${WARMUP_ROUNDS} warm-up rounds), node ${process.version}`,
 );
 console.log('programs | active | build   | p50       | p99       | max        | matches/excluded (1 round)');
 for (const row of rows) {
@@ -293,10 +302,10 @@ for (const row of rows) {
 const [small, large] = rows;
 const ratio = large!.p99 / small!.p99;
 console.log(
-  `p99(${large!.size}) / p99(${small!.size}) = ${ratio.toFixed(1)} (the catalogue grew ${large!.size / small!.size}×; a linear scan would be ~${large!.size / small!.size})`,
+  `p99(${large!.size}) / p99(${small!.size}) = ${ratio.toFixed(2)}, target <= ${TARGET_RATIO}x: ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'} (the catalogue grew ${large!.size / small!.size}×; a linear scan would be ~${large!.size / small!.size})`,
 );
 console.log(
-  `p50(${large!.size}) / p50(${small!.size}) = ${(large!.p50 / small!.p50).toFixed(1)} (at 100 programs the p99 is mostly GC and machine noise; the p50 ratio shows the work that grows)`,
+  `p50(${large!.size}) / p50(${small!.size}) = ${(large!.p50 / small!.p50).toFixed(1)} (the work that grows with the catalogue, without the machine's noise)`,
 );
 console.log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 if (ratio >= 25) {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadCatalogue } from '../src/catalogue/catalogue.ts';
 import { indexProducts, matchProduct } from '../src/search/matcher.ts';
 import { compact } from '../src/search/normalize.ts';
-import { editDistance } from '../src/search/similarity.ts';
+import { bitCount, countsApart, editDistance, letterCounts, letterMask } from '../src/search/similarity.ts';
 
 const catalogue = loadCatalogue();
 const index = indexProducts(catalogue, 'catalogue');
@@ -57,6 +57,24 @@ describe('edit distance', () => {
 
   it('stops early beyond the allowed distance', () => {
     expect(editDistance('zendesk', 'freshdesk', 1)).toBe(2);
+  });
+
+  it('letter masks never rule out more than the letter counts do (the faster filter loses no match)', () => {
+    const keys = loadCatalogue().flatMap((p) => [
+      compact(p.product),
+      compact(p.company),
+      ...(p.aliases ?? []).map(compact),
+    ]);
+    const probes = ['hubsopt', 'salesfroce', 'm365', 'office365', 'x', 'zoom10', '0123456789', 'jria', 'qqqq'];
+    for (const a of [...probes, ...keys.slice(0, 60)]) {
+      const counts = letterCounts(a);
+      for (const b of keys) {
+        const apart = countsApart(counts, letterCounts(b));
+        expect(bitCount(letterMask(counts) ^ letterMask(letterCounts(b)))).toBeLessThanOrEqual(apart);
+      }
+    }
+    expect(bitCount(letterMask(letterCounts('abc')) ^ letterMask(letterCounts('abd')))).toBe(2);
+    expect(bitCount(-1)).toBe(32);
   });
 });
 

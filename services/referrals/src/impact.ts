@@ -10,6 +10,7 @@ import { commissionCents, companyKey, MILESTONE_STAGES, STAGE_MILESTONES, STAGE_
 import type pg from 'pg';
 import type { z } from 'zod';
 import { bountiesOf, cents, queryCommissions } from './money-repository.ts';
+import { RECEIVED_SQL } from './figures.ts';
 
 /**
  * The Impact dashboard (GET /api/referral-impact) and the commissions list, in SQL aggregates: a user
@@ -151,7 +152,10 @@ export function impactReads(pool: pg.Pool, currency: string) {
           count(*) FILTER (WHERE r.furthest_stage >= ${STAGE_RANK.intro_accepted})::int AS demos
         FROM referrals r WHERE ${where}`;
       const receivedParams: unknown[] = [userId];
-      const receivedSql = `SELECT count(*)::int AS received ${receivedFrom(query, receivedParams, partnerKey)}`;
+      // Unfiltered, from the kept per-project counts (a few rows, not one per referral received).
+      const receivedSql = filtered
+        ? `SELECT count(*)::int AS received ${receivedFrom(query, receivedParams, partnerKey)}`
+        : `SELECT ${RECEIVED_SQL} AS received`;
       const payoutSql = `SELECT coalesce(sum(e.amount_cents), 0)::text AS in_escrow,
           coalesce(-sum(e.amount_cents) FILTER (WHERE e.kind = 'paid'), 0)::text AS paid,
           coalesce(-sum(e.amount_cents) FILTER (WHERE e.kind = 'reversed'), 0)::text AS reversed

@@ -2,6 +2,7 @@ import { Bounties, type Commission, type LedgerEntry, type Milestone, type Refer
 import type pg from 'pg';
 import type { Tx } from './db.ts';
 import { personName } from './people.ts';
+import { prepared } from './prepared.ts';
 
 /**
  * Data access of money: milestone confirmations, commissions (immutable rows), their append-only ledger
@@ -380,7 +381,9 @@ export const toCommission = (row: CommissionRow): Commission => ({
 });
 
 export async function queryCommissions(pool: pg.Pool, where: string, params: unknown[], order = 'c.earned_at, c.id') {
-  const { rows } = await pool.query<CommissionRow>(`${SELECT_COMMISSIONS} WHERE ${where} ORDER BY ${order}`, params);
+  const { rows } = await pool.query<CommissionRow>(
+    prepared(`${SELECT_COMMISSIONS} WHERE ${where} ORDER BY ${order}`, params),
+  );
   return rows.map(toCommission);
 }
 

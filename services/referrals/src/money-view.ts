@@ -10,6 +10,7 @@ import {
 import { commissionCents, formatCents, retentionDueAt } from '@app/domain';
 import type pg from 'pg';
 import { bountiesByVendor, queryCommissions } from './money-repository.ts';
+import { prepared } from './prepared.ts';
 
 /**
  * The money of referrals as both sides see it (Referral.money, Lead.money): deal values, where each bounty
@@ -59,16 +60,20 @@ export async function moneyOf(
   const [confirmations, requests, commissions, bounties] = await Promise.all([
     ids.length
       ? pool.query<{ referral_id: number; milestone: Milestone; confirmed_at: string; actor: 'vendor' | 'admin' }>(
-          `SELECT referral_id, milestone, ${iso('confirmed_at')} AS confirmed_at, actor
-             FROM milestone_confirmations WHERE referral_id = ANY($1::int[])`,
-          [ids],
+          prepared(
+            `SELECT referral_id, milestone, ${iso('confirmed_at')} AS confirmed_at, actor
+               FROM milestone_confirmations WHERE referral_id = ANY($1::int[])`,
+            [ids],
+          ),
         )
       : { rows: [] },
     ids.length
       ? pool.query<{ referral_id: number; milestone: Milestone; requested_at: string }>(
-          `SELECT referral_id, milestone, ${iso('max(requested_at)')} AS requested_at
-             FROM confirmation_requests WHERE referral_id = ANY($1::int[]) GROUP BY referral_id, milestone`,
-          [ids],
+          prepared(
+            `SELECT referral_id, milestone, ${iso('max(requested_at)')} AS requested_at
+               FROM confirmation_requests WHERE referral_id = ANY($1::int[]) GROUP BY referral_id, milestone`,
+            [ids],
+          ),
         )
       : { rows: [] },
     ids.length ? queryCommissions(pool, 'c.referral_id = ANY($1::int[])', [ids]) : Promise.resolve([]),

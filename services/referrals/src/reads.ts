@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type {
   ClientOrganization,
   EmailDraft,
@@ -14,6 +13,8 @@ import type {
 import type pg from 'pg';
 import { moneyOf, type MoneySubject } from './money-view.ts';
 import type { z } from 'zod';
+import { RECEIVED_SQL } from './figures.ts';
+import { prepared } from './prepared.ts';
 import { containsPattern } from './search-text.ts';
 
 /**
@@ -103,18 +104,6 @@ const DAY_MS = 24 * 3600_000;
 
 /** Referral ids are int4: a larger one names no referral (and would not even bind as a parameter). */
 const MAX_REFERRAL_ID = 2 ** 31 - 1;
-
-/**
- * A named prepared statement: each pooled connection plans a query text once instead of on every call
- * (planning these joins costs about as much as running them). The filters make a handful of distinct
- * texts at most, so the per-connection cache stays small. Not for a page of search results: the
- * generic plan cannot know how rare a LIKE pattern is and reads all of the user's rows, where the plan
- * made for the actual pattern walks the newest first and stops at the page (measured 12 ms vs 1.5 ms).
- */
-const prepared = (text: string, values: unknown[], reusePlan = true): pg.QueryConfig =>
-  reusePlan
-    ? { name: `referrals-${createHash('sha1').update(text).digest('base64url').slice(0, 20)}`, text, values }
-    : { text, values };
 
 /** The WHERE clause of the dashboard's filters (spec 9), all on columns of the user's index range. */
 function filtersOf(
@@ -227,20 +216,19 @@ export function referralReads(pool: pg.Pool, currency: string) {
       const { where, params, filtered } = filtersOf(userId, query, now);
       const pageSql = `${SELECT_LIST_ITEMS} WHERE ${where} ORDER BY r.created_at DESC, r.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
       const page = pool.query<ReferralRow>(
+        // Not for a page of search results: the generic plan cannot know how rare a LIKE pattern is, where
+        // the plan made for the actual pattern picks between the user's trigram index and walking the newest first.
         prepared(pageSql, [...params, query.pageSize, (query.page - 1) * query.pageSize], !query.search),
       );
-      // Every figure in one round trip: stage counts and companies are kept up to date (figures.ts);
-      // unfiltered, the total is the sum of the stages. "Received" counts other users' referrals to
-      // projects of the user's own company, names compared without case and legal suffixes (companyKey).
+      // Every figure in one round trip: stage counts, companies and each project's referrals are kept up
+      // to date (figures.ts); unfiltered, the total is the sum of the stages.
       const figuresSql = `SELECT
            ${filtered ? `(SELECT count(*)::int FROM referrals r WHERE ${where})` : 'NULL::int'} AS total,
            (SELECT coalesce(json_object_agg(status, count), '{}'::json) FROM referrer_stage_counts WHERE user_id = $1) AS by_status,
            (SELECT coalesce(array_agg(company ORDER BY company), '{}') FROM referrer_companies WHERE user_id = $1) AS companies,
-           (SELECT count(*)::int FROM referrers me
-              JOIN projects p ON p.company_key = me.company_key
-              JOIN referrals r ON r.project_id = p.id
-             WHERE me.user_id = $1 AND me.company_key <> '' AND r.user_id <> $1) AS received`;
-      const figures = pool.query<Figures>(prepared(figuresSql, params));
+           ${RECEIVED_SQL} AS received`;
+      // A search's count is planned for its term too (see `prepared`).
+      const figures = pool.query<Figures>(prepared(figuresSql, params, !query.search));
       const [{ rows: referrals }, { rows }] = await Promise.all([page, figures]);
       const { total, by_status: byStatus, companies, received } = rows[0]!;
       const count = (status: ReferralStatus) => byStatus[status] ?? 0;

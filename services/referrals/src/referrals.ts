@@ -127,7 +127,7 @@ export function referralUseCases(deps: {
           company: vendor?.name ?? input.company,
           fit: vendor ? route.fit : null,
         });
-        await countNewReferral(tx, identity.userId, referral.company);
+        await countNewReferral(tx, identity.userId, referral.company, referral.projectId);
         await addTimelineEntry(tx, referral.id, timelineEntry.submitted(), referral.createdAt);
         await addTimelineEntry(
           tx,

@@ -31,9 +31,16 @@ export class Bm25Index {
   #lengths = new Float64Array(1024);
   readonly #free: number[] = [];
   #totalLength = 0;
-  /** Scratch space of a query, reused: accumulated score and matched-terms bitmask per slot. */
+  /** Scratch space of a query, reused: accumulated score and matched-terms bitmask per slot, slots touched. */
   #scores = new Float64Array(1024);
   #masks = new Uint32Array(1024);
+  #touched = new Int32Array(1024);
+  /**
+   * Each searched term's posting list as flat arrays with its BM25 term-frequency part already computed
+   * (it depends on the average length, so any change empties this cache): a query walks typed arrays
+   * instead of a Map, allocating nothing per posting.
+   */
+  readonly #compiled = new Map<string, { slots: Int32Array; weights: Float64Array }>();
 
   get size(): number {
     return this.#slots.size;
@@ -45,6 +52,7 @@ export class Bm25Index {
 
   upsert(doc: IndexedDocument): void {
     this.remove(doc.id);
+    this.#compiled.clear();
     const frequencies = new Map<string, number>();
     let length = 0;
     for (const field of doc.fields) {
@@ -70,6 +78,7 @@ export class Bm25Index {
   remove(id: string): void {
     const slot = this.#slots.get(id);
     if (slot === undefined) return;
+    this.#compiled.clear();
     for (const term of this.#docTerms[slot]!) {
       const posting = this.#postings.get(term);
       posting?.delete(slot);
@@ -90,6 +99,24 @@ export class Bm25Index {
     this.#lengths = lengths;
     this.#scores = new Float64Array(capacity);
     this.#masks = new Uint32Array(capacity);
+    this.#touched = new Int32Array(capacity);
+  }
+
+  /** The term's postings with tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / average)) per document. */
+  #postingOf(term: string, averageLength: number): { slots: Int32Array; weights: Float64Array } | undefined {
+    let compiled = this.#compiled.get(term);
+    if (compiled) return compiled;
+    const posting = this.#postings.get(term);
+    if (!posting) return undefined;
+    const lengths = this.#lengths;
+    compiled = { slots: new Int32Array(posting.size), weights: new Float64Array(posting.size) };
+    let i = 0;
+    for (const [slot, tf] of posting) {
+      compiled.slots[i] = slot;
+      compiled.weights[i++] = (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * lengths[slot]!) / averageLength));
+    }
+    this.#compiled.set(term, compiled);
+    return compiled;
   }
 
   /**
@@ -103,24 +130,26 @@ export class Bm25Index {
     const averageLength = this.#totalLength / n || 1;
     const scores = this.#scores;
     const masks = this.#masks;
-    const lengths = this.#lengths;
-    const touched: number[] = [];
+    const touched = this.#touched;
+    let touchedCount = 0;
     const queryTerms = [...query.keys()];
     queryTerms.forEach((term, position) => {
-      const posting = this.#postings.get(term);
+      const posting = this.#postingOf(term, averageLength);
       if (!posting) return;
-      const queryWeight = query.get(term)!;
-      const idf = Math.log(1 + (n - posting.size + 0.5) / (posting.size + 0.5));
+      const { slots, weights } = posting;
+      const size = slots.length;
+      const termWeight = query.get(term)! * Math.log(1 + (n - size + 0.5) / (size + 0.5));
       const bit = position < 32 ? 1 << position : 0;
-      for (const [slot, tf] of posting) {
-        if (masks[slot] === 0 && scores[slot] === 0) touched.push(slot);
-        scores[slot]! +=
-          queryWeight * idf * ((tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * lengths[slot]!) / averageLength)));
+      for (let i = 0; i < size; i++) {
+        const slot = slots[i]!;
+        if (masks[slot] === 0 && scores[slot] === 0) touched[touchedCount++] = slot;
+        scores[slot]! += termWeight * weights[i]!;
         masks[slot]! |= bit;
       }
     });
     const heap = new MinHeap(k);
-    for (const slot of touched) {
+    for (let t = 0; t < touchedCount; t++) {
+      const slot = touched[t]!;
       const id = this.#ids[slot]!;
       const score = scores[slot]!;
       const mask = masks[slot]!;

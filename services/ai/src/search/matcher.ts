@@ -1,6 +1,6 @@
 import { compact, companyForms, webAddress, words } from './normalize.ts';
 import { ORIGINS, type Origin, type Product } from './product.ts';
-import { allowedTypos, countsApart, editDistance, letterCounts } from './similarity.ts';
+import { allowedTypos, bitCount, countsApart, editDistance, letterCounts, letterMask } from './similarity.ts';
 
 /** What a name key is; on equal evidence a product's own name beats an alias, its domain, its company. */
 const KINDS = ['company', 'domain', 'alias', 'name'] as const;
@@ -11,6 +11,12 @@ interface Entry {
   kind: KeyKind;
   text: string;
   letters: Uint8Array;
+}
+
+/** The entries of one key length, with their letter masks side by side for a tight first filter. */
+interface LengthBucket {
+  entries: Entry[];
+  masks: Int32Array;
 }
 
 interface IndexedItem {
@@ -25,7 +31,7 @@ interface IndexedItem {
 export interface ProductIndex {
   items: IndexedItem[];
   byText: Map<string, Entry[]>;
-  byLength: Map<number, Entry[]>;
+  byLength: Map<number, LengthBucket>;
 }
 
 export type MatchedBy = 'name' | 'alias' | 'company' | 'domain' | 'url' | 'similar';
@@ -53,18 +59,28 @@ function keysOf(product: Product, site: IndexedItem['site']): Array<{ kind: KeyK
   return keys.filter((key, i) => key.text && keys.findIndex((k) => k.kind === key.kind && k.text === key.text) === i);
 }
 
+function append<K>(map: Map<K, Entry[]>, key: K, entry: Entry): void {
+  const list = map.get(key);
+  if (list) list.push(entry);
+  else map.set(key, [entry]);
+}
+
 export function indexProducts(products: readonly Product[], origin: Origin): ProductIndex {
   const index: ProductIndex = { items: [], byText: new Map(), byLength: new Map() };
+  const byLength = new Map<number, Entry[]>();
   products.forEach((product, position) => {
     const site = product.website ? webAddress(product.website) : null;
     const item: IndexedItem = { product, origin, position, site };
     index.items.push(item);
     for (const key of keysOf(product, site)) {
       const entry: Entry = { item, ...key, letters: letterCounts(key.text) };
-      index.byText.set(key.text, [...(index.byText.get(key.text) ?? []), entry]);
-      index.byLength.set(key.text.length, [...(index.byLength.get(key.text.length) ?? []), entry]);
+      // Appended in place: copying the list for each entry made indexing quadratic in the catalogue.
+      append(index.byText, key.text, entry);
+      append(byLength, key.text.length, entry);
     }
   });
+  for (const [length, entries] of byLength)
+    index.byLength.set(length, { entries, masks: Int32Array.from(entries, (entry) => letterMask(entry.letters)) });
   return index;
 }
 
@@ -165,15 +181,23 @@ export function matchProduct(query: string, indexes: readonly ProductIndex[]): P
     const piece = found.text;
     if (best && piece.length / whole.length < best.rank[0]!) break;
     const letters = letterCounts(piece);
+    const mask = letterMask(letters);
     for (const index of indexes) for (const entry of index.byText.get(piece) ?? []) consider(entry, found, 1);
     const allowed = allowedTypos(piece.length + 2);
     for (let length = piece.length - allowed; length <= piece.length + allowed; length++) {
+      const longest = Math.max(piece.length, length);
+      const typos = allowedTypos(longest);
+      if (!typos) continue;
       for (const index of indexes) {
-        for (const entry of index.byLength.get(length) ?? []) {
-          const longest = Math.max(piece.length, length);
-          const typos = allowedTypos(longest);
+        const bucket = index.byLength.get(length);
+        if (!bucket) continue;
+        const { entries, masks } = bucket;
+        for (let i = 0; i < entries.length; i++) {
+          // Letters in one text and not the other: a lower bound of countsApart, in a few instructions.
+          if (bitCount(mask ^ masks[i]!) > 2 * typos) continue;
+          const entry = entries[i]!;
           // Four-letter names get their one typo only with the first letter right ("jria" is Jira, "zoho" is not Zoom).
-          if (!typos || entry.text === piece || (longest < 5 && piece[0] !== entry.text[0])) continue;
+          if (entry.text === piece || (longest < 5 && piece[0] !== entry.text[0])) continue;
           if (countsApart(letters, entry.letters) > 2 * typos) continue;
           const distance = editDistance(piece, entry.text, typos);
           if (distance <= typos) consider(entry, found, 1 - distance / longest);

@@ -52,6 +52,25 @@ export function countsApart(a: Uint8Array, b: Uint8Array): number {
 }
 
 /**
+ * Which letters and digits occur, one bit each (the ten digits share bits 26-31): a letter present in one
+ * text and absent from the other adds at least one to countsApart, and bits of disjoint groups count
+ * apart, so bitCount(maskA ^ maskB) <= countsApart(a, b). Scanning thousands of names, that test in a few
+ * instructions rules out most of them before the 36 counts are compared (issue 15: a catalogue 10x today's).
+ */
+export function letterMask(counts: Uint8Array): number {
+  let mask = 0;
+  for (let i = 0; i < 36; i++) if (counts[i]) mask |= 1 << (i < 26 ? i : 26 + ((i - 26) % 6));
+  return mask;
+}
+
+/** The number of bits set in a 32-bit integer. */
+export function bitCount(value: number): number {
+  let v = value - ((value >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+}
+
+/**
  * How many typos a name of this length may carry and still be recognised: none below four characters
  * ("box" vs "bot" are different things), one up to eight, two from nine.
  */

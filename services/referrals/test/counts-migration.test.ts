@@ -1,0 +1,63 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { freshDatabase } from '@app/testing';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * Issue 15's migrations on data written by the previous version: each project's referrals counted into
+ * project_referral_counts (what "received" now sums), and the search index built on the existing rows.
+ */
+
+const root = new URL('../prisma/migrations/', import.meta.url);
+const migrations = readdirSync(root)
+  .filter((name) => /^\d+_/.test(name))
+  .sort();
+const first = migrations.findIndex((name) => name.endsWith('_search_trigrams'));
+const sqlOf = (name: string) => readFileSync(new URL(`${name}/migration.sql`, root), 'utf8');
+
+let db: Awaited<ReturnType<typeof freshDatabase>>;
+let client: pg.Client;
+
+beforeAll(async () => {
+  db = await freshDatabase();
+  client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  await client.query('CREATE SCHEMA referrals; SET search_path = referrals');
+  for (const name of migrations.slice(0, first)) await client.query(sqlOf(name));
+});
+
+afterAll(async () => {
+  await client?.end();
+  await db?.drop();
+});
+
+describe("issue 15's migrations", () => {
+  it('count the referrals already made to each project, and index their search text', async () => {
+    await client.query(`
+      INSERT INTO projects (id, product_name, company_name, company_key) VALUES ('p', 'Rocket', 'Acme', 'acme'), ('q', 'Sled', 'Acme', 'acme'), ('z', 'None', 'Zed', 'zed');
+      INSERT INTO referrals (user_id, project_id, status, referred_first_name, referred_last_name, referred_email, referral_reason, company, search_text)
+      SELECT 'u' || (n % 3), CASE WHEN n % 4 = 0 THEN 'q' ELSE 'p' END, 'pending', 'Anna', 'B', 'a@b.example', 'r', 'Acme', 'anna b' || n
+        FROM generate_series(1, 10) n;`);
+
+    for (const name of migrations.slice(first)) await client.query(sqlOf(name));
+
+    const { rows } = await client.query(`SELECT project_id, count FROM project_referral_counts ORDER BY project_id`);
+    expect(rows).toEqual([
+      { project_id: 'p', count: 8 },
+      { project_id: 'q', count: 2 },
+    ]);
+    const { rows: indexes } = await client.query<{ indexdef: string }>(
+      `SELECT indexdef FROM pg_indexes WHERE schemaname = 'referrals' AND indexname = 'referrals_user_id_search_text_idx'`,
+    );
+    // The extensions live in the service's schema (the first of the migration's search_path).
+    const { rows: extensions } = await client.query(
+      `SELECT e.extname, n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
+        WHERE e.extname IN ('pg_trgm', 'btree_gin') ORDER BY 1`,
+    );
+    expect(extensions).toEqual([
+      { extname: 'btree_gin', nspname: 'referrals' },
+      { extname: 'pg_trgm', nspname: 'referrals' },
+    ]);
+    expect(indexes[0]?.indexdef).toContain('USING gin (user_id varchar_ops, search_text gin_trgm_ops)');
+  });
+});
