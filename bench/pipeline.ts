@@ -395,12 +395,21 @@ async function main() {
       machine: machineBusyMicros(),
     };
     const pgCpuStart = postgresCpu(window.pg);
+    const transactions = async () =>
+      (
+        await sql.query<{ commits: string; statements: string }>(
+          `SELECT xact_commit::text commits, (tup_inserted + tup_updated + tup_deleted)::text statements
+             FROM pg_stat_database WHERE datname = current_database()`,
+        )
+      ).rows[0]!;
+    const transactionsStart = await transactions();
     sampleRss();
     const sampler = setInterval(sampleRss, settings.rssEverySeconds * 1000);
     await sleep(settings.durationSeconds * 1000);
     const windowEnd = Date.now();
     const cpuEnd = Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMicros(pid)]));
     const pgEnd = new Set(await postgresPids());
+    const transactionsEnd = await transactions();
     const pgCpu = postgresCpu(window.pg.filter((pid) => pgEnd.has(pid))) - pgCpuStart;
     const machine = machineBusyMicros() - window.machine;
     const backlog = await consumerBacklog(natsUrl, namespace);
@@ -463,6 +472,10 @@ async function main() {
     log(
       `  consumer backlog at the end of the measured window (pending + unacknowledged): ${backlog.map((c) => `${c.name} ${c.pending}+${c.unacknowledged}`).join(', ')}`,
     );
+    const drafted = Math.max(1, draftedPerSecond * seconds);
+    log(
+      `  PostgreSQL per drafted referral: ${((Number(transactionsEnd.commits) - Number(transactionsStart.commits)) / drafted).toFixed(1)} commits, ${((Number(transactionsEnd.statements) - Number(transactionsStart.statements)) / drafted).toFixed(1)} rows written (every transaction of the database, the bench's polling included)`,
+    );
     log(`  outbox rows not yet published then: ${outboxes.map((o) => `${o.service} ${o.unpublished}`).join(', ')}`);
     if (behind)
       log(`  ! ${behind} ticks found ${settings.maxInFlight} requests in flight: the offered rate was not held`);
@@ -508,6 +521,11 @@ async function main() {
       `Memory (RSS slope over the last ${((windowEnd - settled) / 60_000).toFixed(1)} min of the measured run): ${growing.length ? `GROWING: ${growing.map(([n, s]) => `${n} ${s.toFixed(2)} MB/min`).join(', ')}` : `flat (every slope <= ${settings.flatMbPerMinute} MB/min)`}`,
     );
     const sustained = Math.min(createdPerSecond, draftedPerSecond);
+    const backlogged = backlog.reduce((sum, c) => sum + c.pending, 0);
+    const kept = createdPerSecond >= 0.95 * settings.rate && draftedPerSecond >= 0.95 * createdPerSecond;
+    log(
+      `Offered ${settings.rate}/s ${kept && backlogged < settings.rate * 2 ? 'held' : 'NOT held'}: created ${(createdPerSecond / settings.rate).toFixed(2)} of it, drafted ${(draftedPerSecond / Math.max(createdPerSecond, 1)).toFixed(2)} of created, ${backlogged} events pending in the consumers (the ceiling is the highest BENCH_RATE held)`,
+    );
     const met = sustained >= TARGET && lost === 0 && duplicated === 0;
     log(
       `Target >= ${TARGET} referrals/s created and drafted with no loss: ${met ? 'met' : 'NOT met'} (${sustained.toFixed(0)}/s, ratio ${(sustained / TARGET).toFixed(2)} of the target, ${lost} lost, ${duplicated} duplicated)`,
