@@ -31,7 +31,7 @@ try {
   const values = points.map(([, mb]) => mb);
   const slope = rss.slopes()['npm start']!;
   log(
-    `npm start (scripts/start.ts, pid ${pid}) idle for ${seconds} s: RSS ${values[0]!.toFixed(0)} MB at ready, ${values.at(-1)!.toFixed(0)} MB at the end, max ${Math.max(...values).toFixed(0)} MB; slope ${slope.toFixed(2)} MB/min (${Math.abs(slope) <= flat ? 'flat' : 'NOT flat'}, threshold ${flat} MB/min)`,
+    `npm start (scripts/start.ts, pid ${pid}) idle for ${seconds} s: RSS ${values[0]!.toFixed(0)} MB at ready, ${values.at(-1)!.toFixed(0)} MB at the end, max ${Math.max(...values).toFixed(0)} MB; slope ${slope.toFixed(2)} MB/min (${slope <= flat ? 'not growing' : 'GROWING'}: threshold ${flat} MB/min)`,
   );
 } finally {
   await app.stop();

@@ -236,7 +236,8 @@ async function main() {
     const referrals: Referral[] = [];
     const byMarker = new Map<string, Referral>();
     const awaitingDraft = new Map<number, Referral>();
-    const failures: string[] = [];
+    /** Failed requests by kind and status, with the first answer of each. */
+    const failures = new Map<string, { count: number; first: string }>();
     let unknownEmails = 0;
     let inFlight = 0;
     let behind = 0;
@@ -256,7 +257,10 @@ async function main() {
     });
 
     const fail = (what: string, status: number, body: string) => {
-      if (failures.length < 20) failures.push(`${what}: ${status} ${body.slice(0, 200)}`);
+      const kind = `${what} ${status}`;
+      const known = failures.get(kind);
+      if (known) known.count++;
+      else failures.set(kind, { count: 1, first: body.slice(0, 200) });
     };
 
     async function create(index: number) {
@@ -450,7 +454,10 @@ async function main() {
     const measured = created.filter((r) => inWindow(r.createdAt));
     const endToEnd = measured.filter((r) => r.emailedAt).map((r) => r.emailedAt! - r.createdAt);
     const toDraft = measured.filter((r) => r.draftedAt).map((r) => r.draftedAt! - r.createdAt);
-    const lost = created.filter((r) => r.emails === 0).length;
+    // Lost: sent (answered 200) and never at the sink. A failed request is counted as failed, not lost.
+    const lost = created.filter((r) => r.sentAt !== undefined && r.emails === 0).length;
+    const neverDrafted = created.filter((r) => r.draftedAt === undefined).length;
+    const notSent = created.filter((r) => r.draftedAt !== undefined && r.sentAt === undefined && r.emails === 0).length;
     const duplicated = created.filter((r) => r.emails > 1).length;
 
     log('');
@@ -467,7 +474,7 @@ async function main() {
       `  create -> email at the SMTP sink: p50 ${percentile(endToEnd, 50).toFixed(0)} ms, p99 ${percentile(endToEnd, 99).toFixed(0)} ms`,
     );
     log(
-      `  ${created.length} referrals created in all (${referrals.length - created.length} failed), ${lost} lost emails, ${duplicated} duplicated, ${unknownEmails} unmatched; drained in ${((drained - windowEnd) / 1000).toFixed(1)} s`,
+      `  ${created.length} referrals created in all (${referrals.length - created.length} creates failed), ${neverDrafted} never drafted, ${notSent} sends failed; emails: ${lost} lost, ${duplicated} duplicated, ${unknownEmails} unmatched; drained in ${((drained - windowEnd) / 1000).toFixed(1)} s`,
     );
     log(
       `  consumer backlog at the end of the measured window (pending + unacknowledged): ${backlog.map((c) => `${c.name} ${c.pending}+${c.unacknowledged}`).join(', ')}`,
@@ -479,7 +486,7 @@ async function main() {
     log(`  outbox rows not yet published then: ${outboxes.map((o) => `${o.service} ${o.unpublished}`).join(', ')}`);
     if (behind)
       log(`  ! ${behind} ticks found ${settings.maxInFlight} requests in flight: the offered rate was not held`);
-    for (const failure of failures.slice(0, 5)) log(`  ! ${failure}`);
+    for (const [kind, { count, first }] of failures) log(`  ! ${count} x ${kind}, first: ${first}`);
     for (const [name, service] of running) {
       const errors = service
         .output()
@@ -526,7 +533,7 @@ async function main() {
     log(
       `Offered ${settings.rate}/s ${kept && backlogged < settings.rate * 2 ? 'held' : 'NOT held'}: created ${(createdPerSecond / settings.rate).toFixed(2)} of it, drafted ${(draftedPerSecond / Math.max(createdPerSecond, 1)).toFixed(2)} of created, ${backlogged} events pending in the consumers (the ceiling is the highest BENCH_RATE held)`,
     );
-    const met = sustained >= TARGET && lost === 0 && duplicated === 0;
+    const met = sustained >= TARGET && lost === 0 && duplicated === 0 && neverDrafted === 0;
     log(
       `Target >= ${TARGET} referrals/s created and drafted with no loss: ${met ? 'met' : 'NOT met'} (${sustained.toFixed(0)}/s, ratio ${(sustained / TARGET).toFixed(2)} of the target, ${lost} lost, ${duplicated} duplicated)`,
     );
@@ -549,7 +556,9 @@ async function main() {
           cpu: cpuRows,
           rss: Object.fromEntries(rss.samples),
           slopes,
-          failures,
+          neverDrafted,
+          notSent,
+          failures: Object.fromEntries(failures),
         },
         null,
         1,
