@@ -6,11 +6,12 @@
  */
 import { execFileSync } from 'node:child_process';
 import { startApp } from '../test/processes.ts';
+import { numberEnv } from './lib/env.ts';
 import { rssSampler } from './lib/rss.ts';
 
-const seconds = Number(process.env.BENCH_DURATION ?? 60);
-const every = Number(process.env.BENCH_RSS_EVERY ?? 5);
-const flat = Number(process.env.BENCH_RSS_FLAT ?? 1);
+const seconds = numberEnv('BENCH_DURATION', 60);
+const every = numberEnv('BENCH_RSS_EVERY', 5);
+const flat = numberEnv('BENCH_RSS_FLAT', 1);
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 const app = await startApp('bench-memory', { LOG_LEVEL: 'warn' });

@@ -11,27 +11,22 @@
  * emailed per second, p99 end-to-end latency (create -> email at the SMTP sink), lost and duplicated
  * emails, CPU per process (from /proc) and resident memory per process with its slope. See bench/README.md.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
-import { cpus, tmpdir } from 'node:os';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import pg from 'pg';
-import { freePort, natsServerBinary, startProcess, type RunningProcess } from '../test/processes.ts';
+import { freePort, startNatsServer, startProcess, type NatsServer, type RunningProcess } from '../test/processes.ts';
 import { benchDatabase } from './lib/database.ts';
+import { numberEnv } from './lib/env.ts';
 import { cpuMicros, forkHelper, machineBusyMicros, stopHelper } from './lib/processes.ts';
 import { rssSampler, slope } from './lib/rss.ts';
 import type { Received } from './lib/smtp-sink.ts';
-
-const numberEnv = (name: string, fallback: number) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
-  return value;
-};
 
 const settings = {
   pgUrl: process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
@@ -66,35 +61,6 @@ const services = {
   mail: 'services/mail/src/main.ts',
 } as const;
 type ServiceName = keyof typeof services;
-
-/** A throwaway nats-server with JetStream in a temp store, so its pid (CPU, RSS) is known. */
-async function startNats(): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'bench-nats-'));
-  const port = await freePort();
-  writeFileSync(`${dir}/nats.conf`, `listen: 127.0.0.1:${port}\njetstream { store_dir: "${dir}/js" }\n`);
-  const server: ChildProcess = spawn(natsServerBinary(), ['-c', `${dir}/nats.conf`], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  server.stderr!.on('data', (chunk) => (output += chunk));
-  const deadline = Date.now() + 15_000;
-  while (!output.includes('Server is ready')) {
-    if (server.exitCode !== null || Date.now() > deadline) throw new Error(`nats-server did not start:\n${output}`);
-    await sleep(50);
-  }
-  return {
-    url: `nats://127.0.0.1:${port}`,
-    pid: server.pid!,
-    async stop() {
-      if (server.exitCode === null) {
-        const exited = new Promise((resolve) => server.once('exit', resolve));
-        server.kill('SIGTERM');
-        await exited;
-      }
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 /** A JSON POST over a keep-alive connection: status and body. */
 function post(agent: Agent, url: URL, path: string, headers: Record<string, string>, body: unknown) {
@@ -159,7 +125,7 @@ async function main() {
   const database = await benchDatabase(settings.pgUrl, 'bench_pipeline', log);
   const profileDir = join(root, 'bench/results/profiles');
   const running = new Map<ServiceName, RunningProcess>();
-  let nats: Awaited<ReturnType<typeof startNats>> | undefined;
+  let nats: NatsServer | undefined;
   let sink: ChildProcess | undefined;
   const sql = new pg.Pool({ connectionString: database.url.href, max: 2 });
   const cleanup = async () => {
@@ -172,7 +138,7 @@ async function main() {
   process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
 
   try {
-    nats = settings.natsUrl ? undefined : await startNats();
+    nats = settings.natsUrl ? undefined : await startNatsServer();
     const natsUrl = settings.natsUrl ?? nats!.url;
     const namespace = `bench_${runId}`;
     const sinkHelper = await forkHelper('smtp-sink.ts', {});
