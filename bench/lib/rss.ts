@@ -31,7 +31,5 @@ export function rssSampler(pids: Record<string, number>, since: number) {
       const minutes = (Date.now() - since) / 60_000;
       for (const [name, pid] of Object.entries(pids)) samples.get(name)!.push([minutes, rssMb(pid)]);
     },
-    /** MB per minute, by process. */
-    slopes: () => Object.fromEntries([...samples].map(([name, points]) => [name, slope(points)])),
   };
 }
