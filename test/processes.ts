@@ -67,6 +67,8 @@ export function natsServerBinary(): string {
 
 export interface NatsServer {
   url: string;
+  /** The running server's process id (it changes with a restart). */
+  readonly pid: number;
   /** Stops the server (SIGKILL by default: a crash) and starts it again on the same port and store. */
   restart(signal?: NodeJS.Signals): Promise<void>;
   stop(): Promise<void>;
@@ -97,6 +99,9 @@ export async function startNatsServer(): Promise<NatsServer> {
   await launch();
   return {
     url: `nats://127.0.0.1:${port}`,
+    get pid() {
+      return server.pid!;
+    },
     async restart(signal = 'SIGKILL') {
       await halt(signal);
       await launch();

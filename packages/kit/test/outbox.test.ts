@@ -1,8 +1,17 @@
 import type { EventEnvelope } from '@app/contracts';
-import { eventually, freshDatabase, testBus } from '@app/testing';
+import {
+  deleteConsumers,
+  deleteStream,
+  eventually,
+  freshDatabase,
+  natsUrl,
+  TEST_SECRET,
+  testBus,
+  uniqueId,
+} from '@app/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger, createPool, outboxEvent, OutboxRelay, type EventBus } from '../src/index.ts';
+import { createLogger, createPool, natsBus, outboxEvent, OutboxRelay, type EventBus } from '../src/index.ts';
 
 let db: Awaited<ReturnType<typeof freshDatabase>>;
 let pool: pg.Pool;
@@ -98,5 +107,46 @@ describe('OutboxRelay', () => {
     expect(seen).toContain(id);
     expect(Date.now() - started).toBeLessThan(2000);
     await relay.stop();
+  });
+
+  it('on NATS sends a whole batch at once, in order, and keeps only what JetStream did not accept', async () => {
+    const namespace = uniqueId('outbox').replace(/-/g, '_');
+    const real = await natsBus({
+      url: await natsUrl(),
+      name: 'outbox-test',
+      namespace,
+      logger,
+      secret: TEST_SECRET,
+    });
+    buses.push(real);
+    const seen: string[] = [];
+    await real.subscribe({
+      event: 'session.ended',
+      subscriber: 'outbox-nats',
+      handle: async (e) => void seen.push(e.id),
+    });
+    let fail = true;
+    const flaky: EventBus = {
+      ...real,
+      publish: (event, trace) =>
+        fail && (event.payload as { sessionId: string }).sessionId === 's1'
+          ? Promise.reject(new Error('no ack'))
+          : real.publish(event, trace),
+    };
+    const ids = await insert(5);
+    const relay = new OutboxRelay({ pool, bus: flaky, logger });
+    expect(await relay.relayOnce()).toBe(4);
+    const { rows } = await pool.query('SELECT id FROM outbox_events WHERE published_at IS NULL');
+    expect(rows.map((r) => r.id)).toEqual([ids[1]]);
+    await eventually(() => seen.length === 4);
+    expect(seen).toEqual([ids[0], ids[2], ids[3], ids[4]]);
+    fail = false;
+    expect(await relay.relayOnce()).toBe(1);
+    await eventually(() => seen.length === 5);
+    expect(seen[4]).toBe(ids[1]);
+    await real.close();
+    buses.splice(buses.indexOf(real), 1);
+    await deleteConsumers(namespace.toUpperCase(), ['outbox-nats']);
+    await deleteStream(namespace.toUpperCase());
   });
 });

@@ -154,23 +154,7 @@ export class OutboxRelay {
         `SELECT id, name, payload, request_id, occurred_at, trace_context FROM outbox_events
           WHERE published_at IS NULL ORDER BY occurred_at, id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
       );
-      const published: string[] = [];
-      for (const row of rows) {
-        const event: EventEnvelope = {
-          id: row.id,
-          name: row.name,
-          payload: row.payload,
-          occurredAt: row.occurred_at.toISOString(),
-          ...(row.request_id ? { requestId: row.request_id } : {}),
-        };
-        try {
-          await this.publish(event, row.trace_context);
-          published.push(row.id);
-        } catch (error) {
-          this.log.warn({ err: error, eventId: row.id, event: row.name }, 'outbox relay: publish failed; will retry');
-          break;
-        }
-      }
+      const published = await this.publishAll(rows);
       if (published.length) {
         await client.query('UPDATE outbox_events SET published_at = now() WHERE id = ANY($1::uuid[])', [published]);
       }
@@ -182,6 +166,45 @@ export class OutboxRelay {
     } finally {
       client.release();
     }
+  }
+
+  /**
+   * Publishes a batch in order; returns the ids the bus accepted. JetStream keeps the order in which one
+   * connection sends, so on NATS the whole batch is sent at once and its acknowledgements awaited together
+   * (one round trip for the batch, not one per event: the relay's ceiling under load). The in-process bus
+   * writes each event with its own pool query, which could reorder them: one at a time there, stopping at
+   * the first refusal. What was not accepted stays unpublished for the next pass.
+   */
+  private async publishAll(rows: OutboxRow[]): Promise<string[]> {
+    const envelope = (row: OutboxRow): EventEnvelope => ({
+      id: row.id,
+      name: row.name,
+      payload: row.payload,
+      occurredAt: row.occurred_at.toISOString(),
+      ...(row.request_id ? { requestId: row.request_id } : {}),
+    });
+    const failed = (row: OutboxRow, error: unknown) =>
+      this.log.warn({ err: error, eventId: row.id, event: row.name }, 'outbox relay: publish failed; will retry');
+    const published: string[] = [];
+    if (this.bus.kind === 'nats') {
+      const settled = await Promise.allSettled(rows.map((row) => this.publish(envelope(row), row.trace_context)));
+      settled.forEach((result, index) => {
+        if (result.status === 'fulfilled') published.push(rows[index]!.id);
+      });
+      const refused = settled.findIndex((result) => result.status === 'rejected');
+      if (refused !== -1) failed(rows[refused]!, (settled[refused] as PromiseRejectedResult).reason);
+      return published;
+    }
+    for (const row of rows) {
+      try {
+        await this.publish(envelope(row), row.trace_context);
+        published.push(row.id);
+      } catch (error) {
+        failed(row, error);
+        break;
+      }
+    }
+    return published;
   }
 
   /**

@@ -11,6 +11,8 @@ export const sendReferralIntro = (mailer: Mailer) =>
     kind: 'idempotent',
     id: 'mail-referral-intro',
     event: 'referral.intro_email_requested',
+    // Each email is its own (claimed by event id in sent_emails): several at once, like SMTP allows.
+    options: { concurrency: 8, prefetch: 16 },
     handle: async ({ event, log }) => {
       const { referralId, fromName, replyTo, to, cc, bcc, subject, body } = event.payload;
       const outcome = await mailer.sendOnce(

@@ -6,6 +6,9 @@ import { storeEmailDraft } from '../repository.ts';
 export const emailDraft = defineSubscriber({
   id: 'referrals-email-draft',
   event: 'referral.draft_generated',
+  // One referral's row each, whatever the order (an enrichment draft is kept over the model's by the update's
+  // own condition): several at once, or the pipeline waits on one transaction at a time (bench:pipeline).
+  options: { concurrency: 8, prefetch: 16 },
   handle: async ({ event, tx, log }) => {
     const { referralId, subject, body, recipients, source } = event.payload;
     // Recipients are normalized (spec 3) and the whole draft checked: an invalid draft is never stored.
