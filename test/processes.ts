@@ -129,6 +129,17 @@ export interface RunningApp {
  * answers. `env` adds to (or overrides) what the launcher gets.
  */
 export async function startApp(name: string, env: Record<string, string>): Promise<RunningApp> {
+  // A free port can be taken by another suite between our check and the app's listen: start again then.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startAppOnce(name, env);
+    } catch (error) {
+      if (attempt === 3 || !String(error).includes('EADDRINUSE')) throw error;
+    }
+  }
+}
+
+async function startAppOnce(name: string, env: Record<string, string>): Promise<RunningApp> {
   const db = await freshDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), `${name}-`));
   const port = await freePort();
