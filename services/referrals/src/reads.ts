@@ -223,19 +223,18 @@ export function referralReads(pool: pg.Pool, currency: string) {
       const { where, params, filtered } = filtersOf(userId, query, now);
       const limit = `LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
       const pageParams = [...params, query.pageSize, (query.page - 1) * query.pageSize];
-      // A search's page comes with its count (SELECT_COUNTED_ITEMS), planned for its term: the generic plan
-      // cannot know how rare a LIKE pattern is, where the plan made for the actual pattern picks the user's
-      // trigram index for a rare term.
-      const page = query.search
-        ? pool.query<ReferralRow & { total: number }>(
-            `WITH matched AS MATERIALIZED (SELECT r.id, r.created_at FROM referrals r WHERE ${where}),
-                  page AS (SELECT id, created_at FROM matched ORDER BY created_at DESC, id DESC ${limit})
-             ${SELECT_COUNTED_ITEMS}`,
-            pageParams,
-          )
-        : pool.query<ReferralRow>(
-            prepared(`${SELECT_LIST_ITEMS} WHERE ${where} ORDER BY r.created_at DESC, r.id DESC ${limit}`, pageParams),
-          );
+      // A search's page comes with its count (SELECT_COUNTED_ITEMS). Its matches are read whole (to count
+      // them), so the only plan is the user's trigram index for the term, even in a generic plan.
+      const page = pool.query<ReferralRow & { total?: number }>(
+        prepared(
+          query.search
+            ? `WITH matched AS MATERIALIZED (SELECT r.id, r.created_at FROM referrals r WHERE ${where}),
+                    page AS (SELECT id, created_at FROM matched ORDER BY created_at DESC, id DESC ${limit})
+               ${SELECT_COUNTED_ITEMS}`
+            : `${SELECT_LIST_ITEMS} WHERE ${where} ORDER BY r.created_at DESC, r.id DESC ${limit}`,
+          pageParams,
+        ),
+      );
       // Every figure in one round trip: stage counts, companies and each project's referrals are kept up
       // to date (figures.ts); unfiltered, the total is the sum of the stages; a search's comes with its page.
       const countOf = (filter: string) => `(SELECT count(*)::int FROM referrals r WHERE ${filter})`;
@@ -249,10 +248,10 @@ export function referralReads(pool: pg.Pool, currency: string) {
       const { by_status: byStatus, companies, received } = rows[0]!;
       let total = rows[0]!.total;
       if (query.search) {
-        const first = referrals[0] as (ReferralRow & { total: number }) | undefined;
+        const first = referrals[0];
         // No row: no match at all on page 1; past the last page, counted alone.
         total = first
-          ? first.total
+          ? first.total!
           : query.page === 1
             ? 0
             : (await pool.query<{ total: number }>(`SELECT ${countOf(where)} AS total`, params)).rows[0]!.total;
