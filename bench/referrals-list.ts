@@ -9,6 +9,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { benchDatabase, withoutIndexes } from './lib/database.ts';
+import { cpuMicros } from './lib/processes.ts';
 import autocannon from 'autocannon';
 import pg from 'pg';
 
@@ -69,6 +70,47 @@ interface Measured {
   p50: number;
   p99: number;
   failures: number;
+  /** CPU time per request of the services' process and of the database's PostgreSQL backends, in us. */
+  nodeUs: number;
+  pgUs: number;
+}
+
+/** CPU time (us) of each process now; a process gone since counts for nothing. */
+function cpuOf(pids: number[]): Map<number, number> {
+  const cpu = new Map<number, number>();
+  for (const pid of pids) {
+    try {
+      cpu.set(pid, cpuMicros(pid));
+    } catch {
+      // ended (a pool connection closed)
+    }
+  }
+  return cpu;
+}
+
+/**
+ * What a case costs in CPU whatever else runs on the machine: the services' process and the PostgreSQL
+ * backends of the bench database (the server runs on this host), before and after the case.
+ */
+function cpuMeter(servicesPid: number, monitor: pg.Client, database: string) {
+  const backends = async () =>
+    (
+      await monitor.query<{ pid: number }>(
+        'SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+        [database],
+      )
+    ).rows.map((row) => row.pid);
+  return async () => {
+    const node = cpuMicros(servicesPid);
+    const before = cpuOf(await backends());
+    return async () => {
+      const nodeSpent = cpuMicros(servicesPid) - node;
+      let pgSpent = 0;
+      // A backend opened during the case counts from its start.
+      for (const [pid, now] of cpuOf(await backends())) pgSpent += now - (before.get(pid) ?? 0);
+      return { nodeSpent, pgSpent };
+    };
+  };
 }
 
 async function main() {
@@ -141,17 +183,21 @@ async function main() {
     log(
       `Warm-up ${settings.warmupSeconds} s per case, then ${settings.rounds} interleaved rounds of ${settings.durationSeconds} s, ${settings.connections} connections`,
     );
-    for (const c of cases) await load(c.url, headers, settings.warmupSeconds);
+    const monitor = new pg.Client({ connectionString: url.href });
+    await monitor.connect();
+    const meter = cpuMeter(spawned.pid!, monitor, url.pathname.slice(1));
+    for (const c of cases) await load(c.url, headers, settings.warmupSeconds, meter);
     const results = new Map<string, Measured[]>(cases.map((c) => [c.name, []]));
     for (let round = 1; round <= settings.rounds; round++) {
       for (const c of cases) {
-        const measured = await load(c.url, headers, settings.durationSeconds);
+        const measured = await load(c.url, headers, settings.durationSeconds, meter);
         results.get(c.name)!.push(measured);
         log(
-          `  round ${round}  ${c.name.padEnd(17)} ${measured.rps.toFixed(0).padStart(6)} req/s  p50 ${measured.p50.toFixed(1).padStart(6)} ms  p99 ${measured.p99.toFixed(1).padStart(6)} ms${measured.failures ? `  ${measured.failures} failed` : ''}`,
+          `  round ${round}  ${c.name.padEnd(17)} ${measured.rps.toFixed(0).padStart(6)} req/s  p50 ${measured.p50.toFixed(1).padStart(6)} ms  p99 ${measured.p99.toFixed(1).padStart(6)} ms  CPU ${measured.nodeUs.toFixed(0)} + ${measured.pgUs.toFixed(0)} us/req${measured.failures ? `  ${measured.failures} failed` : ''}`,
         );
       }
     }
+    await monitor.end();
     report(results, cases);
     log(`Load average (1 min) after: ${loadavg()[0]!.toFixed(2)}`);
     log(`\nTotal time ${((Date.now() - started) / 1000).toFixed(0)} s`);
@@ -252,7 +298,13 @@ async function seed(db: pg.Client, userId: string): Promise<number> {
   return Date.now() - started;
 }
 
-async function load(url: string, headers: Record<string, string>, durationSeconds: number): Promise<Measured> {
+async function load(
+  url: string,
+  headers: Record<string, string>,
+  durationSeconds: number,
+  meter: ReturnType<typeof cpuMeter>,
+): Promise<Measured> {
+  const spent = await meter();
   const result = await autocannon({
     url,
     headers,
@@ -260,7 +312,11 @@ async function load(url: string, headers: Record<string, string>, durationSecond
     duration: durationSeconds,
     pipelining: 1,
   });
+  const { nodeSpent, pgSpent } = await spent();
+  const requests = Math.max(1, result.requests.total);
   return {
+    nodeUs: nodeSpent / requests,
+    pgUs: pgSpent / requests,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -283,6 +339,9 @@ function report(results: Map<string, Measured[]>, cases: Case[]) {
       p50: median(runs.map((r) => r.p50)),
       p99: median(runs.map((r) => r.p99)),
       failures: runs.reduce((n, r) => n + r.failures, 0),
+      cpu: median(runs.map((r) => r.nodeUs + r.pgUs)),
+      nodeUs: median(runs.map((r) => r.nodeUs)),
+      pgUs: median(runs.map((r) => r.pgUs)),
     };
   });
   const user = summary.find((s) => s.name === 'GET /api/user')!;
@@ -293,11 +352,15 @@ function report(results: Map<string, Measured[]>, cases: Case[]) {
   log(
     `\nMedian of ${settings.rounds} rounds (${settings.userReferrals} referrals for the user, ${settings.userReferrals + settings.otherReferrals} in the table):\n`,
   );
-  log(`| case              |  req/s | p50 ms | p99 ms | p99 / user p99 | failed |`);
-  log(`|-------------------|-------:|-------:|-------:|---------------:|-------:|`);
+  log(
+    `| case              |  req/s | p50 ms | p99 ms | p99 / user p99 | Node us/req | PostgreSQL us/req | CPU / user CPU | failed |`,
+  );
+  log(
+    `|-------------------|-------:|-------:|-------:|---------------:|------------:|------------------:|---------------:|-------:|`,
+  );
   for (const s of summary) {
     log(
-      `| ${s.name.padEnd(17)} | ${s.rps.toFixed(0).padStart(6)} | ${s.p50.toFixed(1).padStart(6)} | ${s.p99.toFixed(1).padStart(6)} | ${(s.p99 / user.p99).toFixed(2).padStart(14)} | ${String(s.failures).padStart(6)} |`,
+      `| ${s.name.padEnd(17)} | ${s.rps.toFixed(0).padStart(6)} | ${s.p50.toFixed(1).padStart(6)} | ${s.p99.toFixed(1).padStart(6)} | ${(s.p99 / user.p99).toFixed(2).padStart(14)} | ${s.nodeUs.toFixed(0).padStart(11)} | ${s.pgUs.toFixed(0).padStart(17)} | ${(s.cpu / user.cpu).toFixed(2).padStart(14)} | ${String(s.failures).padStart(6)} |`,
     );
   }
   // Issue 15: each list call's p99 at most 3 times GET /api/user's, in the same run.

@@ -52,22 +52,6 @@ export async function currentBounties(tx: Tx, vendorId: string): Promise<Bountie
   return row ? bountiesOf(row.bounties) : null;
 }
 
-/** The verified vendors' bounties, by vendor id (for the money views). */
-export async function bountiesByVendor(pool: pg.Pool, vendorIds: string[]): Promise<Map<string, Bounties>> {
-  const map = new Map<string, Bounties>();
-  if (!vendorIds.length) return map;
-  const { rows } = await pool.query<{ vendor_id: string; bounties: unknown }>(
-    `SELECT vb.vendor_id, vb.bounties FROM vendor_bounties vb JOIN vendors v ON v.id = vb.vendor_id AND v.verified
-      WHERE vb.vendor_id = ANY($1::text[])`,
-    [vendorIds],
-  );
-  for (const row of rows) {
-    const bounties = bountiesOf(row.bounties);
-    if (bounties) map.set(row.vendor_id, bounties);
-  }
-  return map;
-}
-
 /** What the money rules need of a referral, its row locked until the transaction ends. */
 export interface LockedReferral {
   id: number;
@@ -303,7 +287,7 @@ export async function insertPaidEntry(
 
 // Reads (through the pool, after the transaction committed).
 
-interface CommissionRow {
+export interface CommissionRow {
   id: string;
   referral_id: number;
   milestone: Commission['milestone'];

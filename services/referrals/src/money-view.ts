@@ -9,13 +9,13 @@ import {
 } from '@app/contracts';
 import { commissionCents, formatCents, retentionDueAt } from '@app/domain';
 import type pg from 'pg';
-import { bountiesByVendor, queryCommissions } from './money-repository.ts';
+import { bountiesOf, SELECT_COMMISSIONS, toCommission, type CommissionRow } from './money-repository.ts';
 import { prepared } from './prepared.ts';
 
 /**
  * The money of referrals as both sides see it (Referral.money, Lead.money): deal values, where each bounty
  * milestone stands, the commissions (from the ledger) and what is earned and still expected. A page of
- * referrals costs four queries side by side, whatever its size.
+ * referrals costs one statement (MONEY_SQL), whatever its size.
  */
 
 export interface MoneySubject {
@@ -50,6 +50,31 @@ export function expectedReferrerCents(bounty: Bounty | undefined, dealValueCents
   return commissionCents(bounty, dealValueCents)?.referrer ?? null;
 }
 
+/**
+ * The money rows of the referrals $1 (int[]) routed to the vendors $2 (text[]), in one statement (one round
+ * trip, planned once per connection): each set as a JSON array of rows, read as the separate queries were.
+ * Commissions come from a sorted subquery (earned_at, id), the order json_agg keeps.
+ */
+const MONEY_SQL = `SELECT
+    (SELECT coalesce(json_agg(json_build_object('referral_id', referral_id, 'milestone', milestone,
+                                                'confirmed_at', ${iso('confirmed_at')}, 'actor', actor)), '[]')
+       FROM milestone_confirmations WHERE referral_id = ANY($1::int[])) AS confirmations,
+    (SELECT coalesce(json_agg(q), '[]') FROM (
+       SELECT referral_id, milestone, ${iso('max(requested_at)')} AS requested_at
+         FROM confirmation_requests WHERE referral_id = ANY($1::int[]) GROUP BY referral_id, milestone) q) AS requests,
+    (SELECT coalesce(json_agg(c), '[]') FROM (
+       ${SELECT_COMMISSIONS} WHERE c.referral_id = ANY($1::int[]) ORDER BY c.earned_at, c.id) c) AS commissions,
+    (SELECT coalesce(json_agg(json_build_object('vendor_id', vb.vendor_id, 'bounties', vb.bounties)), '[]')
+       FROM vendor_bounties vb JOIN vendors v ON v.id = vb.vendor_id AND v.verified
+      WHERE vb.vendor_id = ANY($2::text[])) AS bounties`;
+
+interface MoneyRows {
+  confirmations: Array<{ referral_id: number; milestone: Milestone; confirmed_at: string; actor: 'vendor' | 'admin' }>;
+  requests: Array<{ referral_id: number; milestone: Milestone; requested_at: string }>;
+  commissions: CommissionRow[];
+  bounties: Array<{ vendor_id: string; bounties: unknown }>;
+}
+
 export async function moneyOf(
   pool: pg.Pool,
   subjects: MoneySubject[],
@@ -57,31 +82,18 @@ export async function moneyOf(
 ): Promise<Map<number, ReferralMoney>> {
   const ids = subjects.map((s) => s.id);
   const vendorIds = [...new Set(subjects.flatMap((s) => (s.vendorId ? [s.vendorId] : [])))];
-  const [confirmations, requests, commissions, bounties] = await Promise.all([
-    ids.length
-      ? pool.query<{ referral_id: number; milestone: Milestone; confirmed_at: string; actor: 'vendor' | 'admin' }>(
-          prepared(
-            `SELECT referral_id, milestone, ${iso('confirmed_at')} AS confirmed_at, actor
-               FROM milestone_confirmations WHERE referral_id = ANY($1::int[])`,
-            [ids],
-          ),
-        )
-      : { rows: [] },
-    ids.length
-      ? pool.query<{ referral_id: number; milestone: Milestone; requested_at: string }>(
-          prepared(
-            `SELECT referral_id, milestone, ${iso('max(requested_at)')} AS requested_at
-               FROM confirmation_requests WHERE referral_id = ANY($1::int[]) GROUP BY referral_id, milestone`,
-            [ids],
-          ),
-        )
-      : { rows: [] },
-    ids.length ? queryCommissions(pool, 'c.referral_id = ANY($1::int[])', [ids]) : Promise.resolve([]),
-    bountiesByVendor(pool, vendorIds),
-  ]);
+  const rows: MoneyRows = subjects.length
+    ? (await pool.query<MoneyRows>(prepared(MONEY_SQL, [ids, vendorIds]))).rows[0]!
+    : { confirmations: [], requests: [], commissions: [], bounties: [] };
+  const commissions = rows.commissions.map(toCommission);
+  const bounties = new Map<string, Bounties>();
+  for (const row of rows.bounties) {
+    const parsed = bountiesOf(row.bounties);
+    if (parsed) bounties.set(row.vendor_id, parsed);
+  }
   const key = (id: number, milestone: string) => `${id}:${milestone}`;
-  const confirmed = new Map(confirmations.rows.map((row) => [key(row.referral_id, row.milestone), row]));
-  const requested = new Map(requests.rows.map((row) => [key(row.referral_id, row.milestone), row.requested_at]));
+  const confirmed = new Map(rows.confirmations.map((row) => [key(row.referral_id, row.milestone), row]));
+  const requested = new Map(rows.requests.map((row) => [key(row.referral_id, row.milestone), row.requested_at]));
   const byReferral = new Map<number, Commission[]>();
   for (const commission of commissions) {
     const list = byReferral.get(commission.referralId) ?? [];

@@ -83,7 +83,7 @@ export const TIMELINE_OF_R = `(SELECT coalesce(json_agg(json_build_object('at', 
  * is an index lookup per returned row; under ORDER BY ... LIMIT PostgreSQL evaluates them for the page's
  * rows only.
  */
-const selectReferrals = (draft: 'r.email_draft' | 'NULL::jsonb') => `
+const selectReferrals = (draft: 'r.email_draft' | 'NULL::jsonb', extra = '') => `
   SELECT r.id, r.user_id, r.project_id, r.status, ${iso('r.created_at')} AS created_at, ${iso('r.updated_at')} AS updated_at,
          r.referred_first_name, r.referred_last_name, r.referred_email, r.referred_phone, r.referral_reason,
          r.is_referral_aware, r.can_use_referrer_name, r.notes, r.company, ${draft} AS email_draft, r.email_draft IS NOT NULL AS has_draft, r.from_clay,
@@ -93,12 +93,19 @@ const selectReferrals = (draft: 'r.email_draft' | 'NULL::jsonb') => `
          p.product_name, p.company_name AS project_company_name, p.description AS project_description,
          p.website AS project_website, p.referral_program,
          r.description, r.client, r.vendor_id, v.name AS vendor_name, r.lead_status::text AS lead_status, r.decline_reason,
-         ${iso('r.decided_at')} AS decided_at, r.fit, ${TIMELINE_OF_R} AS timeline
+         ${iso('r.decided_at')} AS decided_at, r.fit, ${TIMELINE_OF_R} AS timeline${extra}
     FROM referrals r JOIN projects p ON p.id = r.project_id LEFT JOIN vendors v ON v.id = r.vendor_id`;
 /** One referral: with its intro draft. */
 const SELECT_REFERRAL = selectReferrals('r.email_draft');
 /** A page of the list: the draft stays in the database (only whether there is one). */
 const SELECT_LIST_ITEMS = selectReferrals('NULL::jsonb');
+/**
+ * A page of search results with their count, in one statement: the matches (from the user's trigram index)
+ * are read once, counted, and the page's 25 taken from them, where a count beside the page read the same
+ * index entries and rows twice. Needs the CTE `matched (id, created_at)` and `page (id, created_at)`.
+ */
+const SELECT_COUNTED_ITEMS = `${selectReferrals('NULL::jsonb', ', (SELECT count(*)::int FROM matched) AS total')}
+    JOIN page ON page.id = r.id ORDER BY page.created_at DESC, page.id DESC`;
 
 const DAY_MS = 24 * 3600_000;
 
@@ -214,23 +221,41 @@ export function referralReads(pool: pg.Pool, currency: string) {
     /** A page of the user's referrals with the dashboard's figures (see ReferralList). */
     async list(userId: string, query: ListQuery, now = Date.now()): Promise<ReferralList> {
       const { where, params, filtered } = filtersOf(userId, query, now);
-      const pageSql = `${SELECT_LIST_ITEMS} WHERE ${where} ORDER BY r.created_at DESC, r.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
-      const page = pool.query<ReferralRow>(
-        // Not for a page of search results: the generic plan cannot know how rare a LIKE pattern is, where
-        // the plan made for the actual pattern picks between the user's trigram index and walking the newest first.
-        prepared(pageSql, [...params, query.pageSize, (query.page - 1) * query.pageSize], !query.search),
+      const limit = `LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
+      const pageParams = [...params, query.pageSize, (query.page - 1) * query.pageSize];
+      // A search's page comes with its count (SELECT_COUNTED_ITEMS). Its matches are read whole (to count
+      // them), so the only plan is the user's trigram index for the term, even in a generic plan.
+      const page = pool.query<ReferralRow & { total?: number }>(
+        prepared(
+          query.search
+            ? `WITH matched AS MATERIALIZED (SELECT r.id, r.created_at FROM referrals r WHERE ${where}),
+                    page AS (SELECT id, created_at FROM matched ORDER BY created_at DESC, id DESC ${limit})
+               ${SELECT_COUNTED_ITEMS}`
+            : `${SELECT_LIST_ITEMS} WHERE ${where} ORDER BY r.created_at DESC, r.id DESC ${limit}`,
+          pageParams,
+        ),
       );
       // Every figure in one round trip: stage counts, companies and each project's referrals are kept up
-      // to date (figures.ts); unfiltered, the total is the sum of the stages.
+      // to date (figures.ts); unfiltered, the total is the sum of the stages; a search's comes with its page.
+      const countOf = (filter: string) => `(SELECT count(*)::int FROM referrals r WHERE ${filter})`;
       const figuresSql = `SELECT
-           ${filtered ? `(SELECT count(*)::int FROM referrals r WHERE ${where})` : 'NULL::int'} AS total,
+           ${filtered && !query.search ? countOf(where) : 'NULL::int'} AS total,
            (SELECT coalesce(json_object_agg(status, count), '{}'::json) FROM referrer_stage_counts WHERE user_id = $1) AS by_status,
            (SELECT coalesce(array_agg(company ORDER BY company), '{}') FROM referrer_companies WHERE user_id = $1) AS companies,
            ${RECEIVED_SQL} AS received`;
-      // A search's count is planned for its term too (see `prepared`).
-      const figures = pool.query<Figures>(prepared(figuresSql, params, !query.search));
+      const figures = pool.query<Figures>(prepared(figuresSql, query.search ? [userId] : params));
       const [{ rows: referrals }, { rows }] = await Promise.all([page, figures]);
-      const { total, by_status: byStatus, companies, received } = rows[0]!;
+      const { by_status: byStatus, companies, received } = rows[0]!;
+      let total = rows[0]!.total;
+      if (query.search) {
+        const first = referrals[0];
+        // No row: no match at all on page 1; past the last page, counted alone.
+        total = first
+          ? first.total!
+          : query.page === 1
+            ? 0
+            : (await pool.query<{ total: number }>(`SELECT ${countOf(where)} AS total`, params)).rows[0]!.total;
+      }
       const count = (status: ReferralStatus) => byStatus[status] ?? 0;
       const all = Object.values(byStatus).reduce((sum, n) => sum + (n ?? 0), 0);
       return {

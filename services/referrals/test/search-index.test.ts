@@ -62,8 +62,8 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-/** What the search must answer: the user's referrals whose fields contain the term, newest first. */
-async function expected(term: string, status?: string): Promise<{ ids: number[]; total: number }> {
+/** What the search must answer: the user's referrals whose fields contain the term, newest first (a page of 100). */
+async function expected(term: string, status?: string, page = 1): Promise<{ ids: number[]; total: number }> {
   const { rows } = await ctx.sql.query<{ id: number; text: string }>(
     `SELECT r.id, concat_ws(E'\\x1f', r.referred_first_name || ' ' || r.referred_last_name, r.referred_email, r.company, p.company_name, r.referral_reason) AS text
        FROM referrals.referrals r JOIN referrals.projects p ON p.id = r.project_id
@@ -71,7 +71,7 @@ async function expected(term: string, status?: string): Promise<{ ids: number[];
     [alice.userId, status ?? null],
   );
   const matching = rows.filter((row) => row.text.toLowerCase().includes(term.toLowerCase())).map((row) => row.id);
-  return { ids: matching.slice(0, 100), total: matching.length };
+  return { ids: matching.slice((page - 1) * 100, page * 100), total: matching.length };
 }
 
 const TERMS = [
@@ -102,6 +102,16 @@ async function searchesExactly(term: string) {
   }
 }
 
+/** The page's count comes with its rows (one statement): every page, and one past the last, keeps it exact. */
+async function pagesExactly(term: string) {
+  const { total } = await expected(term);
+  for (let page = 1; page <= Math.ceil(total / 100) + 1; page++) {
+    const want = await expected(term, undefined, page);
+    const got = await list(`days=all&pageSize=100&page=${page}&search=${encodeURIComponent(term)}`);
+    expect({ ids: got.referrals.map((r) => r.id), total: got.total }).toEqual(want);
+  }
+}
+
 const planOf = async (term: string) => {
   const { rows } = await ctx.sql.query<{ 'QUERY PLAN': string }>(
     `EXPLAIN SELECT count(*) FROM referrals.referrals r WHERE r.user_id = $1 AND r.search_text LIKE $2`,
@@ -114,6 +124,8 @@ describe('search', () => {
   it.each(TERMS)('finds exactly the referrals containing %s, whatever the plan', async (_what, term) => {
     await searchesExactly(term);
   });
+
+  it.each(['berlin', 'joanna', 'nobody-like-this'])('counts %s exactly on every page and past the last', pagesExactly);
 
   describe('on the trigram index alone', () => {
     // On this small table PostgreSQL still prefers the user's B-tree ranges; without them (as for a user
@@ -134,5 +146,7 @@ describe('search', () => {
     it.each(TERMS)('finds exactly the referrals containing %s', async (_what, term) => {
       await searchesExactly(term);
     });
+
+    it.each(['berlin', 'joanna'])('counts %s exactly on every page and past the last', pagesExactly);
   });
 });
