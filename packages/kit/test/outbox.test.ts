@@ -92,29 +92,6 @@ describe('OutboxRelay', () => {
     expect(new Set(seen)).toEqual(new Set(ids));
   });
 
-  it('relays the commits kicked together in one pass (one transaction, not one each)', async () => {
-    const bus = await testBus(db.url);
-    buses.push(bus);
-    const seen: string[] = [];
-    await bus.subscribe({ event: 'session.ended', subscriber: 'group', handle: async (e) => void seen.push(e.id) });
-    // A wide window so that the three commits below, each kicking, fall in it even on a busy machine.
-    const relay = new OutboxRelay({ pool, bus, logger, intervalMs: 60_000, groupMs: 300 });
-    relay.start();
-    await eventually(async () => (await pool.query('SELECT 1 FROM outbox_events')).rowCount === 0);
-    const ids: string[] = [];
-    for (let i = 0; i < 3; i++) {
-      ids.push(...(await insert(1)));
-      relay.kick();
-    }
-    await eventually(() => ids.every((id) => seen.includes(id)));
-    const { rows } = await pool.query(
-      'SELECT count(DISTINCT published_at)::int AS passes FROM outbox_events WHERE id = ANY($1::uuid[])',
-      [ids],
-    );
-    expect(rows[0].passes).toBe(1);
-    await relay.stop();
-  });
-
   it('runs in the background and relays promptly when kicked', async () => {
     const bus = await testBus(db.url);
     buses.push(bus);

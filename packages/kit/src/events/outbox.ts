@@ -114,57 +114,33 @@ export class OutboxRelay {
   private readonly bus: EventBus;
   private readonly log: Logger;
   private readonly intervalMs: number;
-  private readonly groupMs: number;
   private readonly service: string;
   private wake: (() => void) | null = null;
-  private grouping: NodeJS.Timeout | null = null;
   private kicked = false;
   private stopped = false;
   private loop: Promise<void> | null = null;
   private lastCleanup = 0;
 
-  /**
-   * `intervalMs`: how often it looks for rows no kick announced (another instance's, a failed pass's).
-   * `groupMs`: how long a kick that finds the relay idle waits before its pass, so that the commits of that
-   * moment share one pass (one transaction of four statements) instead of one pass each.
-   */
-  constructor(options: {
-    pool: pg.Pool;
-    bus: EventBus;
-    logger: Logger;
-    intervalMs?: number;
-    groupMs?: number;
-    service?: string;
-  }) {
+  constructor(options: { pool: pg.Pool; bus: EventBus; logger: Logger; intervalMs?: number; service?: string }) {
     this.pool = options.pool;
     this.service = options.service ?? 'outbox';
     this.bus = options.bus;
     this.log = options.logger;
     this.intervalMs = options.intervalMs ?? 1000;
-    this.groupMs = options.groupMs ?? 5;
   }
 
   start(): void {
     this.loop ??= this.run();
   }
 
-  /**
-   * Relay soon (call after committing a transaction that wrote events): within `groupMs` when the relay is
-   * idle; right after the current pass when one is running (it then runs again at once).
-   */
+  /** Relay now (call after committing a transaction that wrote events). */
   kick(): void {
     this.kicked = true;
-    if (!this.wake || this.grouping) return;
-    this.grouping = setTimeout(() => {
-      this.grouping = null;
-      this.wake?.();
-    }, this.groupMs);
+    this.wake?.();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.grouping) clearTimeout(this.grouping);
-    this.grouping = null;
     this.wake?.();
     await this.loop;
   }
