@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { ERRORS, operationList, routePath, type ErrorCode, type ServiceName } from '@app/contracts';
-import { codeForStatus, HttpError } from './errors.ts';
+import { codeForStatus, HttpError, isConnectionWaitTimeout } from './errors.ts';
 import {
   IDENTITY_HEADER,
   INTERNAL_AUTH_HEADER,
@@ -142,6 +142,11 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
     // A multipart body the parser cannot read (no boundary, cut short) is the caller's fault, not ours.
     if (!error.statusCode && /^Multipart: |unexpected end of multipart data/i.test(error.message)) {
       return reply.status(400).send({ message: 'The uploaded form could not be read', code: 'VALIDATION_FAILED' });
+    }
+    if (isConnectionWaitTimeout(error)) {
+      request.log.warn({ err: error }, 'no database connection free in time');
+      const code = 'SERVICE_UNAVAILABLE';
+      return reply.status(503).header('retry-after', '1').send({ message: ERRORS[code].message, code });
     }
     const status = error.statusCode ?? 500;
     if (status >= 500) {

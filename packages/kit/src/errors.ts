@@ -39,3 +39,16 @@ export function codeForStatus(status: number): ErrorCode {
   };
   return byStatus[status] ?? (status >= 500 ? 'INTERNAL_ERROR' : 'VALIDATION_FAILED');
 }
+
+/**
+ * Whether an error says no database connection was free in time: Prisma's interactive transaction waited
+ * its `maxWait` (2 s by default) for one (P2028), or a pg pool its `connectionTimeoutMillis`. Past the
+ * pipeline's ceiling that is load, not a bug: the request answers 503 SERVICE_UNAVAILABLE (retryable).
+ */
+export function isConnectionWaitTimeout(error: { code?: unknown; message?: unknown }): boolean {
+  const message = typeof error.message === 'string' ? error.message : '';
+  return (
+    (error.code === 'P2028' && message.includes('Unable to start a transaction in the given time')) ||
+    message === 'timeout exceeded when trying to connect'
+  );
+}

@@ -1,0 +1,52 @@
+import { ERRORS } from '@app/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { referralInput, startReferrals, testUser, type TestContext } from './helpers.ts';
+
+// Issue 15: past the pipeline's ceiling a request that finds no database connection free in time answers
+// a retryable 503, never a 500. A budget of 3 leaves the Prisma client one connection, held busy here.
+let ctx: TestContext;
+let url: string;
+
+beforeAll(async () => {
+  ctx = await startReferrals({ DATABASE_POOL_MAX: '3' });
+  url = await ctx.service.app.listen({ host: '127.0.0.1', port: 0 });
+});
+afterAll(async () => {
+  await ctx?.close();
+});
+
+const create = (user = testUser()) =>
+  fetch(`${url}/api/referrals`, { method: 'POST', headers: user.headers, body: JSON.stringify(referralInput()) });
+
+describe('no database connection free in time', () => {
+  it('answers 503 SERVICE_UNAVAILABLE with Retry-After, then serves again once a connection is free', async () => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let holding!: () => void;
+    const held = new Promise<void>((resolve) => (holding = resolve));
+    const holder = ctx.service.prisma.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT 1`;
+        holding();
+        await released;
+      },
+      { timeout: 60_000 },
+    );
+    await held;
+    const before = (await ctx.sql.query('SELECT count(*)::int n FROM referrals.referrals')).rows[0].n;
+
+    const busy = await create();
+    expect(busy.status).toBe(503);
+    expect(busy.headers.get('retry-after')).toBe('1');
+    expect(await busy.json()).toEqual({
+      code: 'SERVICE_UNAVAILABLE',
+      message: ERRORS.SERVICE_UNAVAILABLE.message,
+    });
+    expect((await ctx.sql.query('SELECT count(*)::int n FROM referrals.referrals')).rows[0].n).toBe(before);
+
+    release();
+    await holder;
+    const again = await create();
+    expect(again.status).toBe(201);
+  });
+});
