@@ -42,6 +42,7 @@ export async function startAuth(internalSecret: string, log: (line: string) => v
     await admin.end();
   };
 
+  let stop = async () => {};
   try {
     const bus = await inProcessBus({ databaseUrl: url.toString(), secret: internalSecret });
     const service = await createAuthService({
@@ -49,6 +50,10 @@ export async function startAuth(internalSecret: string, log: (line: string) => v
       bus,
       logger: false,
     });
+    stop = async () => {
+      await service.close();
+      await bus.close();
+    };
     const authUrl = await service.app.listen({ host: '127.0.0.1', port: 0 });
 
     const email = `bench-${randomUUID()}@example.com`;
@@ -63,12 +68,25 @@ export async function startAuth(internalSecret: string, log: (line: string) => v
         password: 'bench-password-123',
       }),
     });
-    const sid = response.headers
+    if (response.status !== 201)
+      throw new Error(`registering the bench user failed: ${response.status} ${await response.text()}`);
+    // Signing up starts no session (the emailed link verifies and signs in): the bench owns this database, so it
+    // marks the address verified, as the link would, and signs in with the password.
+    const db = new pg.Client({ connectionString: url.toString() });
+    await db.connect();
+    await db.query('UPDATE auth.users SET email_verified_at = now() WHERE email = $1', [email]);
+    await db.end();
+    const login = await fetch(`${authUrl}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'bench-password-123' }),
+    });
+    const sid = login.headers
       .getSetCookie()
       .map((c) => /^sid=([^;]+)/.exec(c)?.[1])
       .find(Boolean);
-    if (response.status !== 201 || !sid)
-      throw new Error(`registering the bench user failed: ${response.status} ${await response.text()}`);
+    if (login.status !== 200 || !sid)
+      throw new Error(`signing the bench user in failed: ${login.status} ${await login.text()}`);
 
     // The identity the auth service itself resolves for this cookie: what the upstream must see.
     const resolved = await fetch(`${authUrl}/internal/sessions/resolve`, {
@@ -85,12 +103,13 @@ export async function startAuth(internalSecret: string, log: (line: string) => v
       cookie: `sid=${sid}`,
       userId: body.identity.userId,
       async close() {
-        await service.close();
-        await bus.close();
+        await stop();
         await dropDatabase();
       },
     };
   } catch (error) {
+    // Stopped before its database goes: a connection terminated under a running service would crash the bench.
+    await stop().catch(() => {});
     await dropDatabase();
     throw error;
   }
