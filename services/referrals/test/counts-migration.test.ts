@@ -1,5 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { freshDatabase } from '@app/testing';
+import { fileURLToPath } from 'node:url';
+import { migrateService } from '@app/kit';
+import { freshDatabase, migrationsBefore } from '@app/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -8,27 +9,25 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * project_referral_counts (what "received" now sums), and the search index built on the existing rows.
  */
 
-const root = new URL('../prisma/migrations/', import.meta.url);
-const migrations = readdirSync(root)
-  .filter((name) => /^\d+_/.test(name))
-  .sort();
-const first = migrations.findIndex((name) => name.endsWith('_search_trigrams'));
-const sqlOf = (name: string) => readFileSync(new URL(`${name}/migration.sql`, root), 'utf8');
-
+const migrations = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
 let db: Awaited<ReturnType<typeof freshDatabase>>;
 let client: pg.Client;
+let before: ReturnType<typeof migrationsBefore>;
 
 beforeAll(async () => {
   db = await freshDatabase();
   client = new pg.Client({ connectionString: db.url });
   await client.connect();
-  await client.query('CREATE SCHEMA referrals; SET search_path = referrals');
-  for (const name of migrations.slice(0, first)) await client.query(sqlOf(name));
+  // The schema as it was before the first of them (20261127000000_search_trigrams), applied by the service's migrator.
+  before = migrationsBefore(migrations, '20261127000000');
+  await migrateService(db.url, 'referrals', before.dir);
+  await client.query('SET search_path = referrals');
 });
 
 afterAll(async () => {
   await client?.end();
   await db?.drop();
+  before?.remove();
 });
 
 describe("issue 15's migrations", () => {
@@ -39,7 +38,7 @@ describe("issue 15's migrations", () => {
       SELECT 'u' || (n % 3), CASE WHEN n % 4 = 0 THEN 'q' ELSE 'p' END, 'pending', 'Anna', 'B', 'a@b.example', 'r', 'Acme', 'anna b' || n
         FROM generate_series(1, 10) n;`);
 
-    for (const name of migrations.slice(first)) await client.query(sqlOf(name));
+    await migrateService(db.url, 'referrals', migrations);
 
     const { rows } = await client.query(`SELECT project_id, count FROM project_referral_counts ORDER BY project_id`);
     expect(rows).toEqual([
