@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { startEmbeddedS3, type EmbeddedS3 } from '@app/programs-service';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startProcess, type RunningProcess } from './processes.ts';
+import { freePort, gatewayBrowser, startProcess, type RunningProcess } from './processes.ts';
 
 let db: Awaited<ReturnType<typeof freshDatabase>>;
 let catcher: MailCatcher;
@@ -50,28 +50,8 @@ async function start(name: Name) {
 /** Every session cookie the journey's browsers were given: none may appear in a log. */
 const sessionTokens: string[] = [];
 
-/** A cookie-keeping client of the gateway, as a browser would be. */
-function browser() {
-  let cookie = '';
-  return async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${gatewayUrl}${path}`, {
-      method,
-      headers: {
-        ...(body ? { 'content-type': 'application/json' } : {}),
-        ...(cookie ? { cookie } : {}),
-        origin: gatewayUrl,
-      },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const set = response.headers.getSetCookie().find((c) => c.startsWith('sid='));
-    if (set) {
-      cookie = set.split(';')[0]!;
-      // A logout clears the cookie (`sid=`): only real tokens are secrets.
-      if (cookie.length > 'sid='.length) sessionTokens.push(cookie.slice('sid='.length));
-    }
-    return { status: response.status, body: (await response.json()) as { message?: string; [key: string]: unknown } };
-  };
-}
+/** A browser; every session token it is given is kept, to look for in the logs. */
+const browser = () => gatewayBrowser(gatewayUrl, (token) => sessionTokens.push(token));
 
 const linkIn = (text: string) => new URL(/https?:\/\/\S+verify-email\S+/.exec(text)![0]);
 

@@ -24,7 +24,7 @@ import { jetstream } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { startEmbeddedS3, type EmbeddedS3 } from '@app/programs-service';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startProcess, type RunningProcess } from './processes.ts';
+import { freePort, gatewayBrowser, startProcess, type RunningProcess } from './processes.ts';
 
 let db: Awaited<ReturnType<typeof freshDatabase>>;
 let catcher: MailCatcher;
@@ -137,24 +137,7 @@ const sum = (samples: Sample[], labels: Record<string, string>) =>
     .filter((sample) => Object.entries(labels).every(([key, value]) => sample.labels[key] === value))
     .reduce((total, sample) => total + sample.value, 0);
 
-/** A cookie-keeping browser of the gateway. */
-function browser() {
-  let cookie = '';
-  return async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${gatewayUrl}${path}`, {
-      method,
-      headers: {
-        ...(body ? { 'content-type': 'application/json' } : {}),
-        ...(cookie ? { cookie } : {}),
-        origin: gatewayUrl,
-      },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const set = response.headers.getSetCookie().find((c) => c.startsWith('sid='));
-    if (set) cookie = set.split(';')[0]!;
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
-}
+const browser = () => gatewayBrowser(gatewayUrl);
 
 describe('metrics on every process', () => {
   it('are not on the public port: the gateway answers /metrics with a JSON 404, not the web app', async () => {

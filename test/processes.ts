@@ -186,3 +186,30 @@ async function startAppOnce(name: string, env: Record<string, string>): Promise<
   }
   return { url, databaseUrl: db.url, output: () => output, stdout: () => stdout, stop };
 }
+
+/**
+ * A cookie-keeping client of the gateway at `baseUrl`, as a browser is: same-origin, JSON bodies, the session
+ * cookie kept from answer to answer. Each call may add headers (e.g. a traceparent); `onSession` sees every
+ * session token the gateway sets (not the empty one of a logout).
+ */
+export function gatewayBrowser(baseUrl: string, onSession?: (token: string) => void) {
+  let cookie = '';
+  return async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: {
+        ...(body ? { 'content-type': 'application/json' } : {}),
+        ...(cookie ? { cookie } : {}),
+        origin: baseUrl,
+        ...headers,
+      },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const set = response.headers.getSetCookie().find((c) => c.startsWith('sid='));
+    if (set) {
+      cookie = set.split(';')[0]!;
+      if (cookie.length > 'sid='.length) onSession?.(cookie.slice('sid='.length));
+    }
+    return { status: response.status, body: (await response.json()) as { message?: string; [key: string]: unknown } };
+  };
+}

@@ -19,7 +19,7 @@ import {
   type OtlpCollector,
 } from '@app/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startProcess, type RunningProcess } from './processes.ts';
+import { freePort, gatewayBrowser, startProcess, type RunningProcess } from './processes.ts';
 
 let db: Awaited<ReturnType<typeof freshDatabase>>;
 let catcher: MailCatcher;
@@ -80,25 +80,8 @@ afterAll(async () => {
   await db?.drop();
 });
 
-/** A browser with a cookie jar; each call may carry a traceparent (as a browser's OpenTelemetry SDK sends). */
-function browser() {
-  let cookie = '';
-  return async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
-    const response = await fetch(`${gatewayUrl}${path}`, {
-      method,
-      headers: {
-        ...(body ? { 'content-type': 'application/json' } : {}),
-        ...(cookie ? { cookie } : {}),
-        origin: gatewayUrl,
-        ...headers,
-      },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const set = response.headers.getSetCookie().find((c) => c.startsWith('sid='));
-    if (set) cookie = set.split(';')[0]!;
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  };
-}
+/** A browser; each call may carry a traceparent (as a browser's OpenTelemetry SDK sends). */
+const browser = () => gatewayBrowser(gatewayUrl);
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
 
