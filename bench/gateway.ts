@@ -13,17 +13,13 @@ import { startAuth, type BenchAuth } from './lib/auth.ts';
 import type { RunRequest, RunResult } from './lib/loader.ts';
 import { startNginx, type Nginx } from './lib/nginx.ts';
 import { forkHelper, machineBusyMicros, stopHelper, totalCpuMicros, withChildren } from './lib/processes.ts';
+import { numberEnv } from './lib/env.ts';
 
 const TARGETS = ['direct', 'directSigned', 'gateway', 'gatewayWorkers', 'gatewayB', 'nginx'] as const;
 const SIZES = ['small', 'large'] as const;
 type Target = (typeof TARGETS)[number];
 type Size = (typeof SIZES)[number];
 
-const numberEnv = (name: string, fallback: number) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
-  return value;
-};
 const listEnv = <T extends string>(name: string, all: readonly T[]): T[] => {
   const given = process.env[name]
     ?.split(',')

@@ -12,12 +12,7 @@ import { benchDatabase, withoutIndexes } from './lib/database.ts';
 import { STAGE_RANK } from '@app/domain';
 import autocannon from 'autocannon';
 import pg from 'pg';
-
-const numberEnv = (name: string, fallback: number) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
-  return value;
-};
+import { numberEnv } from './lib/env.ts';
 
 const settings = {
   pgUrl: process.env.BENCH_PG_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres',
