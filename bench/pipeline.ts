@@ -21,7 +21,14 @@ import { fileURLToPath } from 'node:url';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import pg from 'pg';
-import { freePort, startNatsServer, startProcess, type NatsServer, type RunningProcess } from '../test/processes.ts';
+import {
+  freePort,
+  serviceAddresses,
+  startNatsServer,
+  startProcess,
+  type NatsServer,
+  type RunningProcess,
+} from '../test/processes.ts';
 import { benchDatabase } from './lib/database.ts';
 import { numberEnv } from './lib/env.ts';
 import { cpuMicros, forkHelper, machineBusyMicros, stopHelper } from './lib/processes.ts';
@@ -157,12 +164,7 @@ async function main() {
       SEND_RECIPIENTS_PER_HOUR: '1000000',
       SEND_RECIPIENTS_PER_DAY: '1000000',
       ...(settings.poolMax ? { DATABASE_POOL_MAX: settings.poolMax } : {}),
-      ...Object.fromEntries(
-        Object.entries(ports).flatMap(([name, port]) => [
-          [`${name.toUpperCase()}_PORT`, String(port)],
-          [`${name.toUpperCase()}_URL`, `http://127.0.0.1:${port}`],
-        ]),
-      ),
+      ...serviceAddresses(ports),
     };
     // Unset: no model (the template draft), no enrichment webhook.
     for (const variable of ['OPENAI_API_KEY', 'ENRICHMENT_WEBHOOK_URL', 'OTEL_EXPORTER_OTLP_ENDPOINT'])

@@ -14,7 +14,14 @@ import { startEmbeddedS3, type EmbeddedS3 } from '@app/programs-service';
 import { freshDatabase, startMailCatcher, TEST_SECRET, type MailCatcher } from '@app/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { freePort, startNatsServer, startProcess, type NatsServer, type RunningProcess } from './processes.ts';
+import {
+  freePort,
+  serviceAddresses,
+  startNatsServer,
+  startProcess,
+  type NatsServer,
+  type RunningProcess,
+} from './processes.ts';
 
 const SERVICES = {
   auth: 'services/auth/src/main.ts',
@@ -44,12 +51,7 @@ beforeAll(async () => {
   catcher = await startMailCatcher({ keep: 1000 });
   s3 = await startEmbeddedS3(mkdtempSync(join(tmpdir(), 'connections-s3-')));
   for (const name of NAMES) ports[name] = await freePort();
-  const urls = Object.fromEntries(
-    NAMES.flatMap((name) => [
-      [`${name.toUpperCase()}_PORT`, String(ports[name])],
-      [`${name.toUpperCase()}_URL`, `http://127.0.0.1:${ports[name]}`],
-    ]),
-  );
+  const urls = serviceAddresses(ports);
   const started = await Promise.all(
     NAMES.map((name) => {
       // Each process names itself to PostgreSQL, so pg_stat_activity tells them apart.

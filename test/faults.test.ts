@@ -17,7 +17,14 @@ import { join } from 'node:path';
 import { startEmbeddedS3, type EmbeddedS3 } from '@app/programs-service';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePort, startNatsServer, startProcess, type NatsServer, type RunningProcess } from './processes.ts';
+import {
+  freePort,
+  serviceAddresses,
+  startNatsServer,
+  startProcess,
+  type NatsServer,
+  type RunningProcess,
+} from './processes.ts';
 
 const UPSTREAM_TIMEOUT_MS = 2000;
 /** A stopped service: the gateway gives up after UPSTREAM_TIMEOUT_MS; this much more is allowed for a slow machine. */
@@ -213,14 +220,7 @@ beforeAll(async () => {
     RATE_LIMIT_AUTH_MAX: '10000',
     UPSTREAM_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS),
     UPSTREAM_MODEL_TIMEOUT_MS: String(UPSTREAM_TIMEOUT_MS),
-    ...Object.fromEntries(
-      Object.keys(services)
-        .filter((name) => name !== 'gateway')
-        .flatMap((name) => [
-          [`${name.toUpperCase()}_PORT`, String(ports[name])],
-          [`${name.toUpperCase()}_URL`, `http://127.0.0.1:${ports[name]}`],
-        ]),
-    ),
+    ...serviceAddresses(Object.fromEntries(Object.entries(ports).filter(([name]) => name !== 'gateway'))),
     PORT: String(ports.gateway),
   });
   await start('auth');

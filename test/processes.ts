@@ -57,6 +57,16 @@ export async function startProcess(
   };
 }
 
+/** What each process reads to listen on, and to reach, the services on these loopback ports: `<NAME>_PORT`, `<NAME>_URL`. */
+export function serviceAddresses(ports: Record<string, number>): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(ports).flatMap(([name, port]) => [
+      [`${name.toUpperCase()}_PORT`, String(port)],
+      [`${name.toUpperCase()}_URL`, `http://127.0.0.1:${port}`],
+    ]),
+  );
+}
+
 export function natsServerBinary(): string {
   const onPath = spawnSync('sh', ['-c', 'command -v nats-server'], { encoding: 'utf8' }).stdout.trim();
   const binary =
