@@ -1,0 +1,99 @@
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { toMatch, type LocalRanking } from '../src/match/engine.ts';
+import { buildMatcher, queries } from './match-catalogue.ts';
+
+const digestOf = (answers: Array<ReturnType<typeof answer>>) => ({
+  candidates: answers.reduce((sum, a) => sum + a.candidates.length, 0),
+  excluded: answers.reduce((sum, a) => sum + a.excluded.length, 0),
+  digest: createHash('sha256').update(JSON.stringify(answers)).digest('hex'),
+});
+
+/**
+ * Everything `rank` answers, in order: every candidate as the response and the language model see it (id,
+ * vendor, company, fit, reasons, reward) and every exclusion with its reasons.
+ */
+const answer = (ranking: LocalRanking) => ({
+  candidates: ranking.candidates.map((candidate) => {
+    const { programId, vendorId, companyName, fit, reasons, reward } = toMatch(candidate);
+    return [programId, vendorId, companyName, fit, reasons, reward];
+  }),
+  excluded: ranking.excluded,
+});
+
+/**
+ * The local ranking of the bench's 50 needs over its synthetic catalogues (bench/smart-match.ts), pinned:
+ * the digests were taken from the ranking before its issue-15 optimisations (per-vendor compiled ICP,
+ * per-program precomputed rewards, reasons built once per candidate) and must not move. A change that
+ * means to rank differently updates them, and says why.
+ */
+describe('Smart Match local ranking over the bench catalogue', () => {
+  it.each([
+    [
+      100,
+      { candidates: 488, excluded: 248, digest: 'a0ef65f2873cd7f18be10123f0250982eedc295d93176f3ea6f27719ecd5281b' },
+    ],
+    [
+      10_000,
+      { candidates: 2199, excluded: 801, digest: 'f8765d76b9e7e2b140c9b48dab1514b745bac24585246083742b4943a141760e' },
+    ],
+  ])('ranks exactly as before over %i programs', (size, expected) => {
+    const matcher = buildMatcher(size);
+    expect(digestOf(queries().map((request) => answer(matcher.rank(request))))).toEqual(expected);
+  });
+
+  it('ranks exactly as before with job titles, country aliases, free-text facts and vendors changed later', () => {
+    const matcher = buildMatcher(300);
+    // Vendors saved again after their programs: other criteria (job titles, free-text industries and
+    // countries), no criteria, unverified, renamed, other bounties.
+    for (let i = 0; i < 300; i += 3) {
+      const kind = (i / 3) % 6;
+      matcher.putVendor({
+        vendorId: `vendor-${i}`,
+        name: kind === 4 ? '' : `Renamed ${i}`,
+        verified: kind !== 3,
+        criteria:
+          kind === 5
+            ? null
+            : {
+                countries: [['USA', 'Germany'], ['uk'], ['United States of America', 'FR'], []][i % 4],
+                employeeCount: kind === 1 ? ['2-10', '11-50'] : [],
+                industries: [['Software'], ['Computer Software', 'Health Care'], []][i % 3],
+                seniority: kind === 2 ? ['VP', 'Director'] : [],
+                jobTitles: [['Head of Sales'], ['CTO', 'Office Manager'], [], ['Chief People Officer']][i % 4],
+                techStack: i % 2 ? ['salesforce', 'Slack'] : ['HubSpot'],
+              },
+        bounties: {
+          qualifiedLead: { enabled: i % 2 === 0, type: 'flat', amount: 75 },
+          opportunityCreated: { enabled: kind === 1, type: 'flat', amount: 10 },
+          closedWon: { enabled: true, type: 'percentage_mrr', amount: 15, months: 6 },
+        },
+      });
+    }
+    // Programs saved again: moved to another vendor, deactivated, renamed.
+    for (let i = 1; i < 300; i += 7) {
+      const program = matcher.program(`program-${i}`)!;
+      matcher.putProgram({ ...program, vendorId: i % 2 ? `vendor-${i + 2}` : null, name: `${program.name} II` });
+    }
+    for (let i = 5; i < 300; i += 11) matcher.putProgram({ ...matcher.program(`program-${i}`)!, isActive: false });
+    const roles = ['Head of Sales EMEA', 'VP of Sales', 'CTO', 'Office Manager', 'Sales Intern', 'Growth person'];
+    const countries = ['usa', 'UK', 'Germany', 'France', 'Brazil', 'United States'];
+    const industries = ['Software', 'Hospital & Health Care', 'Retail', 'computer software'];
+    const requests = queries().flatMap((request, i) => [
+      request,
+      {
+        ...request,
+        role: roles[i % roles.length],
+        country: countries[i % countries.length],
+        industry: industries[i % industries.length],
+        integrations: i % 2 ? ['Salesforce', 'slack'] : ['HubSpot'],
+        urgency: 'high' as const,
+      },
+    ]);
+    expect(digestOf(requests.map((request) => answer(matcher.rank(request))))).toEqual({
+      candidates: 1672,
+      excluded: 1084,
+      digest: '620de11b3e99224534d8ac61095dda8dceb5f2ba0906f31a3bbe6b8697cb1171',
+    });
+  });
+});
