@@ -60,15 +60,6 @@ function countryForms(value: string): Set<string> {
 
 const stems = (text: string) => new Set(plainWords(text).map(stem));
 
-/** Industries are free text: the client fits one when either name contains the other's words ("Software" in "Computer Software"). */
-function industryFits(client: string, industry: string): boolean {
-  const a = stems(client);
-  const b = stems(industry);
-  if (!a.size || !b.size) return false;
-  const within = (x: Set<string>, y: Set<string>) => [...x].every((word) => y.has(word));
-  return within(a, b) || within(b, a);
-}
-
 /** The seniority a role title clearly states ("VP of Sales" → VP), or null when it does not say. */
 export function seniorityOf(role: string): string | null {
   const words = plainWords(role);
@@ -91,6 +82,55 @@ export function seniorityOf(role: string): string | null {
   return null;
 }
 
+/** Lead criteria with what checking them needs worked out once (each country's forms, each name's words). */
+export interface PreparedCriteria {
+  criteria: Criteria;
+  countries: Array<{ name: string; forms: Set<string> }>;
+  industries: Array<{ name: string; words: Set<string> }>;
+  jobTitles: Array<{ name: string; words: Set<string> }>;
+  techStack: Set<string>;
+}
+
+/** What is known of a client, worked out once to check against many vendors' criteria. */
+export interface PreparedClient {
+  facts: ClientFacts;
+  countryForms: Set<string> | null;
+  industryWords: Set<string> | null;
+  roleWords: Set<string> | null;
+  seniority: string | null;
+  /** Each integration as given, and folded. */
+  integrations: Array<[string, string]>;
+}
+
+export function prepareCriteria(criteria: Criteria | null): PreparedCriteria | null {
+  if (!criteria) return null;
+  return {
+    criteria,
+    countries: criteria.countries.map((name) => ({ name, forms: countryForms(name) })),
+    industries: criteria.industries.map((name) => ({ name, words: stems(name) })),
+    jobTitles: criteria.jobTitles.map((name) => ({ name, words: stems(name) })),
+    techStack: new Set(criteria.techStack.map(fold)),
+  };
+}
+
+export function prepareClient(client: ClientFacts): PreparedClient {
+  return {
+    facts: client,
+    countryForms: client.country ? countryForms(client.country) : null,
+    industryWords: client.industry ? stems(client.industry) : null,
+    roleWords: client.role ? stems(client.role) : null,
+    seniority: client.role ? seniorityOf(client.role) : null,
+    integrations: (client.integrations ?? []).map((integration) => [integration, fold(integration)]),
+  };
+}
+
+/** Industries are free text: the client fits one when either name contains the other's words ("Software" in "Computer Software"). */
+function industryFits(a: Set<string>, b: Set<string>): boolean {
+  if (!a.size || !b.size) return false;
+  const within = (x: Set<string>, y: Set<string>) => [...x].every((word) => y.has(word));
+  return within(a, b) || within(b, a);
+}
+
 /**
  * Checks what is known of the client against a vendor's lead criteria. Only facts the client has AND
  * the ICP constrains are compared: an unknown fact, or an empty ICP field, never excludes.
@@ -100,12 +140,22 @@ export function seniorityOf(role: string): string | null {
  * too varied to exclude on).
  */
 export function checkIcp(criteria: Criteria | null, client: ClientFacts): IcpVerdict {
+  return checkPrepared(prepareCriteria(criteria), prepareClient(client));
+}
+
+/**
+ * `checkIcp` with both sides prepared beforehand: Smart Match checks one client against up to 60 vendors
+ * per query, each vendor's criteria prepared once when saved.
+ */
+export function checkPrepared(prepared: PreparedCriteria | null, prepClient: PreparedClient): IcpVerdict {
   const verdict: IcpVerdict = { fails: [], fits: [], unknown: [] };
-  if (!criteria) return verdict;
+  if (!prepared) return verdict;
+  const { criteria } = prepared;
+  const client = prepClient.facts;
 
   if (client.country && criteria.countries.length) {
-    const forms = countryForms(client.country);
-    const hit = criteria.countries.find((country) => [...countryForms(country)].some((form) => forms.has(form)));
+    const forms = prepClient.countryForms!;
+    const hit = prepared.countries.find((country) => [...country.forms].some((form) => forms.has(form)))?.name;
     if (hit) verdict.fits.push(`Serves ${hit}`);
     else
       verdict.fails.push(
@@ -118,7 +168,8 @@ export function checkIcp(criteria: Criteria | null, client: ClientFacts): IcpVer
     else verdict.fails.push(`Company size ${client.companySize} is outside ${criteria.employeeCount.join(', ')}`);
   }
   if (client.industry && criteria.industries.length) {
-    const hit = criteria.industries.find((industry) => industryFits(client.industry!, industry));
+    const industryWords = prepClient.industryWords!;
+    const hit = prepared.industries.find((industry) => industryFits(industryWords, industry.words))?.name;
     if (hit) verdict.fits.push(`Targets ${hit}`);
     else
       verdict.fails.push(
@@ -126,13 +177,12 @@ export function checkIcp(criteria: Criteria | null, client: ClientFacts): IcpVer
       );
   }
   if (client.role) {
-    const roleWords = stems(client.role);
+    const roleWords = prepClient.roleWords!;
     // A title fits when all its words are in the role ("Head of Sales" fits "Head of Sales EMEA").
-    const title = criteria.jobTitles.find((jobTitle) => {
-      const titleWords = stems(jobTitle);
-      return titleWords.size > 0 && [...titleWords].every((word) => roleWords.has(word));
-    });
-    const seniority = seniorityOf(client.role);
+    const title = prepared.jobTitles.find(
+      (jobTitle) => jobTitle.words.size > 0 && [...jobTitle.words].every((word) => roleWords.has(word)),
+    )?.name;
+    const seniority = prepClient.seniority;
     if (seniority && criteria.seniority.length) {
       if ((criteria.seniority as readonly string[]).includes(seniority))
         verdict.fits.push(`Reaches ${seniority} contacts`);
@@ -148,9 +198,8 @@ export function checkIcp(criteria: Criteria | null, client: ClientFacts): IcpVer
   if (!client.companySize && criteria.employeeCount.length) verdict.unknown.push('Company size not given');
   if (!client.industry && criteria.industries.length) verdict.unknown.push('Industry not given');
   if (client.integrations?.length && criteria.techStack.length) {
-    const stack = new Set(criteria.techStack.map(fold));
-    for (const integration of client.integrations)
-      if (stack.has(fold(integration))) verdict.fits.push(`Works with ${integration}`);
+    for (const [integration, folded] of prepClient.integrations)
+      if (prepared.techStack.has(folded)) verdict.fits.push(`Works with ${integration}`);
   }
   return verdict;
 }

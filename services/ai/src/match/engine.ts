@@ -9,7 +9,7 @@ import {
 import type { z } from 'zod';
 import { Bm25Index } from './bm25.ts';
 import { bountySummaries } from './bounties.ts';
-import { checkIcp, readCriteria } from '@app/domain';
+import { checkPrepared, prepareClient, prepareCriteria, readCriteria, type PreparedCriteria } from '@app/domain';
 import { plainWords, stem, terms } from './text.ts';
 
 type BountySummaryItem = z.infer<typeof BountySummary>;
@@ -44,7 +44,24 @@ interface KnownVendor {
   name: string;
   verified: boolean;
   criteria: LeadCriteria | null;
+  /** The criteria with what checking them needs (country forms, words of names) worked out. */
+  icp: PreparedCriteria | null;
   bounties: BountySummaryItem[];
+  /** Pays a flat bounty at an early milestone (a bonus for urgent needs). */
+  paysEarly: boolean;
+}
+
+/**
+ * What the ranking needs of a program beyond its score, worked out once per program and vendor (not per
+ * query): its verified vendor, the company shown, the reward. Dropped when the program or any vendor
+ * changes, rebuilt when next ranked.
+ */
+interface Listing {
+  program: MatchProgramRecord;
+  vendor: KnownVendor | undefined;
+  vendorId: string | null;
+  companyName: string | null;
+  reward: ProgramMatch['reward'];
 }
 
 /** One ranked candidate, before any language model. */
@@ -90,6 +107,7 @@ export class Matcher {
   readonly index = new Bm25Index();
   readonly #programs = new Map<string, MatchProgramRecord>();
   readonly #vendors = new Map<string, KnownVendor>();
+  readonly #listings = new Map<string, Listing>();
   #activeList: MatchProgramRecord[] | null = null;
 
   get programCount(): number {
@@ -107,6 +125,7 @@ export class Matcher {
 
   putProgram(program: MatchProgramRecord): void {
     this.#programs.set(program.id, program);
+    this.#listings.delete(program.id);
     this.#activeList = null;
     if (!program.isActive) return this.index.remove(program.id);
     this.index.upsert({
@@ -120,14 +139,19 @@ export class Matcher {
   }
 
   putVendor(vendor: VendorRecord): void {
+    const criteria = readCriteria(vendor.criteria);
+    const bounties = bountySummaries(vendor.bounties);
     this.#vendors.set(vendor.vendorId, {
       name: vendor.name,
       verified: vendor.verified,
-      criteria: readCriteria(vendor.criteria),
-      bounties: bountySummaries(vendor.bounties),
+      criteria,
+      icp: prepareCriteria(criteria),
+      bounties,
+      paysEarly: bounties.some((b) => b.type === 'flat' && EARLY_MILESTONES.has(b.milestone)),
     });
-    // Its name may show on its programs (search products).
+    // Its name may show on its programs (search products), its criteria and bounties apply to them.
     this.#activeList = null;
+    this.#listings.clear();
   }
 
   /**
@@ -142,6 +166,26 @@ export class Matcher {
   /** The company a program is shown with: its verified vendor's name, else the name it was saved with. */
   companyOf(program: MatchProgramRecord): string | null {
     return this.vendorOf(program)?.name || program.companyName;
+  }
+
+  #listing(id: string): Listing {
+    let listing = this.#listings.get(id);
+    if (listing) return listing;
+    const program = this.#programs.get(id)!;
+    const vendor = this.vendorOf(program);
+    listing = {
+      program,
+      vendor,
+      vendorId: vendor ? program.vendorId : null,
+      companyName: vendor?.name || program.companyName,
+      reward: {
+        rewardDetails: program.rewardDetails,
+        bounties: vendor?.bounties ?? [],
+        referrerShare: PLAN_SHARES.starter,
+      },
+    };
+    this.#listings.set(id, listing);
+    return listing;
   }
 
   /**
@@ -159,38 +203,42 @@ export class Matcher {
     const best = hits[0]?.score ?? 1;
     const needTerms = new Set(terms(request.need));
     const originals = originalWords(request.need + ' ' + request.integrations.join(' '));
+    // Each query term as a reason shows it ("CRM" as the client wrote it), worked out once per query.
+    const quoted = new Map<string, string>();
+    for (const term of query.keys()) quoted.set(term, `"${originals.get(term) ?? term}"`);
+    const client = prepareClient(request);
+    const urgent = request.urgency === 'high';
 
     const candidates: LocalCandidate[] = [];
     const excluded: MatchResponse['excluded'] = [];
     for (const hit of hits) {
-      const program = this.#programs.get(hit.id)!;
-      const vendor = this.vendorOf(program);
-      const verdict = checkIcp(vendor?.criteria ?? null, request);
+      const { program, vendor, vendorId, companyName, reward } = this.#listing(hit.id);
+      const verdict = checkPrepared(vendor?.icp ?? null, client);
       if (verdict.fails.length) {
         excluded.push({ programId: program.id, programName: program.name, reasons: verdict.fails });
         continue;
       }
-      const bounties = vendor?.bounties ?? [];
-      const coverage = needTerms.size ? hit.matched.filter((term) => needTerms.has(term)).length / needTerms.size : 0;
+      const { matched } = hit;
+      let found = 0;
+      let mentions = 'Mentions your need: ';
+      for (let i = 0; i < matched.length; i++) {
+        if (needTerms.has(matched[i]!)) found++;
+        if (i < 4) mentions += i ? `, ${quoted.get(matched[i]!)!}` : quoted.get(matched[i]!)!;
+      }
+      const coverage = needTerms.size ? found / needTerms.size : 0;
       let fit = 25 + 35 * (hit.score / best) + 15 * coverage + Math.min(20, 6 * verdict.fits.length);
-      const reasons = [
-        `Mentions your need: ${hit.matched
-          .slice(0, 4)
-          .map((term) => `"${originals.get(term) ?? term}"`)
-          .join(', ')}`,
-        ...verdict.fits,
-      ];
-      if (request.urgency === 'high' && bounties.some((b) => b.type === 'flat' && EARLY_MILESTONES.has(b.milestone))) {
+      const reasons = [mentions, ...verdict.fits];
+      if (urgent && vendor?.paysEarly) {
         fit += 5;
         reasons.push('Pays early in the deal, suited to an urgent need');
       }
       candidates.push({
         program,
-        vendorId: vendor ? program.vendorId : null,
-        companyName: vendor?.name || program.companyName,
+        vendorId,
+        companyName,
         fit: Math.max(0, Math.min(100, Math.round(fit))),
         reasons,
-        reward: { rewardDetails: program.rewardDetails, bounties, referrerShare: PLAN_SHARES.starter },
+        reward,
       });
     }
     candidates.sort(
