@@ -35,12 +35,15 @@ export class Bm25Index {
   #scores = new Float64Array(1024);
   #masks = new Uint32Array(1024);
   #touched = new Int32Array(1024);
+  #survivors = new Int32Array(1024);
+  #marks = new Uint8Array(1024);
+  #selection = new Float64Array(1024);
   /**
    * Each searched term's posting list as flat arrays with its BM25 term-frequency part already computed
    * (it depends on the average length, so any change empties this cache): a query walks typed arrays
    * instead of a Map, allocating nothing per posting.
    */
-  readonly #compiled = new Map<string, { slots: Int32Array; weights: Float64Array }>();
+  readonly #compiled = new Map<string, Posting>();
 
   get size(): number {
     return this.#slots.size;
@@ -100,21 +103,31 @@ export class Bm25Index {
     this.#scores = new Float64Array(capacity);
     this.#masks = new Uint32Array(capacity);
     this.#touched = new Int32Array(capacity);
+    this.#survivors = new Int32Array(capacity);
+    this.#marks = new Uint8Array(capacity);
+    this.#selection = new Float64Array(capacity);
   }
 
-  /** The term's postings with tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / average)) per document. */
-  #postingOf(term: string, averageLength: number): { slots: Int32Array; weights: Float64Array } | undefined {
+  /**
+   * The term's postings, by slot, with tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / average)) per
+   * document, and the largest of those.
+   */
+  #postingOf(term: string, averageLength: number): Posting | undefined {
     let compiled = this.#compiled.get(term);
     if (compiled) return compiled;
     const posting = this.#postings.get(term);
     if (!posting) return undefined;
     const lengths = this.#lengths;
-    compiled = { slots: new Int32Array(posting.size), weights: new Float64Array(posting.size) };
-    let i = 0;
-    for (const [slot, tf] of posting) {
-      compiled.slots[i] = slot;
-      compiled.weights[i++] = (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * lengths[slot]!) / averageLength));
+    const slots = Int32Array.from(posting.keys()).sort();
+    const weights = new Float64Array(slots.length);
+    let max = 0;
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i]!;
+      const tf = posting.get(slot)!;
+      weights[i] = (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * lengths[slot]!) / averageLength));
+      if (weights[i]! > max) max = weights[i]!;
     }
+    compiled = { slots, weights, max };
     this.#compiled.set(term, compiled);
     return compiled;
   }
@@ -123,22 +136,45 @@ export class Bm25Index {
    * The k best documents for the weighted query terms, best first. Only the posting lists of the query's
    * terms are read (documents sharing no term cost nothing); scores accumulate in reused typed arrays and
    * the best k are kept in a bounded heap. At most 32 terms are tracked for `matched`.
+   *
+   * Words found in many documents ("fast", "teams") would make nearly every document a candidate, so they
+   * are left out of the search for candidates when they cannot change which k are best (`#pruned`); the
+   * scores are the same either way, summed term by term in the query's order.
    */
-  search(query: Map<string, number>, k: number, accept: (id: string) => boolean = () => true): Scored[] {
+  search(query: Map<string, number>, k: number, accept?: (id: string) => boolean): Scored[] {
     const n = this.size;
     if (n === 0 || k <= 0) return [];
     const averageLength = this.#totalLength / n || 1;
+    const queryTerms = [...query.keys()];
+    const postings = queryTerms.map((term) => this.#postingOf(term, averageLength));
+    const termWeights = queryTerms.map((term, position) => {
+      const size = postings[position]?.slots.length ?? 0;
+      return query.get(term)! * Math.log(1 + (n - size + 0.5) / (size + 0.5));
+    });
+    return (
+      (accept ? null : this.#pruned(queryTerms, postings, termWeights, k)) ??
+      this.#exhaustive(queryTerms, postings, termWeights, k, accept)
+    );
+  }
+
+  /** Every document sharing a term with the query is scored and offered to the heap. */
+  #exhaustive(
+    queryTerms: string[],
+    postings: Array<Posting | undefined>,
+    termWeights: number[],
+    k: number,
+    accept: ((id: string) => boolean) | undefined,
+  ): Scored[] {
     const scores = this.#scores;
     const masks = this.#masks;
     const touched = this.#touched;
     let touchedCount = 0;
-    const queryTerms = [...query.keys()];
-    queryTerms.forEach((term, position) => {
-      const posting = this.#postingOf(term, averageLength);
-      if (!posting) return;
+    for (let position = 0; position < postings.length; position++) {
+      const posting = postings[position];
+      if (!posting) continue;
       const { slots, weights } = posting;
       const size = slots.length;
-      const termWeight = query.get(term)! * Math.log(1 + (n - size + 0.5) / (size + 0.5));
+      const termWeight = termWeights[position]!;
       const bit = position < 32 ? 1 << position : 0;
       for (let i = 0; i < size; i++) {
         const slot = slots[i]!;
@@ -146,31 +182,189 @@ export class Bm25Index {
         scores[slot]! += termWeight * weights[i]!;
         masks[slot]! |= bit;
       }
-    });
-    const heap = new MinHeap(k);
+    }
+    return this.#best(queryTerms, touched, touchedCount, k, accept);
+  }
+
+  /**
+   * The same k as `#exhaustive`, without making a candidate of every document that has one of the query's
+   * common words (in more than an eighth of the documents): MaxScore. The rare terms alone give each of
+   * their documents a partial score; the k-th best of those is a floor for the k-th best final score. A
+   * document with none of the rare terms scores at most the sum of the common terms' largest
+   * contributions: when that is below the floor, no such document can be among the best k, and neither can
+   * a document whose partial score plus that sum stays below it. The survivors are then scored exactly as
+   * `#exhaustive` does (every term, in the query's order, so the sums are bit for bit the same). Null when
+   * pruning cannot apply (no common term, fewer than k candidates, a floor too low): the caller scores
+   * exhaustively.
+   */
+  #pruned(
+    queryTerms: string[],
+    postings: Array<Posting | undefined>,
+    termWeights: number[],
+    k: number,
+  ): Scored[] | null {
+    const common = this.size / 8;
+    let bound = 0;
+    for (let position = 0; position < postings.length; position++) {
+      const posting = postings[position];
+      if (posting && posting.slots.length > common) bound += termWeights[position]! * posting.max;
+    }
+    if (bound === 0) return null;
+    // Rounding: sums in another order may differ by a few units in the last place; this margin dwarfs that.
+    bound *= 1 + 1e-9;
+
+    const scores = this.#scores;
+    const touched = this.#touched;
+    let touchedCount = 0;
+    for (let position = 0; position < postings.length; position++) {
+      const posting = postings[position];
+      if (!posting || posting.slots.length > common) continue;
+      const { slots, weights } = posting;
+      const termWeight = termWeights[position]!;
+      for (let i = 0; i < slots.length; i++) {
+        const slot = slots[i]!;
+        if (scores[slot] === 0) touched[touchedCount++] = slot;
+        scores[slot]! += termWeight * weights[i]!;
+      }
+    }
+    let floor = -1;
+    if (touchedCount >= k) {
+      const selection = this.#selection;
+      for (let t = 0; t < touchedCount; t++) selection[t] = scores[touched[t]!]!;
+      floor = kthLargest(selection, touchedCount, k) * (1 - 1e-9);
+    }
+    const marks = this.#marks;
+    const survivors = this.#survivors;
+    let survivorCount = 0;
     for (let t = 0; t < touchedCount; t++) {
       const slot = touched[t]!;
-      const id = this.#ids[slot]!;
+      if (scores[slot]! + bound >= floor) {
+        survivors[survivorCount++] = slot;
+        marks[slot] = 1;
+      }
+      scores[slot] = 0;
+    }
+    if (bound >= floor) {
+      for (let s = 0; s < survivorCount; s++) marks[survivors[s]!] = 0;
+      return null;
+    }
+
+    const masks = this.#masks;
+    for (let position = 0; position < postings.length; position++) {
+      const posting = postings[position];
+      if (!posting) continue;
+      const { slots, weights } = posting;
+      const termWeight = termWeights[position]!;
+      const bit = position < 32 ? 1 << position : 0;
+      if (slots.length <= 8 * survivorCount) {
+        for (let i = 0; i < slots.length; i++) {
+          const slot = slots[i]!;
+          if (marks[slot] === 0) continue;
+          scores[slot]! += termWeight * weights[i]!;
+          masks[slot]! |= bit;
+        }
+      } else {
+        for (let s = 0; s < survivorCount; s++) {
+          const slot = survivors[s]!;
+          const i = indexOf(slots, slot);
+          if (i < 0) continue;
+          scores[slot]! += termWeight * weights[i]!;
+          masks[slot]! |= bit;
+        }
+      }
+    }
+    for (let s = 0; s < survivorCount; s++) marks[survivors[s]!] = 0;
+    return this.#best(queryTerms, survivors, survivorCount, k);
+  }
+
+  /**
+   * The best k of the scored slots (their scores and masks are reset for the next query). Without `accept`,
+   * only slots scoring at least the k-th best score (found in one pass over the scores) reach the heap:
+   * hundreds of candidates would otherwise churn it.
+   */
+  #best(queryTerms: string[], slots: Int32Array, count: number, k: number, accept?: (id: string) => boolean): Scored[] {
+    const scores = this.#scores;
+    const masks = this.#masks;
+    let floor = -Infinity;
+    if (!accept && count > k) {
+      const selection = this.#selection;
+      for (let t = 0; t < count; t++) selection[t] = scores[slots[t]!]!;
+      floor = kthLargest(selection, count, k);
+    }
+    const heap = new MinHeap<{ id: string; score: number; mask: number }>(k);
+    for (let t = 0; t < count; t++) {
+      const slot = slots[t]!;
       const score = scores[slot]!;
       const mask = masks[slot]!;
       scores[slot] = 0;
       masks[slot] = 0;
-      if (heap.wouldKeep(score, id) && accept(id))
-        heap.offer({ id, score, matched: queryTerms.filter((_, i) => i < 32 && (mask & (1 << i)) !== 0) });
+      if (score < floor) continue;
+      const id = this.#ids[slot]!;
+      if (heap.wouldKeep(score, id) && (!accept || accept(id))) heap.offer({ id, score, mask });
     }
-    return heap.drain();
+    return heap.drain().map(({ id, score, mask }) => ({
+      id,
+      score,
+      matched: queryTerms.filter((_, i) => i < 32 && (mask & (1 << i)) !== 0),
+    }));
   }
 }
 
+interface Posting {
+  /** Document slots, ascending. */
+  slots: Int32Array;
+  weights: Float64Array;
+  max: number;
+}
+
+/** Where the slot is in the ascending slots, or -1. */
+function indexOf(slots: Int32Array, slot: number): number {
+  let low = 0;
+  let high = slots.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const value = slots[middle]!;
+    if (value < slot) low = middle + 1;
+    else if (value > slot) high = middle - 1;
+    else return middle;
+  }
+  return -1;
+}
+
+/** The k-th largest of the first `count` values (reorders them): quickselect. */
+function kthLargest(values: Float64Array, count: number, k: number): number {
+  let low = 0;
+  let high = count - 1;
+  const target = k - 1;
+  while (low < high) {
+    const pivot = values[(low + high) >>> 1]!;
+    let i = low;
+    let j = high;
+    while (i <= j) {
+      while (values[i]! > pivot) i++;
+      while (values[j]! < pivot) j--;
+      if (i <= j) {
+        const swap = values[i]!;
+        values[i++] = values[j]!;
+        values[j--] = swap;
+      }
+    }
+    if (target <= j) high = j;
+    else if (target >= i) low = i;
+    else return values[target]!;
+  }
+  return values[target]!;
+}
+
 /** Keeps the k highest scores seen (ties: the smaller id first, so results are deterministic). */
-class MinHeap {
-  readonly #items: Scored[] = [];
+class MinHeap<T extends { id: string; score: number }> {
+  readonly #items: T[] = [];
   readonly #k: number;
   constructor(k: number) {
     this.#k = k;
   }
 
-  static #less(a: Scored, b: Scored): boolean {
+  static #less(a: { id: string; score: number }, b: { id: string; score: number }): boolean {
     return a.score < b.score || (a.score === b.score && a.id > b.id);
   }
 
@@ -181,7 +375,7 @@ class MinHeap {
     return score > lowest.score || (score === lowest.score && id < lowest.id);
   }
 
-  offer(item: Scored): void {
+  offer(item: T): void {
     const items = this.#items;
     if (items.length < this.#k) {
       items.push(item);
@@ -214,7 +408,7 @@ class MinHeap {
   }
 
   /** Everything kept, best first. */
-  drain(): Scored[] {
+  drain(): T[] {
     return [...this.#items].sort((a, b) => (MinHeap.#less(a, b) ? 1 : MinHeap.#less(b, a) ? -1 : 0));
   }
 }
