@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { toMatch, type LocalRanking } from '../src/match/engine.ts';
+import { toMatch, type LocalRanking, type Matcher } from '../src/match/engine.ts';
+import { terms } from '../src/match/text.ts';
 import { buildMatcher, queries } from './match-catalogue.ts';
 
 const digestOf = (answers: Array<ReturnType<typeof answer>>) => ({
@@ -27,6 +28,9 @@ const answer = (ranking: LocalRanking) => ({
  * per-program precomputed rewards, reasons built once per candidate) and must not move. A change that
  * means to rank differently updates them, and says why.
  */
+const built = new Map<number, Matcher>();
+const catalogue = (size: number) => built.get(size) ?? built.set(size, buildMatcher(size)).get(size)!;
+
 describe('Smart Match local ranking over the bench catalogue', () => {
   it.each([
     [
@@ -38,7 +42,7 @@ describe('Smart Match local ranking over the bench catalogue', () => {
       { candidates: 2199, excluded: 801, digest: 'f8765d76b9e7e2b140c9b48dab1514b745bac24585246083742b4943a141760e' },
     ],
   ])('ranks exactly as before over %i programs', (size, expected) => {
-    const matcher = buildMatcher(size);
+    const matcher = catalogue(size);
     expect(digestOf(queries().map((request) => answer(matcher.rank(request))))).toEqual(expected);
   });
 
@@ -95,5 +99,31 @@ describe('Smart Match local ranking over the bench catalogue', () => {
       excluded: 1084,
       digest: '620de11b3e99224534d8ac61095dda8dceb5f2ba0906f31a3bbe6b8697cb1171',
     });
+  });
+
+  it('retrieves the same best k with the pruning of common words as by scoring every document', () => {
+    const matcher = catalogue(10_000);
+    const { index } = matcher;
+    // How many programs have each word: category words are in ~5 % of them, generic ones in ~half.
+    const documents = new Map<string, number>();
+    for (const program of matcher.activePrograms())
+      for (const term of new Set(terms(`${program.name} ${program.description} ${program.rewardDetails}`)))
+        documents.set(term, (documents.get(term) ?? 0) + 1);
+    const vocabulary = [...documents.keys()].filter((term) => documents.get(term)! > 50).sort();
+    const common = (term: string) => documents.get(term)! > index.size / 8;
+    let seed = 1;
+    const next = (n: number) => (seed = (seed * 48271) % 2147483647) % n;
+    let withCommonWords = 0;
+    for (let q = 0; q < 300; q++) {
+      const query = new Map<string, number>();
+      for (let t = 1 + next(12); t > 0; t--) query.set(vocabulary[next(vocabulary.length)]!, next(4) ? 1 : 0.5);
+      const k = [1, 5, 60, 60, 200][q % 5]!;
+      // With an accept function the index scores every document and offers each to the heap (no pruning).
+      const everyDocument = index.search(query, k, () => true);
+      const hits = index.search(query, k);
+      expect(hits, [...query.keys()].join(' ')).toEqual(everyDocument);
+      if (hits.length === k && [...query.keys()].some(common) && ![...query.keys()].every(common)) withCommonWords++;
+    }
+    expect(withCommonWords).toBeGreaterThan(100);
   });
 });
