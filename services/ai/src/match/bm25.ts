@@ -256,7 +256,7 @@ export class Bm25Index {
       const { slots, weights } = posting;
       const termWeight = termWeights[position]!;
       const bit = position < 32 ? 1 << position : 0;
-      if (slots.length <= 8 * survivorCount) {
+      if (slots.length <= common) {
         for (let i = 0; i < slots.length; i++) {
           const slot = slots[i]!;
           if (marks[slot] === 0) continue;
@@ -264,17 +264,31 @@ export class Bm25Index {
           masks[slot]! |= bit;
         }
       } else {
+        // A common word: looked up for each survivor rather than read for thousands of documents.
+        const bySlot = this.#bySlot(posting);
         for (let s = 0; s < survivorCount; s++) {
           const slot = survivors[s]!;
-          const i = indexOf(slots, slot);
-          if (i < 0) continue;
-          scores[slot]! += termWeight * weights[i]!;
+          const weight = bySlot[slot]!;
+          if (weight === 0) continue;
+          scores[slot]! += termWeight * weight;
           masks[slot]! |= bit;
         }
       }
     }
     for (let s = 0; s < survivorCount; s++) marks[survivors[s]!] = 0;
     return this.#best(queryTerms, survivors, survivorCount, k);
+  }
+
+  /**
+   * A common word's weights by slot (0: not in that document), built once per posting list. Only words in
+   * more than an eighth of the documents get one, so there are fewer than 8 × the average number of
+   * distinct words per document of them (each 8 bytes per document).
+   */
+  #bySlot(posting: Posting): Float64Array {
+    if (posting.bySlot) return posting.bySlot;
+    const bySlot = new Float64Array(this.#lengths.length);
+    for (let i = 0; i < posting.slots.length; i++) bySlot[posting.slots[i]!] = posting.weights[i]!;
+    return (posting.bySlot = bySlot);
   }
 
   /**
@@ -315,20 +329,8 @@ interface Posting {
   slots: Int32Array;
   weights: Float64Array;
   max: number;
-}
-
-/** Where the slot is in the ascending slots, or -1. */
-function indexOf(slots: Int32Array, slot: number): number {
-  let low = 0;
-  let high = slots.length - 1;
-  while (low <= high) {
-    const middle = (low + high) >>> 1;
-    const value = slots[middle]!;
-    if (value < slot) low = middle + 1;
-    else if (value > slot) high = middle - 1;
-    else return middle;
-  }
-  return -1;
+  /** For a common word, its weights by slot (`#bySlot`). */
+  bySlot?: Float64Array;
 }
 
 /** The k-th largest of the first `count` values (reorders them): quickselect. */
