@@ -89,6 +89,8 @@ export interface PreparedCriteria {
   industries: Array<{ name: string; words: Set<string> }>;
   jobTitles: Array<{ name: string; words: Set<string> }>;
   techStack: Set<string>;
+  /** The lists as the reasons for an exclusion show them. */
+  shown: { countries: string; employeeCount: string; industries: string; seniority: string };
 }
 
 /** What is known of a client, worked out once to check against many vendors' criteria. */
@@ -110,7 +112,25 @@ export function prepareCriteria(criteria: Criteria | null): PreparedCriteria | n
     industries: criteria.industries.map((name) => ({ name, words: stems(name) })),
     jobTitles: criteria.jobTitles.map((name) => ({ name, words: stems(name) })),
     techStack: new Set(criteria.techStack.map(fold)),
+    shown: {
+      countries: `${criteria.countries.slice(0, 5).join(', ')}${criteria.countries.length > 5 ? '…' : ''}`,
+      employeeCount: criteria.employeeCount.join(', '),
+      industries: `${criteria.industries.slice(0, 5).join(', ')}${criteria.industries.length > 5 ? '…' : ''}`,
+      seniority: criteria.seniority.join(', '),
+    },
   };
+}
+
+/** Whether any of the values is in the set. */
+function meets(values: Set<string>, set: Set<string>): boolean {
+  for (const value of values) if (set.has(value)) return true;
+  return false;
+}
+
+/** Whether every one of the values is in the set. */
+function within(values: Set<string>, set: Set<string>): boolean {
+  for (const value of values) if (!set.has(value)) return false;
+  return true;
 }
 
 export function prepareClient(client: ClientFacts): PreparedClient {
@@ -127,7 +147,6 @@ export function prepareClient(client: ClientFacts): PreparedClient {
 /** Industries are free text: the client fits one when either name contains the other's words ("Software" in "Computer Software"). */
 function industryFits(a: Set<string>, b: Set<string>): boolean {
   if (!a.size || !b.size) return false;
-  const within = (x: Set<string>, y: Set<string>) => [...x].every((word) => y.has(word));
   return within(a, b) || within(b, a);
 }
 
@@ -155,32 +174,26 @@ export function checkPrepared(prepared: PreparedCriteria | null, prepClient: Pre
 
   if (client.country && criteria.countries.length) {
     const forms = prepClient.countryForms!;
-    const hit = prepared.countries.find((country) => [...country.forms].some((form) => forms.has(form)))?.name;
+    const hit = prepared.countries.find((country) => meets(country.forms, forms))?.name;
     if (hit) verdict.fits.push(`Serves ${hit}`);
-    else
-      verdict.fails.push(
-        `Does not serve ${client.country} (serves ${criteria.countries.slice(0, 5).join(', ')}${criteria.countries.length > 5 ? '…' : ''})`,
-      );
+    else verdict.fails.push(`Does not serve ${client.country} (serves ${prepared.shown.countries})`);
   }
   if (client.companySize && criteria.employeeCount.length) {
     if ((criteria.employeeCount as readonly string[]).includes(client.companySize))
       verdict.fits.push(`Fits company size ${client.companySize}`);
-    else verdict.fails.push(`Company size ${client.companySize} is outside ${criteria.employeeCount.join(', ')}`);
+    else verdict.fails.push(`Company size ${client.companySize} is outside ${prepared.shown.employeeCount}`);
   }
   if (client.industry && criteria.industries.length) {
     const industryWords = prepClient.industryWords!;
     const hit = prepared.industries.find((industry) => industryFits(industryWords, industry.words))?.name;
     if (hit) verdict.fits.push(`Targets ${hit}`);
-    else
-      verdict.fails.push(
-        `Industry ${client.industry} is not targeted (${criteria.industries.slice(0, 5).join(', ')}${criteria.industries.length > 5 ? '…' : ''})`,
-      );
+    else verdict.fails.push(`Industry ${client.industry} is not targeted (${prepared.shown.industries})`);
   }
   if (client.role) {
     const roleWords = prepClient.roleWords!;
     // A title fits when all its words are in the role ("Head of Sales" fits "Head of Sales EMEA").
     const title = prepared.jobTitles.find(
-      (jobTitle) => jobTitle.words.size > 0 && [...jobTitle.words].every((word) => roleWords.has(word)),
+      (jobTitle) => jobTitle.words.size > 0 && within(jobTitle.words, roleWords),
     )?.name;
     const seniority = prepClient.seniority;
     if (seniority && criteria.seniority.length) {
@@ -189,7 +202,7 @@ export function checkPrepared(prepared: PreparedCriteria | null, prepClient: Pre
       // A job title the vendor listed is wanted whatever its seniority ("Head of Sales" with seniority VP,
       // Director): the vendor named it.
       else if (!title && (SENIORITY_LEVELS as readonly string[]).includes(seniority))
-        verdict.fails.push(`Role ${client.role} is outside the seniority ${criteria.seniority.join(', ')}`);
+        verdict.fails.push(`Role ${client.role} is outside the seniority ${prepared.shown.seniority}`);
     }
     if (title) verdict.fits.push(`Targets ${title}`);
   }

@@ -411,6 +411,7 @@ class MinHeap<T extends { id: string; score: number }> {
 
   /** Everything kept, best first. */
   drain(): T[] {
-    return [...this.#items].sort((a, b) => (MinHeap.#less(a, b) ? 1 : MinHeap.#less(b, a) ? -1 : 0));
+    // Ids are distinct: no two items are equal.
+    return [...this.#items].sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
   }
 }
