@@ -91,7 +91,12 @@ export interface PreparedCriteria {
   techStack: Set<string>;
   /** The lists as the reasons for an exclusion show them. */
   shown: { countries: string; employeeCount: string; industries: string; seniority: string };
+  /** Which criteria are set (`ASKS`): a client's facts are compared with this object alone when none is. */
+  asks: number;
 }
+
+/** Bits of `PreparedCriteria.asks`. */
+const ASKS = { countries: 1, employeeCount: 2, industries: 4, seniority: 8, techStack: 16 } as const;
 
 /** What is known of a client, worked out once to check against many vendors' criteria. */
 export interface PreparedClient {
@@ -118,6 +123,12 @@ export function prepareCriteria(criteria: Criteria | null): PreparedCriteria | n
       industries: `${criteria.industries.slice(0, 5).join(', ')}${criteria.industries.length > 5 ? '…' : ''}`,
       seniority: criteria.seniority.join(', '),
     },
+    asks:
+      (criteria.countries.length ? ASKS.countries : 0) |
+      (criteria.employeeCount.length ? ASKS.employeeCount : 0) |
+      (criteria.industries.length ? ASKS.industries : 0) |
+      (criteria.seniority.length ? ASKS.seniority : 0) |
+      (criteria.techStack.length ? ASKS.techStack : 0),
   };
 }
 
@@ -169,21 +180,21 @@ export function checkIcp(criteria: Criteria | null, client: ClientFacts): IcpVer
 export function checkPrepared(prepared: PreparedCriteria | null, prepClient: PreparedClient): IcpVerdict {
   const verdict: IcpVerdict = { fails: [], fits: [], unknown: [] };
   if (!prepared) return verdict;
-  const { criteria } = prepared;
+  const { criteria, asks } = prepared;
   const client = prepClient.facts;
 
-  if (client.country && criteria.countries.length) {
+  if (client.country && asks & ASKS.countries) {
     const forms = prepClient.countryForms!;
     const hit = prepared.countries.find((country) => meets(country.forms, forms))?.name;
     if (hit) verdict.fits.push(`Serves ${hit}`);
     else verdict.fails.push(`Does not serve ${client.country} (serves ${prepared.shown.countries})`);
   }
-  if (client.companySize && criteria.employeeCount.length) {
+  if (client.companySize && asks & ASKS.employeeCount) {
     if ((criteria.employeeCount as readonly string[]).includes(client.companySize))
       verdict.fits.push(`Fits company size ${client.companySize}`);
     else verdict.fails.push(`Company size ${client.companySize} is outside ${prepared.shown.employeeCount}`);
   }
-  if (client.industry && criteria.industries.length) {
+  if (client.industry && asks & ASKS.industries) {
     const industryWords = prepClient.industryWords!;
     const hit = prepared.industries.find((industry) => industryFits(industryWords, industry.words))?.name;
     if (hit) verdict.fits.push(`Targets ${hit}`);
@@ -196,7 +207,7 @@ export function checkPrepared(prepared: PreparedCriteria | null, prepClient: Pre
       (jobTitle) => jobTitle.words.size > 0 && within(jobTitle.words, roleWords),
     )?.name;
     const seniority = prepClient.seniority;
-    if (seniority && criteria.seniority.length) {
+    if (seniority && asks & ASKS.seniority) {
       if ((criteria.seniority as readonly string[]).includes(seniority))
         verdict.fits.push(`Reaches ${seniority} contacts`);
       // A job title the vendor listed is wanted whatever its seniority ("Head of Sales" with seniority VP,
@@ -207,10 +218,10 @@ export function checkPrepared(prepared: PreparedCriteria | null, prepClient: Pre
     if (title) verdict.fits.push(`Targets ${title}`);
   }
   // The vendor's hard criteria this referral says nothing about: shown, never excluding.
-  if (!client.country && criteria.countries.length) verdict.unknown.push('Country not given');
-  if (!client.companySize && criteria.employeeCount.length) verdict.unknown.push('Company size not given');
-  if (!client.industry && criteria.industries.length) verdict.unknown.push('Industry not given');
-  if (client.integrations?.length && criteria.techStack.length) {
+  if (!client.country && asks & ASKS.countries) verdict.unknown.push('Country not given');
+  if (!client.companySize && asks & ASKS.employeeCount) verdict.unknown.push('Company size not given');
+  if (!client.industry && asks & ASKS.industries) verdict.unknown.push('Industry not given');
+  if (client.integrations?.length && asks & ASKS.techStack) {
     for (const [integration, folded] of prepClient.integrations)
       if (prepared.techStack.has(folded)) verdict.fits.push(`Works with ${integration}`);
   }

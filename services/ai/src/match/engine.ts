@@ -58,7 +58,9 @@ interface KnownVendor {
  */
 interface Listing {
   program: MatchProgramRecord;
-  vendor: KnownVendor | undefined;
+  /** Its verified vendor's criteria and whether it pays early (on the listing, read without the vendor). */
+  icp: PreparedCriteria | null;
+  paysEarly: boolean;
   vendorId: string | null;
   companyName: string | null;
   reward: ProgramMatch['reward'];
@@ -175,7 +177,8 @@ export class Matcher {
     const vendor = this.vendorOf(program);
     listing = {
       program,
-      vendor,
+      icp: vendor?.icp ?? null,
+      paysEarly: vendor?.paysEarly ?? false,
       vendorId: vendor ? program.vendorId : null,
       companyName: vendor?.name || program.companyName,
       reward: {
@@ -212,8 +215,8 @@ export class Matcher {
     const candidates: LocalCandidate[] = [];
     const excluded: MatchResponse['excluded'] = [];
     for (const hit of hits) {
-      const { program, vendor, vendorId, companyName, reward } = this.#listing(hit.id);
-      const verdict = checkPrepared(vendor?.icp ?? null, client);
+      const { program, icp, paysEarly, vendorId, companyName, reward } = this.#listing(hit.id);
+      const verdict = checkPrepared(icp, client);
       if (verdict.fails.length) {
         excluded.push({ programId: program.id, programName: program.name, reasons: verdict.fails });
         continue;
@@ -228,7 +231,7 @@ export class Matcher {
       const coverage = needTerms.size ? found / needTerms.size : 0;
       let fit = 25 + 35 * (hit.score / best) + 15 * coverage + Math.min(20, 6 * verdict.fits.length);
       const reasons = [mentions, ...verdict.fits];
-      if (urgent && vendor?.paysEarly) {
+      if (urgent && paysEarly) {
         fit += 5;
         reasons.push('Pays early in the deal, suited to an urgent need');
       }
