@@ -109,7 +109,7 @@ export class Bm25Index {
   }
 
   /**
-   * The term's postings, by slot, with tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / average)) per
+   * The term's postings: each document's slot with tf * (k1 + 1) / (tf + k1 * (1 - b + b * length / average)) per
    * document, and the largest of those.
    */
   #postingOf(term: string, averageLength: number): Posting | undefined {
@@ -118,7 +118,7 @@ export class Bm25Index {
     const posting = this.#postings.get(term);
     if (!posting) return undefined;
     const lengths = this.#lengths;
-    const slots = Int32Array.from(posting.keys()).sort();
+    const slots = Int32Array.from(posting.keys());
     const weights = new Float64Array(slots.length);
     let max = 0;
     for (let i = 0; i < slots.length; i++) {
@@ -325,7 +325,7 @@ export class Bm25Index {
 }
 
 interface Posting {
-  /** Document slots, ascending. */
+  /** Document slots. */
   slots: Int32Array;
   weights: Float64Array;
   max: number;
