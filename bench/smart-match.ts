@@ -64,6 +64,14 @@ for (let r = 0; r < ROUNDS; r++) {
 const rows = built.map((b) => {
   const times = [...b.times].sort((x, y) => x - y);
   const cpuTimes = [...b.cpuTimes].sort((x, y) => x - y);
+  // The tail is a few long needs: each one's median CPU time over the rounds (samples are need by need, round by round).
+  const perNeed = requests.map((_, need) =>
+    percentile(
+      b.cpuTimes.filter((__, i) => i % requests.length === need).sort((x, y) => x - y),
+      50,
+    ),
+  );
+  const slowest = perNeed.indexOf(Math.max(...perNeed));
   return {
     ...b,
     active: b.matcher.index.size,
@@ -72,6 +80,7 @@ const rows = built.map((b) => {
     max: times.at(-1)!,
     cpuP50: percentile(cpuTimes, 50),
     cpuP99: percentile(cpuTimes, 99),
+    slowest: { time: perNeed[slowest]!, need: requests[slowest]!.need },
   };
 });
 const us = (value: number) => `${value.toFixed(1)} µs`;
@@ -97,6 +106,9 @@ console.log(
 const cpuRatio = large!.cpuP99 / small!.cpuP99;
 console.log(
   `CPU time: p99(${large!.size}) / p99(${small!.size}) = ${cpuRatio.toFixed(2)}, p50 ${(large!.cpuP50 / small!.cpuP50).toFixed(1)} (the process's CPU time per call: what the machine's load moves least)`,
+);
+console.log(
+  `slowest need, its median CPU time: ${us(small!.slowest.time)} at ${small!.size} ("${small!.slowest.need.slice(0, 40)}…"), ${us(large!.slowest.time)} at ${large!.size} ("${large!.slowest.need.slice(0, 40)}…"): ${(large!.slowest.time / small!.slowest.time).toFixed(2)}x (the work at the tail, without its noise)`,
 );
 console.log(
   `load average (1 min) ${loadBefore.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end, on ${navigator.hardwareConcurrency} cores: above ~1 the wall-clock p99 carries other processes' preemptions, longer calls more often`,
