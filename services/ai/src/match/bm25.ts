@@ -276,7 +276,8 @@ export class Bm25Index {
       }
     }
     for (let s = 0; s < survivorCount; s++) marks[survivors[s]!] = 0;
-    return this.#best(queryTerms, survivors, survivorCount, k);
+    // At least k survivors score the floor or more (those whose rare terms alone did): below it, none is kept.
+    return this.#best(queryTerms, survivors, survivorCount, k, undefined, floor);
   }
 
   /**
@@ -294,16 +295,27 @@ export class Bm25Index {
   /**
    * The best k of the scored slots (their scores and masks are reset for the next query). Without `accept`,
    * only slots scoring at least the k-th best score (found in one pass over the scores) reach the heap:
-   * hundreds of candidates would otherwise churn it.
+   * hundreds of candidates would otherwise churn it. `minimum`: a score below which none can be kept.
    */
-  #best(queryTerms: string[], slots: Int32Array, count: number, k: number, accept?: (id: string) => boolean): Scored[] {
+  #best(
+    queryTerms: string[],
+    slots: Int32Array,
+    count: number,
+    k: number,
+    accept?: (id: string) => boolean,
+    minimum = -Infinity,
+  ): Scored[] {
     const scores = this.#scores;
     const masks = this.#masks;
-    let floor = -Infinity;
-    if (!accept && count > k) {
+    let floor = minimum;
+    if (!accept) {
       const selection = this.#selection;
-      for (let t = 0; t < count; t++) selection[t] = scores[slots[t]!]!;
-      floor = kthLargest(selection, count, k);
+      let selected = 0;
+      for (let t = 0; t < count; t++) {
+        const score = scores[slots[t]!]!;
+        if (score >= minimum) selection[selected++] = score;
+      }
+      if (selected > k) floor = kthLargest(selection, selected, k);
     }
     const heap = new MinHeap<{ id: string; score: number; mask: number }>(k);
     for (let t = 0; t < count; t++) {
