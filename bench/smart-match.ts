@@ -6,8 +6,16 @@
  * the ratio p99(10k)/p99(100). A linear scan would make that ratio ~100. See bench/README.md.
  */
 import { loadavg } from 'node:os';
-import type { Matcher, ParsedMatchRequest } from '../services/ai/src/match/engine.ts';
-import { buildMatcher, queries } from '../services/ai/test/match-catalogue.ts';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { LocalRanking, ParsedMatchRequest } from '../services/ai/src/match/engine.ts';
+import { buildMatcher, queries, type CatalogueSink } from '../services/ai/test/match-catalogue.ts';
+
+/** What is measured: the ai service's `Matcher`, or the `BENCH_MATCH_B` copy of it. */
+interface Ranker {
+  rank(request: ParsedMatchRequest): LocalRanking;
+  index: { size: number };
+}
 
 const SIZES = [100, 10_000];
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 100);
@@ -25,7 +33,7 @@ const percentile = (sorted: number[], p: number) =>
  * load or a garbage collection of the shared heap falls on both alike: run one after the other, the p99
  * ratio swung from 1.0 to 3.8 with the machine's load.
  */
-function round(matcher: Matcher, requests: ParsedMatchRequest[], times: number[], cpuTimes: number[]) {
+function round(matcher: Ranker, requests: ParsedMatchRequest[], times: number[], cpuTimes: number[]) {
   let matches = 0;
   let excluded = 0;
   for (const request of requests) {
@@ -48,12 +56,30 @@ const TARGET_RATIO = 2;
 const started = Date.now();
 const loadBefore = loadavg()[0]!;
 const requests = queries();
-const built = SIZES.map((size) => {
-  const buildStart = performance.now();
-  const matcher = buildMatcher(size);
-  const build = performance.now() - buildStart;
-  return { size, matcher, build, times: [] as number[], cpuTimes: [] as number[], matches: 0, excluded: 0 };
-});
+/**
+ * `BENCH_MATCH_B=<path>/engine.ts`: another copy of the engine measured next to the real one, all four taking
+ * turns (A/B of a change in one run: copy services/ai/src/match into e.g. bench/.b/, and @app/domain's icp.ts
+ * beside it if the change touches it, edit or check out the other version, run, delete).
+ */
+const engineB = process.env.BENCH_MATCH_B;
+const versions: Array<{ label: string; make: (size: number) => Ranker }> = [
+  { label: '', make: (size) => buildMatcher(size) },
+];
+if (engineB) {
+  const { Matcher: MatcherB } = (await import(pathToFileURL(resolve(engineB)).href)) as {
+    Matcher: new () => Ranker & CatalogueSink;
+  };
+  versions.push({ label: ' B', make: (size) => buildMatcher(size, new MatcherB()) });
+}
+const built = versions.flatMap(({ label, make }) =>
+  SIZES.map((size) => {
+    const buildStart = performance.now();
+    const matcher = make(size);
+    const build = performance.now() - buildStart;
+    const samples = { times: [] as number[], cpuTimes: [] as number[], matches: 0, excluded: 0 };
+    return { label, size, matcher, build, ...samples };
+  }),
+);
 for (let warm = 0; warm < WARMUP_ROUNDS; warm++) for (const b of built) round(b.matcher, requests, [], []);
 for (let r = 0; r < ROUNDS; r++) {
   for (const b of built) {
@@ -92,24 +118,28 @@ console.log(
 );
 for (const row of rows) {
   console.log(
-    `${String(row.size).padStart(8)} | ${String(row.active).padStart(6)} | ${`${row.build.toFixed(0)} ms`.padEnd(7)} | ${us(row.p50).padEnd(9)} | ${us(row.p99).padEnd(9)} | ${us(row.max).padEnd(11)} | ${us(row.cpuP50).padEnd(9)} | ${us(row.cpuP99).padEnd(9)} | ${row.matches}/${row.excluded}`,
+    `${`${row.size}${row.label}`.padStart(8)} | ${String(row.active).padStart(6)} | ${`${row.build.toFixed(0)} ms`.padEnd(7)} | ${us(row.p50).padEnd(9)} | ${us(row.p99).padEnd(9)} | ${us(row.max).padEnd(11)} | ${us(row.cpuP50).padEnd(9)} | ${us(row.cpuP99).padEnd(9)} | ${row.matches}/${row.excluded}`,
   );
 }
-const [small, large] = rows;
-const ratio = large!.p99 / small!.p99;
-console.log(
-  `p99(${large!.size}) / p99(${small!.size}) = ${ratio.toFixed(2)}, target <= ${TARGET_RATIO}x: ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'} (the catalogue grew ${large!.size / small!.size}×; a linear scan would be ~${large!.size / small!.size})`,
-);
-console.log(
-  `p50(${large!.size}) / p50(${small!.size}) = ${(large!.p50 / small!.p50).toFixed(1)} (the work that grows with the catalogue, without the machine's noise)`,
-);
-const cpuRatio = large!.cpuP99 / small!.cpuP99;
-console.log(
-  `CPU time: p99(${large!.size}) / p99(${small!.size}) = ${cpuRatio.toFixed(2)}, p50 ${(large!.cpuP50 / small!.cpuP50).toFixed(1)} (the process's CPU time per call: what the machine's load moves least)`,
-);
-console.log(
-  `slowest need, its median CPU time: ${us(small!.slowest.time)} at ${small!.size} ("${small!.slowest.need.slice(0, 40)}…"), ${us(large!.slowest.time)} at ${large!.size} ("${large!.slowest.need.slice(0, 40)}…"): ${(large!.slowest.time / small!.slowest.time).toFixed(2)}x (the work at the tail, without its noise)`,
-);
+let cpuRatio = 0;
+for (const { label } of versions) {
+  const [small, large] = rows.filter((row) => row.label === label);
+  const ratio = large!.p99 / small!.p99;
+  console.log(
+    `${label.trim()}${label ? ': ' : ''}p99(${large!.size}) / p99(${small!.size}) = ${ratio.toFixed(2)}, target <= ${TARGET_RATIO}x: ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'} (the catalogue grew ${large!.size / small!.size}×; a linear scan would be ~${large!.size / small!.size})`,
+  );
+  console.log(
+    `${label.trim()}${label ? ': ' : ''}p50(${large!.size}) / p50(${small!.size}) = ${(large!.p50 / small!.p50).toFixed(1)} (the work that grows with the catalogue, without the machine's noise)`,
+  );
+  const versionCpuRatio = large!.cpuP99 / small!.cpuP99;
+  if (!label) cpuRatio = versionCpuRatio;
+  console.log(
+    `${label.trim()}${label ? ': ' : ''}CPU time: p99(${large!.size}) / p99(${small!.size}) = ${versionCpuRatio.toFixed(2)}, p50 ${(large!.cpuP50 / small!.cpuP50).toFixed(1)} (the process's CPU time per call: what the machine's load moves least)`,
+  );
+  console.log(
+    `${label.trim()}${label ? ': ' : ''}slowest need, its median CPU time: ${us(small!.slowest.time)} at ${small!.size} ("${small!.slowest.need.slice(0, 40)}…"), ${us(large!.slowest.time)} at ${large!.size} ("${large!.slowest.need.slice(0, 40)}…"): ${(large!.slowest.time / small!.slowest.time).toFixed(2)}x (the work at the tail, without its noise)`,
+  );
+}
 console.log(
   `load average (1 min) ${loadBefore.toFixed(1)} at the start, ${loadavg()[0]!.toFixed(1)} at the end, on ${navigator.hardwareConcurrency} cores: above ~1 the wall-clock p99 carries other processes' preemptions, longer calls more often`,
 );

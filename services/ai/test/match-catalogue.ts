@@ -4,7 +4,7 @@
  * bounties, and 50 client needs, all from fixed seeds so every run builds the same.
  */
 import { MatchRequest } from '@app/contracts';
-import { Matcher, type ParsedMatchRequest } from '../src/match/engine.ts';
+import { Matcher, type MatchProgramRecord, type ParsedMatchRequest, type VendorRecord } from '../src/match/engine.ts';
 
 /** A deterministic PRNG (mulberry32), so every run builds the same catalogue. */
 function random(seed: number) {
@@ -107,9 +107,16 @@ function some<T>(rand: () => number, list: readonly T[], min: number, max: numbe
   return [...new Set(Array.from({ length: n }, () => pick(rand, list)))];
 }
 
-export function buildMatcher(size: number): Matcher {
+/** Where the catalogue is saved: the ai service's `Matcher`, or another version of it (the bench's `BENCH_MATCH_B`). */
+export interface CatalogueSink {
+  putProgram(program: MatchProgramRecord): void;
+  putVendor(vendor: VendorRecord): void;
+}
+
+export function buildMatcher(size: number): Matcher;
+export function buildMatcher<T extends CatalogueSink>(size: number, matcher: T): T;
+export function buildMatcher(size: number, matcher: CatalogueSink = new Matcher()): CatalogueSink {
   const rand = random(42);
-  const matcher = new Matcher();
   for (let i = 0; i < size; i++) {
     const [category, words] = pick(rand, CATEGORIES);
     const brand = `${pick(rand, SYLLABLES)}${pick(rand, SYLLABLES)}${i}`;
