@@ -110,6 +110,13 @@ export function moneyFrom(rows: MoneyRows, subjects: MoneySubject[], currency: s
     list.push(commission);
     byReferral.set(commission.referralId, list);
   }
+  // A page's referrals mostly share a few vendors: each bounty is put in words once (formatCents builds an
+  // Intl.NumberFormat per call), not once per referral and milestone.
+  const words = new Map<Bounty, string | null>();
+  const wordsOf = (bounty: Bounty) => {
+    if (!words.has(bounty)) words.set(bounty, bountyWords(bounty, currency));
+    return words.get(bounty)!;
+  };
   const result = new Map<number, ReferralMoney>();
   for (const subject of subjects) {
     const vendorBounties: Bounties | undefined = subject.vendorId ? bounties.get(subject.vendorId) : undefined;
@@ -129,7 +136,7 @@ export function moneyFrom(rows: MoneyRows, subjects: MoneySubject[], currency: s
       return {
         milestone,
         bountyEnabled: bounty?.enabled ?? false,
-        bounty: bounty ? bountyWords(bounty, currency) : null,
+        bounty: bounty ? wordsOf(bounty) : null,
         state:
           commission?.state === 'reversed'
             ? 'reversed'

@@ -111,7 +111,7 @@ const SELECT_LIST_ITEMS = selectReferrals('NULL::jsonb');
 const LIST_COLUMNS = `
     (SELECT coalesce(json_agg(page ORDER BY page.created_at COLLATE "C" DESC, page.id DESC), '[]') FROM page) AS referrals,
     (SELECT coalesce(json_object_agg(status, count), '{}'::json) FROM referrer_stage_counts WHERE user_id = $1) AS by_status,
-    (SELECT coalesce(array_agg(company ORDER BY company), '{}') FROM referrer_companies WHERE user_id = $1) AS companies,
+    (SELECT coalesce(json_agg(company ORDER BY company), '[]') FROM referrer_companies WHERE user_id = $1) AS companies,
     ${RECEIVED_SQL} AS received,
     ${moneyColumns(
       '= ANY((SELECT array_agg(id) FROM page)::int[])',
