@@ -22,6 +22,8 @@ const settings = {
   durationSeconds: numberEnv('BENCH_DURATION', 8),
   warmupSeconds: numberEnv('BENCH_WARMUP', 2),
   rounds: numberEnv('BENCH_ROUNDS', 2),
+  /** Measures in a database an earlier run kept (BENCH_KEEP_DB) instead of seeding a new one, and keeps it. */
+  reuseDb: process.env.BENCH_REUSE_DB,
   /** Writes a V8 CPU profile of the services' process into this folder. */
   cpuProfileDir: process.env.BENCH_CPU_PROF_DIR,
 };
@@ -111,7 +113,9 @@ function cpuMeter(servicesPid: number, monitor: pg.Client, database: string) {
 async function main() {
   const started = Date.now();
   const secret = randomBytes(32).toString('hex');
-  const database = await benchDatabase(settings.pgUrl, 'bench_referrals', log);
+  const database = settings.reuseDb
+    ? reusedDatabase(settings.pgUrl, settings.reuseDb)
+    : await benchDatabase(settings.pgUrl, 'bench_referrals', log);
   const url = database.url;
   let child: ChildProcess | undefined;
   const cleanup = () => database.cleanup(child);
@@ -137,8 +141,8 @@ async function main() {
 
     const db = new pg.Client({ connectionString: url.href });
     await db.connect();
-    const user = await registerUser(authUrl, db);
-    const seededIn = await seed(db, user.userId);
+    const user = settings.reuseDb ? await benchUserOf(db) : await registerUser(authUrl, db);
+    const seededIn = settings.reuseDb ? 0 : await seed(db, user.userId);
     const { rows } = await db.query<{ mine: number; all: number; changes: number }>(
       `SELECT (SELECT count(*)::int FROM referrals.referrals WHERE user_id = $1) mine, (SELECT count(*)::int FROM referrals.referrals) "all",
               (SELECT count(*)::int FROM referrals.referral_status_changes) changes`,
@@ -146,7 +150,7 @@ async function main() {
     );
     await db.end();
     log(
-      `Seeded ${rows[0]!.mine} referrals for the bench user, ${rows[0]!.all} in all, ${rows[0]!.changes} status changes (${(seededIn / 1000).toFixed(1)} s)`,
+      `${settings.reuseDb ? `Reusing ${settings.reuseDb}:` : 'Seeded'} ${rows[0]!.mine} referrals for the bench user, ${rows[0]!.all} in all, ${rows[0]!.changes} status changes (${(seededIn / 1000).toFixed(1)} s)`,
     );
 
     const { identitySigner } = await import('@app/kit');
@@ -199,6 +203,32 @@ async function main() {
   } finally {
     await cleanup();
   }
+}
+
+/** A database kept by an earlier run (BENCH_REUSE_DB): its services' process is stopped at the end, the database kept. */
+function reusedDatabase(pgUrl: string, name: string) {
+  const url = new URL(pgUrl);
+  url.pathname = `/${name}`;
+  return {
+    url,
+    async cleanup(child: ChildProcess | undefined) {
+      if (!child || child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.send({ type: 'close' });
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** The bench user of a kept database: the one registered account. */
+async function benchUserOf(db: pg.Client): Promise<{ userId: string; email: string }> {
+  const { rows } = await db.query<{ userId: string; email: string }>(
+    `SELECT id AS "userId", email FROM auth.users WHERE email LIKE 'bench-%@example.com' LIMIT 1`,
+  );
+  if (!rows[0]) throw new Error('no bench user in the database to reuse');
+  return rows[0];
 }
 
 /** A real account through the auth service's own route; user.registered gives referrals its profile. */

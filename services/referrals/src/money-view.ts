@@ -51,24 +51,29 @@ export function expectedReferrerCents(bounty: Bounty | undefined, dealValueCents
 }
 
 /**
- * The money rows of the referrals $1 (int[]) routed to the vendors $2 (text[]), in one statement (one round
- * trip, planned once per connection): each set as a JSON array of rows, read as the separate queries were.
- * Commissions come from a sorted subquery (earned_at, id), the order json_agg keeps.
+ * The money rows of some referrals and of the vendors they were routed to, as four JSON array columns of
+ * one statement: `referralIds` and `vendorIds` are the conditions that pick them (`= ANY($1::int[])`, or
+ * `= ANY((SELECT array_agg(id) FROM page)::int[])` inside a statement that reads the page too, see reads.ts). Commissions come
+ * from a sorted subquery (earned_at, id), the order json_agg keeps.
  */
-const MONEY_SQL = `SELECT
+export const moneyColumns = (referralIds: string, vendorIds: string) => `
     (SELECT coalesce(json_agg(json_build_object('referral_id', referral_id, 'milestone', milestone,
                                                 'confirmed_at', ${iso('confirmed_at')}, 'actor', actor)), '[]')
-       FROM milestone_confirmations WHERE referral_id = ANY($1::int[])) AS confirmations,
+       FROM milestone_confirmations WHERE referral_id ${referralIds}) AS confirmations,
     (SELECT coalesce(json_agg(q), '[]') FROM (
        SELECT referral_id, milestone, ${iso('max(requested_at)')} AS requested_at
-         FROM confirmation_requests WHERE referral_id = ANY($1::int[]) GROUP BY referral_id, milestone) q) AS requests,
+         FROM confirmation_requests WHERE referral_id ${referralIds} GROUP BY referral_id, milestone) q) AS requests,
     (SELECT coalesce(json_agg(c), '[]') FROM (
-       ${SELECT_COMMISSIONS} WHERE c.referral_id = ANY($1::int[]) ORDER BY c.earned_at, c.id) c) AS commissions,
+       ${SELECT_COMMISSIONS} WHERE c.referral_id ${referralIds} ORDER BY c.earned_at, c.id) c) AS commissions,
     (SELECT coalesce(json_agg(json_build_object('vendor_id', vb.vendor_id, 'bounties', vb.bounties)), '[]')
        FROM vendor_bounties vb JOIN vendors v ON v.id = vb.vendor_id AND v.verified
-      WHERE vb.vendor_id = ANY($2::text[])) AS bounties`;
+      WHERE vb.vendor_id ${vendorIds}) AS bounties`;
 
-interface MoneyRows {
+/** The money of the referrals $1 (int[]) routed to the vendors $2 (text[]): one round trip, planned once per connection. */
+const MONEY_SQL = `SELECT ${moneyColumns('= ANY($1::int[])', '= ANY($2::text[])')}`;
+
+/** The columns of moneyColumns, as pg parses them. */
+export interface MoneyRows {
   confirmations: Array<{ referral_id: number; milestone: Milestone; confirmed_at: string; actor: 'vendor' | 'admin' }>;
   requests: Array<{ referral_id: number; milestone: Milestone; requested_at: string }>;
   commissions: CommissionRow[];
@@ -85,6 +90,11 @@ export async function moneyOf(
   const rows: MoneyRows = subjects.length
     ? (await pool.query<MoneyRows>(prepared(MONEY_SQL, [ids, vendorIds]))).rows[0]!
     : { confirmations: [], requests: [], commissions: [], bounties: [] };
+  return moneyFrom(rows, subjects, currency);
+}
+
+/** The money of each subject from its rows (moneyColumns), by referral id. */
+export function moneyFrom(rows: MoneyRows, subjects: MoneySubject[], currency: string): Map<number, ReferralMoney> {
   const commissions = rows.commissions.map(toCommission);
   const bounties = new Map<string, Bounties>();
   for (const row of rows.bounties) {
@@ -100,6 +110,13 @@ export async function moneyOf(
     list.push(commission);
     byReferral.set(commission.referralId, list);
   }
+  // A page's referrals mostly share a few vendors: each bounty is put in words once (formatCents builds an
+  // Intl.NumberFormat per call), not once per referral and milestone.
+  const words = new Map<Bounty, string | null>();
+  const wordsOf = (bounty: Bounty) => {
+    if (!words.has(bounty)) words.set(bounty, bountyWords(bounty, currency));
+    return words.get(bounty)!;
+  };
   const result = new Map<number, ReferralMoney>();
   for (const subject of subjects) {
     const vendorBounties: Bounties | undefined = subject.vendorId ? bounties.get(subject.vendorId) : undefined;
@@ -119,7 +136,7 @@ export async function moneyOf(
       return {
         milestone,
         bountyEnabled: bounty?.enabled ?? false,
-        bounty: bounty ? bountyWords(bounty, currency) : null,
+        bounty: bounty ? wordsOf(bounty) : null,
         state:
           commission?.state === 'reversed'
             ? 'reversed'

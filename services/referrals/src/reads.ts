@@ -11,7 +11,7 @@ import type {
   TimelineEntry,
 } from '@app/contracts';
 import type pg from 'pg';
-import { moneyOf, type MoneySubject } from './money-view.ts';
+import { moneyColumns, moneyFrom, moneyOf, type MoneyRows, type MoneySubject } from './money-view.ts';
 import type { z } from 'zod';
 import { RECEIVED_SQL } from './figures.ts';
 import { prepared } from './prepared.ts';
@@ -64,8 +64,10 @@ interface ReferralRow {
   timeline: TimelineEntry[];
 }
 
-interface Figures {
+/** The one row of a list call (LIST_COLUMNS and its total). */
+interface ListRow extends MoneyRows {
   total: number | null;
+  referrals: ReferralRow[];
   by_status: Partial<Record<ReferralStatus, number>>;
   companies: string[];
   received: number;
@@ -99,13 +101,22 @@ const selectReferrals = (draft: 'r.email_draft' | 'NULL::jsonb', extra = '') => 
 const SELECT_REFERRAL = selectReferrals('r.email_draft');
 /** A page of the list: the draft stays in the database (only whether there is one). */
 const SELECT_LIST_ITEMS = selectReferrals('NULL::jsonb');
+
 /**
- * A page of search results with their count, in one statement: the matches (from the user's trigram index)
- * are read once, counted, and the page's 25 taken from them, where a count beside the page read the same
- * index entries and rows twice. Needs the CTE `matched (id, created_at)` and `page (id, created_at)`.
+ * What a list call answers besides `total`, as the columns of one row, given the CTE `page` (the page's
+ * referrals, SELECT_LIST_ITEMS's columns): the page as a JSON array of its rows (newest first: the ISO
+ * texts of created_at sort as the times do, byte by byte), the dashboard's figures, and the page's money
+ * (moneyColumns). One statement, so one round trip and one execution where there were three statements.
  */
-const SELECT_COUNTED_ITEMS = `${selectReferrals('NULL::jsonb', ', (SELECT count(*)::int FROM matched) AS total')}
-    JOIN page ON page.id = r.id ORDER BY page.created_at DESC, page.id DESC`;
+const LIST_COLUMNS = `
+    (SELECT coalesce(json_agg(page ORDER BY page.created_at COLLATE "C" DESC, page.id DESC), '[]') FROM page) AS referrals,
+    (SELECT coalesce(json_object_agg(status, count), '{}'::json) FROM referrer_stage_counts WHERE user_id = $1) AS by_status,
+    (SELECT coalesce(json_agg(company ORDER BY company), '[]') FROM referrer_companies WHERE user_id = $1) AS companies,
+    ${RECEIVED_SQL} AS received,
+    ${moneyColumns(
+      '= ANY((SELECT array_agg(id) FROM page)::int[])',
+      '= ANY((SELECT array_agg(vendor_id) FROM page WHERE lead_status IS NOT NULL)::text[])',
+    )}`;
 
 const DAY_MS = 24 * 3600_000;
 
@@ -222,44 +233,30 @@ export function referralReads(pool: pg.Pool, currency: string) {
     async list(userId: string, query: ListQuery, now = Date.now()): Promise<ReferralList> {
       const { where, params, filtered } = filtersOf(userId, query, now);
       const limit = `LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
-      const pageParams = [...params, query.pageSize, (query.page - 1) * query.pageSize];
-      // A search's page comes with its count (SELECT_COUNTED_ITEMS). Its matches are read whole (to count
-      // them), so the only plan is the user's trigram index for the term, even in a generic plan.
-      const page = pool.query<ReferralRow & { total?: number }>(
-        prepared(
-          query.search
-            ? `WITH matched AS MATERIALIZED (SELECT r.id, r.created_at FROM referrals r WHERE ${where}),
-                    page AS (SELECT id, created_at FROM matched ORDER BY created_at DESC, id DESC ${limit})
-               ${SELECT_COUNTED_ITEMS}`
-            : `${SELECT_LIST_ITEMS} WHERE ${where} ORDER BY r.created_at DESC, r.id DESC ${limit}`,
-          pageParams,
-        ),
+      // One statement (LIST_COLUMNS). A search's matches are read once, counted, and the page's 25 taken from
+      // them: its only plan is the user's trigram index for the term, even in a generic plan. Otherwise the
+      // page comes from the user's (created_at, id) index; unfiltered, the total is the sum of the stages
+      // (kept up to date by figures.ts), filtered, a count.
+      const sql = query.search
+        ? `WITH matched AS MATERIALIZED (SELECT r.id, r.created_at FROM referrals r WHERE ${where}),
+                page AS MATERIALIZED (${SELECT_LIST_ITEMS}
+                  JOIN (SELECT id FROM matched ORDER BY created_at DESC, id DESC ${limit}) m ON m.id = r.id)
+           SELECT (SELECT count(*)::int FROM matched) AS total, ${LIST_COLUMNS}`
+        : `WITH page AS MATERIALIZED (${SELECT_LIST_ITEMS} WHERE ${where} ORDER BY r.created_at DESC, r.id DESC ${limit})
+           SELECT ${filtered ? `(SELECT count(*)::int FROM referrals r WHERE ${where})` : 'NULL::int'} AS total, ${LIST_COLUMNS}`;
+      const { rows } = await pool.query<ListRow>(
+        prepared(sql, [...params, query.pageSize, (query.page - 1) * query.pageSize]),
       );
-      // Every figure in one round trip: stage counts, companies and each project's referrals are kept up
-      // to date (figures.ts); unfiltered, the total is the sum of the stages; a search's comes with its page.
-      const countOf = (filter: string) => `(SELECT count(*)::int FROM referrals r WHERE ${filter})`;
-      const figuresSql = `SELECT
-           ${filtered && !query.search ? countOf(where) : 'NULL::int'} AS total,
-           (SELECT coalesce(json_object_agg(status, count), '{}'::json) FROM referrer_stage_counts WHERE user_id = $1) AS by_status,
-           (SELECT coalesce(array_agg(company ORDER BY company), '{}') FROM referrer_companies WHERE user_id = $1) AS companies,
-           ${RECEIVED_SQL} AS received`;
-      const figures = pool.query<Figures>(prepared(figuresSql, query.search ? [userId] : params));
-      const [{ rows: referrals }, { rows }] = await Promise.all([page, figures]);
-      const { by_status: byStatus, companies, received } = rows[0]!;
-      let total = rows[0]!.total;
-      if (query.search) {
-        const first = referrals[0];
-        // No row: no match at all on page 1; past the last page, counted alone.
-        total = first
-          ? first.total!
-          : query.page === 1
-            ? 0
-            : (await pool.query<{ total: number }>(`SELECT ${countOf(where)} AS total`, params)).rows[0]!.total;
-      }
+      const row = rows[0]!;
+      const { by_status: byStatus, companies, received, total, referrals } = row;
+      const money = moneyFrom(row, referrals.map(moneySubjectOf), currency);
       const count = (status: ReferralStatus) => byStatus[status] ?? 0;
       const all = Object.values(byStatus).reduce((sum, n) => sum + (n ?? 0), 0);
       return {
-        referrals: (await withMoney(referrals)).map(({ emailDraft: _draft, ...item }) => item),
+        referrals: referrals.map((item) => {
+          const { emailDraft: _draft, ...referral } = toReferral(item, money.get(item.id)!);
+          return referral;
+        }),
         total: total ?? all,
         page: query.page,
         pageSize: query.pageSize,

@@ -877,3 +877,51 @@ describe('confirmation requests', () => {
     expect((await referralOf(s.referrer, id)).awaitingApproval).toBe(true);
   });
 });
+
+describe('the dashboard list', () => {
+  it('shows each referral with its money exactly as GET /api/referrals/:id does, without its draft (one statement, issue 15)', async () => {
+    const s = await setup();
+    const plain = await refer(s);
+    const earned = await refer(s, { referredFirstName: 'Ümit', referralReason: 'Needs "quotes" \\ and\nlines' });
+    const asked = await refer(s);
+    await confirmed(s, earned.id, { milestone: 'qualifiedLead', note: 'Great fit' });
+    await confirmed(s, earned.id, { milestone: 'closedWon', dealValueCents: 1_234_567 });
+    expect((await move(s.referrer, plain.id, 'declined')).statusCode).toBe(200);
+    const ask = await app().inject({
+      method: 'POST',
+      url: `/api/referrals/${asked.id}/confirmation-requests`,
+      headers: s.referrer.headers,
+      payload: { milestone: 'meetingHeld', message: 'We met' },
+    });
+    expect(ask.statusCode, ask.body).toBe(200);
+    // Another referrer's referral to the same vendor is not on the page (nor its money).
+    await refer({ ...s, referrer: testUser('other') });
+
+    const response = await app().inject({
+      method: 'GET',
+      url: '/api/referrals?days=all&pageSize=2',
+      headers: s.referrer.headers,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const page = response.json() as { referrals: Array<Record<string, unknown>>; total: number };
+    expect(page.total).toBe(3);
+    const second = await app().inject({
+      method: 'GET',
+      url: '/api/referrals?days=all&pageSize=2&page=2',
+      headers: s.referrer.headers,
+    });
+    const items = [...page.referrals, ...(second.json() as typeof page).referrals];
+    expect(items.map((item) => item.id)).toEqual([asked.id, earned.id, plain.id]);
+    for (const item of items) {
+      const { emailDraft: _draft, ...detail } = await referralOf(s.referrer, item.id as number);
+      // The same fields and values (the list's rows come from PostgreSQL as JSON, the detail's as columns).
+      expect(item).toStrictEqual(JSON.parse(JSON.stringify(detail)));
+    }
+    const money = (items[1] as unknown as Referral).money;
+    expect(money.dealValueCents).toBe(1_234_567);
+    expect(money.commissions.map((c) => c.milestone).sort()).toEqual(['closedWon', 'qualifiedLead']);
+    expect((items[0] as unknown as Referral).money.milestones.find((m) => m.milestone === 'meetingHeld')).toMatchObject(
+      { state: 'requested' },
+    );
+  });
+});

@@ -93,7 +93,7 @@ const TERMS = [
 ] as const;
 
 async function searchesExactly(term: string) {
-  for (const status of [undefined, 'intro_made']) {
+  for (const status of [undefined, 'intro_made', 'declined']) {
     const want = await expected(term, status);
     const got = await list(
       `days=all&pageSize=100&search=${encodeURIComponent(term)}${status ? `&status=${status}` : ''}`,
@@ -104,11 +104,15 @@ async function searchesExactly(term: string) {
 
 /** The page's count comes with its rows (one statement): every page, and one past the last, keeps it exact. */
 async function pagesExactly(term: string) {
-  const { total } = await expected(term);
-  for (let page = 1; page <= Math.ceil(total / 100) + 1; page++) {
-    const want = await expected(term, undefined, page);
-    const got = await list(`days=all&pageSize=100&page=${page}&search=${encodeURIComponent(term)}`);
-    expect({ ids: got.referrals.map((r) => r.id), total: got.total }).toEqual(want);
+  for (const status of [undefined, 'pending']) {
+    const { total } = await expected(term, status);
+    for (let page = 1; page <= Math.ceil(total / 100) + 1; page++) {
+      const want = await expected(term, status, page);
+      const got = await list(
+        `days=all&pageSize=100&page=${page}&search=${encodeURIComponent(term)}${status ? `&status=${status}` : ''}`,
+      );
+      expect({ ids: got.referrals.map((r) => r.id), total: got.total }).toEqual(want);
+    }
   }
 }
 
