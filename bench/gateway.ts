@@ -49,6 +49,8 @@ const settings = {
   targets: listEnv('BENCH_TARGETS', TARGETS).filter((t) => t !== 'gatewayB' || process.env.BENCH_GATEWAY_B),
   /** Another copy of gateway/src/index.ts, measured as `gatewayB` next to the real one (A/B runs). */
   gatewayB: process.env.BENCH_GATEWAY_B ?? null,
+  /** Node options for `gatewayB` only (e.g. `--max-semi-space-size=32`): A/B runs of the runtime's flags. */
+  gatewayBArgs: (process.env.BENCH_GATEWAY_B_ARGS ?? '').split(' ').filter(Boolean),
   /** Workers of the `gatewayWorkers` target (GATEWAY_WORKERS): one per core by default. */
   workers: numberEnv('BENCH_WORKERS', cpus().length),
   sizes: listEnv('BENCH_SIZES', SIZES),
@@ -163,13 +165,12 @@ async function main() {
   }
   let gatewayB: Awaited<ReturnType<typeof forkHelper>> | undefined;
   if (settings.targets.includes('gatewayB')) {
-    gatewayB = await forkHelper(
-      'gateway-process.ts',
-      { ...gatewayEnv, BENCH_GATEWAY_MODULE: settings.gatewayB! },
-      gatewayArgs,
-    );
+    gatewayB = await forkHelper('gateway-process.ts', { ...gatewayEnv, BENCH_GATEWAY_MODULE: settings.gatewayB! }, [
+      ...gatewayArgs,
+      ...settings.gatewayBArgs,
+    ]);
     closers.unshift(() => stopHelper(gatewayB!.child));
-    log(`  gatewayB: ${settings.gatewayB}`);
+    log(`  gatewayB: ${settings.gatewayB} ${settings.gatewayBArgs.join(' ')}`);
   }
 
   let nginx: Nginx | undefined;
