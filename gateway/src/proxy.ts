@@ -77,6 +77,8 @@ const UNAVAILABLE = new Set([
   'EPIPE',
   'ENOTFOUND',
   'EHOSTUNREACH',
+  // A service's Unix socket (`<NAME>_SOCKET`) with no file: the service is not running.
+  'ENOENT',
   'UND_ERR_CONNECT_TIMEOUT',
   'UND_ERR_SOCKET',
 ]);

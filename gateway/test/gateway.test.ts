@@ -87,6 +87,8 @@ beforeAll(async () => {
     PROFILES_URL: upstreamUrl,
     PROFILES_SOCKET: upstreamSocket.path,
     PROGRAMS_URL: 'http://127.0.0.1:1',
+    // Nothing listens there either: the fast path's socket file is missing (the service not running).
+    PROGRAMS_SOCKET: join(webDist, 'programs-not-running.sock'),
     AI_URL: 'http://127.0.0.1:1',
     PUBLIC_URL: 'http://app.test',
     SESSION_CACHE_MS: '60000',
@@ -305,7 +307,7 @@ describe('fast path (a GET with a cached session, answered before Fastify)', () 
 
   it('answers a JSON 503 with the security headers when the service is down', async () => {
     const token = await signIn('fast-down@example.com');
-    // PROGRAMS_URL points at a closed port in this test.
+    // PROGRAMS_URL points at a closed port in this test (Fastify's route), PROGRAMS_SOCKET at no file (the fast path).
     for (let i = 0; i < 2; i++) {
       const response = await fetch(`${base}/api/programs/all`, {
         headers: { cookie: `sid=${token}`, 'x-request-id': 'req-down' },
