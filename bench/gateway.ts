@@ -4,8 +4,9 @@
  * Every party runs in its own process on 127.0.0.1; see bench/README.md.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus } from 'node:os';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { IDENTITY_HEADER, identitySigner } from '@app/kit';
@@ -15,7 +16,16 @@ import { startNginx, type Nginx } from './lib/nginx.ts';
 import { forkHelper, machineBusyMicros, stopHelper, totalCpuMicros, withChildren } from './lib/processes.ts';
 import { numberEnv } from './lib/env.ts';
 
-const TARGETS = ['direct', 'directSigned', 'gateway', 'gatewayWorkers', 'gatewayB', 'nginx'] as const;
+const TARGETS = [
+  'direct',
+  'directSigned',
+  'gateway',
+  'gatewaySocket',
+  'gatewayWorkers',
+  'gatewayB',
+  'nginx',
+  'nginxSocket',
+] as const;
 const SIZES = ['small', 'large'] as const;
 type Target = (typeof TARGETS)[number];
 type Size = (typeof SIZES)[number];
@@ -39,6 +49,8 @@ const settings = {
   targets: listEnv('BENCH_TARGETS', TARGETS).filter((t) => t !== 'gatewayB' || process.env.BENCH_GATEWAY_B),
   /** Another copy of gateway/src/index.ts, measured as `gatewayB` next to the real one (A/B runs). */
   gatewayB: process.env.BENCH_GATEWAY_B ?? null,
+  /** Node options for `gatewayB` only (e.g. `--max-semi-space-size=32`): A/B runs of the runtime's flags. */
+  gatewayBArgs: (process.env.BENCH_GATEWAY_B_ARGS ?? '').split(' ').filter(Boolean),
   /** Workers of the `gatewayWorkers` target (GATEWAY_WORKERS): one per core by default. */
   workers: numberEnv('BENCH_WORKERS', cpus().length),
   sizes: listEnv('BENCH_SIZES', SIZES),
@@ -105,9 +117,20 @@ async function main() {
     `  sessions: ${auth.kind === 'real' ? 'real auth service on a throwaway database' : 'stand-in resolver (no PostgreSQL)'}`,
   );
 
-  const upstream = await forkHelper('upstream.ts', { INTERNAL_SECRET: secret, LOG_LEVEL: 'warn' });
+  // The service also listens on a Unix socket, for the `gatewaySocket` and `nginxSocket` targets.
+  const socketDir = mkdtempSync(join(tmpdir(), 'bench-gateway-'));
+  closers.unshift(async () => rmSync(socketDir, { recursive: true, force: true }));
+  const upstreamSocket = join(socketDir, 'upstream.sock');
+  const upstream = await forkHelper('upstream.ts', {
+    INTERNAL_SECRET: secret,
+    LOG_LEVEL: 'warn',
+    BENCH_UPSTREAM_SOCKET: upstreamSocket,
+  });
   closers.unshift(() => stopHelper(upstream.child));
   const upstreamUrl = `http://127.0.0.1:${upstream.port}`;
+  // nginx's workers run as an unprivileged user when the bench runs as root: they must reach the socket.
+  chmodSync(socketDir, 0o755);
+  chmodSync(upstreamSocket, 0o666);
 
   const gatewayArgs = settings.cpuProfile ? ['--cpu-prof', `--cpu-prof-dir=${resultsDir}profiles`] : [];
   const gatewayEnv = {
@@ -122,6 +145,14 @@ async function main() {
   };
   const gateway = await forkHelper('gateway-process.ts', gatewayEnv, gatewayArgs);
   closers.unshift(() => stopHelper(gateway.child));
+  let gatewaySocket: Awaited<ReturnType<typeof forkHelper>> | undefined;
+  if (settings.targets.includes('gatewaySocket')) {
+    const sockets = Object.fromEntries(
+      ['REFERRALS', 'PROGRAMS', 'PROFILES', 'AI', 'MAIL'].map((name) => [`${name}_SOCKET`, upstreamSocket]),
+    );
+    gatewaySocket = await forkHelper('gateway-process.ts', { ...gatewayEnv, ...sockets }, gatewayArgs);
+    closers.unshift(() => stopHelper(gatewaySocket!.child));
+  }
   let gatewayWorkers: Awaited<ReturnType<typeof forkHelper>> | undefined;
   if (settings.targets.includes('gatewayWorkers')) {
     gatewayWorkers = await forkHelper(
@@ -134,19 +165,23 @@ async function main() {
   }
   let gatewayB: Awaited<ReturnType<typeof forkHelper>> | undefined;
   if (settings.targets.includes('gatewayB')) {
-    gatewayB = await forkHelper(
-      'gateway-process.ts',
-      { ...gatewayEnv, BENCH_GATEWAY_MODULE: settings.gatewayB! },
-      gatewayArgs,
-    );
+    gatewayB = await forkHelper('gateway-process.ts', { ...gatewayEnv, BENCH_GATEWAY_MODULE: settings.gatewayB! }, [
+      ...gatewayArgs,
+      ...settings.gatewayBArgs,
+    ]);
     closers.unshift(() => stopHelper(gatewayB!.child));
-    log(`  gatewayB: ${settings.gatewayB}`);
+    log(`  gatewayB: ${settings.gatewayB} ${settings.gatewayBArgs.join(' ')}`);
   }
 
   let nginx: Nginx | undefined;
   if (settings.targets.includes('nginx')) {
     nginx = await startNginx(upstream.port);
     closers.unshift(() => nginx!.stop());
+  }
+  let nginxSocket: Nginx | undefined;
+  if (settings.targets.includes('nginxSocket')) {
+    nginxSocket = await startNginx({ socket: upstreamSocket });
+    closers.unshift(() => nginxSocket!.stop());
   }
 
   const loader = await forkHelper('loader.ts', {});
@@ -156,7 +191,13 @@ async function main() {
     const cores = cpus().length;
     assert(cores >= 2, 'BENCH_PIN needs at least 2 CPUs');
     const rest = `0-${cores - 2}`;
-    const proxies = [gateway.child.pid!, ...(gatewayB ? [gatewayB.child.pid!] : []), ...(nginx?.pids() ?? [])];
+    const proxies = [
+      gateway.child.pid!,
+      ...(gatewaySocket ? [gatewaySocket.child.pid!] : []),
+      ...(gatewayB ? [gatewayB.child.pid!] : []),
+      ...(nginx?.pids() ?? []),
+      ...(nginxSocket?.pids() ?? []),
+    ];
     for (const pid of proxies)
       execFileSync('taskset', ['-a', '-p', '-c', String(cores - 1), String(pid)], { stdio: 'ignore' });
     // The workers' gateway is left unpinned: spreading over every core is its point.
@@ -169,9 +210,11 @@ async function main() {
     direct: upstreamUrl,
     directSigned: upstreamUrl,
     gateway: `http://127.0.0.1:${gateway.port}`,
+    gatewaySocket: gatewaySocket ? `http://127.0.0.1:${gatewaySocket.port}` : '',
     gatewayWorkers: gatewayWorkers ? `http://127.0.0.1:${gatewayWorkers.port}` : '',
     gatewayB: gatewayB ? `http://127.0.0.1:${gatewayB.port}` : '',
     nginx: nginx ? `http://127.0.0.1:${nginx.port}` : '',
+    nginxSocket: nginxSocket ? `http://127.0.0.1:${nginxSocket.port}` : '',
   };
   const path: Record<Size, string> = { small: '/api/referrals/bench-small', large: '/api/referrals/bench-large' };
   // Every target gets the same request bytes, session cookie included; `directSigned` also carries an
@@ -190,6 +233,21 @@ async function main() {
     3600,
   );
   await sanityChecks(base, base.gateway, path, headers, auth, forgedIdentity, Boolean(nginx));
+  if (gatewaySocket) {
+    await sanityChecks(base, base.gatewaySocket, path, headers, auth, forgedIdentity, false);
+    // The session is cached by now: the fast path answers, over the socket.
+    const via = (url: string) =>
+      fetch(url + path.small, { headers }).then(async (r) => ((await r.json()) as { via: string }).via);
+    assert((await via(base.gatewaySocket)) === 'uds', 'the gateway with REFERRALS_SOCKET did not use the socket');
+    assert((await via(base.gateway)) === 'tcp', 'the gateway without a socket reached the service otherwise than TCP');
+  }
+  if (nginxSocket) {
+    const large = await (await fetch(base.nginxSocket + path.large, { headers })).text();
+    const direct = await (await fetch(base.direct + path.large, { headers })).text();
+    assert(large === direct, 'the large response differs through nginx over the socket');
+    const small = (await (await fetch(base.nginxSocket + path.small, { headers })).json()) as { via: string };
+    assert(small.via === 'uds', 'nginx with a unix: upstream did not use the socket');
+  }
   if (gatewayB) await sanityChecks(base, base.gatewayB, path, headers, auth, forgedIdentity, false);
   if (gatewayWorkers) await sanityChecks(base, base.gatewayWorkers, path, headers, auth, forgedIdentity, false);
   const signed = (await (
@@ -219,21 +277,27 @@ async function main() {
         const proxyPids =
           target === 'gateway'
             ? [gateway.child.pid!]
-            : target === 'gatewayB'
-              ? [gatewayB!.child.pid!]
-              : target === 'gatewayWorkers'
-                ? withChildren(gatewayWorkers!.child.pid!)
-                : target === 'nginx'
-                  ? nginx!.pids()
-                  : [];
+            : target === 'gatewaySocket'
+              ? [gatewaySocket!.child.pid!]
+              : target === 'gatewayB'
+                ? [gatewayB!.child.pid!]
+                : target === 'gatewayWorkers'
+                  ? withChildren(gatewayWorkers!.child.pid!)
+                  : target === 'nginx'
+                    ? nginx!.pids()
+                    : target === 'nginxSocket'
+                      ? nginxSocket!.pids()
+                      : [];
         const ours = [
           process.pid,
           upstream.child.pid!,
           loader.child.pid!,
           gateway.child.pid!,
+          ...(gatewaySocket ? [gatewaySocket.child.pid!] : []),
           ...(gatewayB ? [gatewayB.child.pid!] : []),
           ...(gatewayWorkers ? withChildren(gatewayWorkers.child.pid!) : []),
           ...(nginx?.pids() ?? []),
+          ...(nginxSocket?.pids() ?? []),
         ];
         const snapshot = () => ({
           proxy: totalCpuMicros(proxyPids),
@@ -426,11 +490,13 @@ function summarise(runs: Measured[]) {
   const ratios: Record<string, Record<string, number | null>> = {};
   for (const size of settings.sizes) {
     const row = (target: Target) => rows.find((r) => r.size === size && r.target === target);
-    const [gateway, gatewayB, gatewayWorkers, nginx, direct, directSigned] = [
+    const [gateway, gatewaySocket, gatewayB, gatewayWorkers, nginx, nginxSocket, direct, directSigned] = [
       row('gateway'),
+      row('gatewaySocket'),
       row('gatewayB'),
       row('gatewayWorkers'),
       row('nginx'),
+      row('nginxSocket'),
       row('direct'),
       row('directSigned'),
     ];
@@ -446,6 +512,14 @@ function summarise(runs: Measured[]) {
       workersVsNginxThroughput: ratio(gatewayWorkers?.rps, nginx?.rps),
       workersVsNginxP99: ratio(gatewayWorkers?.p99Ms, nginx?.p99Ms),
       workersVsNginxCpuPerRequest: ratio(gatewayWorkers?.proxyCpuUsPerReq, nginx?.proxyCpuUsPerReq),
+      /** Both proxies reaching the service over its Unix socket: like for like. */
+      socketVsNginxSocketThroughput: ratio(gatewaySocket?.rps, nginxSocket?.rps),
+      socketVsNginxSocketP99: ratio(gatewaySocket?.p99Ms, nginxSocket?.p99Ms),
+      socketVsNginxSocketCpuPerRequest: ratio(gatewaySocket?.proxyCpuUsPerReq, nginxSocket?.proxyCpuUsPerReq),
+      /** The gateway over the socket against nginx as configured above (TCP keep-alive to the service). */
+      socketVsNginxThroughput: ratio(gatewaySocket?.rps, nginx?.rps),
+      socketVsNginxP99: ratio(gatewaySocket?.p99Ms, nginx?.p99Ms),
+      socketVsNginxCpuPerRequest: ratio(gatewaySocket?.proxyCpuUsPerReq, nginx?.proxyCpuUsPerReq),
       /** What verifying x-identity adds to the service's CPU per request, in microseconds. */
       serviceIdentityCostUs:
         directSigned && direct ? directSigned.upstreamCpuUsPerReq - direct.upstreamCpuUsPerReq : null,
@@ -469,17 +543,19 @@ function targetVerdicts(ratios: Record<string, Record<string, number | null>>) {
   for (const [size, r] of Object.entries(ratios)) {
     const target = TARGETS_VS_NGINX[size as Size];
     for (const [who, prefix] of [
-      ['gateway', 'gateway'],
-      [`gateway, ${settings.workers} workers`, 'workers'],
+      ['gateway/nginx', 'gatewayVsNginx'],
+      [`gateway, ${settings.workers} workers/nginx`, 'workersVsNginx'],
+      ['gateway (socket)/nginx (socket)', 'socketVsNginxSocket'],
+      ['gateway (socket)/nginx', 'socketVsNginx'],
     ] as const) {
       const check = (what: string, ratio: number | null | undefined, bound: number, atLeast: boolean) => {
         if (ratio == null) return;
         const met = atLeast ? ratio >= bound : ratio <= bound;
-        verdicts.push({ size, what: `${who}/nginx ${what}`, ratio, target: `${atLeast ? '>=' : '<='} ${bound}`, met });
+        verdicts.push({ size, what: `${who} ${what}`, ratio, target: `${atLeast ? '>=' : '<='} ${bound}`, met });
       };
-      check('throughput', r[`${prefix}VsNginxThroughput`], target.throughput, true);
-      check('p99', r[`${prefix}VsNginxP99`], target.p99, false);
-      check('CPU per request', r[`${prefix}VsNginxCpuPerRequest`], target.cpu, false);
+      check('throughput', r[`${prefix}Throughput`], target.throughput, true);
+      check('p99', r[`${prefix}P99`], target.p99, false);
+      check('CPU per request', r[`${prefix}CpuPerRequest`], target.cpu, false);
     }
   }
   return verdicts;
@@ -491,9 +567,11 @@ const LABELS: Record<Target, string> = {
   direct: 'direct',
   directSigned: 'direct + x-identity',
   gateway: 'gateway',
+  gatewaySocket: 'gateway, socket',
   gatewayB: 'gateway B',
   gatewayWorkers: `gateway, ${settings.workers} workers`,
   nginx: 'nginx',
+  nginxSocket: 'nginx, socket',
 };
 
 function printTable(summary: ReturnType<typeof summarise>) {
@@ -547,7 +625,7 @@ function printTable(summary: ReturnType<typeof summarise>) {
   log('\nTargets (issue 15, ratios against nginx in this run):');
   for (const v of summary.targets) {
     log(
-      `  ${v.size.padEnd(5)} ${v.what.padEnd(40)} ${fmt(v.ratio, 2).padStart(6)}  target ${v.target}: ${v.met ? 'met' : 'NOT met'}`,
+      `  ${v.size.padEnd(5)} ${v.what.padEnd(48)} ${fmt(v.ratio, 2).padStart(6)}  target ${v.target}: ${v.met ? 'met' : 'NOT met'}`,
     );
   }
   const others = Math.max(...summary.medians.map((r) => r.othersCpuPercent));

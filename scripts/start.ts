@@ -5,7 +5,9 @@
  * event bus (NATS_URL unset) and a mail catcher with an inbox page (SMTP_URL unset). With those variables set, the same command uses the real ones.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { authService } from '@app/auth-service';
 import { aiService } from '@app/ai-service';
@@ -17,6 +19,7 @@ import {
   connectionTarget,
   createLogger,
   inProcessBus,
+  listenOnSocket,
   natsBus,
   observeConsumers,
   serveMetrics,
@@ -116,9 +119,13 @@ async function main() {
 
   // Services take loopback ports of the system's choosing; only the gateway's port is public. They start
   // in dependency order, so a service that calls another (referrals -> ai) is given its address. Each is
-  // built from the same definition its own process uses (`runService`).
+  // built from the same definition its own process uses (`runService`). Each also listens on a Unix socket
+  // in a private temp folder, which the gateway's hot path uses (<NAME>_SOCKET): cheaper than loopback TCP.
   const serviceEnv: Record<string, string | undefined> = { ...env, HOST: '127.0.0.1' };
   const urls: Record<string, string> = {};
+  const sockets: Record<string, string> = {};
+  const socketDir = mkdtempSync(join(tmpdir(), 'referral-platform-'));
+  closers.push(async () => rmSync(socketDir, { recursive: true, force: true }));
   const services: Array<{ close(): Promise<void> }> = [];
   const launch = async <C extends ProcessConfig, S extends RunnableService>(
     definition: ServiceDefinition<C, S>,
@@ -126,7 +133,11 @@ async function main() {
   ) => {
     const service = await create(definition.readConfig({ ...serviceEnv, ...urls }));
     services.unshift(service);
-    urls[`${definition.name.toUpperCase()}_URL`] = await service.app.listen({ host: '127.0.0.1', port: 0 });
+    const name = definition.name.toUpperCase();
+    urls[`${name}_URL`] = await service.app.listen({ host: '127.0.0.1', port: 0 });
+    const socket = await listenOnSocket(service.app, join(socketDir, `${definition.name}.sock`));
+    services.unshift(socket);
+    sockets[`${name}_SOCKET`] = socket.path;
   };
   // Stopping: the bus first (no event left half-handled), then the services, newest first.
   closers.unshift(async () => {
@@ -140,7 +151,13 @@ async function main() {
   await launch(programsService);
   await launch(profilesService);
 
-  const gatewayConfig = readGatewayConfig({ WEB_DIST: `${root}web/dist`, HOST: '127.0.0.1', ...env, ...urls });
+  const gatewayConfig = readGatewayConfig({
+    WEB_DIST: `${root}web/dist`,
+    HOST: '127.0.0.1',
+    ...env,
+    ...urls,
+    ...sockets,
+  });
   const gateway = await buildGateway({ config: gatewayConfig, bus });
   closers.unshift(() => gateway.close());
   await gateway.listen({ host: gatewayConfig.HOST, port: gatewayConfig.PORT });

@@ -13,7 +13,11 @@ export interface Nginx {
   stop(): Promise<void>;
 }
 
-export function nginxConfig(dir: string, listenPort: number, upstreamPort: number): string {
+/** The upstream: its TCP port on 127.0.0.1, or a Unix socket's path. */
+export type NginxUpstream = number | { socket: string };
+
+export function nginxConfig(dir: string, listenPort: number, upstream: NginxUpstream): string {
+  const server = typeof upstream === 'number' ? `127.0.0.1:${upstream}` : `unix:${upstream.socket}`;
   return `
 worker_processes 1;
 daemon off;
@@ -28,7 +32,7 @@ http {
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
   upstream service {
-    server 127.0.0.1:${upstreamPort};
+    server ${server};
     keepalive 64;
     keepalive_requests 1000000;
   }
@@ -46,13 +50,13 @@ http {
 `;
 }
 
-export async function startNginx(upstreamPort: number, binary = process.env.NGINX_BIN ?? 'nginx'): Promise<Nginx> {
+export async function startNginx(upstream: NginxUpstream, binary = process.env.NGINX_BIN ?? 'nginx'): Promise<Nginx> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-nginx-'));
   // Workers drop to an unprivileged user when the master runs as root; they must reach the temp dirs.
   chmodSync(dir, 0o755);
   const port = await freePort();
   const conf = join(dir, 'nginx.conf');
-  writeFileSync(conf, nginxConfig(dir, port, upstreamPort));
+  writeFileSync(conf, nginxConfig(dir, port, upstream));
 
   const version = await new Promise<string>((resolve, reject) => {
     const probe = spawn(binary, ['-v'], { stdio: ['ignore', 'ignore', 'pipe'] });

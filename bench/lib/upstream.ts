@@ -1,8 +1,9 @@
 /**
  * The upstream service for the bench, in its own process: a `createServiceApp` app (so x-identity is
- * verified as in every real service) with two routes under the referrals prefix.
+ * verified as in every real service) with two routes under the referrals prefix. With BENCH_UPSTREAM_SOCKET
+ * it also listens on that Unix socket (`listenOnSocket`, as `npm start`'s services for the gateway).
  */
-import { createServiceApp } from '@app/kit';
+import { createServiceApp, listenOnSocket } from '@app/kit';
 import type { FastifyRequest } from 'fastify';
 
 const internalSecret = process.env.INTERNAL_SECRET;
@@ -15,6 +16,8 @@ const echo = async (request: FastifyRequest) => ({
   identified: request.identity !== null,
   userId: request.identity?.userId ?? null,
   service: 'referrals',
+  // How the call arrived (the sanity checks look): over TCP or the Unix socket.
+  via: request.socket.remoteAddress ? 'tcp' : 'uds',
 });
 app.get('/api/referrals/bench-small', echo);
 /** A public operation of the contract (the demo request), for the anonymous sanity checks. */
@@ -37,8 +40,9 @@ app.get('/api/referrals/bench-large', async (request, reply) =>
 
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address() as { port: number };
+const socket = process.env.BENCH_UPSTREAM_SOCKET ? await listenOnSocket(app, process.env.BENCH_UPSTREAM_SOCKET) : null;
 process.send?.({ type: 'ready', port: address.port });
 process.on('message', (message: { type?: string }) => {
-  if (message?.type === 'close') void app.close().then(() => process.exit(0));
+  if (message?.type === 'close') void Promise.all([socket?.close(), app.close()]).then(() => process.exit(0));
 });
 process.on('disconnect', () => process.exit(0));

@@ -2,6 +2,8 @@ import { baseConfig, ConfigError, port, readConfig } from '@app/kit';
 import { z } from 'zod';
 
 const upstream = (fallback: string) => z.url().default(fallback);
+/** A Unix socket the service also listens on (`listenOnSocket` in @app/kit), when it shares the gateway's host. */
+const socket = z.string().min(1).optional();
 const flag = z
   .enum(['true', 'false'])
   .default('false')
@@ -20,6 +22,17 @@ export const gatewayConfigSchema = z
     PROFILES_URL: upstream('http://127.0.0.1:4004'),
     AI_URL: upstream('http://127.0.0.1:4005'),
     MAIL_URL: upstream('http://127.0.0.1:4006'),
+    /**
+     * The same services over a Unix socket, for the gateway's hot path (fast-path.ts): cheaper than loopback
+     * TCP when gateway and service share a host (`npm start` sets them). The URL still names the service
+     * (Host header, every other call).
+     */
+    AUTH_SOCKET: socket,
+    REFERRALS_SOCKET: socket,
+    PROGRAMS_SOCKET: socket,
+    PROFILES_SOCKET: socket,
+    AI_SOCKET: socket,
+    MAIL_SOCKET: socket,
     /** The built web app; when the folder has no index.html the gateway serves the API only. */
     WEB_DIST: z.string().optional(),
     /** How long a resolved session is reused before asking the auth service again. */

@@ -77,6 +77,8 @@ const UNAVAILABLE = new Set([
   'EPIPE',
   'ENOTFOUND',
   'EHOSTUNREACH',
+  // A service's Unix socket (`<NAME>_SOCKET`) with no file: the service is not running.
+  'ENOENT',
   'UND_ERR_CONNECT_TIMEOUT',
   'UND_ERR_SOCKET',
 ]);
@@ -99,6 +101,18 @@ export function upstreamFailure(error: Error & { code?: string; cause?: unknown 
   // Nobody listening, or a connection the service dropped (killed, restarting): it is unavailable.
   if (codes.some((c) => c !== undefined && UNAVAILABLE.has(c))) return 'SERVICE_UNAVAILABLE';
   return 'BAD_GATEWAY';
+}
+
+/** The Unix socket each service also listens on, when set (`<NAME>_SOCKET`). */
+export function upstreamSockets(config: GatewayConfig): Record<ServiceName, string | undefined> {
+  return {
+    auth: config.AUTH_SOCKET,
+    referrals: config.REFERRALS_SOCKET,
+    programs: config.PROGRAMS_SOCKET,
+    profiles: config.PROFILES_SOCKET,
+    ai: config.AI_SOCKET,
+    mail: config.MAIL_SOCKET,
+  };
 }
 
 export function upstreams(config: GatewayConfig): Record<ServiceName, string> {
@@ -176,12 +190,19 @@ function lookupHeaders(request: FastifyRequest): Record<string, string> {
  */
 export function proxyRoutes(app: FastifyInstance, config: GatewayConfig, sessions: SessionResolver): FastRoute[] {
   const targets = upstreams(config);
-  // The fast path's connections, one keep-alive pool per service address (the same settings as reply-from's).
+  const sockets = upstreamSockets(config);
+  // The fast path's connections, one keep-alive pool per service address (the same settings as reply-from's),
+  // over the service's Unix socket when it has one.
   const pools = new Map<string, Pool>();
-  const poolFor = (url: string) => {
-    const origin = new URL(url).origin;
-    let pool = pools.get(origin);
-    if (!pool) pools.set(origin, (pool = new Pool(origin, upstreamPoolOptions(config))));
+  const poolFor = (service: ServiceName) => {
+    const origin = new URL(targets[service]).origin;
+    const socketPath = sockets[service];
+    const key = socketPath ? `${origin} ${socketPath}` : origin;
+    let pool = pools.get(key);
+    if (!pool) {
+      pool = new Pool(origin, { ...upstreamPoolOptions(config), ...(socketPath ? { socketPath } : {}) });
+      pools.set(key, pool);
+    }
     return pool;
   };
   app.addHook('onClose', async () => {
@@ -265,7 +286,7 @@ export function proxyRoutes(app: FastifyInstance, config: GatewayConfig, session
     });
     if (op.method === 'GET' && op.access !== 'dev' && !op.rateLimit && !op.endsSession) {
       const timeoutMs = MODEL_OPERATIONS.has(op.id) ? config.UPSTREAM_MODEL_TIMEOUT_MS : config.UPSTREAM_TIMEOUT_MS;
-      fastRoutes.push({ url, service: op.service, pool: poolFor(targets[op.service]), timeoutMs, signedIn });
+      fastRoutes.push({ url, service: op.service, pool: poolFor(op.service), timeoutMs, signedIn });
     }
   }
   return fastRoutes;

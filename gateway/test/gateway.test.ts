@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { operationList } from '@app/contracts';
 import { createAuthService, readAuthConfig, type AuthService } from '@app/auth-service';
-import { createServiceApp, metricsRegistry, type EventBus } from '@app/kit';
+import { createServiceApp, listenOnSocket, metricsRegistry, type EventBus, type SocketListener } from '@app/kit';
 import { freshDatabase, TEST_SECRET, testBus } from '@app/testing';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
@@ -18,6 +18,7 @@ let db: Awaited<ReturnType<typeof freshDatabase>>;
 let bus: EventBus;
 let auth: AuthService;
 let upstream: FastifyInstance;
+let upstreamSocket: SocketListener;
 let gateway: FastifyInstance;
 let sql: pg.Pool;
 let base: string;
@@ -63,6 +64,8 @@ beforeAll(async () => {
     requestId: request.id,
     headers: { identity: request.headers['x-identity'] ?? null, internal: request.headers['x-internal-auth'] ?? null },
     body: request.body ?? null,
+    // How the call arrived: over TCP, or the Unix socket (listenOnSocket) the gateway's PROFILES_SOCKET names.
+    via: request.socket.remoteAddress ? 'tcp' : 'uds',
   }));
   // Answers 503 to its first two calls of each round, as a service that is starting: the gateway asks again.
   upstream.get('/api/referrals/flaky', async (_request, reply) => {
@@ -71,6 +74,7 @@ beforeAll(async () => {
     return { ok: true, calls: flakyCalls };
   });
   const upstreamUrl = await upstream.listen({ host: '127.0.0.1', port: 0 });
+  upstreamSocket = await listenOnSocket(upstream, join(webDist, 'profiles.sock'));
 
   mkdirSync(join(webDist, 'assets'));
   writeFileSync(join(webDist, 'index.html'), '<!doctype html><title>app</title><div id="root"></div>');
@@ -81,7 +85,10 @@ beforeAll(async () => {
     AUTH_URL: authUrl,
     REFERRALS_URL: upstreamUrl,
     PROFILES_URL: upstreamUrl,
+    PROFILES_SOCKET: upstreamSocket.path,
     PROGRAMS_URL: 'http://127.0.0.1:1',
+    // Nothing listens there either: the fast path's socket file is missing (the service not running).
+    PROGRAMS_SOCKET: join(webDist, 'programs-not-running.sock'),
     AI_URL: 'http://127.0.0.1:1',
     PUBLIC_URL: 'http://app.test',
     SESSION_CACHE_MS: '60000',
@@ -95,6 +102,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await gateway?.close();
+  await upstreamSocket?.close();
   await upstream?.close();
   await auth?.close();
   await sql?.end();
@@ -262,6 +270,21 @@ describe('fast path (a GET with a cached session, answered before Fastify)', () 
     expect(anonymousId.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it("reaches a service over its Unix socket (PROFILES_SOCKET), with the answer Fastify's route gets over TCP", async () => {
+    const token = await signIn('fast-socket@example.com');
+    const request = () =>
+      fetch(`${base}/api/lead-criteria?vendorId=v1`, {
+        headers: { cookie: `sid=${token}`, 'x-request-id': 'req-socket' },
+      });
+    // Fastify's route (the session not cached yet) goes over TCP; the fast path over the socket.
+    const first = await seen(await request());
+    const second = await seen(await request());
+    expect(first.body.via).toBe('tcp');
+    expect(second.body.via).toBe('uds');
+    expect(second.body).toMatchObject({ identity: { email: 'fast-socket@example.com' }, requestId: 'req-socket' });
+    expect({ ...second, body: { ...second.body, via: 'tcp' } }).toEqual(first);
+  });
+
   it("retries a GET the service answered 503, as reply-from does on Fastify's route", async () => {
     const token = await signIn('fast-retry@example.com');
     for (let i = 0; i < 2; i++) {
@@ -284,7 +307,7 @@ describe('fast path (a GET with a cached session, answered before Fastify)', () 
 
   it('answers a JSON 503 with the security headers when the service is down', async () => {
     const token = await signIn('fast-down@example.com');
-    // PROGRAMS_URL points at a closed port in this test.
+    // PROGRAMS_URL points at a closed port in this test (Fastify's route), PROGRAMS_SOCKET at no file (the fast path).
     for (let i = 0; i < 2; i++) {
       const response = await fetch(`${base}/api/programs/all`, {
         headers: { cookie: `sid=${token}`, 'x-request-id': 'req-down' },
