@@ -142,7 +142,11 @@ export function impactReads(pool: pg.Pool, currency: string) {
     async summary(userId: string, query: Query, now = new Date()): Promise<ImpactSummary> {
       const { params, where, partnerKey } = scope(userId, query);
       const filtered = params.length > 1;
-      const totalsSql = `SELECT count(*)::int AS total,
+      // Unfiltered, totals, funnel, trends and the leaderboard read the figures kept per user and month, and per
+      // user and product (a few hundred rows, not the user's 10,000 referrals); a date range or a partner (which
+      // month and product rows cannot answer exactly) reads the referrals.
+      const totalsSql = filtered
+        ? `SELECT count(*)::int AS total,
           count(*) FILTER (WHERE r.status NOT IN ('pending', 'declined'))::int AS accepted,
           count(*) FILTER (WHERE r.status = 'pending')::int AS pending,
           count(*) FILTER (WHERE r.status = 'declined')::int AS declined,
@@ -150,7 +154,16 @@ export function impactReads(pool: pg.Pool, currency: string) {
           count(*) FILTER (WHERE r.status = 'became_customer')::int AS closed_won,
           count(*) FILTER (WHERE r.furthest_stage >= ${STAGE_RANK.intro_made})::int AS warm,
           count(*) FILTER (WHERE r.furthest_stage >= ${STAGE_RANK.intro_accepted})::int AS demos
-        FROM referrals r WHERE ${where}`;
+        FROM referrals r WHERE ${where}`
+        : `SELECT coalesce(sum(f.count), 0)::int AS total,
+          coalesce(sum(f.count) FILTER (WHERE f.status NOT IN ('pending', 'declined')), 0)::int AS accepted,
+          coalesce(sum(f.count) FILTER (WHERE f.status = 'pending'), 0)::int AS pending,
+          coalesce(sum(f.count) FILTER (WHERE f.status = 'declined'), 0)::int AS declined,
+          coalesce(sum(f.expected_value_cents) FILTER (WHERE f.status NOT IN ('became_customer', 'declined')), 0)::text AS pipeline,
+          coalesce(sum(f.count) FILTER (WHERE f.status = 'became_customer'), 0)::int AS closed_won,
+          coalesce(sum(f.count) FILTER (WHERE f.furthest_stage >= ${STAGE_RANK.intro_made}), 0)::int AS warm,
+          coalesce(sum(f.count) FILTER (WHERE f.furthest_stage >= ${STAGE_RANK.intro_accepted}), 0)::int AS demos
+        FROM referrer_month_figures f WHERE f.user_id = $1`;
       const receivedParams: unknown[] = [userId];
       // Unfiltered, from the kept per-project counts (a few rows, not one per referral received).
       const receivedSql = filtered
@@ -162,7 +175,15 @@ export function impactReads(pool: pg.Pool, currency: string) {
         FROM commission_entries e ${filtered ? `JOIN referrals r ON r.id = e.referral_id WHERE e.user_id = $1 AND ${where}` : 'WHERE e.user_id = $1'}`;
       // Pending: per vendor, milestone and deal value, the referrals whose stage reached a milestone the vendor
       // has not confirmed (routed, not declined); valued below at the vendor's bounties now.
-      const pendingSql = `WITH mine AS MATERIALIZED (
+      // Unfiltered, from the kept per (user, vendor, milestone, deal value) counts, probed for the milestones each
+      // verified vendor pays now (a few hundred index probes, not the user's routed referrals and their confirmations).
+      const pendingSql = !filtered
+        ? `SELECT f.vendor_id, f.milestone, nullif(f.deal_cents, -1)::text AS deal, f.count AS n, vb.bounties::text AS bounties
+          FROM vendors v JOIN vendor_bounties vb ON vb.vendor_id = v.id
+          JOIN (VALUES ${reachable.map(([milestone]) => `('${milestone}')`).join(', ')}) AS m(milestone) ON (vb.bounties -> m.milestone ->> 'enabled') = 'true'
+          JOIN referrer_pending_figures f ON f.user_id = $1 AND f.vendor_id = v.id AND f.milestone = m.milestone
+         WHERE v.verified AND f.count > 0`
+        : `WITH mine AS MATERIALIZED (
           SELECT r.id, r.vendor_id, r.furthest_stage, coalesce(r.deal_value_cents, r.expected_value_cents) AS deal
             FROM referrals r
            WHERE ${where} AND r.furthest_stage > 0 AND r.vendor_id IS NOT NULL AND r.status <> 'declined'
@@ -209,9 +230,12 @@ export function impactReads(pool: pg.Pool, currency: string) {
       // The leaderboard: the top 10 partners by referrals sent, then what each sent back to the user's company.
       // A partner is the vendor workspace a referral was routed to (named as the workspace), else the project's
       // company: referrals to one company before and after its vendor joined are one partner.
-      const leaderboardSql = `WITH per_project AS (
-          SELECT r.project_id, r.vendor_id, count(*)::int AS sent, sum(r.deal_value_cents) FILTER (WHERE r.status = 'became_customer') AS revenue
-            FROM referrals r WHERE ${where} GROUP BY r.project_id, r.vendor_id),
+      const perProject = filtered
+        ? `SELECT r.project_id, r.vendor_id, count(*)::int AS sent, sum(r.deal_value_cents) FILTER (WHERE r.status = 'became_customer') AS revenue
+            FROM referrals r WHERE ${where} GROUP BY r.project_id, r.vendor_id`
+        : `SELECT f.project_id, nullif(f.vendor_id, '') AS vendor_id, f.count AS sent, f.revenue_cents AS revenue
+            FROM referrer_project_figures f WHERE f.user_id = $1 AND f.count > 0`;
+      const leaderboardSql = `WITH per_project AS (${perProject}),
         mine AS (
           SELECT ${partnerKeyOf('lv', 'lp')} AS company_key, coalesce(max(lv.name), max(lp.company_name)) AS partner,
                  sum(pp.sent)::int AS sent, coalesce(sum(pp.revenue), 0)::text AS revenue
@@ -240,8 +264,12 @@ export function impactReads(pool: pg.Pool, currency: string) {
       );
       const trendParams = [...params.slice(0, countOf(totalsSql)), firstMonth];
       const since = `$${trendParams.length}`;
+      const sinceMonth = `(${since}::timestamptz AT TIME ZONE 'UTC')::date`;
       const monthOf = (column: string) => `date_trunc('month', ${column} AT TIME ZONE 'UTC')`;
-      const trendsSql = `SELECT kind, to_char(month, 'YYYY-MM') AS month, value FROM (
+      // The figures' months are UTC months as dates (the closed_won_month of a referral never Closed-Won,
+      // 1970-01-01, is before any `since` of an unfiltered call: 11 months before now).
+      const trendsSql = filtered
+        ? `SELECT kind, to_char(month, 'YYYY-MM') AS month, value FROM (
         SELECT 'sent' AS kind, ${monthOf('r.created_at')} AS month, count(*)::float8 AS value
           FROM referrals r WHERE ${where} AND r.created_at >= ${since} GROUP BY 2
         UNION ALL
@@ -250,7 +278,16 @@ export function impactReads(pool: pg.Pool, currency: string) {
         UNION ALL
         SELECT 'earned', ${monthOf('e.at')}, sum(e.amount_cents)::float8
           FROM commission_entries e JOIN referrals r ON r.id = e.referral_id
-         WHERE e.user_id = $1 AND e.kind = 'earned' AND ${where} AND e.at >= ${since} GROUP BY 2) t`;
+         WHERE e.user_id = $1 AND e.kind = 'earned' AND ${where} AND e.at >= ${since} GROUP BY 2) t`
+        : `SELECT kind, to_char(month, 'YYYY-MM') AS month, value FROM (
+        SELECT 'sent' AS kind, f.month, sum(f.count)::float8 AS value
+          FROM referrer_month_figures f WHERE f.user_id = $1 AND f.month >= ${sinceMonth} GROUP BY 2
+        UNION ALL
+        SELECT 'closedWon', f.closed_won_month, sum(f.count)::float8
+          FROM referrer_month_figures f WHERE f.user_id = $1 AND f.status = 'became_customer' AND f.closed_won_month >= ${sinceMonth} GROUP BY 2
+        UNION ALL
+        SELECT 'earned', ${monthOf('e.at')}, sum(e.amount_cents)::float8
+          FROM commission_entries e WHERE e.user_id = $1 AND e.kind = 'earned' AND e.at >= ${since} GROUP BY 2) t`;
 
       const [totalsR, receivedR, payoutR, activityR, leaderboardR, trendsR, pendingR] = await Promise.all([
         pool.query<Totals>(totalsSql, params.slice(0, countOf(totalsSql))),
