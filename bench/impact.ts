@@ -287,7 +287,8 @@ async function seed(db: pg.Client): Promise<Array<[string, number]>> {
   // What autovacuum would have done by now on a live table: statistics and the visibility map.
   await step(
     'vacuum analyze',
-    `VACUUM ANALYZE referrals.referrals, referrals.referral_status_changes, referrals.projects, referrals.referrers, referrals.commissions, referrals.commission_entries, referrals.milestone_confirmations`,
+    `VACUUM ANALYZE referrals.referrals, referrals.referral_status_changes, referrals.projects, referrals.referrers, referrals.commissions, referrals.commission_entries, referrals.milestone_confirmations,
+            referrals.referrer_month_figures, referrals.referrer_project_figures, referrals.referrer_pending_figures`,
   );
   return timings;
 }
