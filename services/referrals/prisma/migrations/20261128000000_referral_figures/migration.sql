@@ -50,43 +50,74 @@ CREATE TABLE "referrer_pending_figures" (
 -- same order (months, then products).
 CREATE FUNCTION "count_referral_figures"() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
-  INSERT INTO "referrer_month_figures" AS f ("user_id", "month", "status", "furthest_stage", "closed_won_month", "count", "expected_value_cents")
-  SELECT c.user_id, c.month, c.status, c.furthest_stage, c.closed_won_month, sum(c.n), sum(c.expected)
-    FROM (SELECT (r).user_id, date_trunc('month', (r).created_at AT TIME ZONE 'UTC')::date AS month, (r).status,
-                 (r).furthest_stage, coalesce(date_trunc('month', (r).closed_won_at AT TIME ZONE 'UTC')::date, DATE '1970-01-01') AS closed_won_month,
-                 d AS n, d * coalesce((r).expected_value_cents, 0) AS expected
-            FROM (SELECT OLD AS r, -1 AS d WHERE TG_OP <> 'INSERT' UNION ALL SELECT NEW, 1 WHERE TG_OP <> 'DELETE') AS rows) AS c
-   GROUP BY 1, 2, 3, 4, 5
-  HAVING sum(c.n) <> 0 OR sum(c.expected) <> 0
-   ORDER BY 1, 2, 3, 4, 5
-  ON CONFLICT ("user_id", "month", "status", "furthest_stage", "closed_won_month") DO UPDATE
-     SET "count" = f."count" + EXCLUDED."count", "expected_value_cents" = f."expected_value_cents" + EXCLUDED."expected_value_cents";
+  -- The hot path, a new referral: one row each, as plain upserts (no pending milestone at Tee-up).
+  IF TG_OP = 'INSERT' THEN
+    INSERT INTO "referrer_month_figures" AS f ("user_id", "month", "status", "furthest_stage", "closed_won_month", "count", "expected_value_cents")
+    VALUES (NEW."user_id", date_trunc('month', NEW."created_at" AT TIME ZONE 'UTC')::date, NEW."status", NEW."furthest_stage",
+            coalesce(date_trunc('month', NEW."closed_won_at" AT TIME ZONE 'UTC')::date, DATE '1970-01-01'), 1, coalesce(NEW."expected_value_cents", 0))
+    ON CONFLICT ("user_id", "month", "status", "furthest_stage", "closed_won_month") DO UPDATE
+       SET "count" = f."count" + 1, "expected_value_cents" = f."expected_value_cents" + EXCLUDED."expected_value_cents";
+    INSERT INTO "referrer_project_figures" AS f ("user_id", "project_id", "vendor_id", "count", "revenue_cents")
+    VALUES (NEW."user_id", NEW."project_id", coalesce(NEW."vendor_id", ''), 1,
+            CASE WHEN NEW."status" = 'became_customer' THEN coalesce(NEW."deal_value_cents", 0) ELSE 0 END)
+    ON CONFLICT ("user_id", "project_id", "vendor_id") DO UPDATE
+       SET "count" = f."count" + 1, "revenue_cents" = f."revenue_cents" + EXCLUDED."revenue_cents";
+    IF NEW."furthest_stage" = 0 THEN
+      RETURN NULL;
+    END IF;
+  END IF;
 
-  INSERT INTO "referrer_project_figures" AS f ("user_id", "project_id", "vendor_id", "count", "revenue_cents")
-  SELECT c.user_id, c.project_id, c.vendor_id, sum(c.n), sum(c.revenue)
-    FROM (SELECT (r).user_id, (r).project_id, coalesce((r).vendor_id, '') AS vendor_id, d AS n,
-                 CASE WHEN (r).status = 'became_customer' THEN d * coalesce((r).deal_value_cents, 0) ELSE 0 END AS revenue
-            FROM (SELECT OLD AS r, -1 AS d WHERE TG_OP <> 'INSERT' UNION ALL SELECT NEW, 1 WHERE TG_OP <> 'DELETE') AS rows) AS c
-   GROUP BY 1, 2, 3
-  HAVING sum(c.n) <> 0 OR sum(c.revenue) <> 0
-   ORDER BY 1, 2, 3
-  ON CONFLICT ("user_id", "project_id", "vendor_id") DO UPDATE
-     SET "count" = f."count" + EXCLUDED."count", "revenue_cents" = f."revenue_cents" + EXCLUDED."revenue_cents";
+  -- A change (or a deletion): each table only when its key or value moves.
+  IF TG_OP = 'DELETE' OR (TG_OP = 'UPDATE' AND (OLD."user_id", OLD."created_at", OLD."status", OLD."furthest_stage", OLD."closed_won_at", OLD."expected_value_cents")
+       IS DISTINCT FROM (NEW."user_id", NEW."created_at", NEW."status", NEW."furthest_stage", NEW."closed_won_at", NEW."expected_value_cents")) THEN
+    INSERT INTO "referrer_month_figures" AS f ("user_id", "month", "status", "furthest_stage", "closed_won_month", "count", "expected_value_cents")
+    SELECT c.user_id, c.month, c.status, c.furthest_stage, c.closed_won_month, sum(c.n), sum(c.expected)
+      FROM (SELECT (r).user_id, date_trunc('month', (r).created_at AT TIME ZONE 'UTC')::date AS month, (r).status,
+                   (r).furthest_stage, coalesce(date_trunc('month', (r).closed_won_at AT TIME ZONE 'UTC')::date, DATE '1970-01-01') AS closed_won_month,
+                   d AS n, d * coalesce((r).expected_value_cents, 0) AS expected
+              FROM (SELECT OLD AS r, -1 AS d UNION ALL SELECT NEW, 1 WHERE TG_OP = 'UPDATE') AS rows) AS c
+     GROUP BY 1, 2, 3, 4, 5
+    HAVING sum(c.n) <> 0 OR sum(c.expected) <> 0
+     ORDER BY 1, 2, 3, 4, 5
+    ON CONFLICT ("user_id", "month", "status", "furthest_stage", "closed_won_month") DO UPDATE
+       SET "count" = f."count" + EXCLUDED."count", "expected_value_cents" = f."expected_value_cents" + EXCLUDED."expected_value_cents";
+  END IF;
+  IF TG_OP = 'DELETE' OR (TG_OP = 'UPDATE' AND
+       (OLD."user_id", OLD."project_id", OLD."vendor_id", CASE WHEN OLD."status" = 'became_customer' THEN coalesce(OLD."deal_value_cents", 0) ELSE 0 END)
+       IS DISTINCT FROM (NEW."user_id", NEW."project_id", NEW."vendor_id", CASE WHEN NEW."status" = 'became_customer' THEN coalesce(NEW."deal_value_cents", 0) ELSE 0 END)) THEN
+    INSERT INTO "referrer_project_figures" AS f ("user_id", "project_id", "vendor_id", "count", "revenue_cents")
+    SELECT c.user_id, c.project_id, c.vendor_id, sum(c.n), sum(c.revenue)
+      FROM (SELECT (r).user_id, (r).project_id, coalesce((r).vendor_id, '') AS vendor_id, d AS n,
+                   CASE WHEN (r).status = 'became_customer' THEN d * coalesce((r).deal_value_cents, 0) ELSE 0 END AS revenue
+              FROM (SELECT OLD AS r, -1 AS d UNION ALL SELECT NEW, 1 WHERE TG_OP = 'UPDATE') AS rows) AS c
+     GROUP BY 1, 2, 3
+    HAVING sum(c.n) <> 0 OR sum(c.revenue) <> 0
+     ORDER BY 1, 2, 3
+    ON CONFLICT ("user_id", "project_id", "vendor_id") DO UPDATE
+       SET "count" = f."count" + EXCLUDED."count", "revenue_cents" = f."revenue_cents" + EXCLUDED."revenue_cents";
+  END IF;
 
-  -- With the confirmations as they are now (a confirmation locks its referral first: milestones.ts).
-  INSERT INTO "referrer_pending_figures" AS f ("user_id", "vendor_id", "milestone", "deal_cents", "count")
-  SELECT c.user_id, c.vendor_id, c.milestone, c.deal_cents, sum(c.d)
-    FROM (SELECT (x.r).user_id, (x.r).vendor_id, m.milestone,
-                 coalesce((x.r).deal_value_cents, (x.r).expected_value_cents, -1) AS deal_cents, x.d
-            FROM (SELECT OLD AS r, -1 AS d WHERE TG_OP <> 'INSERT' UNION ALL SELECT NEW, 1 WHERE TG_OP <> 'DELETE') AS x
-            JOIN (VALUES ('qualifiedLead', 1), ('meetingHeld', 2), ('opportunityCreated', 3), ('closedWon', 4)) AS m (milestone, rank)
-              ON (x.r).furthest_stage >= m.rank
-           WHERE (x.r).vendor_id IS NOT NULL AND (x.r).status <> 'declined' AND (x.r).lead_status <> 'declined'
-             AND NOT EXISTS (SELECT 1 FROM "milestone_confirmations" mc WHERE mc."referral_id" = (x.r).id AND mc."milestone" = m.milestone)) AS c
-   GROUP BY 1, 2, 3, 4
-  HAVING sum(c.d) <> 0
-   ORDER BY 1, 2, 3, 4
-  ON CONFLICT ("user_id", "vendor_id", "milestone", "deal_cents") DO UPDATE SET "count" = f."count" + EXCLUDED."count";
+  -- Pending milestones, when the old or new row can have one and what they depend on moved; with the
+  -- confirmations as they are now (a confirmation locks its referral first: milestones.ts).
+  IF (TG_OP = 'INSERT' OR (OLD."vendor_id" IS NOT NULL AND OLD."furthest_stage" > 0) OR (NEW."vendor_id" IS NOT NULL AND NEW."furthest_stage" > 0))
+     AND (TG_OP <> 'UPDATE' OR (OLD."user_id", OLD."vendor_id", OLD."furthest_stage", OLD."status" = 'declined', OLD."lead_status" = 'declined',
+                                coalesce(OLD."deal_value_cents", OLD."expected_value_cents"))
+          IS DISTINCT FROM (NEW."user_id", NEW."vendor_id", NEW."furthest_stage", NEW."status" = 'declined', NEW."lead_status" = 'declined',
+                                coalesce(NEW."deal_value_cents", NEW."expected_value_cents"))) THEN
+    INSERT INTO "referrer_pending_figures" AS f ("user_id", "vendor_id", "milestone", "deal_cents", "count")
+    SELECT c.user_id, c.vendor_id, c.milestone, c.deal_cents, sum(c.d)
+      FROM (SELECT (x.r).user_id, (x.r).vendor_id, m.milestone,
+                   coalesce((x.r).deal_value_cents, (x.r).expected_value_cents, -1) AS deal_cents, x.d
+              FROM (SELECT OLD AS r, -1 AS d WHERE TG_OP <> 'INSERT' UNION ALL SELECT NEW, 1 WHERE TG_OP <> 'DELETE') AS x
+              JOIN (VALUES ('qualifiedLead', 1), ('meetingHeld', 2), ('opportunityCreated', 3), ('closedWon', 4)) AS m (milestone, rank)
+                ON (x.r).furthest_stage >= m.rank
+             WHERE (x.r).vendor_id IS NOT NULL AND (x.r).status <> 'declined' AND (x.r).lead_status <> 'declined'
+               AND NOT EXISTS (SELECT 1 FROM "milestone_confirmations" mc WHERE mc."referral_id" = (x.r).id AND mc."milestone" = m.milestone)) AS c
+     GROUP BY 1, 2, 3, 4
+    HAVING sum(c.d) <> 0
+     ORDER BY 1, 2, 3, 4
+    ON CONFLICT ("user_id", "vendor_id", "milestone", "deal_cents") DO UPDATE SET "count" = f."count" + EXCLUDED."count";
+  END IF;
   RETURN NULL;
 END $$;
 
