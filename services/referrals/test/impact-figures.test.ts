@@ -188,6 +188,24 @@ describe('the Impact figures', () => {
       for (const response of moved) expect(response.statusCode, response.body).toBe(200);
     }
 
+    // Concurrent changes of one referral from both sides: the referrer's move, the vendor's confirmation and
+    // expected value at once (the triggers on referrals and on confirmations must not miss each other's change).
+    const routed = (
+      await ctx.sql.query<{ id: number; user_id: string }>(
+        `SELECT id, user_id FROM referrals.referrals WHERE vendor_id IS NOT NULL AND lead_status <> 'declined' AND status <> 'declined' ORDER BY id`,
+      )
+    ).rows.slice(0, 6);
+    expect(routed.length).toBeGreaterThan(2);
+    for (const [i, { id, user_id }] of routed.entries()) {
+      const owner = users.find((user) => user.userId === user_id)!;
+      const responses = await Promise.all([
+        move(owner, id, i % 2 ? 'intro_accepted' : 'became_customer'),
+        vendorCall(id, 'milestones', { milestone: i % 2 ? 'qualifiedLead' : 'meetingHeld' }),
+        vendorCall(id, 'expected-value', { expectedValueCents: 70_000 + i }, 'PUT'),
+      ]);
+      for (const response of responses) expect([200, 409], response.body).toContain(response.statusCode);
+    }
+
     const { kept, rebuilt } = await figuresAgainstRows();
     expect(kept).toEqual(rebuilt);
     expect(kept.referrer_month_figures!.length).toBeGreaterThan(5);
