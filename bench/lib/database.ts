@@ -36,7 +36,8 @@ export async function benchDatabase(pgUrl: string, prefix: string, log: (line: s
 
 /** The triggers that keep the dashboard's figures (referrals' migration 20261128000000_referral_figures). */
 const FIGURE_TRIGGERS = [
-  ['referrals', 'referrals_figures_insert_delete'],
+  ['referrals', 'referrals_figures_insert'],
+  ['referrals', 'referrals_figures_delete'],
   ['referrals', 'referrals_figures_update'],
   ['milestone_confirmations', 'milestone_confirmations_figures'],
 ] as const;

@@ -47,26 +47,10 @@ CREATE TABLE "referrer_pending_figures" (
 -- The referral's figures leave the old row's keys (UPDATE, DELETE) and join the new row's (INSERT, UPDATE).
 -- Each table's rows are upserted in one statement in key order, so two concurrent changes of one user's
 -- referrals (A -> B and B -> A) cannot deadlock on each other's rows; the tables are always taken in the
--- same order (months, then products).
+-- same order (months, products, pending).
+-- A change or a deletion, row by row.
 CREATE FUNCTION "count_referral_figures"() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
-  -- The hot path, a new referral: one row each, as plain upserts (no pending milestone at Tee-up).
-  IF TG_OP = 'INSERT' THEN
-    INSERT INTO "referrer_month_figures" AS f ("user_id", "month", "status", "furthest_stage", "closed_won_month", "count", "expected_value_cents")
-    VALUES (NEW."user_id", date_trunc('month', NEW."created_at" AT TIME ZONE 'UTC')::date, NEW."status", NEW."furthest_stage",
-            coalesce(date_trunc('month', NEW."closed_won_at" AT TIME ZONE 'UTC')::date, DATE '1970-01-01'), 1, coalesce(NEW."expected_value_cents", 0))
-    ON CONFLICT ("user_id", "month", "status", "furthest_stage", "closed_won_month") DO UPDATE
-       SET "count" = f."count" + 1, "expected_value_cents" = f."expected_value_cents" + EXCLUDED."expected_value_cents";
-    INSERT INTO "referrer_project_figures" AS f ("user_id", "project_id", "vendor_id", "count", "revenue_cents")
-    VALUES (NEW."user_id", NEW."project_id", coalesce(NEW."vendor_id", ''), 1,
-            CASE WHEN NEW."status" = 'became_customer' THEN coalesce(NEW."deal_value_cents", 0) ELSE 0 END)
-    ON CONFLICT ("user_id", "project_id", "vendor_id") DO UPDATE
-       SET "count" = f."count" + 1, "revenue_cents" = f."revenue_cents" + EXCLUDED."revenue_cents";
-    IF NEW."furthest_stage" = 0 THEN
-      RETURN NULL;
-    END IF;
-  END IF;
-
   -- A change (or a deletion): each table only when its key or value moves.
   IF TG_OP = 'DELETE' OR (TG_OP = 'UPDATE' AND (OLD."user_id", OLD."created_at", OLD."status", OLD."furthest_stage", OLD."closed_won_at", OLD."expected_value_cents")
        IS DISTINCT FROM (NEW."user_id", NEW."created_at", NEW."status", NEW."furthest_stage", NEW."closed_won_at", NEW."expected_value_cents")) THEN
@@ -99,8 +83,8 @@ BEGIN
 
   -- Pending milestones, when the old or new row can have one and what they depend on moved; with the
   -- confirmations as they are now (a confirmation locks its referral first: milestones.ts).
-  IF (TG_OP = 'INSERT' OR (OLD."vendor_id" IS NOT NULL AND OLD."furthest_stage" > 0) OR (NEW."vendor_id" IS NOT NULL AND NEW."furthest_stage" > 0))
-     AND (TG_OP <> 'UPDATE' OR (OLD."user_id", OLD."vendor_id", OLD."furthest_stage", OLD."status" = 'declined', OLD."lead_status" = 'declined',
+  IF ((OLD."vendor_id" IS NOT NULL AND OLD."furthest_stage" > 0) OR (NEW."vendor_id" IS NOT NULL AND NEW."furthest_stage" > 0))
+     AND (TG_OP = 'DELETE' OR (OLD."user_id", OLD."vendor_id", OLD."furthest_stage", OLD."status" = 'declined', OLD."lead_status" = 'declined',
                                 coalesce(OLD."deal_value_cents", OLD."expected_value_cents"))
           IS DISTINCT FROM (NEW."user_id", NEW."vendor_id", NEW."furthest_stage", NEW."status" = 'declined', NEW."lead_status" = 'declined',
                                 coalesce(NEW."deal_value_cents", NEW."expected_value_cents"))) THEN
@@ -108,7 +92,7 @@ BEGIN
     SELECT c.user_id, c.vendor_id, c.milestone, c.deal_cents, sum(c.d)
       FROM (SELECT (x.r).user_id, (x.r).vendor_id, m.milestone,
                    coalesce((x.r).deal_value_cents, (x.r).expected_value_cents, -1) AS deal_cents, x.d
-              FROM (SELECT OLD AS r, -1 AS d WHERE TG_OP <> 'INSERT' UNION ALL SELECT NEW, 1 WHERE TG_OP <> 'DELETE') AS x
+              FROM (SELECT OLD AS r, -1 AS d UNION ALL SELECT NEW, 1 WHERE TG_OP = 'UPDATE') AS x
               JOIN (VALUES ('qualifiedLead', 1), ('meetingHeld', 2), ('opportunityCreated', 3), ('closedWon', 4)) AS m (milestone, rank)
                 ON (x.r).furthest_stage >= m.rank
              WHERE (x.r).vendor_id IS NOT NULL AND (x.r).status <> 'declined' AND (x.r).lead_status <> 'declined'
@@ -121,7 +105,39 @@ BEGIN
   RETURN NULL;
 END $$;
 
-CREATE TRIGGER "referrals_figures_insert_delete" AFTER INSERT OR DELETE ON "referrals"
+-- New referrals, per statement (one referral from the service, or many from a bulk load): grouped, as the
+-- backfill below.
+CREATE FUNCTION "count_new_referrals"() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+BEGIN
+  INSERT INTO "referrer_month_figures" AS f ("user_id", "month", "status", "furthest_stage", "closed_won_month", "count", "expected_value_cents")
+  SELECT "user_id", date_trunc('month', "created_at" AT TIME ZONE 'UTC')::date, "status", "furthest_stage",
+         coalesce(date_trunc('month', "closed_won_at" AT TIME ZONE 'UTC')::date, DATE '1970-01-01'),
+         count(*)::int, coalesce(sum("expected_value_cents"), 0)::bigint
+    FROM "new_referrals" GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT ("user_id", "month", "status", "furthest_stage", "closed_won_month") DO UPDATE
+     SET "count" = f."count" + EXCLUDED."count", "expected_value_cents" = f."expected_value_cents" + EXCLUDED."expected_value_cents";
+  INSERT INTO "referrer_project_figures" AS f ("user_id", "project_id", "vendor_id", "count", "revenue_cents")
+  SELECT "user_id", "project_id", coalesce("vendor_id", ''), count(*)::int,
+         coalesce(sum("deal_value_cents") FILTER (WHERE "status" = 'became_customer'), 0)::bigint
+    FROM "new_referrals" GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+  ON CONFLICT ("user_id", "project_id", "vendor_id") DO UPDATE
+     SET "count" = f."count" + EXCLUDED."count", "revenue_cents" = f."revenue_cents" + EXCLUDED."revenue_cents";
+  -- None at Tee-up (furthest_stage 0), the service's case.
+  INSERT INTO "referrer_pending_figures" AS f ("user_id", "vendor_id", "milestone", "deal_cents", "count")
+  SELECT r."user_id", r."vendor_id", m.milestone, coalesce(r."deal_value_cents", r."expected_value_cents", -1), count(*)::int
+    FROM "new_referrals" r
+    JOIN (VALUES ('qualifiedLead', 1), ('meetingHeld', 2), ('opportunityCreated', 3), ('closedWon', 4)) AS m (milestone, rank)
+      ON r."furthest_stage" >= m.rank
+   WHERE r."vendor_id" IS NOT NULL AND r."status" <> 'declined' AND r."lead_status" <> 'declined'
+     AND NOT EXISTS (SELECT 1 FROM "milestone_confirmations" mc WHERE mc."referral_id" = r."id" AND mc."milestone" = m.milestone)
+   GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+  ON CONFLICT ("user_id", "vendor_id", "milestone", "deal_cents") DO UPDATE SET "count" = f."count" + EXCLUDED."count";
+  RETURN NULL;
+END $$;
+
+CREATE TRIGGER "referrals_figures_insert" AFTER INSERT ON "referrals" REFERENCING NEW TABLE AS "new_referrals"
+  FOR EACH STATEMENT EXECUTE FUNCTION "count_new_referrals"();
+CREATE TRIGGER "referrals_figures_delete" AFTER DELETE ON "referrals"
   FOR EACH ROW EXECUTE FUNCTION "count_referral_figures"();
 -- Only the updates that move a figure (not drafts, emails, lead decisions...).
 CREATE TRIGGER "referrals_figures_update" AFTER UPDATE OF "user_id", "created_at", "status", "furthest_stage", "closed_won_at",
