@@ -13,9 +13,12 @@ import { bountiesOf, cents, queryCommissions } from './money-repository.ts';
 import { RECEIVED_SQL } from './figures.ts';
 
 /**
- * The Impact dashboard (GET /api/referral-impact) and the commissions list, in SQL aggregates: a user
- * with 10,000 referrals costs a handful of queries over their index range (user_id, created_at; the
- * covering index referrals_impact_idx), never their rows in Node.
+ * The Impact dashboard (GET /api/referral-impact) and the commissions list, in SQL aggregates, never the
+ * user's rows in Node. Unfiltered, the figures kept by triggers in every change's transaction
+ * (referrer_month_figures, referrer_project_figures, referrer_pending_figures: migration
+ * 20261128000000_referral_figures) answer in a few hundred rows whatever the user's size; with a date range or
+ * a partner, which those rows cannot answer exactly, the queries run over the user's index range (user_id,
+ * created_at; the covering index referrals_impact_idx).
  *
  * - Filters: `from`/`to` narrow by the referral's creation date (UTC days, both inclusive); `partner`
  *   narrows to the referrals to one partner (the vendor workspace the referral was routed to, else the
@@ -142,9 +145,9 @@ export function impactReads(pool: pg.Pool, currency: string) {
     async summary(userId: string, query: Query, now = new Date()): Promise<ImpactSummary> {
       const { params, where, partnerKey } = scope(userId, query);
       const filtered = params.length > 1;
-      // Unfiltered, totals, funnel, trends and the leaderboard read the figures kept per user and month, and per
-      // user and product (a few hundred rows, not the user's 10,000 referrals); a date range or a partner (which
-      // month and product rows cannot answer exactly) reads the referrals.
+      // Unfiltered, totals, funnel, trends, the leaderboard and pending bounties read the figures kept per user
+      // and month, product, or vendor and milestone (a few hundred rows, not the user's 10,000 referrals); a date
+      // range or a partner (which those rows cannot answer exactly) reads the referrals.
       const totalsSql = filtered
         ? `SELECT count(*)::int AS total,
           count(*) FILTER (WHERE r.status NOT IN ('pending', 'declined'))::int AS accepted,
