@@ -123,6 +123,13 @@ describe('the referral figures migration', () => {
     expect(await pending()).toEqual([
       { user_id: 'u1', vendor_id: 'v1', milestone: 'qualifiedLead', deal_cents: '-1', count: 1 },
     ]);
+    // A deleted referral (none is, today) leaves its figures.
+    await client.query(`DELETE FROM referrals WHERE id = 3`);
+    expect(await rows('referrer_project_figures', 'user_id, project_id, vendor_id')).toEqual([
+      { user_id: 'u1', project_id: 'p', vendor_id: 'v1', count: 2, revenue_cents: '500000' },
+      { user_id: 'u2', project_id: 'p', vendor_id: 'v1', count: 1, revenue_cents: '0' },
+    ]);
+    expect((await months()).filter((row) => row.status === 'intro_made' && row.month.getMonth() === 1)).toEqual([]);
     expect((await months()).filter((row) => row.user_id === 'u1' && row.month.getMonth() === 0)).toMatchObject([
       { status: 'intro_made', furthest_stage: 1, count: 1 },
       { status: 'became_customer', furthest_stage: 4, count: 1 },
