@@ -13,9 +13,12 @@ import { bountiesOf, cents, queryCommissions } from './money-repository.ts';
 import { RECEIVED_SQL } from './figures.ts';
 
 /**
- * The Impact dashboard (GET /api/referral-impact) and the commissions list, in SQL aggregates: a user
- * with 10,000 referrals costs a handful of queries over their index range (user_id, created_at; the
- * covering index referrals_impact_idx), never their rows in Node.
+ * The Impact dashboard (GET /api/referral-impact) and the commissions list, in SQL aggregates, never the
+ * user's rows in Node. Unfiltered, the figures kept by triggers in every change's transaction
+ * (referrer_month_figures, referrer_project_figures, referrer_pending_figures: migration
+ * 20261128000000_referral_figures) answer in a few hundred rows whatever the user's size; with a date range or
+ * a partner, which those rows cannot answer exactly, the queries run over the user's index range (user_id,
+ * created_at; the covering index referrals_impact_idx).
  *
  * - Filters: `from`/`to` narrow by the referral's creation date (UTC days, both inclusive); `partner`
  *   narrows to the referrals to one partner (the vendor workspace the referral was routed to, else the
@@ -142,7 +145,11 @@ export function impactReads(pool: pg.Pool, currency: string) {
     async summary(userId: string, query: Query, now = new Date()): Promise<ImpactSummary> {
       const { params, where, partnerKey } = scope(userId, query);
       const filtered = params.length > 1;
-      const totalsSql = `SELECT count(*)::int AS total,
+      // Unfiltered, totals, funnel, trends, the leaderboard and pending bounties read the figures kept per user
+      // and month, product, or vendor and milestone (a few hundred rows, not the user's 10,000 referrals); a date
+      // range or a partner (which those rows cannot answer exactly) reads the referrals.
+      const totalsSql = filtered
+        ? `SELECT count(*)::int AS total,
           count(*) FILTER (WHERE r.status NOT IN ('pending', 'declined'))::int AS accepted,
           count(*) FILTER (WHERE r.status = 'pending')::int AS pending,
           count(*) FILTER (WHERE r.status = 'declined')::int AS declined,
@@ -150,7 +157,16 @@ export function impactReads(pool: pg.Pool, currency: string) {
           count(*) FILTER (WHERE r.status = 'became_customer')::int AS closed_won,
           count(*) FILTER (WHERE r.furthest_stage >= ${STAGE_RANK.intro_made})::int AS warm,
           count(*) FILTER (WHERE r.furthest_stage >= ${STAGE_RANK.intro_accepted})::int AS demos
-        FROM referrals r WHERE ${where}`;
+        FROM referrals r WHERE ${where}`
+        : `SELECT coalesce(sum(f.count), 0)::int AS total,
+          coalesce(sum(f.count) FILTER (WHERE f.status NOT IN ('pending', 'declined')), 0)::int AS accepted,
+          coalesce(sum(f.count) FILTER (WHERE f.status = 'pending'), 0)::int AS pending,
+          coalesce(sum(f.count) FILTER (WHERE f.status = 'declined'), 0)::int AS declined,
+          coalesce(sum(f.expected_value_cents) FILTER (WHERE f.status NOT IN ('became_customer', 'declined')), 0)::text AS pipeline,
+          coalesce(sum(f.count) FILTER (WHERE f.status = 'became_customer'), 0)::int AS closed_won,
+          coalesce(sum(f.count) FILTER (WHERE f.furthest_stage >= ${STAGE_RANK.intro_made}), 0)::int AS warm,
+          coalesce(sum(f.count) FILTER (WHERE f.furthest_stage >= ${STAGE_RANK.intro_accepted}), 0)::int AS demos
+        FROM referrer_month_figures f WHERE f.user_id = $1`;
       const receivedParams: unknown[] = [userId];
       // Unfiltered, from the kept per-project counts (a few rows, not one per referral received).
       const receivedSql = filtered
@@ -162,7 +178,15 @@ export function impactReads(pool: pg.Pool, currency: string) {
         FROM commission_entries e ${filtered ? `JOIN referrals r ON r.id = e.referral_id WHERE e.user_id = $1 AND ${where}` : 'WHERE e.user_id = $1'}`;
       // Pending: per vendor, milestone and deal value, the referrals whose stage reached a milestone the vendor
       // has not confirmed (routed, not declined); valued below at the vendor's bounties now.
-      const pendingSql = `WITH mine AS MATERIALIZED (
+      // Unfiltered, from the kept per (user, vendor, milestone, deal value) counts, probed for the milestones each
+      // verified vendor pays now (a few hundred index probes, not the user's routed referrals and their confirmations).
+      const pendingSql = !filtered
+        ? `SELECT f.vendor_id, f.milestone, nullif(f.deal_cents, -1)::text AS deal, f.count AS n, vb.bounties::text AS bounties
+          FROM vendors v JOIN vendor_bounties vb ON vb.vendor_id = v.id
+          JOIN (VALUES ${reachable.map(([milestone]) => `('${milestone}')`).join(', ')}) AS m(milestone) ON (vb.bounties -> m.milestone ->> 'enabled') = 'true'
+          JOIN referrer_pending_figures f ON f.user_id = $1 AND f.vendor_id = v.id AND f.milestone = m.milestone
+         WHERE v.verified AND f.count > 0`
+        : `WITH mine AS MATERIALIZED (
           SELECT r.id, r.vendor_id, r.furthest_stage, coalesce(r.deal_value_cents, r.expected_value_cents) AS deal
             FROM referrals r
            WHERE ${where} AND r.furthest_stage > 0 AND r.vendor_id IS NOT NULL AND r.status <> 'declined'
@@ -175,16 +199,19 @@ export function impactReads(pool: pg.Pool, currency: string) {
          WHERE (vb.bounties -> m.milestone ->> 'enabled') = 'true'
            AND NOT EXISTS (SELECT 1 FROM milestone_confirmations mc WHERE mc.referral_id = mine.id AND mc.milestone = m.milestone)
          GROUP BY 1, 2, 3`;
-      // Recent activity: the newest status changes by index (user_id, at), filtered by their referral.
+      // Recent activity: the newest status changes by index (user_id, at), filtered by their referral. The partner
+      // (vendor, else project) is looked up for the 10 kept, after the LIMIT: joined, a misestimate for a user with
+      // few changes planned a pass over all vendors per change (15 ms for the bench's user with 100 referrals).
       const activityParams = [...params];
       const activitySql = `(SELECT 's' || s.id AS id,
             CASE s.to_status WHEN 'pending' THEN 'sent' WHEN 'intro_made' THEN 'accepted' WHEN 'intro_occurred' THEN 'accepted'
               WHEN 'intro_accepted' THEN 'demo' WHEN 'declined' THEN 'declined' ELSE 'closed' END AS type,
-            coalesce(av.name, ap.company_name) AS partner, r.referred_first_name || ' ' || r.referred_last_name AS contact,
+            coalesce((SELECT av.name FROM vendors av WHERE av.id = r.vendor_id),
+                     (SELECT ap.company_name FROM projects ap WHERE ap.id = r.project_id)) AS partner,
+            r.referred_first_name || ' ' || r.referred_last_name AS contact,
             (SELECT cm.referrer_cents::text FROM commissions cm WHERE cm.referral_id = s.referral_id AND cm.milestone = ${MILESTONE_OF_STATUS}) AS amount,
             s.at
-          FROM referral_status_changes s JOIN referrals r ON r.id = s.referral_id JOIN projects ap ON ap.id = r.project_id
-               LEFT JOIN vendors av ON av.id = r.vendor_id
+          FROM referral_status_changes s JOIN referrals r ON r.id = s.referral_id
          WHERE s.user_id = $1 AND ${where} AND (s.from_status IS NULL OR s.to_status <> 'pending')
          ORDER BY s.at DESC, s.id DESC LIMIT 10)
         UNION ALL
@@ -209,9 +236,12 @@ export function impactReads(pool: pg.Pool, currency: string) {
       // The leaderboard: the top 10 partners by referrals sent, then what each sent back to the user's company.
       // A partner is the vendor workspace a referral was routed to (named as the workspace), else the project's
       // company: referrals to one company before and after its vendor joined are one partner.
-      const leaderboardSql = `WITH per_project AS (
-          SELECT r.project_id, r.vendor_id, count(*)::int AS sent, sum(r.deal_value_cents) FILTER (WHERE r.status = 'became_customer') AS revenue
-            FROM referrals r WHERE ${where} GROUP BY r.project_id, r.vendor_id),
+      const perProject = filtered
+        ? `SELECT r.project_id, r.vendor_id, count(*)::int AS sent, sum(r.deal_value_cents) FILTER (WHERE r.status = 'became_customer') AS revenue
+            FROM referrals r WHERE ${where} GROUP BY r.project_id, r.vendor_id`
+        : `SELECT f.project_id, nullif(f.vendor_id, '') AS vendor_id, f.count AS sent, f.revenue_cents AS revenue
+            FROM referrer_project_figures f WHERE f.user_id = $1 AND f.count > 0`;
+      const leaderboardSql = `WITH per_project AS (${perProject}),
         mine AS (
           SELECT ${partnerKeyOf('lv', 'lp')} AS company_key, coalesce(max(lv.name), max(lp.company_name)) AS partner,
                  sum(pp.sent)::int AS sent, coalesce(sum(pp.revenue), 0)::text AS revenue
@@ -240,8 +270,12 @@ export function impactReads(pool: pg.Pool, currency: string) {
       );
       const trendParams = [...params.slice(0, countOf(totalsSql)), firstMonth];
       const since = `$${trendParams.length}`;
+      const sinceMonth = `(${since}::timestamptz AT TIME ZONE 'UTC')::date`;
       const monthOf = (column: string) => `date_trunc('month', ${column} AT TIME ZONE 'UTC')`;
-      const trendsSql = `SELECT kind, to_char(month, 'YYYY-MM') AS month, value FROM (
+      // The figures' months are UTC months as dates (the closed_won_month of a referral never Closed-Won,
+      // 1970-01-01, is before any `since` of an unfiltered call: 11 months before now).
+      const trendsSql = filtered
+        ? `SELECT kind, to_char(month, 'YYYY-MM') AS month, value FROM (
         SELECT 'sent' AS kind, ${monthOf('r.created_at')} AS month, count(*)::float8 AS value
           FROM referrals r WHERE ${where} AND r.created_at >= ${since} GROUP BY 2
         UNION ALL
@@ -250,7 +284,16 @@ export function impactReads(pool: pg.Pool, currency: string) {
         UNION ALL
         SELECT 'earned', ${monthOf('e.at')}, sum(e.amount_cents)::float8
           FROM commission_entries e JOIN referrals r ON r.id = e.referral_id
-         WHERE e.user_id = $1 AND e.kind = 'earned' AND ${where} AND e.at >= ${since} GROUP BY 2) t`;
+         WHERE e.user_id = $1 AND e.kind = 'earned' AND ${where} AND e.at >= ${since} GROUP BY 2) t`
+        : `SELECT kind, to_char(month, 'YYYY-MM') AS month, value FROM (
+        SELECT 'sent' AS kind, f.month, sum(f.count)::float8 AS value
+          FROM referrer_month_figures f WHERE f.user_id = $1 AND f.month >= ${sinceMonth} GROUP BY 2
+        UNION ALL
+        SELECT 'closedWon', f.closed_won_month, sum(f.count)::float8
+          FROM referrer_month_figures f WHERE f.user_id = $1 AND f.status = 'became_customer' AND f.closed_won_month >= ${sinceMonth} GROUP BY 2
+        UNION ALL
+        SELECT 'earned', ${monthOf('e.at')}, sum(e.amount_cents)::float8
+          FROM commission_entries e WHERE e.user_id = $1 AND e.kind = 'earned' AND e.at >= ${since} GROUP BY 2) t`;
 
       const [totalsR, receivedR, payoutR, activityR, leaderboardR, trendsR, pendingR] = await Promise.all([
         pool.query<Totals>(totalsSql, params.slice(0, countOf(totalsSql))),
