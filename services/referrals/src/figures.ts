@@ -10,16 +10,18 @@ import type { Tx } from './db.ts';
  * "Received" for the user $1 (reciprocity, in every date range): other users' referrals to projects of the
  * user's own company, names compared without case and legal suffixes (companyKey). All referrals to those
  * projects (the kept counts) minus the user's own (index-only on (project_id, user_id)): a few rows, where
- * counting them read every one (19,800 rows for the bench user among 1,000,000).
+ * counting them read every one (19,800 rows for the bench user among 1,000,000). The user's own are counted
+ * per project (a correlated count on (project_id, user_id)): as a join, the generic plan PostgreSQL settles on
+ * for this prepared text after five calls assumes an average user and hash-joins all of a big user's rows
+ * (10,000 rows, ~2 ms, where the per-project lookups take 0.09 ms).
  */
 export const RECEIVED_SQL = `(SELECT coalesce(sum(c.count), 0)::int FROM referrers me
       JOIN projects p ON p.company_key = me.company_key
       JOIN project_referral_counts c ON c.project_id = p.id
      WHERE me.user_id = $1 AND me.company_key <> '')
-   - (SELECT count(*)::int FROM referrers me
-      JOIN projects p ON p.company_key = me.company_key
-      JOIN referrals r ON r.project_id = p.id AND r.user_id = $1
-     WHERE me.user_id = $1 AND me.company_key <> '')`;
+   - (SELECT coalesce(sum((SELECT count(*) FROM referrals r WHERE r.project_id = p.id AND r.user_id = $1)), 0)::int
+        FROM referrers me JOIN projects p ON p.company_key = me.company_key
+       WHERE me.user_id = $1 AND me.company_key <> '')`;
 
 /** A new referral: one more in 'pending', its company among the user's companies, one more to its project. */
 export async function countNewReferral(tx: Tx, userId: string, company: string, projectId: string): Promise<void> {
