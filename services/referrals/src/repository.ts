@@ -1,5 +1,6 @@
 import type { CreateReferralRequest, EmailDraft, IcpFit, LeadStatus, ReferralStatus } from '@app/contracts';
 import { companyKey, STAGE_RANK } from '@app/domain';
+import type pg from 'pg';
 import type { z } from 'zod';
 import type { Tx } from './db.ts';
 import { projectIdFor } from './projects.ts';
@@ -288,19 +289,28 @@ export async function setStage(tx: Tx, referralId: number, status: ReferralStatu
 }
 
 /**
- * Stores an intro email draft unless the email was sent (the stored draft is then what was sent), and
- * unless an enrichment draft is kept: one replaces a template/LLM draft, never the other way round.
- * Answers whether it was stored.
+ * Claims a `referral.draft_generated` event for the subscriber and stores its intro email draft, in one
+ * autocommit statement (one round trip and commit: the pipeline's busiest subscriber): the draft is stored
+ * only when the claim is new (a redelivery changes nothing), unless the email was sent (the stored draft is
+ * then what was sent), and unless an enrichment draft is kept: one replaces a template/LLM draft, never the
+ * other way round. Answers whether the event was claimed and whether the draft was stored.
  */
-export async function storeEmailDraft(
-  tx: Tx,
+export async function claimAndStoreEmailDraft(
+  pool: pg.Pool,
+  claim: { subscriber: string; eventId: string },
   referralId: number,
   draft: EmailDraft,
   fromEnrichment: boolean,
-): Promise<boolean> {
-  const stored = await tx.referral.updateMany({
-    where: { id: referralId, emailSentAt: null, ...(fromEnrichment ? {} : { fromClay: false }) },
-    data: { emailDraft: draft, fromClay: fromEnrichment },
-  });
-  return stored.count > 0;
+): Promise<{ claimed: boolean; stored: boolean }> {
+  const { rows } = await pool.query<{ claimed: boolean; stored: boolean }>(
+    `WITH claimed AS (
+       INSERT INTO processed_events (subscriber, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1),
+     stored AS (
+       UPDATE referrals SET email_draft = $4::jsonb, from_clay = $5, updated_at = now()
+        WHERE id = $3 AND email_sent_at IS NULL AND ($5 OR NOT from_clay) AND EXISTS (SELECT 1 FROM claimed)
+       RETURNING 1)
+     SELECT EXISTS (SELECT 1 FROM claimed) AS claimed, EXISTS (SELECT 1 FROM stored) AS stored`,
+    [claim.subscriber, claim.eventId, referralId, JSON.stringify(draft), fromEnrichment],
+  );
+  return rows[0]!;
 }

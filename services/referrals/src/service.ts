@@ -68,7 +68,7 @@ export async function createReferralsService(options: ServiceOptions<ReferralsCo
   );
   await service.subscribe(referrerProfile);
   await service.subscribe(referrerEmail);
-  await service.subscribe(emailDraft);
+  await service.subscribe(emailDraft(pool));
   await service.subscribe(programs);
   await service.subscribe(bounties);
   await service.subscribe(vendors);

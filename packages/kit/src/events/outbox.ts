@@ -44,7 +44,7 @@ export type TransactionRunner<Tx> = <T>(work: (tx: Tx, emit: Emit) => Promise<T>
  * Validates an event against its contract and queues it. The producer is the first to find out that a
  * payload is wrong: inside its own transaction, which then rolls back.
  */
-function collector() {
+export function collector() {
   const rows: ReturnType<typeof outboxEvent>[] = [];
   const emit: Emit = (name, payload) => {
     const parsed = events[name].safeParse(payload);
@@ -68,6 +68,37 @@ export async function writeOutbox(tx: SqlTransaction, rows: ReturnType<typeof ou
     `INSERT INTO outbox_events (id, name, payload, request_id, occurred_at, trace_context) VALUES ${tuples.join(', ')}`,
     ...values,
   );
+}
+
+/**
+ * Claims an event for a subscriber and writes the events it answers with, in one autocommit statement:
+ * the outbox rows are inserted only when the claim (`processed_events`) is new, so a redelivery writes
+ * nothing, and both commit together or not at all. One round trip and one commit, where a transaction
+ * costs BEGIN, a statement each and COMMIT. Answers whether the event was claimed (false: handled before).
+ * The caller kicks the relay.
+ */
+export async function claimAndEmit(
+  pool: pg.Pool,
+  subscriber: string,
+  eventId: string,
+  rows: ReturnType<typeof outboxEvent>[],
+): Promise<boolean> {
+  const claim = 'INSERT INTO processed_events (subscriber, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING';
+  if (!rows.length) return (await pool.query(claim, [subscriber, eventId])).rowCount === 1;
+  const values: unknown[] = [subscriber, eventId];
+  const tuples = rows.map((row, index) => {
+    values.push(row.id, row.name, JSON.stringify(row.payload), row.requestId, row.occurredAt);
+    values.push(row.traceContext ? JSON.stringify(row.traceContext) : null);
+    const n = 2 + index * 6;
+    return `($${n + 1}::uuid, $${n + 2}::text, $${n + 3}::jsonb, $${n + 4}::text, $${n + 5}::timestamptz, $${n + 6}::jsonb)`;
+  });
+  const { rowCount } = await pool.query(
+    `WITH claimed AS (${claim} RETURNING 1)
+     INSERT INTO outbox_events (id, name, payload, request_id, occurred_at, trace_context)
+     SELECT * FROM (VALUES ${tuples.join(', ')}) AS e WHERE EXISTS (SELECT 1 FROM claimed)`,
+    values,
+  );
+  return (rowCount ?? 0) > 0;
 }
 
 /**
