@@ -25,7 +25,7 @@ import { containsPattern } from './search-text.ts';
 
 type ListQuery = z.output<typeof ListReferralsQuery>;
 
-interface ReferralRow {
+export interface ReferralRow {
   id: number;
   user_id: string;
   project_id: string;
@@ -216,6 +216,11 @@ export function referralReads(pool: pg.Pool, currency: string) {
       const { rows } = await pool.query<ReferralRow>(prepared(`${SELECT_REFERRAL} WHERE r.id = $1`, [id]));
       const row = rows[0];
       return row ? { userId: row.user_id, referral: (await withMoney([row]))[0]! } : null;
+    },
+
+    /** A referral just created, from its transaction's own rows (no reload): only its money is read. */
+    async created(row: ReferralRow): Promise<Referral> {
+      return (await withMoney([row]))[0]!;
     },
 
     /** A page of the user's referrals with the dashboard's figures (see ReferralList). */

@@ -63,6 +63,9 @@ export interface StoredProject {
   website: string | null;
 }
 
+/** What `upsertProject` answers: the project, and its referral program for the new referral's answer. */
+export type UpsertedProject = StoredProject & { referralProgram: string | null };
+
 /**
  * The project for a product of a company, created on first use. Its shared description is only ever the
  * verified vendor's own (its program's), filled when empty: never a referrer's typing.
@@ -70,21 +73,29 @@ export interface StoredProject {
 export async function upsertProject(
   tx: Tx,
   product: { productName: string; companyName: string; vendorDescription: string },
-): Promise<StoredProject> {
+): Promise<UpsertedProject> {
   const { productName, companyName, vendorDescription: description } = product;
   const [row] = await tx.$queryRaw<
-    Array<{ id: string; product_name: string; company_name: string; description: string; website: string | null }>
+    Array<{
+      id: string;
+      product_name: string;
+      company_name: string;
+      description: string;
+      website: string | null;
+      referral_program: string | null;
+    }>
   >`
     INSERT INTO projects (id, product_name, company_name, company_key, description)
     VALUES (${projectIdFor(productName, companyName)}, ${productName}, ${companyName}, ${companyKey(companyName)}, ${description})
     ON CONFLICT (id) DO UPDATE SET description = CASE WHEN projects.description = '' THEN EXCLUDED.description ELSE projects.description END
-    RETURNING id, product_name, company_name, description, website`;
+    RETURNING id, product_name, company_name, description, website, referral_program`;
   return {
     id: row!.id,
     productName: row!.product_name,
     companyName: row!.company_name,
     description: row!.description,
     website: row!.website,
+    referralProgram: row!.referral_program,
   };
 }
 
@@ -227,15 +238,85 @@ export async function recordStatusChange(
   await tx.referralStatusChange.create({ data: change });
 }
 
+/** What sending a referral's intro email needs to know of it and of its referrer, read in one statement. */
+export interface IntroSendFacts {
+  /** The referral's owner. */
+  userId: string;
+  emailSent: boolean;
+  /** The referrer's profile names ('' when no profile yet). */
+  firstName: string;
+  lastName: string;
+  /** The vendor's lead inbox while the referral is routed to a verified workspace that has one, else null. */
+  leadInbox: string | null;
+}
+
+/** Referral ids are int4: a larger one names no referral (and would not even bind as a parameter). */
+const MAX_REFERRAL_ID = 2 ** 31 - 1;
+
 /**
- * Stores the sent version of the intro email and marks it sent, unless it already was: a conditional
- * update, so of two concurrent sends exactly one finds email_sent_at still empty. Answers whether it did.
+ * The referral's owner and whether its intro email was sent, the names of the user `userId` (the sender)
+ * and the lead inbox the email always copies, in one statement; null when there is no such referral.
  */
-export async function markIntroEmailSent(tx: Tx, referralId: number, draft: EmailDraft): Promise<boolean> {
-  const claimed = await tx.$executeRaw`
-    UPDATE referrals SET email_draft = ${JSON.stringify(draft)}::jsonb, email_sent_at = now(), updated_at = now()
-     WHERE id = ${referralId} AND email_sent_at IS NULL`;
-  return claimed === 1;
+export async function introSendFacts(db: Tx, referralId: number, userId: string): Promise<IntroSendFacts | null> {
+  if (!Number.isSafeInteger(referralId) || referralId < 1 || referralId > MAX_REFERRAL_ID) return null;
+  const [row] = await db.$queryRaw<
+    Array<{
+      user_id: string;
+      sent: boolean;
+      first_name: string | null;
+      last_name: string | null;
+      lead_inbox: string | null;
+    }>
+  >`
+    SELECT r.user_id, r.email_sent_at IS NOT NULL AS sent, p.first_name, p.last_name,
+           CASE WHEN r.lead_status IS NOT NULL AND v.verified AND v.lead_inbox <> '' THEN v.lead_inbox END AS lead_inbox
+      FROM referrals r
+      LEFT JOIN referrers p ON p.user_id = ${userId}
+      LEFT JOIN vendors v ON v.id = r.vendor_id
+     WHERE r.id = ${referralId}`;
+  if (!row) return null;
+  return {
+    userId: row.user_id,
+    emailSent: row.sent,
+    firstName: row.first_name ?? '',
+    lastName: row.last_name ?? '',
+    leadInbox: row.lead_inbox,
+  };
+}
+
+/**
+ * Stores the sent version of the intro email and marks it sent, unless it already was (a conditional
+ * update, so of two concurrent sends exactly one finds email_sent_at still empty), and with it records the
+ * send and its recipients (counted by `lockIntroRecipientUsage`) and the timeline entry: one statement.
+ * Answers whether it marked the email sent (nothing is written when it did not).
+ */
+export async function recordIntroEmailSent(
+  client: pg.ClientBase,
+  sent: { referralId: number; userId: string; draft: EmailDraft; recipients: number; entry: NewTimelineEntry },
+): Promise<boolean> {
+  const { rows } = await client.query<{ marked: number }>(
+    `WITH marked AS (
+       UPDATE referrals SET email_draft = $2::jsonb, email_sent_at = now(), updated_at = now()
+        WHERE id = $1 AND email_sent_at IS NULL
+       RETURNING id),
+     sends AS (
+       INSERT INTO intro_sends (referral_id, user_id, recipients, sent_at)
+       SELECT id, $3, $4, clock_timestamp() FROM marked),
+     entry AS (
+       INSERT INTO referral_timeline (referral_id, at, actor, kind, text) SELECT id, $5, $6, $7, $8 FROM marked)
+     SELECT count(*)::int AS marked FROM marked`,
+    [
+      sent.referralId,
+      JSON.stringify(sent.draft),
+      sent.userId,
+      sent.recipients,
+      new Date(),
+      sent.entry.actor,
+      sent.entry.kind,
+      sent.entry.text,
+    ],
+  );
+  return rows[0]!.marked === 1;
 }
 
 /** A user's intro email recipients in the last rolling hour and day. */
@@ -249,21 +330,16 @@ export interface IntroRecipientUsage {
  * until the transaction ends: concurrent sends of one user are counted one after the other, so together
  * they never go over a quota.
  */
-export async function lockIntroRecipientUsage(tx: Tx, userId: string): Promise<IntroRecipientUsage> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`intro-sends:${userId}`}, 0))`;
-  const [row] = await tx.$queryRaw<Array<{ last_hour: number; last_day: number }>>`
-    SELECT coalesce(sum(recipients) FILTER (WHERE sent_at > clock_timestamp() - interval '1 hour'), 0)::int AS last_hour,
-           coalesce(sum(recipients), 0)::int AS last_day
-      FROM intro_sends
-     WHERE user_id = ${userId} AND sent_at > clock_timestamp() - interval '1 day'`;
-  return { lastHour: row?.last_hour ?? 0, lastDay: row?.last_day ?? 0 };
-}
-
-/** Records an intro email sent and how many recipients it reached (counted by `lockIntroRecipientUsage`). */
-export async function recordIntroSend(tx: Tx, send: { referralId: number; userId: string; recipients: number }) {
-  await tx.$executeRaw`
-    INSERT INTO intro_sends (referral_id, user_id, recipients, sent_at)
-    VALUES (${send.referralId}, ${send.userId}, ${send.recipients}, clock_timestamp())`;
+export async function lockIntroRecipientUsage(client: pg.ClientBase, userId: string): Promise<IntroRecipientUsage> {
+  await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`intro-sends:${userId}`]);
+  const { rows } = await client.query<{ last_hour: number; last_day: number }>(
+    `SELECT coalesce(sum(recipients) FILTER (WHERE sent_at > clock_timestamp() - interval '1 hour'), 0)::int AS last_hour,
+            coalesce(sum(recipients), 0)::int AS last_day
+       FROM intro_sends
+      WHERE user_id = $1 AND sent_at > clock_timestamp() - interval '1 day'`,
+    [userId],
+  );
+  return { lastHour: rows[0]?.last_hour ?? 0, lastDay: rows[0]?.last_day ?? 0 };
 }
 
 /**

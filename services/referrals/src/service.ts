@@ -1,4 +1,12 @@
-import { createDataService, defineService, registerOperations, type DataService, type ServiceOptions } from '@app/kit';
+import {
+  createDataService,
+  defineService,
+  pgTransactions,
+  registerOperations,
+  withOutbox,
+  type DataService,
+  type ServiceOptions,
+} from '@app/kit';
 import { readReferralsConfig, type ReferralsConfig } from './config.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 import { impactReads } from './impact.ts';
@@ -51,6 +59,7 @@ export async function createReferralsService(options: ServiceOptions<ReferralsCo
       referrals: referralUseCases({
         db: prisma,
         transaction,
+        sqlTransaction: withOutbox(pgTransactions(pool), service.relay),
         reads,
         sendQuota: { perHour: config.SEND_RECIPIENTS_PER_HOUR, perDay: config.SEND_RECIPIENTS_PER_DAY },
       }),
