@@ -84,7 +84,20 @@ export async function moneyOf(
   const vendorIds = [...new Set(subjects.flatMap((s) => (s.vendorId ? [s.vendorId] : [])))];
   const rows: MoneyRows = subjects.length
     ? (await pool.query<MoneyRows>(prepared(MONEY_SQL, [ids, vendorIds]))).rows[0]!
-    : { confirmations: [], requests: [], commissions: [], bounties: [] };
+    : NO_MONEY_ROWS;
+  return moneyFromRows(rows, subjects, currency);
+}
+
+const NO_MONEY_ROWS: MoneyRows = { confirmations: [], requests: [], commissions: [], bounties: [] };
+
+/**
+ * The money of a referral just created that was routed to no vendor, without reading anything: it has no
+ * confirmations, requests, commissions or bounties yet (what `moneyOf` would read for it).
+ */
+export const newUnroutedMoney = (subject: MoneySubject, currency: string): ReferralMoney =>
+  moneyFromRows(NO_MONEY_ROWS, [subject], currency).get(subject.id)!;
+
+function moneyFromRows(rows: MoneyRows, subjects: MoneySubject[], currency: string): Map<number, ReferralMoney> {
   const commissions = rows.commissions.map(toCommission);
   const bounties = new Map<string, Bounties>();
   for (const row of rows.bounties) {

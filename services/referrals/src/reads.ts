@@ -11,7 +11,7 @@ import type {
   TimelineEntry,
 } from '@app/contracts';
 import type pg from 'pg';
-import { moneyOf, type MoneySubject } from './money-view.ts';
+import { moneyOf, newUnroutedMoney, type MoneySubject } from './money-view.ts';
 import type { z } from 'zod';
 import { RECEIVED_SQL } from './figures.ts';
 import { prepared } from './prepared.ts';
@@ -218,9 +218,13 @@ export function referralReads(pool: pg.Pool, currency: string) {
       return row ? { userId: row.user_id, referral: (await withMoney([row]))[0]! } : null;
     },
 
-    /** A referral just created, from its transaction's own rows (no reload): only its money is read. */
+    /**
+     * A referral just created, from its transaction's own rows (no reload): only its money is read, and
+     * not even that when it was routed to no vendor (it has none yet).
+     */
     async created(row: ReferralRow): Promise<Referral> {
-      return (await withMoney([row]))[0]!;
+      if (row.vendor_id) return (await withMoney([row]))[0]!;
+      return toReferral(row, newUnroutedMoney(moneySubjectOf(row), currency));
     },
 
     /** A page of the user's referrals with the dashboard's figures (see ReferralList). */

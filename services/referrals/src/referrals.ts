@@ -18,15 +18,15 @@ import { introSenderName, personName } from './people.ts';
 import { vendorLinks, vendorProductDescription } from './programs-repository.ts';
 import type { ReferralReads, ReferralRow } from './reads.ts';
 import {
-  addTimelineEntry,
   insertReferral,
   introSendFacts,
-  lockIntroRecipientUsage,
+  lockIntroSends,
   recordIntroEmailSent,
   referrerProfile,
   referrerWithEmail,
   upsertProject,
   type IntroSendFacts,
+  type NewReferral,
   type UpsertedProject,
 } from './repository.ts';
 import { leadRecipients, routeOf } from './routing.ts';
@@ -57,7 +57,7 @@ function quotaMessage(limit: number, per: 'hour' | 'day', used: number): string 
  * first status (pending, at its creation).
  */
 function createdRow(created: {
-  referral: Awaited<ReturnType<typeof insertReferral>>;
+  referral: NewReferral;
   project: UpsertedProject;
   vendorName: string | null;
   timeline: NewTimelineEntry[];
@@ -181,17 +181,17 @@ export function referralUseCases(deps: {
           companyName: input.company,
           vendorDescription: vendor ? await vendorProductDescription(tx, vendor.id, input.product) : '',
         });
-        const referral = await insertReferral(tx, identity.userId, project, input, {
-          vendorId: vendor?.id ?? null,
-          company: vendor?.name ?? input.company,
-          fit: vendor ? route.fit : null,
-        });
-        await countNewReferral(tx, identity.userId, referral.company, referral.projectId);
         const timeline = [
           timelineEntry.submitted(),
           vendor ? timelineEntry.routed(vendor.name) : timelineEntry.notRouted(input.company || input.product),
         ];
-        for (const entry of timeline) await addTimelineEntry(tx, referral.id, entry, referral.createdAt);
+        const routing = {
+          vendorId: vendor?.id ?? null,
+          company: vendor?.name ?? input.company,
+          fit: vendor ? route.fit : null,
+        };
+        const referral = await insertReferral(tx, identity.userId, project, input, routing, timeline);
+        await countNewReferral(tx, identity.userId, referral.company, referral.projectId);
         emit('referral.created', {
           referralId: referral.id,
           referrer,
@@ -256,19 +256,20 @@ export function referralUseCases(deps: {
       const chosen = distinctAddresses([...input.recipients.to, ...input.recipients.cc, ...input.recipients.bcc]);
       // Plain SQL (a pg transaction, not Prisma's interactive one): the pipeline's hot path (bench:pipeline).
       await sqlTransaction(async ({ client }, emit) => {
-        const usage = await lockIntroRecipientUsage(client, identity.userId);
-        if (usage.lastHour + chosen.length > sendQuota.perHour)
-          fail('SEND_QUOTA_EXCEEDED', quotaMessage(sendQuota.perHour, 'hour', usage.lastHour));
-        if (usage.lastDay + chosen.length > sendQuota.perDay)
-          fail('SEND_QUOTA_EXCEEDED', quotaMessage(sendQuota.perDay, 'day', usage.lastDay));
-        const sent = {
+        await lockIntroSends(client, identity.userId);
+        const { usage, marked } = await recordIntroEmailSent(client, {
           referralId,
           userId: identity.userId,
           draft,
           recipients: chosen.length,
           entry: timelineEntry.introSent(draft.recipients.to),
-        };
-        if (!(await recordIntroEmailSent(client, sent))) fail('EMAIL_ALREADY_SENT');
+          quota: sendQuota,
+        });
+        if (usage.lastHour + chosen.length > sendQuota.perHour)
+          fail('SEND_QUOTA_EXCEEDED', quotaMessage(sendQuota.perHour, 'hour', usage.lastHour));
+        if (usage.lastDay + chosen.length > sendQuota.perDay)
+          fail('SEND_QUOTA_EXCEEDED', quotaMessage(sendQuota.perDay, 'day', usage.lastDay));
+        if (!marked) fail('EMAIL_ALREADY_SENT');
         emit('referral.intro_email_requested', {
           referralId,
           fromName: envelope.from,

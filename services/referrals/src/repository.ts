@@ -107,43 +107,126 @@ export interface Routing {
   fit: IcpFit | null;
 }
 
-/** A new referral to a project, in Tee-up (and `new` in the vendor's lead inbox when routed), with its first history entry. */
+/** A referral as `insertReferral` stored it. */
+export interface NewReferral {
+  id: number;
+  userId: string;
+  projectId: string;
+  status: ReferralStatus;
+  referredFirstName: string;
+  referredLastName: string;
+  referredEmail: string;
+  referredPhone: string | null;
+  referralReason: string;
+  isReferralAware: boolean;
+  canUseReferrerName: boolean;
+  notes: string | null;
+  company: string;
+  fromClay: boolean;
+  description: string;
+  client: unknown;
+  vendorId: string | null;
+  leadStatus: LeadStatus | null;
+  fit: unknown;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/**
+ * A new referral to a project, in Tee-up (and `new` in the vendor's lead inbox when routed), with its first
+ * history entry (pending) and its first timeline entries, all at its creation: one statement (the create is
+ * the pipeline's first step, bench:pipeline). Timeline entries get their ids in the order given.
+ */
 export async function insertReferral(
   tx: Tx,
   userId: string,
   project: StoredProject,
   input: z.output<typeof CreateReferralRequest>,
   routing: Routing,
-) {
-  const referral = await tx.referral.create({
-    data: {
-      userId,
-      projectId: project.id,
-      referredFirstName: input.referredFirstName,
-      referredLastName: input.referredLastName,
-      referredEmail: input.referredEmail,
-      referralReason: input.referralReason,
-      isReferralAware: input.isReferralAware,
-      canUseReferrerName: input.canUseReferrerName,
-      company: routing.company,
-      description: input.description,
-      client: input.client,
-      notes: input.notes || null,
-      vendorId: routing.vendorId,
-      leadStatus: routing.vendorId ? 'new' : null,
-      ...(routing.fit ? { fit: routing.fit } : {}),
-      searchText: searchTextOf({
-        firstName: input.referredFirstName,
-        lastName: input.referredLastName,
-        email: input.referredEmail,
-        company: routing.company,
-        projectCompanyName: project.companyName,
-        reason: input.referralReason,
-      }),
-    },
+  timeline: NewTimelineEntry[],
+): Promise<NewReferral> {
+  const at = new Date();
+  const searchText = searchTextOf({
+    firstName: input.referredFirstName,
+    lastName: input.referredLastName,
+    email: input.referredEmail,
+    company: routing.company,
+    projectCompanyName: project.companyName,
+    reason: input.referralReason,
   });
-  await recordStatusChange(tx, { referralId: referral.id, userId, from: null, to: 'pending', at: referral.createdAt });
-  return referral;
+  const [row] = await tx.$queryRaw<
+    Array<{
+      id: number;
+      user_id: string;
+      project_id: string;
+      status: ReferralStatus;
+      referred_first_name: string;
+      referred_last_name: string;
+      referred_email: string;
+      referred_phone: string | null;
+      referral_reason: string;
+      is_referral_aware: boolean;
+      can_use_referrer_name: boolean;
+      notes: string | null;
+      company: string;
+      from_clay: boolean;
+      description: string;
+      client: unknown;
+      vendor_id: string | null;
+      lead_status: LeadStatus | null;
+      fit: unknown;
+      created_at: Date;
+      updated_at: Date;
+    }>
+  >`
+    WITH inserted AS (
+      INSERT INTO referrals (user_id, project_id, referred_first_name, referred_last_name, referred_email, referral_reason,
+                             is_referral_aware, can_use_referrer_name, company, description, client, notes, vendor_id,
+                             lead_status, fit, search_text, created_at, updated_at)
+      VALUES (${userId}, ${project.id}, ${input.referredFirstName}, ${input.referredLastName}, ${input.referredEmail},
+              ${input.referralReason}, ${input.isReferralAware}, ${input.canUseReferrerName}, ${routing.company},
+              ${input.description}, ${JSON.stringify(input.client)}::jsonb, ${input.notes || null}, ${routing.vendorId},
+              ${routing.vendorId ? 'new' : null}::lead_status, ${routing.fit ? JSON.stringify(routing.fit) : null}::jsonb,
+              ${searchText}, ${at}, ${at})
+      RETURNING *),
+    history AS (
+      INSERT INTO referral_status_changes (referral_id, user_id, from_status, to_status, at)
+      SELECT id, user_id, NULL, status, created_at FROM inserted),
+    entries AS (
+      INSERT INTO referral_timeline (referral_id, at, actor, kind, text)
+      SELECT i.id, i.created_at, e.actor, e.kind, e.text
+        FROM inserted i,
+             unnest(${timeline.map((e) => e.actor)}::text[], ${timeline.map((e) => e.kind)}::text[],
+                    ${timeline.map((e) => e.text)}::text[]) WITH ORDINALITY AS e(actor, kind, text, n)
+       ORDER BY e.n)
+    SELECT id, user_id, project_id, status::text AS status, referred_first_name, referred_last_name, referred_email,
+           referred_phone, referral_reason, is_referral_aware, can_use_referrer_name, notes, company, from_clay,
+           description, client, vendor_id, lead_status::text AS lead_status, fit, created_at, updated_at
+      FROM inserted`;
+  const r = row!;
+  return {
+    id: r.id,
+    userId: r.user_id,
+    projectId: r.project_id,
+    status: r.status,
+    referredFirstName: r.referred_first_name,
+    referredLastName: r.referred_last_name,
+    referredEmail: r.referred_email,
+    referredPhone: r.referred_phone,
+    referralReason: r.referral_reason,
+    isReferralAware: r.is_referral_aware,
+    canUseReferrerName: r.can_use_referrer_name,
+    notes: r.notes,
+    company: r.company,
+    fromClay: r.from_clay,
+    description: r.description,
+    client: r.client,
+    vendorId: r.vendor_id,
+    leadStatus: r.lead_status,
+    fit: r.fit,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
 }
 
 /** One entry of a referral's timeline (append-only; both sides read it). */
@@ -284,27 +367,55 @@ export async function introSendFacts(db: Tx, referralId: number, userId: string)
   };
 }
 
+/** A user's intro email recipients in the last rolling hour and day. */
+export interface IntroRecipientUsage {
+  lastHour: number;
+  lastDay: number;
+}
+
 /**
- * Stores the sent version of the intro email and marks it sent, unless it already was (a conditional
- * update, so of two concurrent sends exactly one finds email_sent_at still empty), and with it records the
- * send and its recipients (counted by `lockIntroRecipientUsage`) and the timeline entry: one statement.
- * Answers whether it marked the email sent (nothing is written when it did not).
+ * Takes a lock of the user's own until the transaction ends: concurrent sends of one user are counted
+ * (`recordIntroEmailSent`) one after the other, so together they never go over a quota.
+ */
+export async function lockIntroSends(client: pg.ClientBase, userId: string): Promise<void> {
+  await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`intro-sends:${userId}`]);
+}
+
+/**
+ * Within the user's quotas (their recipients in the last rolling hour and day, read after `lockIntroSends`),
+ * stores the sent version of the intro email and marks it sent unless it already was (a conditional update,
+ * so of two concurrent sends exactly one finds email_sent_at still empty), and with it records the send
+ * with its recipients and the timeline entry: one statement. Answers the usage before this send and whether
+ * the email was marked sent; when not (over a quota, or sent before), nothing is written.
  */
 export async function recordIntroEmailSent(
   client: pg.ClientBase,
-  sent: { referralId: number; userId: string; draft: EmailDraft; recipients: number; entry: NewTimelineEntry },
-): Promise<boolean> {
-  const { rows } = await client.query<{ marked: number }>(
-    `WITH marked AS (
+  sent: {
+    referralId: number;
+    userId: string;
+    draft: EmailDraft;
+    recipients: number;
+    entry: NewTimelineEntry;
+    quota: { perHour: number; perDay: number };
+  },
+): Promise<{ usage: IntroRecipientUsage; marked: boolean }> {
+  const { rows } = await client.query<{ last_hour: number; last_day: number; marked: number }>(
+    `WITH usage AS (
+       SELECT coalesce(sum(recipients) FILTER (WHERE sent_at > clock_timestamp() - interval '1 hour'), 0)::int AS last_hour,
+              coalesce(sum(recipients), 0)::int AS last_day
+         FROM intro_sends
+        WHERE user_id = $3 AND sent_at > clock_timestamp() - interval '1 day'),
+     marked AS (
        UPDATE referrals SET email_draft = $2::jsonb, email_sent_at = now(), updated_at = now()
         WHERE id = $1 AND email_sent_at IS NULL
+          AND (SELECT last_hour FROM usage) + $4 <= $9 AND (SELECT last_day FROM usage) + $4 <= $10
        RETURNING id),
      sends AS (
        INSERT INTO intro_sends (referral_id, user_id, recipients, sent_at)
        SELECT id, $3, $4, clock_timestamp() FROM marked),
      entry AS (
        INSERT INTO referral_timeline (referral_id, at, actor, kind, text) SELECT id, $5, $6, $7, $8 FROM marked)
-     SELECT count(*)::int AS marked FROM marked`,
+     SELECT last_hour, last_day, (SELECT count(*)::int FROM marked) AS marked FROM usage`,
     [
       sent.referralId,
       JSON.stringify(sent.draft),
@@ -314,32 +425,12 @@ export async function recordIntroEmailSent(
       sent.entry.actor,
       sent.entry.kind,
       sent.entry.text,
+      sent.quota.perHour,
+      sent.quota.perDay,
     ],
   );
-  return rows[0]!.marked === 1;
-}
-
-/** A user's intro email recipients in the last rolling hour and day. */
-export interface IntroRecipientUsage {
-  lastHour: number;
-  lastDay: number;
-}
-
-/**
- * The user's intro email recipients in the last hour and day, read after taking a lock of the user's own
- * until the transaction ends: concurrent sends of one user are counted one after the other, so together
- * they never go over a quota.
- */
-export async function lockIntroRecipientUsage(client: pg.ClientBase, userId: string): Promise<IntroRecipientUsage> {
-  await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`intro-sends:${userId}`]);
-  const { rows } = await client.query<{ last_hour: number; last_day: number }>(
-    `SELECT coalesce(sum(recipients) FILTER (WHERE sent_at > clock_timestamp() - interval '1 hour'), 0)::int AS last_hour,
-            coalesce(sum(recipients), 0)::int AS last_day
-       FROM intro_sends
-      WHERE user_id = $1 AND sent_at > clock_timestamp() - interval '1 day'`,
-    [userId],
-  );
-  return { lastHour: rows[0]?.last_hour ?? 0, lastDay: rows[0]?.last_day ?? 0 };
+  const row = rows[0]!;
+  return { usage: { lastHour: row.last_hour, lastDay: row.last_day }, marked: row.marked === 1 };
 }
 
 /**
