@@ -134,6 +134,8 @@ interface OutboxRow {
 }
 
 const BATCH = 100;
+/** An id as PostgreSQL prints a uuid (what the relay writes back into its statement). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * Moves committed outbox rows to the bus. Rows are locked (SKIP LOCKED, so several instances share the
@@ -176,20 +178,26 @@ export class OutboxRelay {
     await this.loop;
   }
 
-  /** Publishes one batch; returns how many rows were published. */
+  /**
+   * Publishes one batch; returns how many rows were published. Two round trips a pass, each statement pair
+   * sent as one simple query (no parameters: the batch size is a constant and the ids are the rows' own
+   * UUIDs): BEGIN with the locking read, then the mark with COMMIT. A pass per commit under light load,
+   * so this halves the relay's statements (bench:pipeline).
+   */
   async relayOnce(): Promise<number> {
     const client = await this.pool.connect();
     try {
-      await client.query('BEGIN');
-      const { rows } = await client.query<OutboxRow>(
-        `SELECT id, name, payload, request_id, occurred_at, trace_context FROM outbox_events
+      const [, { rows }] = (await client.query(
+        `BEGIN; SELECT id, name, payload, request_id, occurred_at, trace_context FROM outbox_events
           WHERE published_at IS NULL ORDER BY occurred_at, id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
-      );
+      )) as unknown as [pg.QueryResult, pg.QueryResult<OutboxRow>];
       const published = await this.publishAll(rows);
-      if (published.length) {
-        await client.query('UPDATE outbox_events SET published_at = now() WHERE id = ANY($1::uuid[])', [published]);
-      }
-      await client.query('COMMIT');
+      if (published.some((id) => !UUID.test(id))) throw new Error('outbox relay: an event id is not a UUID');
+      await client.query(
+        published.length
+          ? `UPDATE outbox_events SET published_at = now() WHERE id = ANY('{${published.join(',')}}'::uuid[]); COMMIT`
+          : 'COMMIT',
+      );
       return published.length;
     } catch (error) {
       await client.query('ROLLBACK').catch(() => {});
