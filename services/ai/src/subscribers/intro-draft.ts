@@ -21,7 +21,8 @@ export const introDraft = (deps: { model: LanguageModel | null }) =>
     kind: 'emitting',
     id: INTRO_DRAFT_SUBSCRIBER,
     event: 'referral.created',
-    options,
+    // The template is quick database-only work: more at once and a bigger pull batch (fewer pull requests).
+    options: deps.model ? options : { concurrency: 8, prefetch: 16 },
     // The template costs less than looking the event up first; a model call does not.
     skipHandled: deps.model !== null,
     handle: async ({ event, emit, log }) => {
