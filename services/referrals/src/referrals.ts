@@ -23,8 +23,7 @@ import {
   lockIntroSends,
   recordIntroEmailSent,
   referrerProfile,
-  referrerWithEmail,
-  upsertProject,
+  upsertReferrerAndProject,
   type IntroSendFacts,
   type NewReferral,
   type UpsertedProject,
@@ -175,12 +174,13 @@ export function referralUseCases(deps: {
         if (!route.routable) fail('ICP_MISMATCH', undefined, { details: route.fit?.fails ?? [] });
         const locked = route.vendor && (await lockVendor(tx, route.vendor.id));
         const vendor = locked?.verified ? locked : null;
-        const referrer = await referrerWithEmail(tx, identity.userId, identity.email);
-        const { referralProgram, ...project } = await upsertProject(tx, {
+        const upserted = await upsertReferrerAndProject(tx, identity, {
           productName: input.product,
           companyName: input.company,
           vendorDescription: vendor ? await vendorProductDescription(tx, vendor.id, input.product) : '',
         });
+        const { referrer } = upserted;
+        const { referralProgram, ...project } = upserted.project;
         const timeline = [
           timelineEntry.submitted(),
           vendor ? timelineEntry.routed(vendor.name) : timelineEntry.notRouted(input.company || input.product),

@@ -20,26 +20,6 @@ export interface ReferrerProfile {
   companyName: string;
 }
 
-/**
- * The referrer with the current email of the gateway's identity, created from it when `user.registered`
- * has not arrived yet (no names then).
- */
-export async function referrerWithEmail(tx: Tx, userId: string, email: string): Promise<ReferrerProfile> {
-  const [row] = await tx.$queryRaw<
-    Array<{ user_id: string; email: string; first_name: string; last_name: string; company_name: string }>
-  >`
-    INSERT INTO referrers (user_id, email) VALUES (${userId}, ${email})
-    ON CONFLICT (user_id) DO UPDATE SET email = EXCLUDED.email
-    RETURNING user_id, email, first_name, last_name, company_name`;
-  return {
-    userId: row!.user_id,
-    email: row!.email,
-    firstName: row!.first_name,
-    lastName: row!.last_name,
-    companyName: row!.company_name,
-  };
-}
-
 /** The referrer's profile as known (null before any referral or `user.registered`). */
 export async function referrerProfile(tx: Tx, userId: string): Promise<ReferrerProfile | null> {
   return tx.referrer.findUnique({
@@ -67,35 +47,62 @@ export interface StoredProject {
 export type UpsertedProject = StoredProject & { referralProgram: string | null };
 
 /**
- * The project for a product of a company, created on first use. Its shared description is only ever the
- * verified vendor's own (its program's), filled when empty: never a referrer's typing.
+ * What a new referral needs first, in one statement (the create is the pipeline's first step,
+ * bench:pipeline): the referrer with the current email of the gateway's identity, created from it when
+ * `user.registered` has not arrived yet (no names then); and the project for a product of a company,
+ * created on first use. A project's shared description is only ever the verified vendor's own (its
+ * program's), filled when empty: never a referrer's typing.
  */
-export async function upsertProject(
+export async function upsertReferrerAndProject(
   tx: Tx,
+  identity: { userId: string; email: string },
   product: { productName: string; companyName: string; vendorDescription: string },
-): Promise<UpsertedProject> {
+): Promise<{ referrer: ReferrerProfile; project: UpsertedProject }> {
   const { productName, companyName, vendorDescription: description } = product;
   const [row] = await tx.$queryRaw<
     Array<{
+      user_id: string;
+      email: string;
+      first_name: string;
+      last_name: string;
+      company_name: string;
       id: string;
       product_name: string;
-      company_name: string;
+      project_company_name: string;
       description: string;
       website: string | null;
       referral_program: string | null;
     }>
   >`
-    INSERT INTO projects (id, product_name, company_name, company_key, description)
-    VALUES (${projectIdFor(productName, companyName)}, ${productName}, ${companyName}, ${companyKey(companyName)}, ${description})
-    ON CONFLICT (id) DO UPDATE SET description = CASE WHEN projects.description = '' THEN EXCLUDED.description ELSE projects.description END
-    RETURNING id, product_name, company_name, description, website, referral_program`;
+    WITH referrer AS (
+      INSERT INTO referrers (user_id, email) VALUES (${identity.userId}, ${identity.email})
+      ON CONFLICT (user_id) DO UPDATE SET email = EXCLUDED.email
+      RETURNING user_id, email, first_name, last_name, company_name),
+    project AS (
+      INSERT INTO projects (id, product_name, company_name, company_key, description)
+      VALUES (${projectIdFor(productName, companyName)}, ${productName}, ${companyName}, ${companyKey(companyName)}, ${description})
+      ON CONFLICT (id) DO UPDATE SET description = CASE WHEN projects.description = '' THEN EXCLUDED.description ELSE projects.description END
+      RETURNING id, product_name, company_name, description, website, referral_program)
+    SELECT r.user_id, r.email, r.first_name, r.last_name, r.company_name, p.id, p.product_name,
+           p.company_name AS project_company_name, p.description, p.website, p.referral_program
+      FROM referrer r, project p`;
+  const r = row!;
   return {
-    id: row!.id,
-    productName: row!.product_name,
-    companyName: row!.company_name,
-    description: row!.description,
-    website: row!.website,
-    referralProgram: row!.referral_program,
+    referrer: {
+      userId: r.user_id,
+      email: r.email,
+      firstName: r.first_name,
+      lastName: r.last_name,
+      companyName: r.company_name,
+    },
+    project: {
+      id: r.id,
+      productName: r.product_name,
+      companyName: r.project_company_name,
+      description: r.description,
+      website: r.website,
+      referralProgram: r.referral_program,
+    },
   };
 }
 
