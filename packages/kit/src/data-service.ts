@@ -9,6 +9,7 @@ import type { ConsumerOptions, EventBus } from './events/bus.ts';
 import { observeOutbox } from './metrics.ts';
 import { connecting } from './startup.ts';
 import {
+  claimAndEmit,
   OutboxRelay,
   withOutbox,
   type SqlTransaction,
@@ -120,6 +121,11 @@ export async function createDataService<P extends PrismaLike>(options: DataServi
       bindSubscriber(options.bus, subscriber as never, {
         transaction: transaction as unknown as TransactionRunner<SqlTransaction>,
         isProcessed,
+        claimAndEmit: async (subscriber, eventId, rows) => {
+          const claimed = await claimAndEmit(pool, subscriber, eventId, rows);
+          if (claimed && rows.length) relay.kick();
+          return claimed;
+        },
         log: app.log,
         overrides: options.config.SUBSCRIBERS,
         service: options.name,

@@ -117,6 +117,9 @@ export async function migrateService(databaseUrl: string, schema: string, migrat
 export function prismaAdapter(databaseUrl: string, schema: string, max = 10): PrismaPg {
   // The pool is ours (ended with the client) so its use shows in the metrics.
   const pool = new pg.Pool({ connectionString: databaseUrl, max, options: `-c search_path=${schema}` });
+  // As createPool's: an idle connection the server drops must not crash the process (it did at the end of
+  // bench:pipeline, when the database is dropped while a service is still closing).
+  pool.on('error', () => {});
   observePool(schema, 'prisma', pool);
   return new PrismaPg(pool, { schema, disposeExternalPool: true });
 }

@@ -4,6 +4,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bindSubscriber,
+  claimAndEmit,
   createLogger,
   createPool,
   migrateService,
@@ -134,6 +135,76 @@ describe('subscribers', () => {
     await eventually(() => attempts === 2);
     await eventually(async () => (await count("notes WHERE id = 'flaky-2'")) === 1);
     expect(await count("notes WHERE id = 'flaky-1'")).toBe(0);
+  });
+
+  it('emitting: claim the event and write its answers in one statement, once however often it comes', async () => {
+    const handled: string[] = [];
+    const seen: EventEnvelope<'user.email_verified'>[] = [];
+    await bus.subscribe({
+      event: 'user.email_verified',
+      subscriber: 'emitting-seen',
+      handle: async (e) => void seen.push(e),
+    });
+    const isProcessed = async (name: string, eventId: string) =>
+      (await count('processed_events WHERE subscriber = $1 AND event_id = $2', [name, eventId])) === 1;
+    await bindSubscriber(
+      bus,
+      defineSubscriber({
+        kind: 'emitting',
+        id: 'notes-emitting',
+        event: 'session.ended',
+        skipHandled: true,
+        handle: async ({ event, emit }) => {
+          if (!event.payload.sessionId.startsWith('emit-')) return;
+          handled.push(event.id);
+          emit('user.email_verified', { userId: event.payload.sessionId, email: 'a@b.co' });
+          emit('user.email_verified', { userId: `${event.payload.sessionId}-2`, email: 'a@b.co' });
+        },
+      }),
+      {
+        transaction: transaction(),
+        isProcessed,
+        log: logger,
+        claimAndEmit: async (subscriber, eventId, rows) => {
+          const claimed = await claimAndEmit(pool, subscriber, eventId, rows);
+          relay.kick();
+          return claimed;
+        },
+      },
+    );
+    const id = crypto.randomUUID();
+    await publish('emit-1', id);
+    await eventually(() => seen.filter((e) => e.payload.userId.startsWith('emit-1')).length === 2);
+    await pool.query('DELETE FROM bus.messages WHERE id = $1', [id]);
+    await publish('emit-1', id);
+    await new Promise((r) => setTimeout(r, 400));
+    // skipHandled: the redelivery was not handled again; nothing more was written or published.
+    expect(handled).toEqual([id]);
+    expect(await count("outbox_events WHERE payload->>'userId' LIKE 'emit-1%'")).toBe(2);
+    expect(seen.filter((e) => e.payload.userId.startsWith('emit-1'))).toHaveLength(2);
+  });
+
+  it('claimAndEmit writes nothing for an event claimed before, and claims events that answer nothing', async () => {
+    const row = (userId: string) => ({
+      id: crypto.randomUUID(),
+      name: 'user.email_verified' as const,
+      payload: { userId, email: 'a@b.co' } as never,
+      requestId: 'req-1',
+      occurredAt: new Date(),
+      traceContext: null,
+    });
+    const eventId = crypto.randomUUID();
+    // Two deliveries at once: exactly one claims and writes.
+    const results = await Promise.all([
+      claimAndEmit(pool, 'claim-test', eventId, [row('cae-1')]),
+      claimAndEmit(pool, 'claim-test', eventId, [row('cae-1')]),
+    ]);
+    expect(results.sort()).toEqual([false, true]);
+    expect(await count("outbox_events WHERE payload->>'userId' = 'cae-1' AND request_id = 'req-1'")).toBe(1);
+    const quiet = crypto.randomUUID();
+    expect(await claimAndEmit(pool, 'claim-test', quiet, [])).toBe(true);
+    expect(await claimAndEmit(pool, 'claim-test', quiet, [])).toBe(false);
+    expect(await count("processed_events WHERE subscriber = 'claim-test'")).toBe(2);
   });
 
   it('skip `prepare` (the costly part) for an event that was handled already', async () => {

@@ -15,7 +15,7 @@ import { aiRoutes } from './routes.ts';
 import { knownProducts } from './search/known-products.ts';
 import { productSearch } from './search/search.ts';
 import { enrichmentPost } from './subscribers/enrichment-post.ts';
-import { introDraft } from './subscribers/intro-draft.ts';
+import { introDraft, introDraftWithEnrichment } from './subscribers/intro-draft.ts';
 import { knownProductsSubscriber } from './subscribers/known-products.ts';
 import { matchBounties } from './subscribers/match-bounties.ts';
 import { matchLeadCriteria } from './subscribers/match-lead-criteria.ts';
@@ -85,11 +85,11 @@ export async function createAiService(options: ServiceOptions<AiConfig>): Promis
     }),
   );
 
-  await service.subscribe(introDraft({ model, enrichment: webhook !== null }));
   if (webhook) {
+    await service.subscribe(introDraftWithEnrichment({ model }));
     const callbackUrl = new URL('/api/enrichment/callback', config.PUBLIC_URL).href;
     await service.subscribe(enrichmentPost(enrichmentRequests({ prisma, webhook, callbackUrl })));
-  }
+  } else await service.subscribe(introDraft({ model }));
   await service.subscribe(knownProductsSubscriber(known));
   await service.subscribe(matchPrograms(readModel));
   await service.subscribe(matchVendors(readModel));

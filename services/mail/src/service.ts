@@ -45,6 +45,8 @@ export async function createMailService(
     migrations: new URL('../prisma/migrations', import.meta.url),
     bus: options.bus,
     logger: options.logger,
+    // Its sent_emails record (every email's claim and mark) is plain SQL on the pg pool.
+    pgShare: 2 / 3,
     prisma: (adapter) => new PrismaClient({ adapter }),
   });
   // A pooled transport: SMTP servers add a delay to each new connection, so reuse them.
@@ -56,7 +58,7 @@ export async function createMailService(
   const mailer: Mailer = {
     config,
     sendOnce: emailSender({
-      sent: sentEmails(service.prisma),
+      sent: sentEmails(service.pool),
       transport,
       from: config.MAIL_FROM,
       smtpUrl: config.SMTP_URL,

@@ -89,9 +89,18 @@ export async function moneyOf(
   const vendorIds = [...new Set(subjects.flatMap((s) => (s.vendorId ? [s.vendorId] : [])))];
   const rows: MoneyRows = subjects.length
     ? (await pool.query<MoneyRows>(prepared(MONEY_SQL, [ids, vendorIds]))).rows[0]!
-    : { confirmations: [], requests: [], commissions: [], bounties: [] };
+    : NO_MONEY_ROWS;
   return moneyFrom(rows, subjects, currency);
 }
+
+const NO_MONEY_ROWS: MoneyRows = { confirmations: [], requests: [], commissions: [], bounties: [] };
+
+/**
+ * The money of a referral just created that was routed to no vendor, without reading anything: it has no
+ * confirmations, requests, commissions or bounties yet (what `moneyOf` would read for it).
+ */
+export const newUnroutedMoney = (subject: MoneySubject, currency: string): ReferralMoney =>
+  moneyFrom(NO_MONEY_ROWS, [subject], currency).get(subject.id)!;
 
 /** The money of each subject from its rows (moneyColumns), by referral id. */
 export function moneyFrom(rows: MoneyRows, subjects: MoneySubject[], currency: string): Map<number, ReferralMoney> {

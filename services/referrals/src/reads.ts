@@ -11,7 +11,7 @@ import type {
   TimelineEntry,
 } from '@app/contracts';
 import type pg from 'pg';
-import { moneyColumns, moneyFrom, moneyOf, type MoneyRows, type MoneySubject } from './money-view.ts';
+import { moneyColumns, moneyFrom, moneyOf, newUnroutedMoney, type MoneyRows, type MoneySubject } from './money-view.ts';
 import type { z } from 'zod';
 import { RECEIVED_SQL } from './figures.ts';
 import { prepared } from './prepared.ts';
@@ -19,13 +19,13 @@ import { containsPattern } from './search-text.ts';
 
 /**
  * Reading referrals for the screens, in plain SQL: the dashboard list must stay fast for a user with
- * 10,000 referrals, so every query here is shaped for an index (see the schema) and a page costs two
- * queries sent side by side (the page with projects and histories; the figures), never one per referral.
+ * 10,000 referrals, so every query here is shaped for an index (see the schema) and a page costs one
+ * statement (the page with projects and histories, the figures and the page's money), never one per referral.
  */
 
 type ListQuery = z.output<typeof ListReferralsQuery>;
 
-interface ReferralRow {
+export interface ReferralRow {
   id: number;
   user_id: string;
   project_id: string;
@@ -227,6 +227,15 @@ export function referralReads(pool: pg.Pool, currency: string) {
       const { rows } = await pool.query<ReferralRow>(prepared(`${SELECT_REFERRAL} WHERE r.id = $1`, [id]));
       const row = rows[0];
       return row ? { userId: row.user_id, referral: (await withMoney([row]))[0]! } : null;
+    },
+
+    /**
+     * A referral just created, from its transaction's own rows (no reload): only its money is read, and
+     * not even that when it was routed to no vendor (it has none yet).
+     */
+    async created(row: ReferralRow): Promise<Referral> {
+      if (row.vendor_id) return (await withMoney([row]))[0]!;
+      return toReferral(row, newUnroutedMoney(moneySubjectOf(row), currency));
     },
 
     /** A page of the user's referrals with the dashboard's figures (see ReferralList). */

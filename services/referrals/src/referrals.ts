@@ -1,34 +1,37 @@
 import {
   REFERRAL_MESSAGES,
+  type ClientOrganization,
   type CreateReferralRequest,
   type EmailDraft,
+  type IcpFit,
   type Referral,
   type ReferralFit,
   type ReferralFitRequest,
   type SendEmailRequest,
   type UpdateStatusRequest,
 } from '@app/contracts';
-import { fail, type Identity, type TransactionRunner } from '@app/kit';
+import { fail, type Identity, type PgTransaction, type TransactionRunner } from '@app/kit';
 import type { z } from 'zod';
 import type { Tx } from './db.ts';
 import { countNewReferral } from './figures.ts';
 import { introSenderName, personName } from './people.ts';
 import { vendorLinks, vendorProductDescription } from './programs-repository.ts';
-import type { ReferralReads } from './reads.ts';
+import type { ReferralReads, ReferralRow } from './reads.ts';
 import {
-  addTimelineEntry,
   insertReferral,
-  lockIntroRecipientUsage,
-  markIntroEmailSent,
-  recordIntroSend,
+  introSendFacts,
+  lockIntroSends,
+  recordIntroEmailSent,
   referrerProfile,
-  referrerWithEmail,
-  upsertProject,
+  upsertReferrerAndProject,
+  type IntroSendFacts,
+  type NewReferral,
+  type UpsertedProject,
 } from './repository.ts';
 import { leadRecipients, routeOf } from './routing.ts';
 import { changeStage } from './stage-change.ts';
-import { timelineEntry } from './timeline.ts';
-import { lockVendor, vendorById } from './vendors-repository.ts';
+import { timelineEntry, type NewTimelineEntry } from './timeline.ts';
+import { lockVendor } from './vendors-repository.ts';
 
 /** Addresses once each, case aside, in their first spelling, leaving out `except`. */
 function distinctAddresses(addresses: string[], except: string[] = []): string[] {
@@ -47,15 +50,70 @@ function quotaMessage(limit: number, per: 'hour' | 'day', used: number): string 
   return `You can send intro emails to at most ${limit} recipients per ${per}${left ? ` (${left} left now)` : ''}. Please try again later${left ? ' or with fewer recipients' : ''}.`;
 }
 
+/**
+ * The row `reads.byId` would read of a referral just created, from what its transaction wrote (no reload):
+ * the referral as inserted, its project, its vendor's name when routed, its two timeline entries and its
+ * first status (pending, at its creation).
+ */
+function createdRow(created: {
+  referral: NewReferral;
+  project: UpsertedProject;
+  vendorName: string | null;
+  timeline: NewTimelineEntry[];
+}): ReferralRow {
+  const { referral, project, vendorName, timeline } = created;
+  const at = referral.createdAt.toISOString();
+  return {
+    id: referral.id,
+    user_id: referral.userId,
+    project_id: referral.projectId,
+    status: referral.status,
+    created_at: at,
+    updated_at: referral.updatedAt.toISOString(),
+    referred_first_name: referral.referredFirstName,
+    referred_last_name: referral.referredLastName,
+    referred_email: referral.referredEmail,
+    referred_phone: referral.referredPhone,
+    referral_reason: referral.referralReason,
+    is_referral_aware: referral.isReferralAware,
+    can_use_referrer_name: referral.canUseReferrerName,
+    notes: referral.notes,
+    company: referral.company,
+    email_draft: null,
+    has_draft: false,
+    from_clay: referral.fromClay,
+    email_sent_at: null,
+    deal_value_cents: null,
+    expected_value_cents: null,
+    history: [{ from: null, to: referral.status, at }],
+    product_name: project.productName,
+    project_company_name: project.companyName,
+    project_description: project.description,
+    project_website: project.website,
+    referral_program: project.referralProgram,
+    description: referral.description,
+    client: referral.client as ClientOrganization | null,
+    vendor_id: referral.vendorId,
+    vendor_name: vendorName,
+    lead_status: referral.leadStatus,
+    decline_reason: null,
+    decided_at: null,
+    fit: referral.fit as IcpFit | null,
+    timeline: timeline.map((entry) => ({ at, ...entry })),
+  };
+}
+
 /** Use cases of referrals: each owns its transaction and the events it announces. */
 export function referralUseCases(deps: {
   db: Tx;
   transaction: TransactionRunner<Tx>;
+  /** Transactions in plain SQL on the pg pool (with the outbox), for the hot paths. */
+  sqlTransaction: TransactionRunner<PgTransaction>;
   reads: ReferralReads;
   /** Intro email recipients one user may reach per rolling hour and day. */
   sendQuota: { perHour: number; perDay: number };
 }) {
-  const { db, transaction, reads, sendQuota } = deps;
+  const { db, transaction, sqlTransaction, reads, sendQuota } = deps;
 
   /** The user's own referral: 404 when there is none, 403 when it is another user's (spec 6). */
   async function own(userId: string, referralId: number): Promise<Referral> {
@@ -71,16 +129,16 @@ export function referralUseCases(deps: {
    * adds MAIL_FROM's address), Reply-To the referrer, and the vendor's lead inbox always in Cc while the
    * referral's vendor is a verified workspace. Never signed or named as the vendor.
    */
-  async function envelopeOf(identity: Identity, referral: Referral) {
-    const profile = await referrerProfile(db, identity.userId);
-    const from = introSenderName({
-      firstName: profile?.firstName ?? '',
-      lastName: profile?.lastName ?? '',
-      email: identity.email,
-    });
-    const vendor = referral.lead ? await vendorById(db, referral.lead.vendorId) : null;
-    const alwaysCc = vendor?.verified && vendor.leadInbox ? [vendor.leadInbox] : [];
-    return { from, replyTo: identity.email, alwaysCc };
+  function envelopeOf(identity: Identity, facts: IntroSendFacts) {
+    const from = introSenderName({ firstName: facts.firstName, lastName: facts.lastName, email: identity.email });
+    return { from, replyTo: identity.email, alwaysCc: facts.leadInbox ? [facts.leadInbox] : [] };
+  }
+
+  /** The user's own referral's sending facts (`own`'s 404 and 403, in one statement, without the referral). */
+  async function ownSendFacts(identity: Identity, referralId: number): Promise<IntroSendFacts> {
+    const facts = (await introSendFacts(db, referralId, identity.userId)) ?? fail('REFERRAL_NOT_FOUND');
+    if (facts.userId !== identity.userId) fail('REFERRAL_FORBIDDEN');
+    return facts;
   }
 
   /** The recipients as sent: the draft's, with the addresses the server always copies added to the Cc. */
@@ -111,30 +169,29 @@ export function referralUseCases(deps: {
      * the referrer's own description, so the intro email is drafted from their words only.
      */
     async create(identity: Identity, input: z.output<typeof CreateReferralRequest>): Promise<Referral> {
-      const referralId = await transaction(async (tx, emit) => {
+      const created = await transaction(async (tx, emit) => {
         const route = await routeOf(tx, input, input.client);
         if (!route.routable) fail('ICP_MISMATCH', undefined, { details: route.fit?.fails ?? [] });
         const locked = route.vendor && (await lockVendor(tx, route.vendor.id));
         const vendor = locked?.verified ? locked : null;
-        const referrer = await referrerWithEmail(tx, identity.userId, identity.email);
-        const project = await upsertProject(tx, {
+        const upserted = await upsertReferrerAndProject(tx, identity, {
           productName: input.product,
           companyName: input.company,
           vendorDescription: vendor ? await vendorProductDescription(tx, vendor.id, input.product) : '',
         });
-        const referral = await insertReferral(tx, identity.userId, project, input, {
+        const { referrer } = upserted;
+        const { referralProgram, ...project } = upserted.project;
+        const timeline = [
+          timelineEntry.submitted(),
+          vendor ? timelineEntry.routed(vendor.name) : timelineEntry.notRouted(input.company || input.product),
+        ];
+        const routing = {
           vendorId: vendor?.id ?? null,
           company: vendor?.name ?? input.company,
           fit: vendor ? route.fit : null,
-        });
+        };
+        const referral = await insertReferral(tx, identity.userId, project, input, routing, timeline);
         await countNewReferral(tx, identity.userId, referral.company, referral.projectId);
-        await addTimelineEntry(tx, referral.id, timelineEntry.submitted(), referral.createdAt);
-        await addTimelineEntry(
-          tx,
-          referral.id,
-          vendor ? timelineEntry.routed(vendor.name) : timelineEntry.notRouted(input.company || input.product),
-          referral.createdAt,
-        );
         emit('referral.created', {
           referralId: referral.id,
           referrer,
@@ -159,9 +216,9 @@ export function referralUseCases(deps: {
             clientName: input.client.name,
             productName: project.productName,
           });
-        return referral.id;
+        return { referral, project: { ...project, referralProgram }, vendorName: vendor?.name ?? null, timeline };
       });
-      return reload(referralId);
+      return reads.created(createdRow(created));
     },
 
     /**
@@ -172,7 +229,7 @@ export function referralUseCases(deps: {
       const referral = await own(identity.userId, referralId);
       if (checkOnly) return { ready: referral.emailDraft !== null, fromClay: referral.fromClay };
       const draft = referral.emailDraft ?? fail('DRAFT_NOT_READY');
-      const envelope = await envelopeOf(identity, referral);
+      const envelope = envelopeOf(identity, await ownSendFacts(identity, referralId));
       return {
         emailDraft: draft,
         fromClay: referral.fromClay,
@@ -188,26 +245,33 @@ export function referralUseCases(deps: {
      * lock of the user's: over either, 429 SEND_QUOTA_EXCEEDED and nothing is stored or sent.
      */
     async sendIntroEmail(identity: Identity, referralId: number, input: z.output<typeof SendEmailRequest>) {
-      const referral = await own(identity.userId, referralId);
-      if (referral.emailSentAt) fail('EMAIL_ALREADY_SENT');
-      const envelope = await envelopeOf(identity, referral);
+      const facts = await ownSendFacts(identity, referralId);
+      if (facts.emailSent) fail('EMAIL_ALREADY_SENT');
+      const envelope = envelopeOf(identity, facts);
       const draft = {
         subject: input.subject,
         body: input.body,
         recipients: sendTo(input.recipients, envelope.alwaysCc),
       };
       const chosen = distinctAddresses([...input.recipients.to, ...input.recipients.cc, ...input.recipients.bcc]);
-      await transaction(async (tx, emit) => {
-        const usage = await lockIntroRecipientUsage(tx, identity.userId);
+      // Plain SQL (a pg transaction, not Prisma's interactive one): the pipeline's hot path (bench:pipeline).
+      await sqlTransaction(async ({ client }, emit) => {
+        await lockIntroSends(client, identity.userId);
+        const { usage, marked } = await recordIntroEmailSent(client, {
+          referralId,
+          userId: identity.userId,
+          draft,
+          recipients: chosen.length,
+          entry: timelineEntry.introSent(draft.recipients.to),
+          quota: sendQuota,
+        });
         if (usage.lastHour + chosen.length > sendQuota.perHour)
           fail('SEND_QUOTA_EXCEEDED', quotaMessage(sendQuota.perHour, 'hour', usage.lastHour));
         if (usage.lastDay + chosen.length > sendQuota.perDay)
           fail('SEND_QUOTA_EXCEEDED', quotaMessage(sendQuota.perDay, 'day', usage.lastDay));
-        if (!(await markIntroEmailSent(tx, referral.id, draft))) fail('EMAIL_ALREADY_SENT');
-        await recordIntroSend(tx, { referralId: referral.id, userId: identity.userId, recipients: chosen.length });
-        await addTimelineEntry(tx, referral.id, timelineEntry.introSent(draft.recipients.to));
+        if (!marked) fail('EMAIL_ALREADY_SENT');
         emit('referral.intro_email_requested', {
-          referralId: referral.id,
+          referralId,
           fromName: envelope.from,
           replyTo: envelope.replyTo,
           to: draft.recipients.to,

@@ -1,5 +1,6 @@
 import type { CreateReferralRequest, EmailDraft, IcpFit, LeadStatus, ReferralStatus } from '@app/contracts';
 import { companyKey, STAGE_RANK } from '@app/domain';
+import type pg from 'pg';
 import type { z } from 'zod';
 import type { Tx } from './db.ts';
 import { projectIdFor } from './projects.ts';
@@ -17,26 +18,6 @@ export interface ReferrerProfile {
   firstName: string;
   lastName: string;
   companyName: string;
-}
-
-/**
- * The referrer with the current email of the gateway's identity, created from it when `user.registered`
- * has not arrived yet (no names then).
- */
-export async function referrerWithEmail(tx: Tx, userId: string, email: string): Promise<ReferrerProfile> {
-  const [row] = await tx.$queryRaw<
-    Array<{ user_id: string; email: string; first_name: string; last_name: string; company_name: string }>
-  >`
-    INSERT INTO referrers (user_id, email) VALUES (${userId}, ${email})
-    ON CONFLICT (user_id) DO UPDATE SET email = EXCLUDED.email
-    RETURNING user_id, email, first_name, last_name, company_name`;
-  return {
-    userId: row!.user_id,
-    email: row!.email,
-    firstName: row!.first_name,
-    lastName: row!.last_name,
-    companyName: row!.company_name,
-  };
 }
 
 /** The referrer's profile as known (null before any referral or `user.registered`). */
@@ -62,28 +43,66 @@ export interface StoredProject {
   website: string | null;
 }
 
+/** What `upsertProject` answers: the project, and its referral program for the new referral's answer. */
+export type UpsertedProject = StoredProject & { referralProgram: string | null };
+
 /**
- * The project for a product of a company, created on first use. Its shared description is only ever the
- * verified vendor's own (its program's), filled when empty: never a referrer's typing.
+ * What a new referral needs first, in one statement (the create is the pipeline's first step,
+ * bench:pipeline): the referrer with the current email of the gateway's identity, created from it when
+ * `user.registered` has not arrived yet (no names then); and the project for a product of a company,
+ * created on first use. A project's shared description is only ever the verified vendor's own (its
+ * program's), filled when empty: never a referrer's typing.
  */
-export async function upsertProject(
+export async function upsertReferrerAndProject(
   tx: Tx,
+  identity: { userId: string; email: string },
   product: { productName: string; companyName: string; vendorDescription: string },
-): Promise<StoredProject> {
+): Promise<{ referrer: ReferrerProfile; project: UpsertedProject }> {
   const { productName, companyName, vendorDescription: description } = product;
   const [row] = await tx.$queryRaw<
-    Array<{ id: string; product_name: string; company_name: string; description: string; website: string | null }>
+    Array<{
+      user_id: string;
+      email: string;
+      first_name: string;
+      last_name: string;
+      company_name: string;
+      id: string;
+      product_name: string;
+      project_company_name: string;
+      description: string;
+      website: string | null;
+      referral_program: string | null;
+    }>
   >`
-    INSERT INTO projects (id, product_name, company_name, company_key, description)
-    VALUES (${projectIdFor(productName, companyName)}, ${productName}, ${companyName}, ${companyKey(companyName)}, ${description})
-    ON CONFLICT (id) DO UPDATE SET description = CASE WHEN projects.description = '' THEN EXCLUDED.description ELSE projects.description END
-    RETURNING id, product_name, company_name, description, website`;
+    WITH referrer AS (
+      INSERT INTO referrers (user_id, email) VALUES (${identity.userId}, ${identity.email})
+      ON CONFLICT (user_id) DO UPDATE SET email = EXCLUDED.email
+      RETURNING user_id, email, first_name, last_name, company_name),
+    project AS (
+      INSERT INTO projects (id, product_name, company_name, company_key, description)
+      VALUES (${projectIdFor(productName, companyName)}, ${productName}, ${companyName}, ${companyKey(companyName)}, ${description})
+      ON CONFLICT (id) DO UPDATE SET description = CASE WHEN projects.description = '' THEN EXCLUDED.description ELSE projects.description END
+      RETURNING id, product_name, company_name, description, website, referral_program)
+    SELECT r.user_id, r.email, r.first_name, r.last_name, r.company_name, p.id, p.product_name,
+           p.company_name AS project_company_name, p.description, p.website, p.referral_program
+      FROM referrer r, project p`;
+  const r = row!;
   return {
-    id: row!.id,
-    productName: row!.product_name,
-    companyName: row!.company_name,
-    description: row!.description,
-    website: row!.website,
+    referrer: {
+      userId: r.user_id,
+      email: r.email,
+      firstName: r.first_name,
+      lastName: r.last_name,
+      companyName: r.company_name,
+    },
+    project: {
+      id: r.id,
+      productName: r.product_name,
+      companyName: r.project_company_name,
+      description: r.description,
+      website: r.website,
+      referralProgram: r.referral_program,
+    },
   };
 }
 
@@ -95,43 +114,126 @@ export interface Routing {
   fit: IcpFit | null;
 }
 
-/** A new referral to a project, in Tee-up (and `new` in the vendor's lead inbox when routed), with its first history entry. */
+/** A referral as `insertReferral` stored it. */
+export interface NewReferral {
+  id: number;
+  userId: string;
+  projectId: string;
+  status: ReferralStatus;
+  referredFirstName: string;
+  referredLastName: string;
+  referredEmail: string;
+  referredPhone: string | null;
+  referralReason: string;
+  isReferralAware: boolean;
+  canUseReferrerName: boolean;
+  notes: string | null;
+  company: string;
+  fromClay: boolean;
+  description: string;
+  client: unknown;
+  vendorId: string | null;
+  leadStatus: LeadStatus | null;
+  fit: unknown;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/**
+ * A new referral to a project, in Tee-up (and `new` in the vendor's lead inbox when routed), with its first
+ * history entry (pending) and its first timeline entries, all at its creation: one statement (the create is
+ * the pipeline's first step, bench:pipeline). Timeline entries get their ids in the order given.
+ */
 export async function insertReferral(
   tx: Tx,
   userId: string,
   project: StoredProject,
   input: z.output<typeof CreateReferralRequest>,
   routing: Routing,
-) {
-  const referral = await tx.referral.create({
-    data: {
-      userId,
-      projectId: project.id,
-      referredFirstName: input.referredFirstName,
-      referredLastName: input.referredLastName,
-      referredEmail: input.referredEmail,
-      referralReason: input.referralReason,
-      isReferralAware: input.isReferralAware,
-      canUseReferrerName: input.canUseReferrerName,
-      company: routing.company,
-      description: input.description,
-      client: input.client,
-      notes: input.notes || null,
-      vendorId: routing.vendorId,
-      leadStatus: routing.vendorId ? 'new' : null,
-      ...(routing.fit ? { fit: routing.fit } : {}),
-      searchText: searchTextOf({
-        firstName: input.referredFirstName,
-        lastName: input.referredLastName,
-        email: input.referredEmail,
-        company: routing.company,
-        projectCompanyName: project.companyName,
-        reason: input.referralReason,
-      }),
-    },
+  timeline: NewTimelineEntry[],
+): Promise<NewReferral> {
+  const at = new Date();
+  const searchText = searchTextOf({
+    firstName: input.referredFirstName,
+    lastName: input.referredLastName,
+    email: input.referredEmail,
+    company: routing.company,
+    projectCompanyName: project.companyName,
+    reason: input.referralReason,
   });
-  await recordStatusChange(tx, { referralId: referral.id, userId, from: null, to: 'pending', at: referral.createdAt });
-  return referral;
+  const [row] = await tx.$queryRaw<
+    Array<{
+      id: number;
+      user_id: string;
+      project_id: string;
+      status: ReferralStatus;
+      referred_first_name: string;
+      referred_last_name: string;
+      referred_email: string;
+      referred_phone: string | null;
+      referral_reason: string;
+      is_referral_aware: boolean;
+      can_use_referrer_name: boolean;
+      notes: string | null;
+      company: string;
+      from_clay: boolean;
+      description: string;
+      client: unknown;
+      vendor_id: string | null;
+      lead_status: LeadStatus | null;
+      fit: unknown;
+      created_at: Date;
+      updated_at: Date;
+    }>
+  >`
+    WITH inserted AS (
+      INSERT INTO referrals (user_id, project_id, referred_first_name, referred_last_name, referred_email, referral_reason,
+                             is_referral_aware, can_use_referrer_name, company, description, client, notes, vendor_id,
+                             lead_status, fit, search_text, created_at, updated_at)
+      VALUES (${userId}, ${project.id}, ${input.referredFirstName}, ${input.referredLastName}, ${input.referredEmail},
+              ${input.referralReason}, ${input.isReferralAware}, ${input.canUseReferrerName}, ${routing.company},
+              ${input.description}, ${JSON.stringify(input.client)}::jsonb, ${input.notes || null}, ${routing.vendorId},
+              ${routing.vendorId ? 'new' : null}::lead_status, ${routing.fit ? JSON.stringify(routing.fit) : null}::jsonb,
+              ${searchText}, ${at}, ${at})
+      RETURNING *),
+    history AS (
+      INSERT INTO referral_status_changes (referral_id, user_id, from_status, to_status, at)
+      SELECT id, user_id, NULL, status, created_at FROM inserted),
+    entries AS (
+      INSERT INTO referral_timeline (referral_id, at, actor, kind, text)
+      SELECT i.id, i.created_at, e.actor, e.kind, e.text
+        FROM inserted i,
+             unnest(${timeline.map((e) => e.actor)}::text[], ${timeline.map((e) => e.kind)}::text[],
+                    ${timeline.map((e) => e.text)}::text[]) WITH ORDINALITY AS e(actor, kind, text, n)
+       ORDER BY e.n)
+    SELECT id, user_id, project_id, status::text AS status, referred_first_name, referred_last_name, referred_email,
+           referred_phone, referral_reason, is_referral_aware, can_use_referrer_name, notes, company, from_clay,
+           description, client, vendor_id, lead_status::text AS lead_status, fit, created_at, updated_at
+      FROM inserted`;
+  const r = row!;
+  return {
+    id: r.id,
+    userId: r.user_id,
+    projectId: r.project_id,
+    status: r.status,
+    referredFirstName: r.referred_first_name,
+    referredLastName: r.referred_last_name,
+    referredEmail: r.referred_email,
+    referredPhone: r.referred_phone,
+    referralReason: r.referral_reason,
+    isReferralAware: r.is_referral_aware,
+    canUseReferrerName: r.can_use_referrer_name,
+    notes: r.notes,
+    company: r.company,
+    fromClay: r.from_clay,
+    description: r.description,
+    client: r.client,
+    vendorId: r.vendor_id,
+    leadStatus: r.lead_status,
+    fit: r.fit,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
 }
 
 /** One entry of a referral's timeline (append-only; both sides read it). */
@@ -226,15 +328,50 @@ export async function recordStatusChange(
   await tx.referralStatusChange.create({ data: change });
 }
 
+/** What sending a referral's intro email needs to know of it and of its referrer, read in one statement. */
+export interface IntroSendFacts {
+  /** The referral's owner. */
+  userId: string;
+  emailSent: boolean;
+  /** The referrer's profile names ('' when no profile yet). */
+  firstName: string;
+  lastName: string;
+  /** The vendor's lead inbox while the referral is routed to a verified workspace that has one, else null. */
+  leadInbox: string | null;
+}
+
+/** Referral ids are int4: a larger one names no referral (and would not even bind as a parameter). */
+const MAX_REFERRAL_ID = 2 ** 31 - 1;
+
 /**
- * Stores the sent version of the intro email and marks it sent, unless it already was: a conditional
- * update, so of two concurrent sends exactly one finds email_sent_at still empty. Answers whether it did.
+ * The referral's owner and whether its intro email was sent, the names of the user `userId` (the sender)
+ * and the lead inbox the email always copies, in one statement; null when there is no such referral.
  */
-export async function markIntroEmailSent(tx: Tx, referralId: number, draft: EmailDraft): Promise<boolean> {
-  const claimed = await tx.$executeRaw`
-    UPDATE referrals SET email_draft = ${JSON.stringify(draft)}::jsonb, email_sent_at = now(), updated_at = now()
-     WHERE id = ${referralId} AND email_sent_at IS NULL`;
-  return claimed === 1;
+export async function introSendFacts(db: Tx, referralId: number, userId: string): Promise<IntroSendFacts | null> {
+  if (!Number.isSafeInteger(referralId) || referralId < 1 || referralId > MAX_REFERRAL_ID) return null;
+  const [row] = await db.$queryRaw<
+    Array<{
+      user_id: string;
+      sent: boolean;
+      first_name: string | null;
+      last_name: string | null;
+      lead_inbox: string | null;
+    }>
+  >`
+    SELECT r.user_id, r.email_sent_at IS NOT NULL AS sent, p.first_name, p.last_name,
+           CASE WHEN r.lead_status IS NOT NULL AND v.verified AND v.lead_inbox <> '' THEN v.lead_inbox END AS lead_inbox
+      FROM referrals r
+      LEFT JOIN referrers p ON p.user_id = ${userId}
+      LEFT JOIN vendors v ON v.id = r.vendor_id
+     WHERE r.id = ${referralId}`;
+  if (!row) return null;
+  return {
+    userId: row.user_id,
+    emailSent: row.sent,
+    firstName: row.first_name ?? '',
+    lastName: row.last_name ?? '',
+    leadInbox: row.lead_inbox,
+  };
 }
 
 /** A user's intro email recipients in the last rolling hour and day. */
@@ -244,25 +381,63 @@ export interface IntroRecipientUsage {
 }
 
 /**
- * The user's intro email recipients in the last hour and day, read after taking a lock of the user's own
- * until the transaction ends: concurrent sends of one user are counted one after the other, so together
- * they never go over a quota.
+ * Takes a lock of the user's own until the transaction ends: concurrent sends of one user are counted
+ * (`recordIntroEmailSent`) one after the other, so together they never go over a quota.
  */
-export async function lockIntroRecipientUsage(tx: Tx, userId: string): Promise<IntroRecipientUsage> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`intro-sends:${userId}`}, 0))`;
-  const [row] = await tx.$queryRaw<Array<{ last_hour: number; last_day: number }>>`
-    SELECT coalesce(sum(recipients) FILTER (WHERE sent_at > clock_timestamp() - interval '1 hour'), 0)::int AS last_hour,
-           coalesce(sum(recipients), 0)::int AS last_day
-      FROM intro_sends
-     WHERE user_id = ${userId} AND sent_at > clock_timestamp() - interval '1 day'`;
-  return { lastHour: row?.last_hour ?? 0, lastDay: row?.last_day ?? 0 };
+export async function lockIntroSends(client: pg.ClientBase, userId: string): Promise<void> {
+  await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`intro-sends:${userId}`]);
 }
 
-/** Records an intro email sent and how many recipients it reached (counted by `lockIntroRecipientUsage`). */
-export async function recordIntroSend(tx: Tx, send: { referralId: number; userId: string; recipients: number }) {
-  await tx.$executeRaw`
-    INSERT INTO intro_sends (referral_id, user_id, recipients, sent_at)
-    VALUES (${send.referralId}, ${send.userId}, ${send.recipients}, clock_timestamp())`;
+/**
+ * Within the user's quotas (their recipients in the last rolling hour and day, read after `lockIntroSends`),
+ * stores the sent version of the intro email and marks it sent unless it already was (a conditional update,
+ * so of two concurrent sends exactly one finds email_sent_at still empty), and with it records the send
+ * with its recipients and the timeline entry: one statement. Answers the usage before this send and whether
+ * the email was marked sent; when not (over a quota, or sent before), nothing is written.
+ */
+export async function recordIntroEmailSent(
+  client: pg.ClientBase,
+  sent: {
+    referralId: number;
+    userId: string;
+    draft: EmailDraft;
+    recipients: number;
+    entry: NewTimelineEntry;
+    quota: { perHour: number; perDay: number };
+  },
+): Promise<{ usage: IntroRecipientUsage; marked: boolean }> {
+  const { rows } = await client.query<{ last_hour: number; last_day: number; marked: number }>(
+    `WITH usage AS (
+       SELECT coalesce(sum(recipients) FILTER (WHERE sent_at > clock_timestamp() - interval '1 hour'), 0)::int AS last_hour,
+              coalesce(sum(recipients), 0)::int AS last_day
+         FROM intro_sends
+        WHERE user_id = $3 AND sent_at > clock_timestamp() - interval '1 day'),
+     marked AS (
+       UPDATE referrals SET email_draft = $2::jsonb, email_sent_at = now(), updated_at = now()
+        WHERE id = $1 AND email_sent_at IS NULL
+          AND (SELECT last_hour FROM usage) + $4 <= $9 AND (SELECT last_day FROM usage) + $4 <= $10
+       RETURNING id),
+     sends AS (
+       INSERT INTO intro_sends (referral_id, user_id, recipients, sent_at)
+       SELECT id, $3, $4, clock_timestamp() FROM marked),
+     entry AS (
+       INSERT INTO referral_timeline (referral_id, at, actor, kind, text) SELECT id, $5, $6, $7, $8 FROM marked)
+     SELECT last_hour, last_day, (SELECT count(*)::int FROM marked) AS marked FROM usage`,
+    [
+      sent.referralId,
+      JSON.stringify(sent.draft),
+      sent.userId,
+      sent.recipients,
+      new Date(),
+      sent.entry.actor,
+      sent.entry.kind,
+      sent.entry.text,
+      sent.quota.perHour,
+      sent.quota.perDay,
+    ],
+  );
+  const row = rows[0]!;
+  return { usage: { lastHour: row.last_hour, lastDay: row.last_day }, marked: row.marked === 1 };
 }
 
 /**
@@ -288,19 +463,28 @@ export async function setStage(tx: Tx, referralId: number, status: ReferralStatu
 }
 
 /**
- * Stores an intro email draft unless the email was sent (the stored draft is then what was sent), and
- * unless an enrichment draft is kept: one replaces a template/LLM draft, never the other way round.
- * Answers whether it was stored.
+ * Claims a `referral.draft_generated` event for the subscriber and stores its intro email draft, in one
+ * autocommit statement (one round trip and commit: the pipeline's busiest subscriber): the draft is stored
+ * only when the claim is new (a redelivery changes nothing), unless the email was sent (the stored draft is
+ * then what was sent), and unless an enrichment draft is kept: one replaces a template/LLM draft, never the
+ * other way round. Answers whether the event was claimed and whether the draft was stored.
  */
-export async function storeEmailDraft(
-  tx: Tx,
+export async function claimAndStoreEmailDraft(
+  pool: pg.Pool,
+  claim: { subscriber: string; eventId: string },
   referralId: number,
   draft: EmailDraft,
   fromEnrichment: boolean,
-): Promise<boolean> {
-  const stored = await tx.referral.updateMany({
-    where: { id: referralId, emailSentAt: null, ...(fromEnrichment ? {} : { fromClay: false }) },
-    data: { emailDraft: draft, fromClay: fromEnrichment },
-  });
-  return stored.count > 0;
+): Promise<{ claimed: boolean; stored: boolean }> {
+  const { rows } = await pool.query<{ claimed: boolean; stored: boolean }>(
+    `WITH claimed AS (
+       INSERT INTO processed_events (subscriber, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1),
+     stored AS (
+       UPDATE referrals SET email_draft = $4::jsonb, from_clay = $5, updated_at = now()
+        WHERE id = $3 AND email_sent_at IS NULL AND ($5 OR NOT from_clay) AND EXISTS (SELECT 1 FROM claimed)
+       RETURNING 1)
+     SELECT EXISTS (SELECT 1 FROM claimed) AS claimed, EXISTS (SELECT 1 FROM stored) AS stored`,
+    [claim.subscriber, claim.eventId, referralId, JSON.stringify(draft), fromEnrichment],
+  );
+  return rows[0]!;
 }

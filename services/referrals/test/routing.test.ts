@@ -205,6 +205,43 @@ describe('routing a referral to a verified vendor', () => {
   });
 });
 
+describe("the create's answer", () => {
+  it('is the referral as read back afterwards, routed (with bounties) or not', async () => {
+    const referrer = testUser('answer');
+    const delta = await saveVendor(ctx, { name: 'Delta Metrics' });
+    await deliver(ctx, 'bounties.saved', {
+      vendorId: delta.vendorId,
+      version: 1,
+      bounties: {
+        qualifiedLead: { enabled: true, type: 'flat', amount: 100 },
+        meetingHeld: { enabled: false },
+        opportunityCreated: { enabled: true, type: 'percentage_arr', amount: 5 },
+        closedWon: { enabled: true, type: 'flat', amount: 250.55 },
+        retentionBonus: { enabled: false },
+      },
+    });
+    const routed = await create(referrer, {
+      product: 'Delta Boards',
+      company: 'Delta',
+      website: `https://${delta.domain}/`,
+      client: fittingClient,
+      notes: 'Ask for Hans',
+    });
+    const tracked = await create(referrer, { product: 'Nowhere Tool', company: 'Nowhere Ltd', notes: '' });
+    expect([routed.statusCode, tracked.statusCode]).toEqual([201, 201]);
+    expect(routed.json().lead.vendorId).toBe(delta.vendorId);
+    expect(Referral.parse(routed.json()).money.milestones.filter((m) => m.bountyEnabled)).toHaveLength(3);
+    expect(tracked.json().lead).toBeNull();
+    for (const answer of [routed, tracked]) {
+      const { id } = answer.json();
+      const read = await app().inject({ method: 'GET', url: `/api/referrals/${id}`, headers: referrer.headers });
+      expect(read.statusCode).toBe(200);
+      // Byte for byte: the same fields, values and order as the reload it replaces.
+      expect(answer.body).toBe(read.body);
+    }
+  });
+});
+
 describe('the ICP check', () => {
   it('refuses a client that clearly fails the ICP with 422 ICP_MISMATCH and the reasons, storing nothing', async () => {
     const user = testUser();

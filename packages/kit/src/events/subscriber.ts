@@ -3,7 +3,7 @@ import type { FastifyBaseLogger as Logger } from 'fastify';
 import { runInContext } from '../context.ts';
 import { activeTraceId, consumerSpan } from '../tracing.ts';
 import type { ConsumerOptions, EventBus } from './bus.ts';
-import type { Emit, SqlTransaction, TransactionRunner } from './outbox.ts';
+import { collector, type Emit, type outboxEvent, type SqlTransaction, type TransactionRunner } from './outbox.ts';
 
 export interface TransactionalContext<N extends EventName, Tx, P> {
   event: EventEnvelope<N>;
@@ -44,8 +44,24 @@ export interface IdempotentSubscriber<N extends EventName> {
   options?: ConsumerOptions;
 }
 
+/**
+ * A subscriber whose only effect is the events it emits in answer (no writes of its own): the claim and
+ * the emitted events are written in one statement (`claimAndEmit`), a redelivery writing nothing. Cheaper
+ * than a transactional subscriber (one round trip and commit, no interactive transaction). `handle` runs
+ * before the claim; with `skipHandled` (when it is costly, e.g. a model call) an event already handled is
+ * looked up first and not handled again.
+ */
+export interface EmittingSubscriber<N extends EventName> {
+  kind: 'emitting';
+  id: string;
+  event: N;
+  skipHandled?: boolean;
+  handle: (context: { event: EventEnvelope<N>; emit: Emit; log: Logger }) => Promise<void>;
+  options?: ConsumerOptions;
+}
+
 export type Subscriber<N extends EventName, Tx, P = undefined> =
-  TransactionalSubscriber<N, Tx, P> | IdempotentSubscriber<N>;
+  TransactionalSubscriber<N, Tx, P> | IdempotentSubscriber<N> | EmittingSubscriber<N>;
 
 /**
  * `defineSubscriber` bound to a service's transaction type, so subscriber files need no type arguments:
@@ -63,6 +79,8 @@ export async function bindSubscriber<N extends EventName, Tx extends SqlTransact
   deps: {
     transaction: TransactionRunner<Tx>;
     isProcessed: (subscriber: string, eventId: string) => Promise<boolean>;
+    /** Claims the event and writes its answers in one statement, then wakes the relay (emitting subscribers). */
+    claimAndEmit?: (subscriber: string, eventId: string, rows: ReturnType<typeof outboxEvent>[]) => Promise<boolean>;
     log: Logger;
     /** The operator's settings by subscriber id (`SUBSCRIBERS`), over the subscriber's own. */
     overrides?: Record<string, ConsumerOptions> | undefined;
@@ -89,6 +107,14 @@ export async function bindSubscriber<N extends EventName, Tx extends SqlTransact
         ...(traceId ? { traceId } : {}),
       });
       if (subscriber.kind === 'idempotent') return subscriber.handle({ event, log });
+      if (subscriber.kind === 'emitting') {
+        if (!deps.claimAndEmit) throw new Error(`${subscriber.id}: an emitting subscriber needs claimAndEmit`);
+        if (subscriber.skipHandled && (await deps.isProcessed(subscriber.id, event.id))) return;
+        const { rows, emit } = collector();
+        await subscriber.handle({ event, emit, log });
+        await deps.claimAndEmit(subscriber.id, event.id, rows);
+        return;
+      }
       if (subscriber.prepare && (await deps.isProcessed(subscriber.id, event.id))) return;
       const prepared = subscriber.prepare ? await subscriber.prepare(event, log) : (undefined as P);
       await deps.transaction(async (tx, emit) => {
