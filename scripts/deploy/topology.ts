@@ -61,7 +61,10 @@ export async function serviceSubscribers(service: ServiceName): Promise<Subscrib
     const before = found.length;
     for (const value of Object.values(module)) {
       const subscriber = typeof value === 'function' ? (value as (...args: unknown[]) => unknown)(anything) : value;
-      if (isSubscriber(subscriber)) found.push({ id: subscriber.id, event: subscriber.event, file });
+      // A file may export variants of one subscriber (ai's intro draft with and without enrichment): one consumer.
+      if (isSubscriber(subscriber) && !found.some((f) => f.id === subscriber.id && f.event === subscriber.event)) {
+        found.push({ id: subscriber.id, event: subscriber.event, file });
+      }
     }
     if (found.length === before) throw new Error(`${file} exports no subscriber (an object with id and event)`);
   }
