@@ -135,21 +135,11 @@ function filtersOf(
     params.push(value);
     conditions.push(condition(`$${params.length}`));
   };
-  let status = 'NULL';
-  if (query.status) add((p) => `r.status = ${(status = `${p}::referral_status`)}`, query.status);
+  if (query.status) add((p) => `r.status = ${p}::referral_status`, query.status);
   if (query.company) add((p) => `r.company = ${p}`, query.company);
   // "Created later than now minus N days" (spec 9).
   if (query.days !== 'all') add((p) => `r.created_at > ${p}`, new Date(now - Number(query.days) * DAY_MS));
-  if (query.search) {
-    // The user's own keys of the term (and stage) in the search index (migration 20261128200000_search_keys),
-    // the LIKE rechecking each candidate.
-    add(
-      (p) =>
-        `referral_search_keys(r.user_id, r.status, r.search_text) @> referral_search_term_keys($1, ${status}, ${p})`,
-      query.search.toLowerCase(),
-    );
-    add((p) => `r.search_text LIKE ${p}`, containsPattern(query.search));
-  }
+  if (query.search) add((p) => `r.search_text LIKE ${p}`, containsPattern(query.search));
   return { where: conditions.join(' AND '), params, filtered: params.length > 1 };
 }
 
