@@ -254,4 +254,5 @@ export async function startTestService<S extends { app: { ready(): PromiseLike<u
   };
 }
 
+export { seededRandom } from './random.ts';
 export { SPAN_KIND, startOtlpCollector, type CollectedSpan, type OtlpCollector } from './otlp-collector.ts';

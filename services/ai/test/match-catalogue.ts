@@ -4,18 +4,8 @@
  * bounties, and 50 client needs, all from fixed seeds so every run builds the same.
  */
 import { MatchRequest } from '@app/contracts';
+import { seededRandom } from '@app/testing/random';
 import { Matcher, type MatchProgramRecord, type ParsedMatchRequest, type VendorRecord } from '../src/match/engine.ts';
-
-/** A deterministic PRNG (mulberry32), so every run builds the same catalogue. */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Product categories with the words their programs are described in. */
 const CATEGORIES: Array<[string, string[]]> = [
@@ -116,7 +106,7 @@ export interface CatalogueSink {
 export function buildMatcher(size: number): Matcher;
 export function buildMatcher<T extends CatalogueSink>(size: number, matcher: T): T;
 export function buildMatcher(size: number, matcher: CatalogueSink = new Matcher()): CatalogueSink {
-  const rand = random(42);
+  const rand = seededRandom(42);
   for (let i = 0; i < size; i++) {
     const [category, words] = pick(rand, CATEGORIES);
     const brand = `${pick(rand, SYLLABLES)}${pick(rand, SYLLABLES)}${i}`;
@@ -170,7 +160,7 @@ export function buildMatcher(size: number, matcher: CatalogueSink = new Matcher(
 
 /** 50 client needs, from one word to a paragraph, some with client facts. */
 export function queries(): ParsedMatchRequest[] {
-  const rand = random(7);
+  const rand = seededRandom(7);
   const needs = [
     'CRM for a growing sales team',
     'they need payroll and benefits for 40 employees',

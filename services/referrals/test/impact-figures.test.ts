@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { ImpactSummary, type Bounties, type Milestone, type ReferralStatus } from '@app/contracts';
+import { seededRandom } from '@app/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   deliver,
@@ -37,17 +38,6 @@ const STATUSES: ReferralStatus[] = [
 ];
 const MILESTONES: Milestone[] = ['qualifiedLead', 'meetingHeld', 'opportunityCreated', 'closedWon'];
 const COMPANIES = ['Acme', 'ACME Inc.', 'Globex', 'Initech'];
-
-/** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function create(user: TestUser, company: string, product: string): Promise<number> {
   const response = await app().inject({
@@ -136,7 +126,7 @@ afterAll(async () => {
 
 describe('the Impact figures', () => {
   it('equal the computation from the referrals after random changes through the routes', async () => {
-    const next = random(15);
+    const next = seededRandom(15);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
     const owned: Array<{ id: number; user: TestUser }> = [];
     for (let i = 0; i < 36; i++) {

@@ -1,0 +1,15 @@
+/**
+ * Kept apart from the package's index (which starts databases, brokers and mail catchers) so a benchmark's
+ * data generator can import it alone: `@app/testing/random`.
+ */
+
+/** A small deterministic generator (mulberry32): the same seed gives the same numbers in [0, 1), run after run. */
+export function seededRandom(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
