@@ -9,7 +9,7 @@ import { connect as netConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { EventEnvelope, EventName } from '@app/contracts';
-import { createLogger, inProcessBus, type EventBus } from '@app/kit';
+import { createLogger, inProcessBus, migrateService, type EventBus } from '@app/kit';
 import type { JetStreamManager } from '@nats-io/jetstream';
 import pg from 'pg';
 
@@ -142,6 +142,32 @@ export function migrationsBefore(
     .sort();
   for (const name of names) cpSync(join(migrations, name), join(dir, name), { recursive: true });
   return { dir, names, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * A fresh database holding a service's schema as it was before the migration `first` (applied by the service's
+ * own migrator from `migrationsBefore`'s copy), for testing a migration on old data. `client` queries it in
+ * the service's schema; `migrateAll` applies every migration of `migrations`; `drop` ends the client and
+ * drops the database.
+ */
+export async function databaseBefore(migrations: string, schema: string, first: string) {
+  const db = await freshDatabase();
+  const before = migrationsBefore(migrations, first);
+  try {
+    await migrateService(db.url, schema, before.dir);
+  } finally {
+    before.remove();
+  }
+  const client = new pg.Client({ connectionString: db.url, options: `-c search_path=${schema}` });
+  await client.connect();
+  return {
+    client,
+    migrateAll: () => migrateService(db.url, schema, migrations),
+    drop: async () => {
+      await client.end();
+      await db.drop();
+    },
+  };
 }
 
 export const uniqueId = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;

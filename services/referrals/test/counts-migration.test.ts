@@ -1,7 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { migrateService } from '@app/kit';
-import { freshDatabase, migrationsBefore } from '@app/testing';
-import pg from 'pg';
+import { databaseBefore } from '@app/testing';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -10,24 +9,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  */
 
 const migrations = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
-let db: Awaited<ReturnType<typeof freshDatabase>>;
+let db: Awaited<ReturnType<typeof databaseBefore>>;
 let client: pg.Client;
-let before: ReturnType<typeof migrationsBefore>;
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  client = new pg.Client({ connectionString: db.url });
-  await client.connect();
   // The schema as it was before the first of them (20261127000000_search_trigrams), applied by the service's migrator.
-  before = migrationsBefore(migrations, '20261127000000');
-  await migrateService(db.url, 'referrals', before.dir);
-  await client.query('SET search_path = referrals');
+  db = await databaseBefore(migrations, 'referrals', '20261127000000');
+  client = db.client;
 });
 
 afterAll(async () => {
-  await client?.end();
   await db?.drop();
-  before?.remove();
 });
 
 describe("issue 15's migrations", () => {
@@ -38,7 +30,7 @@ describe("issue 15's migrations", () => {
       SELECT 'u' || (n % 3), CASE WHEN n % 4 = 0 THEN 'q' ELSE 'p' END, 'pending', 'Anna', 'B', 'a@b.example', 'r', 'Acme', 'anna b' || n
         FROM generate_series(1, 10) n;`);
 
-    await migrateService(db.url, 'referrals', migrations);
+    await db.migrateAll();
 
     const { rows } = await client.query(`SELECT project_id, count FROM project_referral_counts ORDER BY project_id`);
     expect(rows).toEqual([

@@ -1,7 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { migrateService } from '@app/kit';
-import { freshDatabase, migrationsBefore } from '@app/testing';
-import pg from 'pg';
+import { databaseBefore } from '@app/testing';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -10,23 +9,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  */
 
 const migrations = fileURLToPath(new URL('../prisma/migrations', import.meta.url));
-let db: Awaited<ReturnType<typeof freshDatabase>>;
+let db: Awaited<ReturnType<typeof databaseBefore>>;
 let client: pg.Client;
-let before: ReturnType<typeof migrationsBefore>;
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  client = new pg.Client({ connectionString: db.url });
-  await client.connect();
-  before = migrationsBefore(migrations, '20261128000000');
-  await migrateService(db.url, 'referrals', before.dir);
-  await client.query('SET search_path = referrals');
+  db = await databaseBefore(migrations, 'referrals', '20261128000000');
+  client = db.client;
 });
 
 afterAll(async () => {
-  await client?.end();
   await db?.drop();
-  before?.remove();
 });
 
 const rows = async (table: string, key: string) =>
@@ -48,7 +40,7 @@ describe('the referral figures migration', () => {
              (4, 'u2', 'p', 'declined', 2, 'A', 'B', 'a@b.example', 'r', 'Acme', 'a', 'v1', 'new', '2026-02-02T00:00:00Z', NULL, NULL, NULL);
       INSERT INTO milestone_confirmations (referral_id, milestone, actor, actor_name) VALUES (2, 'closedWon', 'vendor', 'Acme');`);
 
-    await migrateService(db.url, 'referrals', migrations);
+    await db.migrateAll();
 
     // Months in UTC (23:30 on January 31st is January); a referral never Closed-Won has closed_won_month 1970-01-01.
     const day = (iso: string) => new Date(`${iso}T00:00:00`);
