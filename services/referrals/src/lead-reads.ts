@@ -10,7 +10,7 @@ import type {
 } from '@app/contracts';
 import type pg from 'pg';
 import { moneyOf } from './money-view.ts';
-import { iso, moneySubjectOf, TIMELINE_OF_R } from './reads.ts';
+import { isReferralId, iso, moneySubjectOf, TIMELINE_OF_R } from './reads.ts';
 import { personName } from './people.ts';
 
 /**
@@ -20,9 +20,6 @@ import { personName } from './people.ts';
 
 /** The most leads one inbox page answers (the newest). */
 export const MAX_LEADS = 500;
-
-/** Referral ids are int4: a larger one names no lead. */
-const MAX_REFERRAL_ID = 2 ** 31 - 1;
 
 interface LeadRow {
   id: number;
@@ -116,7 +113,7 @@ export function leadReads(pool: pg.Pool, currency: string) {
 
     /** One lead of the vendor, or null (another vendor's referral is no lead of this one). */
     async byId(vendorId: string, referralId: number): Promise<Lead | null> {
-      if (!Number.isSafeInteger(referralId) || referralId < 1 || referralId > MAX_REFERRAL_ID) return null;
+      if (!isReferralId(referralId)) return null;
       const { rows } = await pool.query<LeadRow>(
         `${SELECT_LEADS} WHERE r.id = $1 AND r.vendor_id = $2 AND r.lead_status IS NOT NULL`,
         [referralId, vendorId],

@@ -120,8 +120,8 @@ const LIST_COLUMNS = `
 
 const DAY_MS = 24 * 3600_000;
 
-/** Referral ids are int4: a larger one names no referral (and would not even bind as a parameter). */
-const MAX_REFERRAL_ID = 2 ** 31 - 1;
+/** Referral ids are int4: anything else names no referral (and a larger one would not even bind as a parameter). */
+export const isReferralId = (id: number) => Number.isSafeInteger(id) && id >= 1 && id <= 2 ** 31 - 1;
 
 /** The WHERE clause of the dashboard's filters (spec 9), all on columns of the user's index range. */
 function filtersOf(
@@ -223,7 +223,7 @@ export function referralReads(pool: pg.Pool, currency: string) {
   return {
     /** One referral and its owner, or null. */
     async byId(id: number): Promise<{ userId: string; referral: Referral } | null> {
-      if (!Number.isSafeInteger(id) || id < 1 || id > MAX_REFERRAL_ID) return null;
+      if (!isReferralId(id)) return null;
       const { rows } = await pool.query<ReferralRow>(prepared(`${SELECT_REFERRAL} WHERE r.id = $1`, [id]));
       const row = rows[0];
       return row ? { userId: row.user_id, referral: (await withMoney([row]))[0]! } : null;

@@ -4,6 +4,7 @@ import type pg from 'pg';
 import type { z } from 'zod';
 import type { Tx } from './db.ts';
 import { projectIdFor } from './projects.ts';
+import { isReferralId } from './reads.ts';
 import { searchTextOf } from './search-text.ts';
 import type { NewTimelineEntry } from './timeline.ts';
 
@@ -340,15 +341,12 @@ export interface IntroSendFacts {
   leadInbox: string | null;
 }
 
-/** Referral ids are int4: a larger one names no referral (and would not even bind as a parameter). */
-const MAX_REFERRAL_ID = 2 ** 31 - 1;
-
 /**
  * The referral's owner and whether its intro email was sent, the names of the user `userId` (the sender)
  * and the lead inbox the email always copies, in one statement; null when there is no such referral.
  */
 export async function introSendFacts(db: Tx, referralId: number, userId: string): Promise<IntroSendFacts | null> {
-  if (!Number.isSafeInteger(referralId) || referralId < 1 || referralId > MAX_REFERRAL_ID) return null;
+  if (!isReferralId(referralId)) return null;
   const [row] = await db.$queryRaw<
     Array<{
       user_id: string;
