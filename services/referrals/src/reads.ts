@@ -143,6 +143,20 @@ function filtersOf(
   return { where: conditions.join(' AND '), params, filtered: params.length > 1 };
 }
 
+/**
+ * The ids and dates of a search's matches, given the WHERE of filtersOf: an index-only scan of the user's
+ * entries (of one stage when filtered by stage) in the covering index of their search texts, the LIKE checked
+ * on each entry, so the cost follows the user's rows, never the table's (migration 20261129000000). A B-tree
+ * entry holds at most ~2.7 KB: texts over 2,000 bytes (a long reason) are left out of that index and read
+ * from the heap through a partial index of their own, nearly empty. The two arms split the rows by length,
+ * so each match comes once. The length bounds are literals: they must imply the partial indexes' predicates
+ * in a generic plan too.
+ */
+export const searched = (where: string) =>
+  `SELECT r.id, r.created_at FROM referrals r WHERE ${where} AND octet_length(r.search_text) <= 2000
+   UNION ALL
+   SELECT r.id, r.created_at FROM referrals r WHERE ${where} AND octet_length(r.search_text) > 2000`;
+
 function toReferral(row: ReferralRow, money: ReferralMoney): Referral {
   return {
     id: row.id,
@@ -243,11 +257,10 @@ export function referralReads(pool: pg.Pool, currency: string) {
       const { where, params, filtered } = filtersOf(userId, query, now);
       const limit = `LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
       // One statement (LIST_COLUMNS). A search's matches are read once, counted, and the page's 25 taken from
-      // them: its only plan is the user's trigram index for the term, even in a generic plan. Otherwise the
-      // page comes from the user's (created_at, id) index; unfiltered, the total is the sum of the stages
-      // (kept up to date by figures.ts), filtered, a count.
+      // them (`searched`). Otherwise the page comes from the user's (created_at, id) index; unfiltered, the total
+      // is the sum of the stages (kept up to date by figures.ts), filtered, a count.
       const sql = query.search
-        ? `WITH matched AS MATERIALIZED (SELECT r.id, r.created_at FROM referrals r WHERE ${where}),
+        ? `WITH matched AS MATERIALIZED (${searched(where)}),
                 page AS MATERIALIZED (${SELECT_LIST_ITEMS}
                   JOIN (SELECT id FROM matched ORDER BY created_at DESC, id DESC ${limit}) m ON m.id = r.id)
            SELECT (SELECT count(*)::int FROM matched) AS total, ${LIST_COLUMNS}`
