@@ -49,9 +49,8 @@ const FIGURES_MIGRATION = new URL(
 /**
  * Runs a bulk load without the secondary indexes of `tables` (schema `referrals`): they are dropped
  * before and built again after (the same definitions, read from pg_indexes), as a restore would. Much
- * faster than maintaining them row by row (a trigram GIN index above all). The figures' triggers are off
- * during the load (a row trigger per referral) and the figures are then built from the rows by the
- * migration's own backfill. Returns the time of the rebuild (indexes and figures).
+ * faster than maintaining them row by row. The figures' triggers are off during the load (a row trigger
+ * per referral) and the figures are then built from the rows by the migration's own backfill. Returns the time of the rebuild (indexes and figures).
  */
 export async function withoutIndexes(db: pg.Client, tables: string[], load: () => Promise<void>): Promise<number> {
   const { rows: indexes } = await db.query<{ name: string; definition: string }>(
