@@ -13,6 +13,6 @@ CREATE INDEX "referrals_search_long_idx" ON "referrals" ("user_id", "status") WH
 -- How many texts are long: without it PostgreSQL guesses a third of the rows for either bound, and its custom plans
 -- (a statement's first five runs on a connection) read the long ones' arm through another index.
 CREATE STATISTICS "referrals_search_text_length" ON (octet_length("search_text")) FROM "referrals";
--- The trigram index no list plan uses any more; every insert paid for its ~120 keys (bench/README.md).
+-- The trigram index, which no list plan reads any more, while every insert paid for its ~120 keys (bench/README.md).
 -- pg_trgm and btree_gin stay installed (another schema of the database may use them).
 DROP INDEX "referrals_user_id_search_text_idx";
