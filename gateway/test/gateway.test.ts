@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { operationList } from '@app/contracts';
 import { createAuthService, readAuthConfig, type AuthService } from '@app/auth-service';
 import { createServiceApp, listenOnSocket, metricsRegistry, type EventBus, type SocketListener } from '@app/kit';
@@ -26,6 +28,8 @@ let flakyCalls = 0;
 const webDist = mkdtempSync(join(tmpdir(), 'web-'));
 
 const json = { 'content-type': 'application/json' };
+/** ~140 KB that no two offsets repeat alike: a body copied wrong anywhere shows. */
+const largeBody = Buffer.from(Array.from({ length: 25_000 }, (_, i) => (i * 7919).toString(36).padStart(4, '0')).join(''));
 
 async function signIn(email: string): Promise<string> {
   const register = await gateway.inject({
@@ -72,6 +76,18 @@ beforeAll(async () => {
     flakyCalls++;
     if (flakyCalls % 3 !== 0) return reply.status(503).send({ message: 'starting', code: 'SERVICE_UNAVAILABLE' });
     return { ok: true, calls: flakyCalls };
+  });
+  // Bodies larger than one socket write: with a content-length, streamed without one, and one cut mid-body.
+  upstream.get('/api/referrals/large', async (_request, reply) =>
+    reply.type('application/json; charset=utf-8').header('set-cookie', ['a=1', 'b=2']).send(largeBody),
+  );
+  upstream.get('/api/referrals/streamed', async (_request, reply) =>
+    reply.type('text/plain').send(Readable.from([largeBody.subarray(0, 30_000), largeBody.subarray(30_000)])),
+  );
+  upstream.get('/api/referrals/cut', async (_request, reply) => {
+    reply.hijack();
+    reply.raw.writeHead(200, { 'content-type': 'text/plain', 'content-length': largeBody.length });
+    reply.raw.write(largeBody.subarray(0, 20_000), () => setTimeout(() => reply.raw.destroy(), 20));
   });
   const upstreamUrl = await upstream.listen({ host: '127.0.0.1', port: 0 });
   upstreamSocket = await listenOnSocket(upstream, join(webDist, 'profiles.sock'));
@@ -294,6 +310,58 @@ describe('fast path (a GET with a cached session, answered before Fastify)', () 
       expect(response.status).toBe(200);
       expect(flakyCalls - before).toBe(3);
     }
+  });
+
+  it('passes large and streamed bodies through byte for byte, with the headers Fastify gives them', async () => {
+    const token = await signIn('fast-large@example.com');
+    // Node's client, for the headers as sent: names, order and repeats.
+    const answer = (path: string) =>
+      new Promise<{ status?: number; headers: string[][]; body: Buffer }>((resolve, reject) => {
+        get(`${base}${path}`, { headers: { cookie: `sid=${token}`, 'x-request-id': 'req-big' } }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('error', reject);
+          response.on('end', () => {
+            const raw = response.rawHeaders;
+            const headers = raw.flatMap((name, i) => (i % 2 === 0 && name !== 'date' ? [[name, raw[i + 1]!]] : []));
+            resolve({ status: response.statusCode, headers, body: Buffer.concat(chunks) });
+          });
+        }).on('error', reject);
+      });
+    // The first answer comes through Fastify's route (the session not cached yet), the others the fast path.
+    const viaFastify = await answer('/api/referrals/large');
+    for (let i = 0; i < 3; i++) expect(await answer('/api/referrals/large')).toEqual(viaFastify);
+    expect(viaFastify.body.equals(largeBody)).toBe(true);
+    expect(viaFastify.headers).toEqual(
+      expect.arrayContaining([
+        ['content-length', String(largeBody.length)],
+        ['set-cookie', 'a=1'],
+        ['set-cookie', 'b=2'],
+        ['x-request-id', 'req-big'],
+        ['cache-control', 'no-store'],
+        ['x-frame-options', 'DENY'],
+      ]),
+    );
+    // Without a content-length (chunked from the service): the same bytes, as they come.
+    const streamed = await answer('/api/referrals/streamed');
+    expect(streamed.status).toBe(200);
+    expect(streamed.body.equals(largeBody)).toBe(true);
+    expect(streamed.headers).toEqual(expect.arrayContaining([['transfer-encoding', 'chunked']]));
+  });
+
+  it('cuts the answer off when the service dies mid-body, and goes on serving', async () => {
+    const token = await signIn('fast-cut@example.com');
+    await fetch(`${base}/api/referrals/7`, { headers: { cookie: `sid=${token}` } }); // caches the session
+    for (let i = 0; i < 2; i++) {
+      const response = await fetch(`${base}/api/referrals/cut`, { headers: { cookie: `sid=${token}` } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-length')).toBe(String(largeBody.length));
+      // Never a short body passed off as whole: the client sees the connection end early.
+      await expect(response.arrayBuffer()).rejects.toThrow();
+    }
+    const after = await fetch(`${base}/api/referrals/7`, { headers: { cookie: `sid=${token}` } });
+    expect(after.status).toBe(200);
+    expect(((await after.json()) as { identity: { email: string } }).identity.email).toBe('fast-cut@example.com');
   });
 
   it('leaves sign-in to Fastify: no session or an unknown one is the same JSON 401', async () => {
