@@ -156,7 +156,7 @@ class Exchange {
   private retryAfter: number | string | null = null;
   /** An answer Node refuses to write (a status out of range): a 502, and the rest of it is dropped. */
   private refused = false;
-  /** Body bytes still to come by the upstream's `content-length` (-1: not given); 0 once the answer ended. */
+  /** Body bytes still to come by the upstream's `content-length` (-1: not given). */
   private remaining = -1;
 
   constructor(
@@ -280,7 +280,6 @@ class Exchange {
     if (this.retryAfter !== null || this.refused) return true;
     // The body's last bytes (by its content-length) end the answer at once: one write, no back-pressure left.
     if (chunk.length === this.remaining) {
-      this.remaining = 0;
       this.res.end(chunk);
       return true;
     }
@@ -291,7 +290,7 @@ class Exchange {
   onComplete() {
     if (this.refused) return;
     if (this.retryAfter === null) {
-      if (this.remaining !== 0) this.res.end();
+      if (!this.res.writableEnded) this.res.end();
       return;
     }
     this.retries++;
