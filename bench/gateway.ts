@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { IDENTITY_HEADER, identitySigner } from '@app/kit';
+import { ALLOCATOR_ENV } from '../gateway/src/allocator.ts';
 import { startAuth, type BenchAuth } from './lib/auth.ts';
 import type { RunRequest, RunResult } from './lib/loader.ts';
 import { startNginx, type Nginx } from './lib/nginx.ts';
@@ -134,6 +135,9 @@ async function main() {
 
   const gatewayArgs = settings.cpuProfile ? ['--cpu-prof', `--cpu-prof-dir=${resultsDir}profiles`] : [];
   const gatewayEnv = {
+    // What gateway/src/main.ts runs with (it restarts itself with it); the bench's gateways start from
+    // gateway-process.ts, so they get it here.
+    ...ALLOCATOR_ENV,
     INTERNAL_SECRET: secret,
     LOG_LEVEL: 'warn',
     AUTH_URL: auth.url,

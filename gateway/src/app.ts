@@ -187,7 +187,7 @@ export async function buildGateway(options: {
     routes: fastRoutes,
     getRoutes,
     sessions,
-    headers: { ...headers, 'cache-control': 'no-store' },
+    headers,
     requestId,
     trustProxy: config.TRUST_PROXY,
     decodable,

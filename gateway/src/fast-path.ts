@@ -30,7 +30,7 @@ export interface FastPathOptions {
   /** Every GET route of the app (Fastify templates), so a fast route is never taken where Fastify would pick another. */
   getRoutes: readonly string[];
   sessions: SessionResolver;
-  /** Security headers and `cache-control: no-store`, set on every answer of an `/api/` route. */
+  /** The security headers, set on every answer (then the request id and `cache-control: no-store`). */
   headers: Record<string, string>;
   requestId: (given: string | string[] | undefined) => string;
   trustProxy: boolean;
@@ -50,7 +50,7 @@ export interface FastPathOptions {
  * the gateway's CPU per request (bench/README.md).
  */
 export function fastPath(options: FastPathOptions) {
-  const { app, routes, sessions, headers: answerHeaders } = options;
+  const { app, routes, sessions } = options;
   // pino's (Fastify's logger); a disabled logger (`logger: false`) has no such method and logs nothing.
   const log = app.log as FastifyBaseLogger & { isLevelEnabled?: (level: string) => boolean };
   let closing = false;
@@ -63,6 +63,7 @@ export function fastPath(options: FastPathOptions) {
   app.addHook('onReady', async () => {
     match = routeMatcher(routes, options.getRoutes);
   });
+  const shared: Shared = { log, failure: options.failure, head: answerHead(options.headers), labels: new Map() };
 
   return function handle(req: IncomingMessage, res: ServerResponse): boolean {
     if (req.method !== 'GET' || closing || !match || tracingEnabled()) return false;
@@ -96,101 +97,214 @@ export function fastPath(options: FastPathOptions) {
       else for (const one of value) upstreamHeaders.push(name, one);
     }
 
-    const started = performance.now();
     const id = options.requestId(incoming[REQUEST_ID_HEADER]);
     upstreamHeaders.push(REQUEST_ID_HEADER, id);
     if (identity) upstreamHeaders.push(IDENTITY_HEADER, identity);
     const requestLog = log.isLevelEnabled?.('info') ? log.child({ reqId: id }) : null;
     requestLog?.info({ req: { method: 'GET', url, ip: clientAddress(req, options.trustProxy) } }, 'incoming request');
-
-    res.once('close', () => {
-      const seconds = (performance.now() - started) / 1000;
-      metrics.httpRequests.observe(
-        { service: 'gateway', method: 'GET', route: route.url, status_class: `${Math.floor(res.statusCode / 100)}xx` },
-        seconds,
-      );
-      if (!res.writableFinished) abort?.(new Error('the client closed the connection before the answer ended'));
-      requestLog?.info(
-        { res: { statusCode: res.statusCode }, responseTime: seconds * 1000 },
-        res.writableFinished ? 'request completed' : 'request aborted',
-      );
-    });
-
-    const fail = (code: ErrorCode) => {
-      const body = JSON.stringify({ message: ERRORS[code].message, code });
-      res.writeHead(ERRORS[code].status, {
-        ...answerHeaders,
-        [REQUEST_ID_HEADER]: id,
-        'content-type': 'application/json; charset=utf-8',
-        'content-length': Buffer.byteLength(body),
-      });
-      res.end(body);
-    };
-
-    let abort: ((error: Error) => void) | undefined;
-    let retries = 0;
-    const run = () => {
-      // The client left while a 503 was being retried: nothing more to ask.
-      if (res.destroyed) return;
-      let retryAfter: number | string | null = null;
-      // An answer Node refuses to write (a status out of range): a 502, and the rest of it is dropped.
-      let refused = false;
-      route.pool.dispatch(
-        {
-          method: 'GET',
-          path: url,
-          headers: upstreamHeaders,
-          headersTimeout: route.timeoutMs,
-          bodyTimeout: route.timeoutMs,
-        },
-        {
-          onConnect(abortRequest: (error: Error) => void) {
-            abort = abortRequest;
-          },
-          onHeaders(status: number, raw: Buffer[], resume: () => void) {
-            const out: Record<string, string | string[] | number> = { ...answerHeaders, [REQUEST_ID_HEADER]: id };
-            for (let i = 0; i < raw.length; i += 2) {
-              const name = raw[i]!.toString('latin1').toLowerCase();
-              const value = raw[i + 1]!.toString('latin1');
-              if (name === 'set-cookie') out[name] = [...((out[name] as string[] | undefined) ?? []), value];
-              else out[name] = value;
-            }
-            if (status === 503 && retries < MAX_RETRIES_ON_503 && !res.destroyed) {
-              retryAfter = (out['retry-after'] as string | undefined) ?? 42 * Math.random() * (retries + 1);
-              return true;
-            }
-            try {
-              res.writeHead(status, out);
-            } catch {
-              refused = true;
-              fail('BAD_GATEWAY');
-              return true;
-            }
-            res.on('drain', resume);
-            return true;
-          },
-          onData(chunk: Buffer) {
-            return retryAfter !== null || refused || res.write(chunk);
-          },
-          onComplete() {
-            if (refused) return;
-            if (retryAfter === null) return void res.end();
-            retries++;
-            setTimeout(run, retryAfter as number);
-          },
-          onError(error: Error) {
-            if (res.destroyed || refused) return;
-            if (res.headersSent) return void res.destroy(error);
-            const code = options.failure(error);
-            log.warn({ reqId: id, err: error, upstream: route.service }, 'upstream call failed');
-            fail(code);
-          },
-        } as unknown as Dispatcher.DispatchHandler,
-      );
-    };
-    run();
+    new Exchange(shared, route, res, url, upstreamHeaders, id, requestLog).run();
     return true;
   };
+}
+
+/** What every exchange of one gateway shares. */
+interface Shared {
+  log: FastifyBaseLogger;
+  failure: (error: Error) => ErrorCode;
+  head: AnswerHead;
+  /** The metrics labels per route and status class (1xx-5xx), built on first use. */
+  labels: Map<FastRoute, Array<Record<string, string>>>;
+}
+
+/**
+ * The headers every answer starts with, in the order Fastify's `onRequest` hook sets them (app.ts), as a
+ * flat `[name, value, ...]` list for `writeHead`: the security headers, the request id's slot and
+ * `cache-control: no-store`. `index` names where each sits, so an upstream header of the same name takes its
+ * place, as it does in Fastify's reply.
+ */
+interface AnswerHead {
+  list: Array<string | number>;
+  index: Map<string, number>;
+  requestIdAt: number;
+}
+
+function answerHead(security: Record<string, string>): AnswerHead {
+  const list: Array<string | number> = Object.entries(security).flat();
+  list.push(REQUEST_ID_HEADER, '', 'cache-control', 'no-store');
+  const index = new Map<string, number>();
+  for (let i = 0; i < list.length; i += 2) index.set(list[i] as string, i);
+  return { list, index, requestIdAt: index.get(REQUEST_ID_HEADER)! + 1 };
+}
+
+/**
+ * One forwarded request, and undici's dispatch handler for it: the answer is written to the client as it
+ * comes (status and headers at once, then the body with back-pressure), a 503 is asked again as
+ * reply-from would. One object per request, its methods on the prototype: the profile's allocations per
+ * request (bench/README.md) were in good part the closures and header objects of this path.
+ */
+class Exchange {
+  private readonly shared: Shared;
+  private readonly route: FastRoute;
+  private readonly res: ServerResponse;
+  private readonly url: string;
+  private readonly headers: string[];
+  private readonly id: string;
+  private readonly requestLog: FastifyBaseLogger | null;
+  private readonly started = performance.now();
+  private abort: ((error: Error) => void) | undefined;
+  private retries = 0;
+  private retryAfter: number | string | null = null;
+  /** An answer Node refuses to write (a status out of range): a 502, and the rest of it is dropped. */
+  private refused = false;
+  /** Body bytes still to come by the upstream's `content-length` (-1: not given). */
+  private remaining = -1;
+
+  constructor(
+    shared: Shared,
+    route: FastRoute,
+    res: ServerResponse,
+    url: string,
+    headers: string[],
+    id: string,
+    requestLog: FastifyBaseLogger | null,
+  ) {
+    this.shared = shared;
+    this.route = route;
+    this.res = res;
+    this.url = url;
+    this.headers = headers;
+    this.id = id;
+    this.requestLog = requestLog;
+    res.once('close', () => this.closed());
+  }
+
+  run() {
+    // The client left while a 503 was being retried: nothing more to ask.
+    if (this.res.destroyed) return;
+    this.retryAfter = null;
+    this.refused = false;
+    this.remaining = -1;
+    this.route.pool.dispatch(
+      {
+        method: 'GET',
+        path: this.url,
+        headers: this.headers,
+        headersTimeout: this.route.timeoutMs,
+        bodyTimeout: this.route.timeoutMs,
+      },
+      this as unknown as Dispatcher.DispatchHandler,
+    );
+  }
+
+  private closed() {
+    const res = this.res;
+    const seconds = (performance.now() - this.started) / 1000;
+    metrics.httpRequests.observe(this.labels(res.statusCode), seconds);
+    if (!res.writableFinished) this.abort?.(new Error('the client closed the connection before the answer ended'));
+    this.requestLog?.info(
+      { res: { statusCode: res.statusCode }, responseTime: seconds * 1000 },
+      res.writableFinished ? 'request completed' : 'request aborted',
+    );
+  }
+
+  private labels(status: number) {
+    const { labels } = this.shared;
+    let byClass = labels.get(this.route);
+    if (!byClass) labels.set(this.route, (byClass = []));
+    const statusClass = Math.floor(status / 100);
+    return (byClass[statusClass] ??= {
+      service: 'gateway',
+      method: 'GET',
+      route: this.route.url,
+      status_class: `${statusClass}xx`,
+    });
+  }
+
+  /** The answer's headers: the gateway's, then the upstream's (a name already there takes its place). */
+  private head(raw: Buffer[]) {
+    const { head } = this.shared;
+    const out = head.list.slice();
+    out[head.requestIdAt] = this.id;
+    const own = out.length;
+    for (let i = 0; i < raw.length; i += 2) {
+      const name = raw[i]!.toString('latin1').toLowerCase();
+      const value = raw[i + 1]!.toString('latin1');
+      if (name === 'content-length') this.remaining = Number(value);
+      let at = head.index.get(name) ?? -1;
+      for (let j = own; at < 0 && j < out.length; j += 2) if (out[j] === name) at = j;
+      if (at < 0) out.push(name, value);
+      else if (name !== 'set-cookie') out[at + 1] = value;
+      else {
+        // Every Set-Cookie, together where the first one was.
+        while (out[at + 2] === name) at += 2;
+        out.splice(at + 2, 0, name, value);
+      }
+    }
+    return out;
+  }
+
+  private fail(code: ErrorCode) {
+    const body = JSON.stringify({ message: ERRORS[code].message, code });
+    const out = this.shared.head.list.slice();
+    out[this.shared.head.requestIdAt] = this.id;
+    out.push('content-type', 'application/json; charset=utf-8', 'content-length', Buffer.byteLength(body));
+    this.res.writeHead(ERRORS[code].status, out);
+    this.res.end(body);
+  }
+
+  onConnect(abort: (error: Error) => void) {
+    this.abort = abort;
+  }
+
+  onHeaders(status: number, raw: Buffer[], resume: () => void) {
+    const res = this.res;
+    const out = this.head(raw);
+    if (status === 503 && this.retries < MAX_RETRIES_ON_503 && !res.destroyed) {
+      let given: string | undefined;
+      for (let i = 0; i < out.length; i += 2) if (out[i] === 'retry-after') given = out[i + 1] as string;
+      this.retryAfter = given ?? 42 * Math.random() * (this.retries + 1);
+      return true;
+    }
+    try {
+      res.writeHead(status, out);
+    } catch {
+      this.refused = true;
+      this.fail('BAD_GATEWAY');
+      return true;
+    }
+    res.on('drain', resume);
+    return true;
+  }
+
+  onData(chunk: Buffer) {
+    if (this.retryAfter !== null || this.refused) return true;
+    // The body's last bytes (by its content-length) end the answer at once: one write, no back-pressure left.
+    if (chunk.length === this.remaining) {
+      this.res.end(chunk);
+      return true;
+    }
+    if (this.remaining > 0) this.remaining -= chunk.length;
+    return this.res.write(chunk);
+  }
+
+  onComplete() {
+    if (this.refused) return;
+    if (this.retryAfter === null) {
+      if (!this.res.writableEnded) this.res.end();
+      return;
+    }
+    this.retries++;
+    setTimeout(() => this.run(), this.retryAfter as number);
+  }
+
+  onError(error: Error) {
+    const res = this.res;
+    if (res.destroyed || this.refused) return;
+    if (res.headersSent) return void res.destroy(error);
+    const code = this.shared.failure(error);
+    this.shared.log.warn({ reqId: this.id, err: error, upstream: this.route.service }, 'upstream call failed');
+    this.fail(code);
+  }
 }
 
 const PARAM = /^:\w+$/;

@@ -1,3 +1,5 @@
+// First, before anything loads: restarts the process with the allocator's setting when it lacks it.
+import './allocator-restart.ts';
 import {
   checkPortFree,
   closeMetricsServer,

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
 import { operationList } from '@app/contracts';
 import { createAuthService, readAuthConfig, type AuthService } from '@app/auth-service';
 import { createServiceApp, listenOnSocket, metricsRegistry, type EventBus, type SocketListener } from '@app/kit';
@@ -26,6 +28,10 @@ let flakyCalls = 0;
 const webDist = mkdtempSync(join(tmpdir(), 'web-'));
 
 const json = { 'content-type': 'application/json' };
+/** ~140 KB that no two offsets repeat alike: a body copied wrong anywhere shows. */
+const largeBody = Buffer.from(
+  Array.from({ length: 25_000 }, (_, i) => (i * 7919).toString(36).padStart(4, '0')).join(''),
+);
 
 async function signIn(email: string): Promise<string> {
   const register = await gateway.inject({
@@ -44,6 +50,28 @@ async function signIn(email: string): Promise<string> {
   });
   expect(login.statusCode).toBe(200);
   return login.cookies.find((c) => c.name === 'sid')!.value;
+}
+
+/**
+ * A verified user's session made in the database, without a login: the login route's rate limit is shared by
+ * this file, and its own test below needs what is left of it.
+ */
+async function sessionWithoutLogin(email: string): Promise<string> {
+  const register = await gateway.inject({
+    method: 'POST',
+    url: '/api/register',
+    headers: json,
+    payload: { firstName: 'G', lastName: 'W', companyName: 'C', email, password: 'pw' },
+  });
+  expect(register.statusCode).toBe(201);
+  await sql.query('UPDATE auth.users SET email_verified_at = now() WHERE email = $1', [email]);
+  const token = `session-of-${email.replace(/\W/g, '-')}`;
+  await sql.query(
+    `INSERT INTO auth.sessions (id, token_hash, user_id, expires_at)
+     SELECT gen_random_uuid(), $1, id, now() + interval '1 day' FROM auth.users WHERE email = $2`,
+    [createHash('sha256').update(token).digest('hex'), email],
+  );
+  return token;
 }
 
 beforeAll(async () => {
@@ -72,6 +100,19 @@ beforeAll(async () => {
     flakyCalls++;
     if (flakyCalls % 3 !== 0) return reply.status(503).send({ message: 'starting', code: 'SERVICE_UNAVAILABLE' });
     return { ok: true, calls: flakyCalls };
+  });
+  // Bodies larger than one socket write: with a content-length, streamed without one, and one cut mid-body.
+  upstream.get('/api/referrals/large', async (_request, reply) =>
+    reply.type('application/json; charset=utf-8').header('set-cookie', ['a=1', 'b=2']).send(largeBody),
+  );
+  upstream.get('/api/referrals/streamed', async (_request, reply) =>
+    reply.type('text/plain').send(Readable.from([largeBody.subarray(0, 30_000), largeBody.subarray(30_000)])),
+  );
+  upstream.get('/api/referrals/empty', async (_request, reply) => reply.type('text/plain').send(''));
+  upstream.get('/api/referrals/cut', async (_request, reply) => {
+    reply.hijack();
+    reply.raw.writeHead(200, { 'content-type': 'text/plain', 'content-length': largeBody.length });
+    reply.raw.write(largeBody.subarray(0, 20_000), () => setTimeout(() => reply.raw.destroy(), 20));
   });
   const upstreamUrl = await upstream.listen({ host: '127.0.0.1', port: 0 });
   upstreamSocket = await listenOnSocket(upstream, join(webDist, 'profiles.sock'));
@@ -294,6 +335,63 @@ describe('fast path (a GET with a cached session, answered before Fastify)', () 
       expect(response.status).toBe(200);
       expect(flakyCalls - before).toBe(3);
     }
+  });
+
+  it('passes large and streamed bodies through byte for byte, with the headers Fastify gives them', async () => {
+    const token = await sessionWithoutLogin('fast-large@example.com');
+    // Node's client, for the headers as sent: names, order and repeats.
+    const answer = (path: string) =>
+      new Promise<{ status?: number; headers: string[][]; body: Buffer }>((resolve, reject) => {
+        get(`${base}${path}`, { headers: { cookie: `sid=${token}`, 'x-request-id': 'req-big' } }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('error', reject);
+          response.on('end', () => {
+            const raw = response.rawHeaders;
+            const headers = raw.flatMap((name, i) => (i % 2 === 0 && name !== 'date' ? [[name, raw[i + 1]!]] : []));
+            resolve({ status: response.statusCode, headers, body: Buffer.concat(chunks) });
+          });
+        }).on('error', reject);
+      });
+    // The first answer comes through Fastify's route (the session not cached yet), the others the fast path.
+    const viaFastify = await answer('/api/referrals/large');
+    for (let i = 0; i < 3; i++) expect(await answer('/api/referrals/large')).toEqual(viaFastify);
+    expect(viaFastify.body.equals(largeBody)).toBe(true);
+    expect(viaFastify.headers).toEqual(
+      expect.arrayContaining([
+        ['content-length', String(largeBody.length)],
+        ['set-cookie', 'a=1'],
+        ['set-cookie', 'b=2'],
+        ['x-request-id', 'req-big'],
+        ['cache-control', 'no-store'],
+        ['x-frame-options', 'DENY'],
+      ]),
+    );
+    // An empty body (content-length: 0) ends too.
+    const empty = await answer('/api/referrals/empty');
+    expect(empty.status).toBe(200);
+    expect(empty.body.length).toBe(0);
+    expect(empty.headers).toEqual(expect.arrayContaining([['content-length', '0']]));
+    // Without a content-length (chunked from the service): the same bytes, as they come.
+    const streamed = await answer('/api/referrals/streamed');
+    expect(streamed.status).toBe(200);
+    expect(streamed.body.equals(largeBody)).toBe(true);
+    expect(streamed.headers).toEqual(expect.arrayContaining([['transfer-encoding', 'chunked']]));
+  });
+
+  it('cuts the answer off when the service dies mid-body, and goes on serving', async () => {
+    const token = await sessionWithoutLogin('fast-cut@example.com');
+    await fetch(`${base}/api/referrals/7`, { headers: { cookie: `sid=${token}` } }); // caches the session
+    for (let i = 0; i < 2; i++) {
+      const response = await fetch(`${base}/api/referrals/cut`, { headers: { cookie: `sid=${token}` } });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-length')).toBe(String(largeBody.length));
+      // Never a short body passed off as whole: the client sees the connection end early.
+      await expect(response.arrayBuffer()).rejects.toThrow();
+    }
+    const after = await fetch(`${base}/api/referrals/7`, { headers: { cookie: `sid=${token}` } });
+    expect(after.status).toBe(200);
+    expect(((await after.json()) as { identity: { email: string } }).identity.email).toBe('fast-cut@example.com');
   });
 
   it('leaves sign-in to Fastify: no session or an unknown one is the same JSON 401', async () => {
