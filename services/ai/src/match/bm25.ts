@@ -188,11 +188,13 @@ export class Bm25Index {
 
   /**
    * The same k as `#exhaustive`, without making a candidate of every document that has one of the query's
-   * common words (in more than an eighth of the documents): MaxScore. The rare terms alone give each of
-   * their documents a partial score; the k-th best of those is a floor for the k-th best final score. A
-   * document with none of the rare terms scores at most the sum of the common terms' largest
-   * contributions: when that is below the floor, no such document can be among the best k, and neither can
-   * a document whose partial score plus that sum stays below it. The survivors are then scored exactly as
+   * common words (in more than an eighth of the documents), and without the exact, ordered sum for more than
+   * about k documents. The rare terms' posting lists give each of their documents a partial score; the
+   * common terms' weights are looked up by slot and added to it: a score summed in another order than the
+   * query's, so within a few units in the last place of the exact one. The k-th best of those is a floor
+   * for the k-th best exact score (with a margin that dwarfs the rounding): a document below it cannot be
+   * among the best k, and neither can a document with none of the rare terms when the sum of the common
+   * terms' largest contributions is below it. The few documents left are then scored exactly as
    * `#exhaustive` does (every term, in the query's order, so the sums are bit for bit the same). Null when
    * pruning cannot apply (no common term, fewer than k candidates, a floor too low): the caller scores
    * exhaustively.
@@ -205,13 +207,16 @@ export class Bm25Index {
   ): Scored[] | null {
     const common = this.size / 8;
     let bound = 0;
+    const commonWeights: Float64Array[] = [];
+    const commonTermWeights: number[] = [];
     for (let position = 0; position < postings.length; position++) {
       const posting = postings[position];
-      if (posting && posting.slots.length > common) bound += termWeights[position]! * posting.max;
+      if (!posting || posting.slots.length <= common) continue;
+      bound += termWeights[position]! * posting.max;
+      commonWeights.push(this.#bySlot(posting));
+      commonTermWeights.push(termWeights[position]!);
     }
     if (bound === 0) return null;
-    // Rounding: sums in another order may differ by a few units in the last place; this margin dwarfs that.
-    bound *= 1 + 1e-9;
 
     const scores = this.#scores;
     const touched = this.#touched;
@@ -227,24 +232,28 @@ export class Bm25Index {
         scores[slot]! += termWeight * weights[i]!;
       }
     }
-    let floor = -1;
-    if (touchedCount >= k) {
-      const selection = this.#selection;
-      for (let t = 0; t < touchedCount; t++) selection[t] = scores[touched[t]!]!;
-      floor = kthLargest(selection, touchedCount, k) * (1 - 1e-9);
+    const selection = this.#selection;
+    for (let t = 0; t < touchedCount; t++) {
+      const slot = touched[t]!;
+      let score = scores[slot]!;
+      for (let c = 0; c < commonWeights.length; c++) score += commonTermWeights[c]! * commonWeights[c]![slot]!;
+      scores[slot] = score;
+      selection[t] = score;
     }
+    // Rounding: sums in another order may differ by a few units in the last place; this margin dwarfs that.
+    const floor = touchedCount >= k ? kthLargest(selection, touchedCount, k) * (1 - 1e-9) : -1;
     const marks = this.#marks;
     const survivors = this.#survivors;
     let survivorCount = 0;
     for (let t = 0; t < touchedCount; t++) {
       const slot = touched[t]!;
-      if (scores[slot]! + bound >= floor) {
+      if (scores[slot]! >= floor) {
         survivors[survivorCount++] = slot;
         marks[slot] = 1;
       }
       scores[slot] = 0;
     }
-    if (bound >= floor) {
+    if (bound * (1 + 1e-9) >= floor) {
       for (let s = 0; s < survivorCount; s++) marks[survivors[s]!] = 0;
       return null;
     }
@@ -264,8 +273,7 @@ export class Bm25Index {
           masks[slot]! |= bit;
         }
       } else {
-        // A common word: looked up for each survivor rather than read for thousands of documents.
-        const bySlot = this.#bySlot(posting);
+        const bySlot = posting.bySlot!;
         for (let s = 0; s < survivorCount; s++) {
           const slot = survivors[s]!;
           const weight = bySlot[slot]!;
@@ -276,7 +284,7 @@ export class Bm25Index {
       }
     }
     for (let s = 0; s < survivorCount; s++) marks[survivors[s]!] = 0;
-    // At least k survivors score the floor or more (those whose rare terms alone did): below it, none is kept.
+    // At least k survivors score the floor or more: below it, none is kept.
     return this.#best(queryTerms, survivors, survivorCount, k, undefined, floor);
   }
 
