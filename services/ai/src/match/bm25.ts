@@ -14,6 +14,8 @@ export interface Scored {
 }
 
 const K1 = 1.2;
+/** Buckets of the histogram a floor is found with (`#floor`). */
+const BUCKETS = 256;
 const B = 0.75;
 
 /**
@@ -38,6 +40,7 @@ export class Bm25Index {
   #survivors = new Int32Array(1024);
   #marks = new Uint8Array(1024);
   #selection = new Float64Array(1024);
+  readonly #buckets = new Int32Array(BUCKETS);
   /**
    * Each searched term's posting list as flat arrays with its BM25 term-frequency part already computed
    * (it depends on the average length, so any change empties this cache): a query walks typed arrays
@@ -151,9 +154,13 @@ export class Bm25Index {
       const size = postings[position]?.slots.length ?? 0;
       return query.get(term)! * Math.log(1 + (n - size + 0.5) / (size + 0.5));
     });
+    // No document scores more than every term's largest contribution.
+    let top = 0;
+    for (let position = 0; position < postings.length; position++)
+      top += termWeights[position]! * (postings[position]?.max ?? 0);
     return (
-      (accept ? null : this.#pruned(queryTerms, postings, termWeights, k)) ??
-      this.#exhaustive(queryTerms, postings, termWeights, k, accept)
+      (accept ? null : this.#pruned(queryTerms, postings, termWeights, k, top)) ??
+      this.#exhaustive(queryTerms, postings, termWeights, k, top, accept)
     );
   }
 
@@ -163,6 +170,7 @@ export class Bm25Index {
     postings: Array<Posting | undefined>,
     termWeights: number[],
     k: number,
+    top: number,
     accept: ((id: string) => boolean) | undefined,
   ): Scored[] {
     const scores = this.#scores;
@@ -183,7 +191,11 @@ export class Bm25Index {
         masks[slot]! |= bit;
       }
     }
-    return this.#best(queryTerms, touched, touchedCount, k, accept);
+    // Without `accept`, among many more than k documents, a floor from a histogram spares the k-th best's
+    // selection most of them.
+    const minimum =
+      !accept && touchedCount > 4 * k ? this.#floor(touched, touchedCount, k, top) * (1 - 1e-9) : -Infinity;
+    return this.#best(queryTerms, touched, touchedCount, k, accept, minimum);
   }
 
   /**
@@ -204,17 +216,13 @@ export class Bm25Index {
     postings: Array<Posting | undefined>,
     termWeights: number[],
     k: number,
+    top: number,
   ): Scored[] | null {
     const common = this.size / 8;
     let bound = 0;
-    const commonWeights: Float64Array[] = [];
-    const commonTermWeights: number[] = [];
     for (let position = 0; position < postings.length; position++) {
       const posting = postings[position];
-      if (!posting || posting.slots.length <= common) continue;
-      bound += termWeights[position]! * posting.max;
-      commonWeights.push(this.#bySlot(posting));
-      commonTermWeights.push(termWeights[position]!);
+      if (posting && posting.slots.length > common) bound += termWeights[position]! * posting.max;
     }
     if (bound === 0) return null;
 
@@ -232,16 +240,18 @@ export class Bm25Index {
         scores[slot]! += termWeight * weights[i]!;
       }
     }
-    const selection = this.#selection;
-    for (let t = 0; t < touchedCount; t++) {
-      const slot = touched[t]!;
-      let score = scores[slot]!;
-      for (let c = 0; c < commonWeights.length; c++) score += commonTermWeights[c]! * commonWeights[c]![slot]!;
-      scores[slot] = score;
-      selection[t] = score;
+    for (let position = 0; position < postings.length; position++) {
+      const posting = postings[position];
+      if (!posting || posting.slots.length <= common) continue;
+      const bySlot = this.#bySlot(posting);
+      const termWeight = termWeights[position]!;
+      for (let t = 0; t < touchedCount; t++) {
+        const slot = touched[t]!;
+        scores[slot]! += termWeight * bySlot[slot]!;
+      }
     }
     // Rounding: sums in another order may differ by a few units in the last place; this margin dwarfs that.
-    const floor = touchedCount >= k ? kthLargest(selection, touchedCount, k) * (1 - 1e-9) : -1;
+    const floor = touchedCount >= k ? this.#floor(touched, touchedCount, k, top) * (1 - 1e-9) : -1;
     const marks = this.#marks;
     const survivors = this.#survivors;
     let survivorCount = 0;
@@ -286,6 +296,23 @@ export class Bm25Index {
     for (let s = 0; s < survivorCount; s++) marks[survivors[s]!] = 0;
     // At least k survivors score the floor or more: below it, none is kept.
     return this.#best(queryTerms, survivors, survivorCount, k, undefined, floor);
+  }
+
+  /**
+   * A floor for the k-th best score of the slots (at most it, give or take rounding), from a histogram of
+   * the scores between 0 and `top` (no score above it): the lower edge of the bucket where the count from
+   * the top reaches k. One pass, where finding the k-th best itself takes several; the few more documents
+   * it lets through are sorted out among the survivors.
+   */
+  #floor(slots: Int32Array, count: number, k: number, top: number): number {
+    const scores = this.#scores;
+    const buckets = this.#buckets.fill(0);
+    const scale = BUCKETS / (top * (1 + 1e-9));
+    for (let t = 0; t < count; t++) buckets[Math.min(BUCKETS - 1, Math.floor(scores[slots[t]!]! * scale))]!++;
+    let above = 0;
+    let bucket = BUCKETS - 1;
+    while ((above += buckets[bucket]!) < k) bucket--;
+    return bucket / scale;
   }
 
   /**
