@@ -60,6 +60,26 @@ function countryForms(value: string): Set<string> {
 
 const stems = (text: string) => new Set(plainWords(text).map(stem));
 
+/**
+ * A country, industry or job title of the criteria with what checking it needs, shared by every vendor that
+ * names it: Smart Match checks up to 60 vendors per query among thousands, and one object per value (not per
+ * vendor) stays in the processor's cache. Read-only; the first values seen are kept, up to a bound.
+ */
+interface Named {
+  name: string;
+  words: Set<string>;
+}
+const SHARED_MAX = 10_000;
+const sharedCountries = new Map<string, Named>();
+const sharedStems = new Map<string, Named>();
+function shared(cache: Map<string, Named>, name: string, words: (name: string) => Set<string>): Named {
+  let named = cache.get(name);
+  if (named) return named;
+  named = { name, words: words(name) };
+  if (cache.size < SHARED_MAX) cache.set(name, named);
+  return named;
+}
+
 /** The seniority a role title clearly states ("VP of Sales" → VP), or null when it does not say. */
 export function seniorityOf(role: string): string | null {
   const words = plainWords(role);
@@ -85,9 +105,10 @@ export function seniorityOf(role: string): string | null {
 /** Lead criteria with what checking them needs worked out once (each country's forms, each name's words). */
 export interface PreparedCriteria {
   criteria: Criteria;
-  countries: Array<{ name: string; forms: Set<string> }>;
-  industries: Array<{ name: string; words: Set<string> }>;
-  jobTitles: Array<{ name: string; words: Set<string> }>;
+  /** Each country with its forms (`words`). */
+  countries: Named[];
+  industries: Named[];
+  jobTitles: Named[];
   techStack: Set<string>;
   /** The lists as the reasons for an exclusion show them. */
   shown: { countries: string; employeeCount: string; industries: string; seniority: string };
@@ -113,9 +134,9 @@ export function prepareCriteria(criteria: Criteria | null): PreparedCriteria | n
   if (!criteria) return null;
   return {
     criteria,
-    countries: criteria.countries.map((name) => ({ name, forms: countryForms(name) })),
-    industries: criteria.industries.map((name) => ({ name, words: stems(name) })),
-    jobTitles: criteria.jobTitles.map((name) => ({ name, words: stems(name) })),
+    countries: criteria.countries.map((name) => shared(sharedCountries, name, countryForms)),
+    industries: criteria.industries.map((name) => shared(sharedStems, name, stems)),
+    jobTitles: criteria.jobTitles.map((name) => shared(sharedStems, name, stems)),
     techStack: new Set(criteria.techStack.map(fold)),
     shown: {
       countries: `${criteria.countries.slice(0, 5).join(', ')}${criteria.countries.length > 5 ? '…' : ''}`,
@@ -185,7 +206,7 @@ export function checkPrepared(prepared: PreparedCriteria | null, prepClient: Pre
 
   if (client.country && asks & ASKS.countries) {
     const forms = prepClient.countryForms!;
-    const hit = prepared.countries.find((country) => meets(country.forms, forms))?.name;
+    const hit = prepared.countries.find((country) => meets(country.words, forms))?.name;
     if (hit) verdict.fits.push(`Serves ${hit}`);
     else verdict.fails.push(`Does not serve ${client.country} (serves ${prepared.shown.countries})`);
   }
