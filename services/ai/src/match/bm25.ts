@@ -203,13 +203,13 @@ export class Bm25Index {
    * common words (in more than an eighth of the documents), and without the exact, ordered sum for more than
    * about k documents. The rare terms' posting lists give each of their documents a partial score; the
    * common terms' weights are looked up by slot and added to it: a score summed in another order than the
-   * query's, so within a few units in the last place of the exact one. The k-th best of those is a floor
-   * for the k-th best exact score (with a margin that dwarfs the rounding): a document below it cannot be
-   * among the best k, and neither can a document with none of the rare terms when the sum of the common
-   * terms' largest contributions is below it. The few documents left are then scored exactly as
-   * `#exhaustive` does (every term, in the query's order, so the sums are bit for bit the same). Null when
-   * pruning cannot apply (no common term, fewer than k candidates, a floor too low): the caller scores
-   * exhaustively.
+   * query's, so within a few units in the last place of the exact one. A floor at or below the k-th best of
+   * those (`#floor`) is one for the k-th best exact score too (with a margin that dwarfs the rounding): a
+   * document below it cannot be among the best k, and neither can a document with none of the rare terms
+   * when the sum of the common terms' largest contributions is below it. The few documents left are then
+   * scored exactly as `#exhaustive` does (every term, in the query's order, so the sums are bit for bit the
+   * same). Null when pruning cannot apply (no common term, fewer than k documents with a rare term, a floor
+   * too low): the caller scores exhaustively.
    */
   #pruned(
     queryTerms: string[],
@@ -240,6 +240,10 @@ export class Bm25Index {
         scores[slot]! += termWeight * weights[i]!;
       }
     }
+    if (touchedCount < k) {
+      for (let t = 0; t < touchedCount; t++) scores[touched[t]!] = 0;
+      return null;
+    }
     for (let position = 0; position < postings.length; position++) {
       const posting = postings[position];
       if (!posting || posting.slots.length <= common) continue;
@@ -251,7 +255,7 @@ export class Bm25Index {
       }
     }
     // Rounding: sums in another order may differ by a few units in the last place; this margin dwarfs that.
-    const floor = touchedCount >= k ? this.#floor(touched, touchedCount, k, top) * (1 - 1e-9) : -1;
+    const floor = this.#floor(touched, touchedCount, k, top) * (1 - 1e-9);
     const marks = this.#marks;
     const survivors = this.#survivors;
     let survivorCount = 0;
