@@ -80,6 +80,10 @@ const built = versions.flatMap(({ label, make }) =>
     return { label, size, matcher, build, ...samples };
   }),
 );
+// Building 10,000 programs leaves a major collection to finish on V8's helper threads, whose CPU time the
+// first measured rounds would count (CPU p99 over 10,000 programs 830-1,040 µs against 290-310 after a
+// collection here): `npm run bench:smart-match` runs with --expose-gc, so the heap is collected first.
+(globalThis as { gc?: () => void }).gc?.();
 for (let warm = 0; warm < WARMUP_ROUNDS; warm++) for (const b of built) round(b.matcher, requests, [], []);
 for (let r = 0; r < ROUNDS; r++) {
   for (const b of built) {

@@ -1,4 +1,4 @@
-import { COUNTRIES, LeadCriteria, SENIORITY_LEVELS, type IcpFit } from '@app/contracts';
+import { COMPANY_SIZES, COUNTRIES, LeadCriteria, SENIORITY_LEVELS, type IcpFit } from '@app/contracts';
 import { fold, plainWords, stem } from './text.ts';
 
 type Criteria = LeadCriteria;
@@ -60,6 +60,26 @@ function countryForms(value: string): Set<string> {
 
 const stems = (text: string) => new Set(plainWords(text).map(stem));
 
+/**
+ * A country, industry or job title of the criteria with what checking it needs, shared by every vendor that
+ * names it: Smart Match checks up to 60 vendors per query among thousands, and one object per value (not per
+ * vendor) stays in the processor's cache. Read-only; the first values seen are kept, up to a bound.
+ */
+interface Named {
+  name: string;
+  words: Set<string>;
+}
+const SHARED_MAX = 10_000;
+const sharedCountries = new Map<string, Named>();
+const sharedStems = new Map<string, Named>();
+function shared(cache: Map<string, Named>, name: string, words: (name: string) => Set<string>): Named {
+  let named = cache.get(name);
+  if (named) return named;
+  named = { name, words: words(name) };
+  if (cache.size < SHARED_MAX) cache.set(name, named);
+  return named;
+}
+
 /** The seniority a role title clearly states ("VP of Sales" → VP), or null when it does not say. */
 export function seniorityOf(role: string): string | null {
   const words = plainWords(role);
@@ -85,15 +105,27 @@ export function seniorityOf(role: string): string | null {
 /** Lead criteria with what checking them needs worked out once (each country's forms, each name's words). */
 export interface PreparedCriteria {
   criteria: Criteria;
-  countries: Array<{ name: string; forms: Set<string> }>;
-  industries: Array<{ name: string; words: Set<string> }>;
-  jobTitles: Array<{ name: string; words: Set<string> }>;
+  /** Each country with its forms (`words`). */
+  countries: Named[];
+  industries: Named[];
+  jobTitles: Named[];
   techStack: Set<string>;
+  /** The company sizes and seniority levels asked for, as bits (`optionBit`): no list to read per client. */
+  sizes: number;
+  seniorities: number;
   /** The lists as the reasons for an exclusion show them. */
   shown: { countries: string; employeeCount: string; industries: string; seniority: string };
   /** Which criteria are set (`ASKS`): a client's facts are compared with this object alone when none is. */
   asks: number;
 }
+
+/** An option's bit (its place in the options list), 0 for a value not in it. */
+const optionBit = (options: readonly string[], value: string | null | undefined) => {
+  const index = value ? options.indexOf(value) : -1;
+  return index < 0 ? 0 : 1 << index;
+};
+const optionBits = (options: readonly string[], values: readonly string[]) =>
+  values.reduce((bits, value) => bits | optionBit(options, value), 0);
 
 /** Bits of `PreparedCriteria.asks`. */
 const ASKS = { countries: 1, employeeCount: 2, industries: 4, seniority: 8, techStack: 16 } as const;
@@ -105,6 +137,9 @@ export interface PreparedClient {
   industryWords: Set<string> | null;
   roleWords: Set<string> | null;
   seniority: string | null;
+  /** The company size's and the seniority's bits (`optionBit`). */
+  sizeBit: number;
+  seniorityBit: number;
   /** Each integration as given, and folded. */
   integrations: Array<[string, string]>;
 }
@@ -113,10 +148,12 @@ export function prepareCriteria(criteria: Criteria | null): PreparedCriteria | n
   if (!criteria) return null;
   return {
     criteria,
-    countries: criteria.countries.map((name) => ({ name, forms: countryForms(name) })),
-    industries: criteria.industries.map((name) => ({ name, words: stems(name) })),
-    jobTitles: criteria.jobTitles.map((name) => ({ name, words: stems(name) })),
+    countries: criteria.countries.map((name) => shared(sharedCountries, name, countryForms)),
+    industries: criteria.industries.map((name) => shared(sharedStems, name, stems)),
+    jobTitles: criteria.jobTitles.map((name) => shared(sharedStems, name, stems)),
     techStack: new Set(criteria.techStack.map(fold)),
+    sizes: optionBits(COMPANY_SIZES, criteria.employeeCount),
+    seniorities: optionBits(SENIORITY_LEVELS, criteria.seniority),
     shown: {
       countries: `${criteria.countries.slice(0, 5).join(', ')}${criteria.countries.length > 5 ? '…' : ''}`,
       employeeCount: criteria.employeeCount.join(', '),
@@ -145,12 +182,15 @@ function within(values: Set<string>, set: Set<string>): boolean {
 }
 
 export function prepareClient(client: ClientFacts): PreparedClient {
+  const seniority = client.role ? seniorityOf(client.role) : null;
   return {
     facts: client,
     countryForms: client.country ? countryForms(client.country) : null,
     industryWords: client.industry ? stems(client.industry) : null,
     roleWords: client.role ? stems(client.role) : null,
-    seniority: client.role ? seniorityOf(client.role) : null,
+    seniority,
+    sizeBit: optionBit(COMPANY_SIZES, client.companySize),
+    seniorityBit: optionBit(SENIORITY_LEVELS, seniority),
     integrations: (client.integrations ?? []).map((integration) => [integration, fold(integration)]),
   };
 }
@@ -180,18 +220,17 @@ export function checkIcp(criteria: Criteria | null, client: ClientFacts): IcpVer
 export function checkPrepared(prepared: PreparedCriteria | null, prepClient: PreparedClient): IcpVerdict {
   const verdict: IcpVerdict = { fails: [], fits: [], unknown: [] };
   if (!prepared) return verdict;
-  const { criteria, asks } = prepared;
+  const { asks } = prepared;
   const client = prepClient.facts;
 
   if (client.country && asks & ASKS.countries) {
     const forms = prepClient.countryForms!;
-    const hit = prepared.countries.find((country) => meets(country.forms, forms))?.name;
+    const hit = prepared.countries.find((country) => meets(country.words, forms))?.name;
     if (hit) verdict.fits.push(`Serves ${hit}`);
     else verdict.fails.push(`Does not serve ${client.country} (serves ${prepared.shown.countries})`);
   }
   if (client.companySize && asks & ASKS.employeeCount) {
-    if ((criteria.employeeCount as readonly string[]).includes(client.companySize))
-      verdict.fits.push(`Fits company size ${client.companySize}`);
+    if (prepared.sizes & prepClient.sizeBit) verdict.fits.push(`Fits company size ${client.companySize}`);
     else verdict.fails.push(`Company size ${client.companySize} is outside ${prepared.shown.employeeCount}`);
   }
   if (client.industry && asks & ASKS.industries) {
@@ -208,11 +247,10 @@ export function checkPrepared(prepared: PreparedCriteria | null, prepClient: Pre
     )?.name;
     const seniority = prepClient.seniority;
     if (seniority && asks & ASKS.seniority) {
-      if ((criteria.seniority as readonly string[]).includes(seniority))
-        verdict.fits.push(`Reaches ${seniority} contacts`);
+      if (prepared.seniorities & prepClient.seniorityBit) verdict.fits.push(`Reaches ${seniority} contacts`);
       // A job title the vendor listed is wanted whatever its seniority ("Head of Sales" with seniority VP,
       // Director): the vendor named it.
-      else if (!title && (SENIORITY_LEVELS as readonly string[]).includes(seniority))
+      else if (!title && prepClient.seniorityBit)
         verdict.fails.push(`Role ${client.role} is outside the seniority ${prepared.shown.seniority}`);
     }
     if (title) verdict.fits.push(`Targets ${title}`);

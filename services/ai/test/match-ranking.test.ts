@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { toMatch, type LocalRanking, type Matcher } from '../src/match/engine.ts';
+import { seededRandom } from '@app/testing/random';
+import { Bm25Index } from '../src/match/bm25.ts';
 import { terms } from '../src/match/text.ts';
 import { buildMatcher, queries } from './match-catalogue.ts';
 
@@ -101,14 +103,19 @@ describe('Smart Match local ranking over the bench catalogue', () => {
     });
   });
 
-  it('retrieves the same best k with the pruning of common words as by scoring every document', () => {
-    const matcher = catalogue(10_000);
-    const { index } = matcher;
-    // How many programs have each word: category words are in ~5 % of them, generic ones in ~half.
+  /** How many programs of the catalogue have each word: category words are in ~5 % of them, generic ones in ~half. */
+  const documentCounts = (matcher: Matcher) => {
     const documents = new Map<string, number>();
     for (const program of matcher.activePrograms())
       for (const term of new Set(terms(`${program.name} ${program.description} ${program.rewardDetails}`)))
         documents.set(term, (documents.get(term) ?? 0) + 1);
+    return documents;
+  };
+
+  it('retrieves the same best k with the pruning of common words as by scoring every document', () => {
+    const matcher = catalogue(10_000);
+    const { index } = matcher;
+    const documents = documentCounts(matcher);
     const vocabulary = [...documents.keys()].filter((term) => documents.get(term)! > 50).sort();
     const common = (term: string) => documents.get(term)! > index.size / 8;
     let seed = 1;
@@ -125,5 +132,65 @@ describe('Smart Match local ranking over the bench catalogue', () => {
       if (hits.length === k && [...query.keys()].some(common) && ![...query.keys()].every(common)) withCommonWords++;
     }
     expect(withCommonWords).toBeGreaterThan(100);
+  });
+
+  it('retrieves the same best k for needs spanning several categories, with common words', () => {
+    // "crm, payroll, invoicing and a helpdesk" for a startup: several words each in ~5 % of the programs
+    // (any one can reach the best k alone) and a few in half of them.
+    const matcher = catalogue(10_000);
+    const { index } = matcher;
+    const documents = documentCounts(matcher);
+    const rare = [...documents.keys()].filter(
+      (term) => documents.get(term)! > 200 && documents.get(term)! <= index.size / 8,
+    );
+    const common = [...documents.keys()].filter((term) => documents.get(term)! > index.size / 8);
+    expect(rare.length).toBeGreaterThan(50);
+    expect(common.length).toBeGreaterThan(5);
+    const random = seededRandom(15);
+    const pick = (list: string[]) => list.sort()[Math.floor(random() * list.length)]!;
+    for (let q = 0; q < 300; q++) {
+      const query = new Map<string, number>();
+      // Common words first, last or in between: the exact scores are summed in the query's order.
+      const words = [
+        ...Array.from({ length: 2 + Math.floor(random() * 4) }, () => pick(rare)),
+        ...Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(common)),
+      ].sort(() => random() - 0.5);
+      for (const word of words) query.set(word, random() < 0.75 ? 1 : 0.5);
+      const k = [1, 10, 60, 60, 120][q % 5]!;
+      const hits = index.search(query, k);
+      expect(hits, [...query.keys()].join(' ')).toEqual(index.search(query, k, () => true));
+      expect(hits).toHaveLength(k);
+    }
+  });
+
+  it('retrieves the same best k when many documents tie, the smaller id first', () => {
+    // 40 texts, each saved under 8 ids: every score is shared by 8 documents, so the k-th best is a tie
+    // that the pruning must not cut differently (ids decide).
+    const index = new Bm25Index();
+    const random = seededRandom(99);
+    const words = 'alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu'.split(' ');
+    const everywhere = ['fast', 'team', 'simple'];
+    const texts = Array.from({ length: 40 }, () =>
+      [
+        ...Array.from({ length: 1 + Math.floor(random() * 4) }, () => words[Math.floor(random() * words.length)]),
+        ...everywhere.filter(() => random() < 0.6),
+      ].join(' '),
+    );
+    for (let copy = 0; copy < 8; copy++)
+      texts.forEach((text, i) =>
+        index.upsert({ id: `doc-${(copy * 7 + i * 3) % 97}-${copy}-${i}`, fields: [{ text, weight: 1 }] }),
+      );
+    let tiesAtTheCut = 0;
+    for (let q = 0; q < 300; q++) {
+      const query = new Map<string, number>();
+      for (let t = 1 + Math.floor(random() * 4); t > 0; t--) query.set(words[Math.floor(random() * words.length)]!, 1);
+      for (const word of everywhere) if (random() < 0.7) query.set(word, random() < 0.5 ? 1 : 0.5);
+      const k = 1 + Math.floor(random() * 60);
+      const hits = index.search(query, k);
+      const everyDocument = index.search(query, k + 8, () => true);
+      expect(hits, [...query.keys()].join(' ')).toEqual(everyDocument.slice(0, k));
+      if (hits.length === k && everyDocument[k]?.score === hits[k - 1]!.score) tiesAtTheCut++;
+    }
+    expect(tiesAtTheCut).toBeGreaterThan(100);
   });
 });

@@ -1,4 +1,6 @@
-import { companyKey } from '@app/domain';
+import { COMPANY_SIZES, SENIORITY_LEVELS } from '@app/contracts';
+import { checkIcp, companyKey, readCriteria } from '@app/domain';
+import { seededRandom } from '@app/testing/random';
 import { describe, expect, it } from 'vitest';
 import { Bm25Index } from '../src/match/bm25.ts';
 import { bountySummaries } from '../src/match/bounties.ts';
@@ -18,6 +20,52 @@ describe('Smart Match building blocks', () => {
     expect(seniorityOf('Product Owner')).toBeNull();
     expect(seniorityOf('Partner Manager')).toBe('Manager');
     expect(seniorityOf('Growth person')).toBeNull();
+  });
+
+  it('checks company sizes and seniority exactly as the lists say (the bits they are checked with)', () => {
+    const random = seededRandom(3);
+    const subset = (options: readonly string[]) => options.filter(() => random() < 0.4);
+    const roles = [
+      'Founder',
+      'Managing Partner',
+      'CTO',
+      'VP of Sales',
+      'Director of IT',
+      'Head of People',
+      'Office Manager',
+      'Senior Engineer',
+      'Junior Analyst',
+      'Executive Assistant',
+      'Sales Intern',
+      'Freelance designer',
+      'Growth person',
+    ];
+    let checked = 0;
+    for (let vendor = 0; vendor < 40; vendor++) {
+      const employeeCount = subset(COMPANY_SIZES);
+      const seniority = subset(SENIORITY_LEVELS);
+      const criteria = readCriteria({ employeeCount, seniority })!;
+      for (const companySize of [...COMPANY_SIZES, 'Unknown size'])
+        for (const role of roles) {
+          const { fits, fails } = checkIcp(criteria, { companySize, role });
+          const level = seniorityOf(role);
+          // The rules written plainly, with the lists themselves.
+          const sizeFits = employeeCount.length > 0 && employeeCount.includes(companySize);
+          const sizeFails = employeeCount.length > 0 && !employeeCount.includes(companySize);
+          const levelFits = level !== null && seniority.length > 0 && seniority.includes(level);
+          const levelFails =
+            level !== null &&
+            seniority.length > 0 &&
+            !seniority.includes(level) &&
+            (SENIORITY_LEVELS as readonly string[]).includes(level);
+          expect(fits.includes(`Fits company size ${companySize}`)).toBe(sizeFits);
+          expect(fails.some((reason) => reason.startsWith(`Company size ${companySize} is outside`))).toBe(sizeFails);
+          expect(fits.includes(`Reaches ${level} contacts`)).toBe(levelFits);
+          expect(fails.some((reason) => reason.startsWith(`Role ${role} is outside`))).toBe(levelFails);
+          if (sizeFits || sizeFails || levelFits || levelFails) checked++;
+        }
+    }
+    expect(checked).toBeGreaterThan(3000);
   });
 
   it('writes bounty texts, leaving out disabled or unreadable milestones', () => {

@@ -14,6 +14,8 @@ export interface Scored {
 }
 
 const K1 = 1.2;
+/** Buckets of the histogram a floor is found with (`#floor`). */
+const BUCKETS = 256;
 const B = 0.75;
 
 /**
@@ -38,6 +40,7 @@ export class Bm25Index {
   #survivors = new Int32Array(1024);
   #marks = new Uint8Array(1024);
   #selection = new Float64Array(1024);
+  readonly #buckets = new Int32Array(BUCKETS);
   /**
    * Each searched term's posting list as flat arrays with its BM25 term-frequency part already computed
    * (it depends on the average length, so any change empties this cache): a query walks typed arrays
@@ -151,9 +154,13 @@ export class Bm25Index {
       const size = postings[position]?.slots.length ?? 0;
       return query.get(term)! * Math.log(1 + (n - size + 0.5) / (size + 0.5));
     });
+    // No document scores more than every term's largest contribution.
+    let top = 0;
+    for (let position = 0; position < postings.length; position++)
+      top += termWeights[position]! * (postings[position]?.max ?? 0);
     return (
-      (accept ? null : this.#pruned(queryTerms, postings, termWeights, k)) ??
-      this.#exhaustive(queryTerms, postings, termWeights, k, accept)
+      (accept ? null : this.#pruned(queryTerms, postings, termWeights, k, top)) ??
+      this.#exhaustive(queryTerms, postings, termWeights, k, top, accept)
     );
   }
 
@@ -163,6 +170,7 @@ export class Bm25Index {
     postings: Array<Posting | undefined>,
     termWeights: number[],
     k: number,
+    top: number,
     accept: ((id: string) => boolean) | undefined,
   ): Scored[] {
     const scores = this.#scores;
@@ -183,25 +191,32 @@ export class Bm25Index {
         masks[slot]! |= bit;
       }
     }
-    return this.#best(queryTerms, touched, touchedCount, k, accept);
+    // Without `accept`, among many more than k documents, a floor from a histogram spares the k-th best's
+    // selection most of them.
+    const minimum =
+      !accept && touchedCount > 4 * k ? this.#floor(touched, touchedCount, k, top) * (1 - 1e-9) : -Infinity;
+    return this.#best(queryTerms, touched, touchedCount, k, accept, minimum);
   }
 
   /**
    * The same k as `#exhaustive`, without making a candidate of every document that has one of the query's
-   * common words (in more than an eighth of the documents): MaxScore. The rare terms alone give each of
-   * their documents a partial score; the k-th best of those is a floor for the k-th best final score. A
-   * document with none of the rare terms scores at most the sum of the common terms' largest
-   * contributions: when that is below the floor, no such document can be among the best k, and neither can
-   * a document whose partial score plus that sum stays below it. The survivors are then scored exactly as
-   * `#exhaustive` does (every term, in the query's order, so the sums are bit for bit the same). Null when
-   * pruning cannot apply (no common term, fewer than k candidates, a floor too low): the caller scores
-   * exhaustively.
+   * common words (in more than an eighth of the documents), and without the exact, ordered sum for more than
+   * about k documents. The rare terms' posting lists give each of their documents a partial score; the
+   * common terms' weights are looked up by slot and added to it: a score summed in another order than the
+   * query's, so within a few units in the last place of the exact one. A floor at or below the k-th best of
+   * those (`#floor`) is one for the k-th best exact score too (with a margin that dwarfs the rounding): a
+   * document below it cannot be among the best k, and neither can a document with none of the rare terms
+   * when the sum of the common terms' largest contributions is below it. The few documents left are then
+   * scored exactly as `#exhaustive` does (every term, in the query's order, so the sums are bit for bit the
+   * same). Null when pruning cannot apply (no common term, fewer than k documents with a rare term, a floor
+   * too low): the caller scores exhaustively.
    */
   #pruned(
     queryTerms: string[],
     postings: Array<Posting | undefined>,
     termWeights: number[],
     k: number,
+    top: number,
   ): Scored[] | null {
     const common = this.size / 8;
     let bound = 0;
@@ -210,8 +225,6 @@ export class Bm25Index {
       if (posting && posting.slots.length > common) bound += termWeights[position]! * posting.max;
     }
     if (bound === 0) return null;
-    // Rounding: sums in another order may differ by a few units in the last place; this margin dwarfs that.
-    bound *= 1 + 1e-9;
 
     const scores = this.#scores;
     const touched = this.#touched;
@@ -227,24 +240,34 @@ export class Bm25Index {
         scores[slot]! += termWeight * weights[i]!;
       }
     }
-    let floor = -1;
-    if (touchedCount >= k) {
-      const selection = this.#selection;
-      for (let t = 0; t < touchedCount; t++) selection[t] = scores[touched[t]!]!;
-      floor = kthLargest(selection, touchedCount, k) * (1 - 1e-9);
+    if (touchedCount < k) {
+      for (let t = 0; t < touchedCount; t++) scores[touched[t]!] = 0;
+      return null;
     }
+    for (let position = 0; position < postings.length; position++) {
+      const posting = postings[position];
+      if (!posting || posting.slots.length <= common) continue;
+      const bySlot = this.#bySlot(posting);
+      const termWeight = termWeights[position]!;
+      for (let t = 0; t < touchedCount; t++) {
+        const slot = touched[t]!;
+        scores[slot]! += termWeight * bySlot[slot]!;
+      }
+    }
+    // Rounding: sums in another order may differ by a few units in the last place; this margin dwarfs that.
+    const floor = this.#floor(touched, touchedCount, k, top) * (1 - 1e-9);
     const marks = this.#marks;
     const survivors = this.#survivors;
     let survivorCount = 0;
     for (let t = 0; t < touchedCount; t++) {
       const slot = touched[t]!;
-      if (scores[slot]! + bound >= floor) {
+      if (scores[slot]! >= floor) {
         survivors[survivorCount++] = slot;
         marks[slot] = 1;
       }
       scores[slot] = 0;
     }
-    if (bound >= floor) {
+    if (bound * (1 + 1e-9) >= floor) {
       for (let s = 0; s < survivorCount; s++) marks[survivors[s]!] = 0;
       return null;
     }
@@ -264,8 +287,7 @@ export class Bm25Index {
           masks[slot]! |= bit;
         }
       } else {
-        // A common word: looked up for each survivor rather than read for thousands of documents.
-        const bySlot = this.#bySlot(posting);
+        const bySlot = posting.bySlot!;
         for (let s = 0; s < survivorCount; s++) {
           const slot = survivors[s]!;
           const weight = bySlot[slot]!;
@@ -276,8 +298,25 @@ export class Bm25Index {
       }
     }
     for (let s = 0; s < survivorCount; s++) marks[survivors[s]!] = 0;
-    // At least k survivors score the floor or more (those whose rare terms alone did): below it, none is kept.
+    // At least k survivors score the floor or more: below it, none is kept.
     return this.#best(queryTerms, survivors, survivorCount, k, undefined, floor);
+  }
+
+  /**
+   * A floor for the k-th best score of the slots (at most it, give or take rounding), from a histogram of
+   * the scores between 0 and `top` (no score above it): the lower edge of the bucket where the count from
+   * the top reaches k. One pass, where finding the k-th best itself takes several; the few more documents
+   * it lets through are sorted out among the survivors.
+   */
+  #floor(slots: Int32Array, count: number, k: number, top: number): number {
+    const scores = this.#scores;
+    const buckets = this.#buckets.fill(0);
+    const scale = BUCKETS / (top * (1 + 1e-9));
+    for (let t = 0; t < count; t++) buckets[Math.min(BUCKETS - 1, Math.floor(scores[slots[t]!]! * scale))]!++;
+    let above = 0;
+    let bucket = BUCKETS - 1;
+    while ((above += buckets[bucket]!) < k) bucket--;
+    return bucket / scale;
   }
 
   /**
