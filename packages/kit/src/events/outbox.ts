@@ -311,11 +311,40 @@ export interface PgTransaction extends SqlTransaction {
   client: pg.PoolClient;
 }
 
-/** A pg pool as a `TransactionalClient`, so `withOutbox` and subscribers work on raw SQL too. */
-export function pgTransactions(pool: pg.Pool): TransactionalClient<PgTransaction> {
+/**
+ * A connection of the pool, or after `maxWaitMs` without one free the pg pool's own timeout error (which
+ * `isConnectionWaitTimeout` answers 503, as Prisma's `maxWait`); a connection that comes later is released.
+ */
+function connectWithin(pool: pg.Pool, maxWaitMs: number): Promise<pg.PoolClient> {
+  return new Promise((resolve, reject) => {
+    let late = false;
+    const timer = setTimeout(() => {
+      late = true;
+      reject(new Error('timeout exceeded when trying to connect'));
+    }, maxWaitMs);
+    pool.connect().then(
+      (client) => {
+        clearTimeout(timer);
+        if (late) client.release();
+        else resolve(client);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * A pg pool as a `TransactionalClient`, so `withOutbox` and subscribers work on raw SQL too. With
+ * `maxWaitMs`, a transaction that finds no connection free in that time fails as Prisma's would (503).
+ */
+export function pgTransactions(pool: pg.Pool, options: { maxWaitMs?: number } = {}): TransactionalClient<PgTransaction> {
+  const { maxWaitMs } = options;
   return {
     async $transaction(work) {
-      const client = await pool.connect();
+      const client = maxWaitMs === undefined ? await pool.connect() : await connectWithin(pool, maxWaitMs);
       try {
         await client.query('BEGIN');
         const tx: PgTransaction = {
