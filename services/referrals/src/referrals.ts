@@ -12,7 +12,7 @@ import {
 } from '@app/contracts';
 import { fail, type Identity, type PgTransaction, type TransactionRunner } from '@app/kit';
 import type { z } from 'zod';
-import type { Tx } from './db.ts';
+import { pgSql, type Tx } from './db.ts';
 import { countNewReferral } from './figures.ts';
 import { introSenderName, personName } from './people.ts';
 import { vendorLinks, vendorProductDescription } from './programs-repository.ts';
@@ -169,7 +169,9 @@ export function referralUseCases(deps: {
      * the referrer's own description, so the intro email is drafted from their words only.
      */
     async create(identity: Identity, input: z.output<typeof CreateReferralRequest>): Promise<Referral> {
-      const created = await transaction(async (tx, emit) => {
+      // Plain SQL (a pg transaction, not Prisma's interactive one): the pipeline's first step (bench:pipeline).
+      const created = await sqlTransaction(async ({ client }, emit) => {
+        const tx = pgSql(client);
         const route = await routeOf(tx, input, input.client);
         if (!route.routable) fail('ICP_MISMATCH', undefined, { details: route.fit?.fails ?? [] });
         const locked = route.vendor && (await lockVendor(tx, route.vendor.id));

@@ -36,17 +36,17 @@ export type ReferralsService = DataService<PrismaClient>;
  */
 export async function createReferralsService(options: ServiceOptions<ReferralsConfig>): Promise<ReferralsService> {
   const { config, bus } = options;
-  // Writes go through Prisma; the dashboard's reads (reads.ts, impact.ts) and the relay share a plain pg pool.
+  // Most writes go through Prisma; the dashboard's reads (reads.ts, impact.ts), the relay and the pipeline's
+  // hot paths share a plain pg pool.
   const service = await createDataService({
     name: 'referrals',
     config,
     migrations: new URL('../prisma/migrations', import.meta.url),
     bus,
     logger: options.logger,
-    // Its list, impact and inbox reads, the send and the draft store are raw SQL on the pg pool; the create
-    // (Prisma) is the other hot path: half each (with 2/3 for pg, creates waited for a Prisma connection at
-    // 60/s in bench:pipeline and were refused 503).
-    pgShare: 1 / 2,
+    // Its list, impact and inbox reads and the pipeline's hot paths (the create, the send, the draft store)
+    // are raw SQL on the pg pool; Prisma keeps the rest of the writes.
+    pgShare: 2 / 3,
     prisma: (adapter) => new PrismaClient({ adapter }),
   });
   const { app, prisma, pool, transaction } = service;
@@ -61,7 +61,7 @@ export async function createReferralsService(options: ServiceOptions<ReferralsCo
       referrals: referralUseCases({
         db: prisma,
         transaction,
-        sqlTransaction: withOutbox(pgTransactions(pool), service.relay),
+        sqlTransaction: withOutbox(pgTransactions(pool, { maxWaitMs: 2000 }), service.relay),
         reads,
         sendQuota: { perHour: config.SEND_RECIPIENTS_PER_HOUR, perDay: config.SEND_RECIPIENTS_PER_DAY },
       }),
