@@ -109,11 +109,16 @@ export function referralUseCases(deps: {
   transaction: TransactionRunner<Tx>;
   /** Transactions in plain SQL on the pg pool (with the outbox), for the hot paths. */
   sqlTransaction: TransactionRunner<PgTransaction>;
+  /**
+   * The create's transactions in plain SQL, on the Prisma client's connections: creates wait for those (503
+   * after 2 s), never for the pg pool's, which the draft store and the send need to keep up.
+   */
+  createTransaction: TransactionRunner<PgTransaction>;
   reads: ReferralReads;
   /** Intro email recipients one user may reach per rolling hour and day. */
   sendQuota: { perHour: number; perDay: number };
 }) {
-  const { db, transaction, sqlTransaction, reads, sendQuota } = deps;
+  const { db, transaction, sqlTransaction, createTransaction, reads, sendQuota } = deps;
 
   /** The user's own referral: 404 when there is none, 403 when it is another user's (spec 6). */
   async function own(userId: string, referralId: number): Promise<Referral> {
@@ -170,7 +175,7 @@ export function referralUseCases(deps: {
      */
     async create(identity: Identity, input: z.output<typeof CreateReferralRequest>): Promise<Referral> {
       // Plain SQL (a pg transaction, not Prisma's interactive one): the pipeline's first step (bench:pipeline).
-      const created = await sqlTransaction(async ({ client }, emit) => {
+      const created = await createTransaction(async ({ client }, emit) => {
         const tx = pgSql(client);
         const route = await routeOf(tx, input, input.client);
         if (!route.routable) fail('ICP_MISMATCH', undefined, { details: route.fit?.fails ?? [] });

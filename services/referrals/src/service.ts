@@ -36,20 +36,21 @@ export type ReferralsService = DataService<PrismaClient>;
  */
 export async function createReferralsService(options: ServiceOptions<ReferralsConfig>): Promise<ReferralsService> {
   const { config, bus } = options;
-  // Most writes go through Prisma; the dashboard's reads (reads.ts, impact.ts), the relay and the pipeline's
-  // hot paths share a plain pg pool.
+  // Writes go through Prisma, or plain SQL on its pool (the create); the dashboard's reads (reads.ts,
+  // impact.ts), the relay, the send and the draft store share a plain pg pool.
   const service = await createDataService({
     name: 'referrals',
     config,
     migrations: new URL('../prisma/migrations', import.meta.url),
     bus,
     logger: options.logger,
-    // Its list, impact and inbox reads and the pipeline's hot paths (the create, the send, the draft store)
-    // are raw SQL on the pg pool; Prisma keeps the rest of the writes.
-    pgShare: 2 / 3,
+    // Its list, impact and inbox reads, the send and the draft store are raw SQL on the pg pool; the create
+    // (on the Prisma pool's connections) is the other hot path: half each. The creates stay apart, so that
+    // past the ceiling they wait (and are refused 503) while the stages after them keep their connections.
+    pgShare: 1 / 2,
     prisma: (adapter) => new PrismaClient({ adapter }),
   });
-  const { app, prisma, pool, transaction } = service;
+  const { app, prisma, pool, prismaPool, transaction } = service;
   const settings = { currency: config.CURRENCY, dealValueMaxCents: config.DEAL_VALUE_MAX_CENTS };
   const reads = referralReads(pool, settings.currency);
   const money = moneyUseCases({ db: prisma, pool, transaction, reads, settings });
@@ -61,7 +62,8 @@ export async function createReferralsService(options: ServiceOptions<ReferralsCo
       referrals: referralUseCases({
         db: prisma,
         transaction,
-        sqlTransaction: withOutbox(pgTransactions(pool, { maxWaitMs: 2000 }), service.relay),
+        sqlTransaction: withOutbox(pgTransactions(pool), service.relay),
+        createTransaction: withOutbox(pgTransactions(prismaPool, { maxWaitMs: 2000 }), service.relay),
         reads,
         sendQuota: { perHour: config.SEND_RECIPIENTS_PER_HOUR, perDay: config.SEND_RECIPIENTS_PER_DAY },
       }),

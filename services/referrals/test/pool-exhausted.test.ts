@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { referralInput, startReferrals, testUser, type TestContext } from './helpers.ts';
 
 // Issue 15: past the pipeline's ceiling a request that finds no database connection free in time answers
-// a retryable 503, never a 500. The create runs on the pg pool: a budget of 3 leaves it two connections,
-// both held busy here.
+// a retryable 503, never a 500. The create runs on the Prisma client's pool: a budget of 3 leaves it one
+// connection, held busy here.
 let ctx: TestContext;
 let url: string;
 
@@ -21,8 +21,8 @@ const create = (user = testUser()) =>
 
 describe('no database connection free in time', () => {
   it('answers 503 SERVICE_UNAVAILABLE with Retry-After, then serves again once a connection is free', async () => {
-    const pool = ctx.service.pool;
-    const holders = [await pool.connect(), await pool.connect()];
+    const pool = ctx.service.prismaPool;
+    const holder = await pool.connect();
     const before = (await ctx.sql.query('SELECT count(*)::int n FROM referrals.referrals')).rows[0].n;
 
     const busy = await create();
@@ -35,7 +35,7 @@ describe('no database connection free in time', () => {
     expect((await ctx.sql.query('SELECT count(*)::int n FROM referrals.referrals')).rows[0].n).toBe(before);
 
     // The create still waiting for a connection when it gave up takes none once they are free.
-    for (const holder of holders) holder.release();
+    holder.release();
     await vi.waitFor(() => expect(pool.idleCount).toBe(pool.totalCount));
     expect(pool.waitingCount).toBe(0);
     const again = await create();
