@@ -140,7 +140,13 @@ describe('POST /api/search without a language model', () => {
 
   it('writes a product referred again unchanged once, and a changed one at once', async () => {
     const known = knownProducts(ai.service.prisma);
-    const project = { productName: 'Wombat Wiki', companyName: 'Wombat Co', description: 'Docs.', website: null };
+    const project = {
+      id: 'wombat-wiki',
+      productName: 'Wombat Wiki',
+      companyName: 'Wombat Co',
+      description: 'Docs.',
+      website: null,
+    };
     const row = async () =>
       (await sql.query("SELECT description, updated_at FROM ai.known_products WHERE key LIKE 'wombatwiki|%'")).rows;
     await known.remember(project);
