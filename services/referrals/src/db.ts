@@ -18,8 +18,8 @@ export interface Sql {
   $executeRaw(query: TemplateStringsArray, ...values: unknown[]): PromiseLike<number>;
 }
 
-/** A pg client as `Sql`: a tagged template's values become $1, $2... as Prisma sends them. */
-export function pgSql(client: pg.ClientBase): Sql {
+/** A pg client (or pool) as `Sql`: a tagged template's values become $1, $2... as Prisma sends them. */
+export function pgSql(client: pg.ClientBase | pg.Pool): Sql {
   const text = (query: TemplateStringsArray) => query.reduce((sql, part, index) => `${sql}$${index}${part}`);
   return {
     $queryRaw: async <T>(query: TemplateStringsArray, ...values: unknown[]) =>

@@ -345,7 +345,7 @@ export interface IntroSendFacts {
  * The referral's owner and whether its intro email was sent, the names of the user `userId` (the sender)
  * and the lead inbox the email always copies, in one statement; null when there is no such referral.
  */
-export async function introSendFacts(db: Tx, referralId: number, userId: string): Promise<IntroSendFacts | null> {
+export async function introSendFacts(db: Sql, referralId: number, userId: string): Promise<IntroSendFacts | null> {
   if (!isReferralId(referralId)) return null;
   const [row] = await db.$queryRaw<
     Array<{

@@ -8,6 +8,7 @@ import {
   type ServiceOptions,
 } from '@app/kit';
 import { readReferralsConfig, type ReferralsConfig } from './config.ts';
+import { pgSql } from './db.ts';
 import { PrismaClient } from './generated/prisma/client.ts';
 import { impactReads } from './impact.ts';
 import { leadReads } from './lead-reads.ts';
@@ -62,6 +63,7 @@ export async function createReferralsService(options: ServiceOptions<ReferralsCo
       referrals: referralUseCases({
         db: prisma,
         transaction,
+        sql: pgSql(pool),
         sqlTransaction: withOutbox(pgTransactions(pool), service.relay),
         createTransaction: withOutbox(pgTransactions(prismaPool, { maxWaitMs: 2000 }), service.relay),
         reads,
