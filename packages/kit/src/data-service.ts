@@ -56,6 +56,8 @@ export interface DataService<P> {
   app: FastifyInstance;
   prisma: P;
   pool: pg.Pool;
+  /** The Prisma client's own pool: plain SQL on it waits where Prisma's transactions wait, apart from `pool`. */
+  prismaPool: pg.Pool;
   relay: OutboxRelay;
   /** A transaction whose emitted events are written in it and relayed after the commit (`withOutbox`). */
   transaction: TransactionRunner<TransactionOf<P>>;
@@ -85,7 +87,8 @@ export async function createDataService<P extends PrismaLike>(options: DataServi
     migrateService(databaseUrl, schema, fileURLToPath(options.migrations)),
   );
   const sizes = poolSizes(options.config.DATABASE_POOL_MAX ?? 6, options.pgShare ?? 1 / 3);
-  const prisma = options.prisma(prismaAdapter(databaseUrl, schema, sizes.prisma));
+  const adapter = prismaAdapter(databaseUrl, schema, sizes.prisma);
+  const prisma = options.prisma(adapter.adapter);
   const pool = createPool(databaseUrl, schema, sizes.pg);
   const app = createServiceApp({
     name: options.name,
@@ -115,6 +118,7 @@ export async function createDataService<P extends PrismaLike>(options: DataServi
     app,
     prisma,
     pool,
+    prismaPool: adapter.pool,
     relay,
     transaction,
     subscribe: (subscriber) =>

@@ -113,13 +113,16 @@ export async function migrateService(databaseUrl: string, schema: string, migrat
   return [...own, ...platform];
 }
 
-/** The driver adapter a service's generated Prisma client runs on, bound to the service's schema. */
-export function prismaAdapter(databaseUrl: string, schema: string, max = 10): PrismaPg {
+/**
+ * The driver adapter a service's generated Prisma client runs on, bound to the service's schema, and its
+ * pool (for plain SQL that should share the Prisma client's connections).
+ */
+export function prismaAdapter(databaseUrl: string, schema: string, max = 10): { adapter: PrismaPg; pool: pg.Pool } {
   // The pool is ours (ended with the client) so its use shows in the metrics.
   const pool = new pg.Pool({ connectionString: databaseUrl, max, options: `-c search_path=${schema}` });
   // As createPool's: an idle connection the server drops must not crash the process (it did at the end of
   // bench:pipeline, when the database is dropped while a service is still closing).
   pool.on('error', () => {});
   observePool(schema, 'prisma', pool);
-  return new PrismaPg(pool, { schema, disposeExternalPool: true });
+  return { adapter: new PrismaPg(pool, { schema, disposeExternalPool: true }), pool };
 }

@@ -83,6 +83,58 @@ describe('withOutbox', () => {
   });
 });
 
+describe('withOutbox on a pg transaction (the outbox rows sent with the COMMIT, values written in)', () => {
+  it('stores and relays each payload exactly as emitted, whatever its characters', async () => {
+    const seen: EventEnvelope<'session.ended'>[] = [];
+    await bus.subscribe({ event: 'session.ended', subscriber: 'outbox-text', handle: async (e) => void seen.push(e) });
+    const ids = [
+      "quote ' and '' and \\' end",
+      "back\\slash \\\\ $1 $$ E'x'",
+      'line\nbreak\ttab \u00e9\u4e2d\ud83d\ude00',
+      '{"json": [1]}',
+    ];
+    await runInContext({ requestId: "req-'-\\" }, () =>
+      transaction()(async (tx, emit) => {
+        await tx.client.query("INSERT INTO notes VALUES ('n4', 'literals')");
+        for (const sessionId of ids) emit('session.ended', { sessionId });
+      }),
+    );
+    const stored = await pool.query<{ payload: unknown; request_id: string }>(
+      "SELECT payload, request_id FROM outbox_events WHERE payload->>'sessionId' = ANY($1) ORDER BY occurred_at, id",
+      [ids],
+    );
+    const byId = (a: { sessionId: string }, b: { sessionId: string }) => a.sessionId.localeCompare(b.sessionId);
+    expect(stored.rows.map((row) => row.payload as { sessionId: string }).sort(byId)).toEqual(
+      ids.map((sessionId) => ({ sessionId })).sort(byId),
+    );
+    expect(stored.rows.every((row) => row.request_id === "req-'-\\")).toBe(true);
+    await eventually(() => ids.every((id) => seen.some((e) => e.payload.sessionId === id)));
+    expect(seen.filter((e) => ids.includes(e.payload.sessionId))).toHaveLength(ids.length);
+  });
+
+  it('commits nothing when the outbox insert sent with the COMMIT fails', async () => {
+    await pool.query(`CREATE FUNCTION refuse_event() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.payload->>'sessionId' = 'refused' THEN RAISE EXCEPTION 'refused event'; END IF; RETURN NEW; END $$`);
+    await pool.query(
+      'CREATE TRIGGER refuse_event BEFORE INSERT ON outbox_events FOR EACH ROW EXECUTE FUNCTION refuse_event()',
+    );
+    try {
+      await expect(
+        transaction()(async (tx, emit) => {
+          await tx.client.query("INSERT INTO notes VALUES ('n5', 'with a refused event')");
+          emit('session.ended', { sessionId: 'refused' });
+        }),
+      ).rejects.toThrow('refused event');
+      expect(await count("notes WHERE id = 'n5'")).toBe(0);
+      // The connection went back to the pool usable, out of the failed transaction.
+      await transaction()(async (tx) => void (await tx.client.query("INSERT INTO notes VALUES ('n6', 'after')")));
+      expect(await count("notes WHERE id = 'n6'")).toBe(1);
+    } finally {
+      await pool.query('DROP TRIGGER refuse_event ON outbox_events; DROP FUNCTION refuse_event()');
+    }
+  });
+});
+
 describe('subscribers', () => {
   const publish = (sessionId: string, id = crypto.randomUUID()) =>
     bus.publish({ id, name: 'session.ended', payload: { sessionId }, occurredAt: new Date().toISOString() });

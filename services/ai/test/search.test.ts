@@ -2,6 +2,7 @@ import { parseSearchContent, SearchResponse } from '@app/contracts';
 import { eventually, freshDatabase } from '@app/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { knownProducts } from '../src/search/known-products.ts';
 import { json, referralCreated, signedIn, startAi, type RunningAi, dropDatabase } from './support.ts';
 
 let db: Awaited<ReturnType<typeof freshDatabase>>;
@@ -135,6 +136,28 @@ describe('POST /api/search without a language model', () => {
       (await sql.query("SELECT product_name, description FROM ai.known_products WHERE key LIKE 'quokkaledger|%'")).rows;
     await eventually(async () => (await known())[0]?.description === 'Cloud bookkeeping.', 10_000, 'the update');
     expect(await known()).toEqual([{ product_name: 'quokka ledger', description: 'Cloud bookkeeping.' }]);
+  });
+
+  it('writes a product referred again unchanged once, and a changed one at once', async () => {
+    const known = knownProducts(ai.service.prisma);
+    const project = {
+      id: 'wombat-wiki',
+      productName: 'Wombat Wiki',
+      companyName: 'Wombat Co',
+      description: 'Docs.',
+      website: null,
+    };
+    const row = async () =>
+      (await sql.query("SELECT description, updated_at FROM ai.known_products WHERE key LIKE 'wombatwiki|%'")).rows;
+    await known.remember(project);
+    const [first] = await row();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await known.remember(project);
+    expect(await row()).toEqual([first]);
+    await known.remember({ ...project, description: 'Docs and wikis.' });
+    const [changed] = await row();
+    expect(changed.description).toBe('Docs and wikis.');
+    expect(changed.updated_at.getTime()).toBeGreaterThan(first.updated_at.getTime());
   });
 
   it('keeps the catalogue first when a referral names a catalogue product differently', async () => {

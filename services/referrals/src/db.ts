@@ -1,4 +1,5 @@
 import { subscriberDefiner, type TransactionOf } from '@app/kit';
+import type pg from 'pg';
 import type { PrismaClient } from './generated/prisma/client.ts';
 
 /** A transaction of this service's database. */
@@ -6,3 +7,25 @@ export type Tx = TransactionOf<PrismaClient>;
 
 /** Subscribers of this service (one file each under subscribers/). */
 export const defineSubscriber = subscriberDefiner<Tx>();
+
+/**
+ * The raw SQL methods of a Prisma client or transaction, which is all the create's statements use: they
+ * run in a Prisma transaction or, through `pgSql`, on a plain pg client (the create, bench:pipeline).
+ */
+export interface Sql {
+  $queryRaw<T = unknown>(query: TemplateStringsArray, ...values: unknown[]): PromiseLike<T>;
+  $queryRawUnsafe<T = unknown>(query: string, ...values: unknown[]): PromiseLike<T>;
+  $executeRaw(query: TemplateStringsArray, ...values: unknown[]): PromiseLike<number>;
+}
+
+/** A pg client (or pool) as `Sql`: a tagged template's values become $1, $2... as Prisma sends them. */
+export function pgSql(client: pg.ClientBase | pg.Pool): Sql {
+  const text = (query: TemplateStringsArray) => query.reduce((sql, part, index) => `${sql}$${index}${part}`);
+  return {
+    $queryRaw: async <T>(query: TemplateStringsArray, ...values: unknown[]) =>
+      (await client.query(text(query), values)).rows as T,
+    $queryRawUnsafe: async <T>(query: string, ...values: unknown[]) => (await client.query(query, values)).rows as T,
+    $executeRaw: async (query: TemplateStringsArray, ...values: unknown[]) =>
+      (await client.query(text(query), values)).rowCount ?? 0,
+  };
+}

@@ -1,5 +1,5 @@
 import type { ReferralStatus } from '@app/contracts';
-import type { Tx } from './db.ts';
+import type { Sql, Tx } from './db.ts';
 
 /**
  * The figures of the dashboard (referrer_stage_counts, referrer_companies, project_referral_counts), written
@@ -23,15 +23,21 @@ export const RECEIVED_SQL = `(SELECT coalesce(sum(c.count), 0)::int FROM referre
         FROM referrers me JOIN projects p ON p.company_key = me.company_key
        WHERE me.user_id = $1 AND me.company_key <> '')`;
 
-/** A new referral: one more in 'pending', its company among the user's companies, one more to its project. */
-export async function countNewReferral(tx: Tx, userId: string, company: string, projectId: string): Promise<void> {
-  await addToStages(tx, userId, [['pending', 1]]);
+/**
+ * A new referral: one more in 'pending', one more to its project, its company among the user's companies:
+ * one statement (the create is the pipeline's first step, bench:pipeline), where it was three. A single
+ * stage row is locked, so the stage order `addToStages` keeps against deadlocks holds.
+ */
+export async function countNewReferral(tx: Sql, userId: string, company: string, projectId: string): Promise<void> {
   await tx.$executeRaw`
-    INSERT INTO project_referral_counts (project_id, count) VALUES (${projectId}, 1)
-    ON CONFLICT (project_id) DO UPDATE SET count = project_referral_counts.count + 1`;
-  if (company) {
-    await tx.$executeRaw`INSERT INTO referrer_companies (user_id, company) VALUES (${userId}, ${company}) ON CONFLICT DO NOTHING`;
-  }
+    WITH stage AS (
+      INSERT INTO referrer_stage_counts (user_id, status, count) VALUES (${userId}, 'pending', 1)
+      ON CONFLICT (user_id, status) DO UPDATE SET count = referrer_stage_counts.count + 1),
+    project AS (
+      INSERT INTO project_referral_counts (project_id, count) VALUES (${projectId}, 1)
+      ON CONFLICT (project_id) DO UPDATE SET count = project_referral_counts.count + 1)
+    INSERT INTO referrer_companies (user_id, company) SELECT ${userId}, ${company} WHERE ${company} <> ''
+    ON CONFLICT DO NOTHING`;
 }
 
 /** A referral moved from one stage to another. */

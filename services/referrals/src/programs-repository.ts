@@ -1,6 +1,6 @@
 import { websiteHost, type EventPayload } from '@app/contracts';
 import { companyKey } from '@app/domain';
-import type { Tx } from './db.ts';
+import type { Sql, Tx } from './db.ts';
 import type { PrismaClient } from './generated/prisma/client.ts';
 import { productKey } from './projects.ts';
 
@@ -46,7 +46,7 @@ export interface VendorProgram {
  * its company (the program's company or its vendor's name), then one named like the product; the most
  * recently saved wins. Null when there is none.
  */
-export async function verifiedVendorProgram(tx: Tx, host: string | null): Promise<VendorProgram | null> {
+export async function verifiedVendorProgram(tx: Sql, host: string | null): Promise<VendorProgram | null> {
   if (!host) return null;
   const hosts = hostAndParents(host);
   const [row] = await tx.$queryRaw<Array<{ vendor_id: string; description: string }>>`
@@ -59,7 +59,7 @@ export async function verifiedVendorProgram(tx: Tx, host: string | null): Promis
 }
 
 /** The description of a verified vendor's active program for the product (the project's shared text), or ''. */
-export async function vendorProductDescription(tx: Tx, vendorId: string, productName: string): Promise<string> {
+export async function vendorProductDescription(tx: Sql, vendorId: string, productName: string): Promise<string> {
   const [row] = await tx.$queryRaw<Array<{ description: string }>>`
     SELECT p.description FROM programs p JOIN vendors v ON v.id = p.vendor_id
      WHERE p.vendor_id = ${vendorId} AND v.verified AND p.is_active AND p.description <> ''

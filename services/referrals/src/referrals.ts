@@ -12,7 +12,7 @@ import {
 } from '@app/contracts';
 import { fail, type Identity, type PgTransaction, type TransactionRunner } from '@app/kit';
 import type { z } from 'zod';
-import type { Tx } from './db.ts';
+import { pgSql, type Sql, type Tx } from './db.ts';
 import { countNewReferral } from './figures.ts';
 import { introSenderName, personName } from './people.ts';
 import { vendorLinks, vendorProductDescription } from './programs-repository.ts';
@@ -107,13 +107,20 @@ function createdRow(created: {
 export function referralUseCases(deps: {
   db: Tx;
   transaction: TransactionRunner<Tx>;
+  /** Statements in plain SQL on the pg pool, for the hot paths' reads. */
+  sql: Sql;
   /** Transactions in plain SQL on the pg pool (with the outbox), for the hot paths. */
   sqlTransaction: TransactionRunner<PgTransaction>;
+  /**
+   * The create's transactions in plain SQL, on the Prisma client's connections: creates wait for those (503
+   * after 2 s), never for the pg pool's, which the draft store and the send need to keep up.
+   */
+  createTransaction: TransactionRunner<PgTransaction>;
   reads: ReferralReads;
   /** Intro email recipients one user may reach per rolling hour and day. */
   sendQuota: { perHour: number; perDay: number };
 }) {
-  const { db, transaction, sqlTransaction, reads, sendQuota } = deps;
+  const { db, transaction, sql, sqlTransaction, createTransaction, reads, sendQuota } = deps;
 
   /** The user's own referral: 404 when there is none, 403 when it is another user's (spec 6). */
   async function own(userId: string, referralId: number): Promise<Referral> {
@@ -136,7 +143,7 @@ export function referralUseCases(deps: {
 
   /** The user's own referral's sending facts (`own`'s 404 and 403, in one statement, without the referral). */
   async function ownSendFacts(identity: Identity, referralId: number): Promise<IntroSendFacts> {
-    const facts = (await introSendFacts(db, referralId, identity.userId)) ?? fail('REFERRAL_NOT_FOUND');
+    const facts = (await introSendFacts(sql, referralId, identity.userId)) ?? fail('REFERRAL_NOT_FOUND');
     if (facts.userId !== identity.userId) fail('REFERRAL_FORBIDDEN');
     return facts;
   }
@@ -169,7 +176,9 @@ export function referralUseCases(deps: {
      * the referrer's own description, so the intro email is drafted from their words only.
      */
     async create(identity: Identity, input: z.output<typeof CreateReferralRequest>): Promise<Referral> {
-      const created = await transaction(async (tx, emit) => {
+      // Plain SQL (a pg transaction, not Prisma's interactive one): the pipeline's first step (bench:pipeline).
+      const created = await createTransaction(async ({ client }, emit) => {
+        const tx = pgSql(client);
         const route = await routeOf(tx, input, input.client);
         if (!route.routable) fail('ICP_MISMATCH', undefined, { details: route.fit?.fails ?? [] });
         const locked = route.vendor && (await lockVendor(tx, route.vendor.id));

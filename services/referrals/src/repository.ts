@@ -2,7 +2,7 @@ import type { CreateReferralRequest, EmailDraft, IcpFit, LeadStatus, ReferralSta
 import { companyKey, STAGE_RANK } from '@app/domain';
 import type pg from 'pg';
 import type { z } from 'zod';
-import type { Tx } from './db.ts';
+import type { Sql, Tx } from './db.ts';
 import { projectIdFor } from './projects.ts';
 import { isReferralId } from './reads.ts';
 import { searchTextOf } from './search-text.ts';
@@ -55,7 +55,7 @@ export type UpsertedProject = StoredProject & { referralProgram: string | null }
  * program's), filled when empty: never a referrer's typing.
  */
 export async function upsertReferrerAndProject(
-  tx: Tx,
+  tx: Sql,
   identity: { userId: string; email: string },
   product: { productName: string; companyName: string; vendorDescription: string },
 ): Promise<{ referrer: ReferrerProfile; project: UpsertedProject }> {
@@ -146,7 +146,7 @@ export interface NewReferral {
  * the pipeline's first step, bench:pipeline). Timeline entries get their ids in the order given.
  */
 export async function insertReferral(
-  tx: Tx,
+  tx: Sql,
   userId: string,
   project: StoredProject,
   input: z.output<typeof CreateReferralRequest>,
@@ -345,7 +345,7 @@ export interface IntroSendFacts {
  * The referral's owner and whether its intro email was sent, the names of the user `userId` (the sender)
  * and the lead inbox the email always copies, in one statement; null when there is no such referral.
  */
-export async function introSendFacts(db: Tx, referralId: number, userId: string): Promise<IntroSendFacts | null> {
+export async function introSendFacts(db: Sql, referralId: number, userId: string): Promise<IntroSendFacts | null> {
   if (!isReferralId(referralId)) return null;
   const [row] = await db.$queryRaw<
     Array<{

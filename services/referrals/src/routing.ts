@@ -1,6 +1,6 @@
 import { websiteHost, type ClientOrganization, type IcpFit } from '@app/contracts';
 import { checkIcp } from '@app/domain';
-import type { Tx } from './db.ts';
+import type { Sql } from './db.ts';
 import { verifiedVendorProgram } from './programs-repository.ts';
 import { leadCriteriaOf, vendorById, verifiedVendorByHost, type StoredVendor } from './vendors-repository.ts';
 
@@ -22,7 +22,7 @@ export interface Destination {
  * A name is never enough: anyone can call a workspace "Bravo" (issue 9), so a product without a website is
  * tracked, not routed.
  */
-export async function destinationVendor(tx: Tx, destination: Destination): Promise<StoredVendor | null> {
+export async function destinationVendor(tx: Sql, destination: Destination): Promise<StoredVendor | null> {
   const host = websiteHost(destination.website);
   if (!host) return null;
   const byDomain = await verifiedVendorByHost(tx, host);
@@ -42,7 +42,7 @@ export interface Route {
 }
 
 /** The vendor's ICP against what the referrer says of the client (an unknown fact never excludes). */
-export async function fitOf(tx: Tx, vendorId: string, client: ClientOrganization): Promise<IcpFit | null> {
+export async function fitOf(tx: Sql, vendorId: string, client: ClientOrganization): Promise<IcpFit | null> {
   const criteria = await leadCriteriaOf(tx, vendorId);
   if (!criteria) return null;
   return checkIcp(criteria, {
@@ -52,7 +52,7 @@ export async function fitOf(tx: Tx, vendorId: string, client: ClientOrganization
   });
 }
 
-export async function routeOf(tx: Tx, destination: Destination, client: ClientOrganization): Promise<Route> {
+export async function routeOf(tx: Sql, destination: Destination, client: ClientOrganization): Promise<Route> {
   const vendor = await destinationVendor(tx, destination);
   if (!vendor) return { vendor: null, fit: null, routable: true };
   const fit = await fitOf(tx, vendor.id, client);

@@ -1,7 +1,7 @@
 import type { EventPayload, LeadCriteria } from '@app/contracts';
 import { readCriteria } from '@app/domain';
 import { hostAndParents } from './programs-repository.ts';
-import type { Tx } from './db.ts';
+import type { Sql, Tx } from './db.ts';
 
 /**
  * Data access of the vendor read models (profiles' `vendor.saved`, `lead_criteria.saved`): each keeps the
@@ -80,13 +80,13 @@ export async function saveLeadCriteria(
      WHERE vendor_lead_criteria.version < EXCLUDED.version`;
 }
 
-export async function vendorById(tx: Tx, vendorId: string): Promise<StoredVendor | null> {
+export async function vendorById(tx: Sql, vendorId: string): Promise<StoredVendor | null> {
   const [row] = await tx.$queryRawUnsafe<VendorRow[]>(`${SELECT_VENDOR} WHERE id = $1`, vendorId);
   return row ? toVendor(row) : null;
 }
 
 /** The verified vendor whose domain is the host or one of its parent domains (the longest wins). */
-export async function verifiedVendorByHost(tx: Tx, host: string): Promise<StoredVendor | null> {
+export async function verifiedVendorByHost(tx: Sql, host: string): Promise<StoredVendor | null> {
   // "app.eu.hubspot.com" -> itself, "eu.hubspot.com", "hubspot.com".
   const candidates = hostAndParents(host);
   if (!candidates.length) return null;
@@ -108,7 +108,7 @@ export async function verifiedVendorsByKey(tx: Tx, key: string): Promise<StoredV
 }
 
 /** A vendor's lead criteria as stored (read field by field), or null when it has none. */
-export async function leadCriteriaOf(tx: Tx, vendorId: string): Promise<LeadCriteria | null> {
+export async function leadCriteriaOf(tx: Sql, vendorId: string): Promise<LeadCriteria | null> {
   const [row] = await tx.$queryRaw<Array<{ criteria: unknown }>>`
     SELECT criteria FROM vendor_lead_criteria WHERE vendor_id = ${vendorId}`;
   return row ? readCriteria(row.criteria) : null;
@@ -118,7 +118,7 @@ export async function leadCriteriaOf(tx: Tx, vendorId: string): Promise<LeadCrit
  * The vendor, its row share-locked until the transaction ends: a referral routed now carries the name a
  * concurrent rename (which locks the row for update) either already wrote or will find among its referrals.
  */
-export async function lockVendor(tx: Tx, vendorId: string): Promise<StoredVendor | null> {
+export async function lockVendor(tx: Sql, vendorId: string): Promise<StoredVendor | null> {
   const [row] = await tx.$queryRawUnsafe<VendorRow[]>(`${SELECT_VENDOR} WHERE id = $1 FOR SHARE`, vendorId);
   return row ? toVendor(row) : null;
 }

@@ -367,6 +367,51 @@ describe('PUT /api/referrals/:id/status', () => {
     }
   });
 
+  it('counts concurrent creates (and changes) exactly: the kept figures equal the referrals counted', async () => {
+    const users = [testUser(), testUser()];
+    const products = [0, 1, 2].map((i) => `Figures ${randomUUID()} ${i}`);
+    const companies = ['Acme', 'Beta Corp', 'Gamma'];
+    // Stage changes of the same users' referrals meanwhile: each locks figures and stage rows a create also
+    // locks, so a create taking them in another order deadlocks (it did, with its counts in its insert).
+    const first = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => created(users[i % 2]!, { product: products[0], company: 'Acme' })),
+    );
+    const creates = Array.from({ length: 24 }, (_, i) =>
+      created(users[i % 2]!, { product: products[i % 3], company: companies[Math.floor(i / 3) % 3] }),
+    );
+    const changes = first.map((referral, i) => setStatus(users[i % 2]!, referral.id, { status: 'intro_made' }));
+    const [, statuses] = await Promise.all([Promise.all(creates), Promise.all(changes)]);
+    expect(statuses.map((response) => response.statusCode)).toEqual(first.map(() => 200));
+    const userIds = users.map((user) => user.userId);
+    const { rows } = await ctx.sql.query(
+      `SELECT (SELECT json_agg(k ORDER BY k.user_id, k.status) FROM (
+                SELECT user_id, status::text, count FROM referrals.referrer_stage_counts
+                 WHERE user_id = ANY($1) AND count <> 0) k) AS stages_kept,
+              (SELECT json_agg(c ORDER BY c.user_id, c.status) FROM (
+                SELECT user_id, status::text, count(*)::int AS count FROM referrals.referrals
+                 WHERE user_id = ANY($1) GROUP BY 1, 2) c) AS stages_counted,
+              (SELECT json_agg(k ORDER BY k.project_id) FROM (
+                SELECT project_id, count FROM referrals.project_referral_counts
+                 WHERE project_id IN (SELECT project_id FROM referrals.referrals WHERE user_id = ANY($1))) k) AS projects_kept,
+              (SELECT json_agg(c ORDER BY c.project_id) FROM (
+                SELECT project_id, count(*)::int AS count FROM referrals.referrals
+                 WHERE user_id = ANY($1) GROUP BY 1) c) AS projects_counted,
+              (SELECT json_agg(k ORDER BY k.user_id, k.company) FROM (
+                SELECT user_id, company FROM referrals.referrer_companies WHERE user_id = ANY($1)) k) AS companies_kept,
+              (SELECT json_agg(c ORDER BY c.user_id, c.company) FROM (
+                SELECT DISTINCT user_id, company FROM referrals.referrals
+                 WHERE user_id = ANY($1) AND company <> '') c) AS companies_counted`,
+      [userIds],
+    );
+    const figures = rows[0];
+    expect(figures.stages_counted).toHaveLength(4);
+    expect(figures.stages_kept).toEqual(figures.stages_counted);
+    expect(figures.projects_counted).toHaveLength(9);
+    expect(figures.projects_kept).toEqual(figures.projects_counted);
+    expect(figures.companies_counted).toHaveLength(6);
+    expect(figures.companies_kept).toEqual(figures.companies_counted);
+  });
+
   it('treats setting the current status again as a no-op', async () => {
     const user = testUser();
     const { id } = await created(user);

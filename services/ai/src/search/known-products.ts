@@ -10,6 +10,12 @@ type Project = EventPayload<'referral.created'>['project'];
 const MAX_SEARCHED = 5000;
 /** Other instances learn of new products within this time; this one at once. */
 const CACHE_MS = 30_000;
+/**
+ * A product referred again as this instance wrote it less than this long ago is not written again: most new
+ * referrals name a product already known, and the upsert was a write and a commit per referral
+ * (bench:pipeline). Its recency (which products are kept past MAX_SEARCHED) is then to this precision.
+ */
+const UNCHANGED_MS = 60_000;
 
 const siteUrl = (website: string | null) => {
   if (!website) return null;
@@ -24,6 +30,8 @@ const siteUrl = (website: string | null) => {
 /** Products the system knows from referrals (`referral.created`), searched beside the catalogue. */
 export function knownProducts(prisma: PrismaClient): ProductSource & { remember(project: Project): Promise<void> } {
   let cache: { at: number; products: readonly Product[] } | null = null;
+  /** What this instance last wrote per key, and when (bounded: cleared past MAX_SEARCHED keys). */
+  const written = new Map<string, { data: string; at: number }>();
 
   return {
     origin: 'referral',
@@ -56,7 +64,12 @@ export function knownProducts(prisma: PrismaClient): ProductSource & { remember(
         description: project.description.trim().slice(0, 1000),
         website: siteUrl(project.website),
       };
+      const same = JSON.stringify(data);
+      const last = written.get(key);
+      if (last?.data === same && Date.now() - last.at < UNCHANGED_MS) return;
       await prisma.knownProduct.upsert({ where: { key }, create: { key, ...data }, update: data });
+      if (written.size >= MAX_SEARCHED) written.clear();
+      written.set(key, { data: same, at: Date.now() });
       cache = null;
     },
   };
