@@ -300,13 +300,19 @@ describe('earning', () => {
     expect(
       (await published('commission.created', id, 3)).map((e) => (e.payload as { referrerCents: number }).referrerCents),
     ).toEqual([7000, 17539, 140_000]);
-    await published('lead.status_changed', id, 4);
-    expect(
-      eventsOf('lead.status_changed', id)
-        .map((e) => e.payload as { change: string; milestone: string | null })
-        .filter((p) => p.change === 'milestone_confirmed')
-        .map((p) => p.milestone),
-    ).toEqual(['qualifiedLead', 'meetingHeld', 'opportunityCreated', 'closedWon']);
+    // The referrer's stage moves send lead.status_changed too: wait for the four confirmations themselves.
+    const confirmations = await eventually(
+      () => {
+        const milestones = eventsOf('lead.status_changed', id)
+          .map((e) => e.payload as { change: string; milestone: string | null })
+          .filter((p) => p.change === 'milestone_confirmed')
+          .map((p) => p.milestone);
+        return milestones.length >= 4 && milestones;
+      },
+      10_000,
+      `4 milestone confirmations of ${id}`,
+    );
+    expect(confirmations).toEqual(['qualifiedLead', 'meetingHeld', 'opportunityCreated', 'closedWon']);
 
     // Confirming again: 409, nothing written.
     const before = await moneyRows();
