@@ -33,7 +33,8 @@ const largeBody = Buffer.from(
   Array.from({ length: 25_000 }, (_, i) => (i * 7919).toString(36).padStart(4, '0')).join(''),
 );
 
-async function signIn(email: string): Promise<string> {
+/** A user registered through the gateway, with the email verified in the database. */
+async function registerVerified(email: string): Promise<void> {
   const register = await gateway.inject({
     method: 'POST',
     url: '/api/register',
@@ -42,6 +43,10 @@ async function signIn(email: string): Promise<string> {
   });
   expect(register.statusCode).toBe(201);
   await sql.query('UPDATE auth.users SET email_verified_at = now() WHERE email = $1', [email]);
+}
+
+async function signIn(email: string): Promise<string> {
+  await registerVerified(email);
   const login = await gateway.inject({
     method: 'POST',
     url: '/api/login',
@@ -57,14 +62,7 @@ async function signIn(email: string): Promise<string> {
  * this file, and its own test below needs what is left of it.
  */
 async function sessionWithoutLogin(email: string): Promise<string> {
-  const register = await gateway.inject({
-    method: 'POST',
-    url: '/api/register',
-    headers: json,
-    payload: { firstName: 'G', lastName: 'W', companyName: 'C', email, password: 'pw' },
-  });
-  expect(register.statusCode).toBe(201);
-  await sql.query('UPDATE auth.users SET email_verified_at = now() WHERE email = $1', [email]);
+  await registerVerified(email);
   const token = `session-of-${email.replace(/\W/g, '-')}`;
   await sql.query(
     `INSERT INTO auth.sessions (id, token_hash, user_id, expires_at)
