@@ -287,7 +287,7 @@ export class Bm25Index {
           masks[slot]! |= bit;
         }
       } else {
-        const bySlot = posting.bySlot!;
+        const bySlot = this.#bySlot(posting);
         for (let s = 0; s < survivorCount; s++) {
           const slot = survivors[s]!;
           const weight = bySlot[slot]!;
