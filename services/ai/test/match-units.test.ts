@@ -3,6 +3,7 @@ import { checkIcp, companyKey, readCriteria } from '@app/domain';
 import { seededRandom } from '@app/testing/random';
 import { describe, expect, it } from 'vitest';
 import { Bm25Index } from '../src/match/bm25.ts';
+import { Matcher, type MatchProgramRecord } from '../src/match/engine.ts';
 import { bountySummaries } from '../src/match/bounties.ts';
 import { seniorityOf } from '@app/domain';
 
@@ -104,5 +105,54 @@ describe('Smart Match building blocks', () => {
     index.upsert({ id: 'b', fields: [{ text: 'payroll', weight: 1 }] });
     expect(index.search(query, 5)).toEqual([]);
     expect(index.size).toBe(2);
+  });
+
+  it('ranks a program saved again with its new listing, also when its slot in the index goes to another program', () => {
+    const matcher = new Matcher();
+    const program = (id: string, name: string, vendorId: string | null): MatchProgramRecord => ({
+      id,
+      name,
+      description: 'crm for sales teams',
+      website: `https://${id}.example`,
+      rewardDetails: '',
+      vendorId,
+      companyName: `${name} Inc`,
+      isActive: true,
+    });
+    const vendor = (vendorId: string, name: string, countries: string[]) => ({
+      vendorId,
+      name,
+      verified: true,
+      criteria: { countries },
+      bounties: null,
+    });
+    matcher.putVendor(vendor('v-de', 'Germany Only', ['Germany']));
+    matcher.putVendor(vendor('v-fr', 'France Only', ['France']));
+    matcher.putProgram(program('a', 'Alpha', 'v-de'));
+    matcher.putProgram(program('b', 'Beta', null));
+    const request = { need: 'crm', integrations: [], country: 'France', limit: 5 } as never;
+    const shown = () => {
+      const { candidates, excluded } = matcher.rank(request);
+      return {
+        candidates: candidates.map((c) => [c.program.id, c.program.name, c.companyName]),
+        excluded: excluded.map((e) => e.programId),
+      };
+    };
+    expect(shown()).toEqual({ candidates: [['b', 'Beta', 'Beta Inc']], excluded: ['a'] });
+    const slotOfA = matcher.index.slotOf('a');
+    // Renamed and moved to the vendor serving France.
+    matcher.putProgram(program('a', 'Alpha Two', 'v-fr'));
+    expect(shown()).toEqual({
+      candidates: [
+        ['a', 'Alpha Two', 'France Only'],
+        ['b', 'Beta', 'Beta Inc'],
+      ],
+      excluded: [],
+    });
+    // Deactivated: its slot is freed and the next program saved takes it.
+    matcher.putProgram({ ...program('a', 'Alpha Two', 'v-fr'), isActive: false });
+    matcher.putProgram(program('c', 'Gamma', 'v-de'));
+    expect(matcher.index.slotOf('c')).toBe(slotOfA);
+    expect(shown()).toEqual({ candidates: [['b', 'Beta', 'Beta Inc']], excluded: ['c'] });
   });
 });

@@ -11,6 +11,8 @@ export interface Scored {
   score: number;
   /** The query terms this document contains. */
   matched: string[];
+  /** Where the index keeps the document (`slotOf`) until it is removed or saved again. */
+  slot: number;
 }
 
 const K1 = 1.2;
@@ -50,6 +52,11 @@ export class Bm25Index {
 
   get size(): number {
     return this.#slots.size;
+  }
+
+  /** The document's slot: a small number, the same from its upsert until it is removed or upserted again. */
+  slotOf(id: string): number | undefined {
+    return this.#slots.get(id);
   }
 
   has(id: string): boolean {
@@ -201,15 +208,16 @@ export class Bm25Index {
   /**
    * The same k as `#exhaustive`, without making a candidate of every document that has one of the query's
    * common words (in more than an eighth of the documents), and without the exact, ordered sum for more than
-   * about k documents. The rare terms' posting lists give each of their documents a partial score; the
-   * common terms' weights are looked up by slot and added to it: a score summed in another order than the
-   * query's, so within a few units in the last place of the exact one. A floor at or below the k-th best of
-   * those (`#floor`) is one for the k-th best exact score too (with a margin that dwarfs the rounding): a
-   * document below it cannot be among the best k, and neither can a document with none of the rare terms
-   * when the sum of the common terms' largest contributions is below it. The few documents left are then
-   * scored exactly as `#exhaustive` does (every term, in the query's order, so the sums are bit for bit the
-   * same). Null when pruning cannot apply (no common term, fewer than k documents with a rare term, a floor
-   * too low): the caller scores exhaustively.
+   * about k documents. The rare terms' posting lists give each of their documents a partial score (with two
+   * common terms or more, those that cannot reach the best k even with every common term's largest
+   * contribution are dropped first: `#reachable`); the common terms' weights are looked up by slot and added
+   * to it: a score summed in another order than the query's, so within a few units in the last place of the
+   * exact one. A floor at or below the k-th best of those (`#floor`) is one for the k-th best exact score too
+   * (with a margin that dwarfs the rounding): a document below it cannot be among the best k, and neither can
+   * a document with none of the rare terms when the sum of the common terms' largest contributions is below
+   * it. The few documents left are then scored exactly as `#exhaustive` does (every term, in the query's
+   * order, so the sums are bit for bit the same). Null when pruning cannot apply (no common term, fewer than
+   * k documents with a rare term, a floor too low): the caller scores exhaustively.
    */
   #pruned(
     queryTerms: string[],
@@ -220,9 +228,13 @@ export class Bm25Index {
   ): Scored[] | null {
     const common = this.size / 8;
     let bound = 0;
+    let commonTerms = 0;
     for (let position = 0; position < postings.length; position++) {
       const posting = postings[position];
-      if (posting && posting.slots.length > common) bound += termWeights[position]! * posting.max;
+      if (posting && posting.slots.length > common) {
+        bound += termWeights[position]! * posting.max;
+        commonTerms++;
+      }
     }
     if (bound === 0) return null;
 
@@ -244,6 +256,7 @@ export class Bm25Index {
       for (let t = 0; t < touchedCount; t++) scores[touched[t]!] = 0;
       return null;
     }
+    if (commonTerms > 1) touchedCount = this.#reachable(touched, touchedCount, k, top, bound);
     for (let position = 0; position < postings.length; position++) {
       const posting = postings[position];
       if (!posting || posting.slots.length <= common) continue;
@@ -303,6 +316,27 @@ export class Bm25Index {
   }
 
   /**
+   * Keeps, of the first `count` slots (partial scores in `#scores`, at least k of them), those that can still
+   * reach the best k once up to `bound` is added: the k-th best partial score is a floor for the k-th best
+   * final one (the rest only adds), so a slot whose partial score plus `bound` stays below a floor of the
+   * partial scores (`#floor`, with the margin that dwarfs rounding) cannot be among the best k, nor tie
+   * there. The others' scores are reset; the kept ones are moved to the front. Returns how many are kept (at
+   * least the k best partial scores). Worth a pass and a histogram when it spares each dropped slot the lookup
+   * of two common words or more.
+   */
+  #reachable(slots: Int32Array, count: number, k: number, top: number, bound: number): number {
+    const scores = this.#scores;
+    const floor = this.#floor(slots, count, k, top) * (1 - 1e-9);
+    let kept = 0;
+    for (let t = 0; t < count; t++) {
+      const slot = slots[t]!;
+      if (scores[slot]! + bound >= floor) slots[kept++] = slot;
+      else scores[slot] = 0;
+    }
+    return kept;
+  }
+
+  /**
    * A floor for the k-th best score of the slots (at most it, give or take rounding), from a histogram of
    * the scores between 0 and `top` (no score above it): the lower edge of the bucket where the count from
    * the top reaches k. One pass, where finding the k-th best itself takes several; the few more documents
@@ -356,7 +390,7 @@ export class Bm25Index {
       }
       if (selected > k) floor = kthLargest(selection, selected, k);
     }
-    const heap = new MinHeap<{ id: string; score: number; mask: number }>(k);
+    const heap = new MinHeap<{ id: string; score: number; mask: number; slot: number }>(k);
     for (let t = 0; t < count; t++) {
       const slot = slots[t]!;
       const score = scores[slot]!;
@@ -365,12 +399,13 @@ export class Bm25Index {
       masks[slot] = 0;
       if (score < floor) continue;
       const id = this.#ids[slot]!;
-      if (heap.wouldKeep(score, id) && (!accept || accept(id))) heap.offer({ id, score, mask });
+      if (heap.wouldKeep(score, id) && (!accept || accept(id))) heap.offer({ id, score, mask, slot });
     }
-    return heap.drain().map(({ id, score, mask }) => ({
+    return heap.drain().map(({ id, score, mask, slot }) => ({
       id,
       score,
       matched: queryTerms.filter((_, i) => i < 32 && (mask & (1 << i)) !== 0),
+      slot,
     }));
   }
 }

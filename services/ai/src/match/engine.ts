@@ -109,7 +109,11 @@ export class Matcher {
   readonly index = new Bm25Index();
   readonly #programs = new Map<string, MatchProgramRecord>();
   readonly #vendors = new Map<string, KnownVendor>();
-  readonly #listings = new Map<string, Listing>();
+  /**
+   * By the index's slot of the program (`Scored.slot`): a hit's listing is read from a dense array, not looked
+   * up by id in a `Map` of the whole catalogue (its hash, bucket and entry missing the processor's cache).
+   */
+  #listings: Array<Listing | undefined> = [];
   #activeList: MatchProgramRecord[] | null = null;
 
   get programCount(): number {
@@ -127,7 +131,7 @@ export class Matcher {
 
   putProgram(program: MatchProgramRecord): void {
     this.#programs.set(program.id, program);
-    this.#listings.delete(program.id);
+    this.#forget(program.id);
     this.#activeList = null;
     if (!program.isActive) return this.index.remove(program.id);
     this.index.upsert({
@@ -138,6 +142,15 @@ export class Matcher {
         { text: program.rewardDetails, weight: FIELD_WEIGHTS.rewardDetails },
       ],
     });
+  }
+
+  /**
+   * Drops the listing kept at the program's slot before it is saved again or removed: the slot may change, or
+   * go to another program once freed.
+   */
+  #forget(id: string): void {
+    const slot = this.index.slotOf(id);
+    if (slot !== undefined && slot < this.#listings.length) this.#listings[slot] = undefined;
   }
 
   putVendor(vendor: VendorRecord): void {
@@ -153,7 +166,7 @@ export class Matcher {
     });
     // Its name may show on its programs (search products), its criteria and bounties apply to them.
     this.#activeList = null;
-    this.#listings.clear();
+    this.#listings = [];
   }
 
   /**
@@ -170,8 +183,8 @@ export class Matcher {
     return this.vendorOf(program)?.name || program.companyName;
   }
 
-  #listing(id: string): Listing {
-    let listing = this.#listings.get(id);
+  #listing(id: string, slot: number): Listing {
+    let listing = this.#listings[slot];
     if (listing) return listing;
     const program = this.#programs.get(id)!;
     const vendor = this.vendorOf(program);
@@ -187,7 +200,9 @@ export class Matcher {
         referrerShare: PLAN_SHARES.starter,
       },
     };
-    this.#listings.set(id, listing);
+    // Filled up to the slot, never written past its end: an array with holes would be kept as a dictionary.
+    while (this.#listings.length <= slot) this.#listings.push(undefined);
+    this.#listings[slot] = listing;
     return listing;
   }
 
@@ -215,7 +230,7 @@ export class Matcher {
     const candidates: LocalCandidate[] = [];
     const excluded: MatchResponse['excluded'] = [];
     for (const hit of hits) {
-      const { program, icp, paysEarly, vendorId, companyName, reward } = this.#listing(hit.id);
+      const { program, icp, paysEarly, vendorId, companyName, reward } = this.#listing(hit.id, hit.slot);
       const verdict = checkPrepared(icp, client);
       if (verdict.fails.length) {
         excluded.push({ programId: program.id, programName: program.name, reasons: verdict.fails });
