@@ -368,7 +368,10 @@ export class Bm25Index {
   /**
    * The best k of the scored slots (their scores and masks are reset for the next query). Without `accept`,
    * only slots scoring at least the k-th best score (found in one pass over the scores) reach the heap:
-   * hundreds of candidates would otherwise churn it. `minimum`: a score below which none can be kept.
+   * hundreds of candidates would otherwise churn it. `minimum`: a score below which none can be kept; that
+   * pass resets the slots below it and moves the others to the front of `slots` (the caller's scratch), so
+   * the heap's pass reads only those: over thousands of documents, a second pass over all of them missed
+   * the processor's cache at each one.
    */
   #best(
     queryTerms: string[],
@@ -385,9 +388,17 @@ export class Bm25Index {
       const selection = this.#selection;
       let selected = 0;
       for (let t = 0; t < count; t++) {
-        const score = scores[slots[t]!]!;
-        if (score >= minimum) selection[selected++] = score;
+        const slot = slots[t]!;
+        const score = scores[slot]!;
+        if (score >= minimum) {
+          slots[selected] = slot;
+          selection[selected++] = score;
+        } else {
+          scores[slot] = 0;
+          masks[slot] = 0;
+        }
       }
+      count = selected;
       if (selected > k) floor = kthLargest(selection, selected, k);
     }
     const heap = new MinHeap<{ id: string; score: number; mask: number; slot: number }>(k);
