@@ -1,6 +1,6 @@
 /**
  * The dashboard search (spec 9): the text a referral is found by, written once at creation
- * (Referral.searchText in the schema), and the LIKE pattern a search term becomes.
+ * (Referral.searchText in the schema), and the term a search looks for in it.
  */
 
 /** The lowercased text the dashboard search runs over. */
@@ -24,5 +24,5 @@ export function searchTextOf(fields: {
     .toLowerCase();
 }
 
-/** A LIKE pattern that finds `term` anywhere, with LIKE's own wildcards taken literally. */
-export const containsPattern = (term: string) => `%${term.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+/** What a search term is looked for as in the lowercased text: lowercased the same way. */
+export const searchTermOf = (term: string) => term.toLowerCase();
