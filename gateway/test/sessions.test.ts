@@ -46,6 +46,14 @@ beforeEach(() => {
   hold = null;
 });
 
+/** Holds the stand-in's answers until `release`; `came` settles when the next lookup reaches it. */
+function holdLookups(): { release: () => void; came: Promise<void> } {
+  let release!: () => void;
+  hold = new Promise((resolve) => (release = resolve));
+  const came = new Promise<void>((resolve) => (arrived = resolve));
+  return { release, came };
+}
+
 const resolver = (cacheMs = 5000) => new SessionResolver({ authUrl, internalSecret: TEST_SECRET, cacheMs });
 
 describe('SessionResolver', () => {
@@ -81,9 +89,7 @@ describe('SessionResolver', () => {
       vi.setSystemTime(Date.now() + 3500);
       expect(sessions.cached('tok')).toBe(first);
       expect(lookups).toHaveLength(1);
-      let release!: () => void;
-      hold = new Promise((resolve) => (release = resolve));
-      const came = new Promise<void>((resolve) => (arrived = resolve));
+      const { release, came } = holdLookups();
       vi.setSystemTime(Date.now() + 1000);
       // 4.5 s old: still answered from the cache, and the next lookup has started, once.
       expect(sessions.cached('tok')).toBe(first);
@@ -100,9 +106,7 @@ describe('SessionResolver', () => {
 
   it('neither shares nor caches a lookup that a logout overtook', async () => {
     const sessions = resolver();
-    let release!: () => void;
-    hold = new Promise((resolve) => (release = resolve));
-    const came = new Promise<void>((resolve) => (arrived = resolve));
+    const { release, came } = holdLookups();
     const before = sessions.resolve('tok');
     await came;
     // The session ends while its lookup is under way.
@@ -121,9 +125,7 @@ describe('SessionResolver', () => {
     for (const evict of [(s: SessionResolver) => s.evictSession('s1'), (s: SessionResolver) => s.evictUser('u1')]) {
       lookups = [];
       const sessions = resolver();
-      let release!: () => void;
-      hold = new Promise((resolve) => (release = resolve));
-      const came = new Promise<void>((resolve) => (arrived = resolve));
+      const { release, came } = holdLookups();
       const answer = sessions.resolve('tok');
       await came;
       evict(sessions);

@@ -4,7 +4,7 @@ import type { PrismaPg } from '@prisma/adapter-pg';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type pg from 'pg';
 import { createServiceApp } from './app.ts';
-import { createPool, migrateService, prismaAdapter } from './db.ts';
+import { createPool, migrateService, prepared, prismaAdapter } from './db.ts';
 import type { ConsumerOptions, EventBus } from './events/bus.ts';
 import { observeOutbox } from './metrics.ts';
 import { connecting } from './startup.ts';
@@ -111,8 +111,11 @@ export async function createDataService<P extends PrismaLike>(options: DataServi
     relay,
   ) as TransactionRunner<TransactionOf<P>>;
   const isProcessed = async (subscriber: string, eventId: string) =>
-    (await pool.query('SELECT 1 FROM processed_events WHERE subscriber = $1 AND event_id = $2', [subscriber, eventId]))
-      .rowCount === 1;
+    (
+      await pool.query(
+        prepared('SELECT 1 FROM processed_events WHERE subscriber = $1 AND event_id = $2', [subscriber, eventId]),
+      )
+    ).rowCount === 1;
 
   return {
     app,
@@ -127,7 +130,7 @@ export async function createDataService<P extends PrismaLike>(options: DataServi
         isProcessed,
         claimAndEmit: async (subscriber, eventId, rows) => {
           const claimed = await claimAndEmit(pool, subscriber, eventId, rows);
-          if (claimed && rows.length) relay.kick();
+          if (claimed && rows.length) relay.kick(rows.map((row) => row.id));
           return claimed;
         },
         log: app.log,

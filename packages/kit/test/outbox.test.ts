@@ -50,6 +50,18 @@ beforeEach(async () => {
   await pool.query('DELETE FROM outbox_events');
 });
 
+/** A relay started in the background on a test bus, and the ids of the events a subscriber got from it. */
+async function startedRelay(subscriber: string, intervalMs: number) {
+  const bus = await testBus(db.url);
+  buses.push(bus);
+  const seen: string[] = [];
+  await bus.subscribe({ event: 'session.ended', subscriber, handle: async (e) => void seen.push(e.id) });
+  const relay = new OutboxRelay({ pool, bus, logger, intervalMs });
+  relay.start();
+  await new Promise((r) => setTimeout(r, 50)); // its first scan, of an empty table
+  return { bus, seen, relay };
+}
+
 describe('OutboxRelay', () => {
   it('publishes committed rows in order with their ids and request ids, then marks them', async () => {
     const bus = await testBus(db.url);
@@ -93,19 +105,54 @@ describe('OutboxRelay', () => {
   });
 
   it('runs in the background and relays promptly when kicked', async () => {
-    const bus = await testBus(db.url);
-    buses.push(bus);
-    const seen: string[] = [];
-    await bus.subscribe({ event: 'session.ended', subscriber: 'bg', handle: async (e) => void seen.push(e.id) });
-    const relay = new OutboxRelay({ pool, bus, logger, intervalMs: 60_000 });
-    relay.start();
-    await new Promise((r) => setTimeout(r, 50));
+    const { seen, relay } = await startedRelay('bg', 60_000);
     const [id] = await insert(1);
     const started = Date.now();
     relay.kick();
     while (!seen.includes(id!) && Date.now() - started < 2000) await new Promise((r) => setTimeout(r, 10));
     expect(seen).toContain(id);
     expect(Date.now() - started).toBeLessThan(2000);
+    await relay.stop();
+  });
+
+  it('reads the rows it is handed by id, leaving a row it was not told of to the scan', async () => {
+    const { bus, seen, relay } = await startedRelay('by-id', 60_000);
+    const [other] = await insert(1); // another instance's row, or one of a process that died before relaying it
+    const [own] = await insert(1);
+    relay.kick([own!]);
+    await eventually(() => seen.includes(own!));
+    await new Promise((r) => setTimeout(r, 150));
+    expect(seen).not.toContain(other); // no scan for a kick with ids: the next one is a minute away
+    relay.kick(); // without ids: scan now
+    await eventually(() => seen.includes(other!));
+    expect(seen.filter((id) => id === own || id === other)).toHaveLength(2);
+    // A row handed to it that another instance's scan published first is not published again.
+    const [taken] = await insert(1);
+    expect(await new OutboxRelay({ pool, bus, logger }).relayOnce()).toBe(1);
+    relay.kick([taken!]);
+    await eventually(() => seen.includes(taken!));
+    await new Promise((r) => setTimeout(r, 150));
+    expect(seen.filter((id) => id === taken)).toHaveLength(1);
+    await relay.stop();
+  });
+
+  it('scans at least every interval however many ids it is handed', async () => {
+    const { seen, relay } = await startedRelay('busy', 300);
+    const [stray] = await insert(1);
+    const kicked: string[] = [];
+    const started = Date.now();
+    let strayAfter = 0;
+    while (Date.now() - started < 1500) {
+      const [id] = await insert(1);
+      kicked.push(id!);
+      relay.kick([id!]); // never idle long enough for its timer
+      if (!strayAfter && seen.includes(stray!)) strayAfter = Date.now() - started;
+      await new Promise((r) => setTimeout(r, 15));
+    }
+    await eventually(() => kicked.every((id) => seen.includes(id)));
+    expect(strayAfter).toBeGreaterThan(0);
+    expect(strayAfter).toBeLessThan(1000);
+    expect(seen.length).toBe(new Set(seen).size);
     await relay.stop();
   });
 

@@ -1,3 +1,4 @@
+import { prepared } from '@app/kit';
 import type pg from 'pg';
 
 /** A claim older than this is taken to be from a process that died mid-send. */
@@ -15,26 +16,30 @@ export const sentEmails = (pool: pg.Pool) => ({
    */
   async claim(claim: { eventId: string; kind: string; recipient: string; subject: string }): Promise<string | null> {
     const { rows } = await pool.query<{ id: string }>(
-      `INSERT INTO sent_emails (id, event_id, kind, recipient, subject, status)
+      prepared(
+        `INSERT INTO sent_emails (id, event_id, kind, recipient, subject, status)
        VALUES (gen_random_uuid(), $1::uuid, $2, $3, $4, 'sending')
        ON CONFLICT (event_id) DO UPDATE SET status = 'sending', attempts = sent_emails.attempts + 1, claimed_at = now()
          WHERE sent_emails.status = 'failed'
             OR (sent_emails.status = 'sending' AND sent_emails.claimed_at < now() - make_interval(secs => $5))
        RETURNING id`,
-      [claim.eventId, claim.kind, claim.recipient, claim.subject, STALE_CLAIM_SECONDS],
+        [claim.eventId, claim.kind, claim.recipient, claim.subject, STALE_CLAIM_SECONDS],
+      ),
     );
     return rows[0]?.id ?? null;
   },
 
   async isSent(eventId: string): Promise<boolean> {
-    const { rows } = await pool.query<{ status: string }>('SELECT status FROM sent_emails WHERE event_id = $1::uuid', [
-      eventId,
-    ]);
+    const { rows } = await pool.query<{ status: string }>(
+      prepared('SELECT status FROM sent_emails WHERE event_id = $1::uuid', [eventId]),
+    );
     return rows[0]?.status === 'sent';
   },
 
   async markSent(id: string): Promise<void> {
-    await pool.query("UPDATE sent_emails SET status = 'sent', sent_at = $2 WHERE id = $1::uuid", [id, new Date()]);
+    await pool.query(
+      prepared("UPDATE sent_emails SET status = 'sent', sent_at = $2 WHERE id = $1::uuid", [id, new Date()]),
+    );
   },
 
   async markFailed(id: string, error: unknown): Promise<void> {

@@ -1,4 +1,4 @@
-import { subscriberDefiner, type TransactionOf } from '@app/kit';
+import { prepared, subscriberDefiner, type TransactionOf } from '@app/kit';
 import type pg from 'pg';
 import type { PrismaClient } from './generated/prisma/client.ts';
 
@@ -18,14 +18,29 @@ export interface Sql {
   $executeRaw(query: TemplateStringsArray, ...values: unknown[]): PromiseLike<number>;
 }
 
-/** A pg client (or pool) as `Sql`: a tagged template's values become $1, $2... as Prisma sends them. */
+/** Texts of the tagged templates (one array per call site), with their values as $1, $2... */
+const texts = new WeakMap<TemplateStringsArray, string>();
+const textOf = (query: TemplateStringsArray) => {
+  let text = texts.get(query);
+  if (text === undefined) {
+    text = query.reduce((sql, part, index) => `${sql}$${index}${part}`);
+    texts.set(query, text);
+  }
+  return text;
+};
+
+/**
+ * A pg client (or pool) as `Sql`: a tagged template's values become $1, $2... as Prisma sends them, and
+ * every statement is prepared once per connection (`prepared`: the create's lookups and writes are by key;
+ * `$queryRawUnsafe`'s texts are constants of the code, with the values as parameters).
+ */
 export function pgSql(client: pg.ClientBase | pg.Pool): Sql {
-  const text = (query: TemplateStringsArray) => query.reduce((sql, part, index) => `${sql}$${index}${part}`);
   return {
     $queryRaw: async <T>(query: TemplateStringsArray, ...values: unknown[]) =>
-      (await client.query(text(query), values)).rows as T,
-    $queryRawUnsafe: async <T>(query: string, ...values: unknown[]) => (await client.query(query, values)).rows as T,
+      (await client.query(prepared(textOf(query), values))).rows as T,
+    $queryRawUnsafe: async <T>(query: string, ...values: unknown[]) =>
+      (await client.query(prepared(query, values))).rows as T,
     $executeRaw: async (query: TemplateStringsArray, ...values: unknown[]) =>
-      (await client.query(text(query), values)).rowCount ?? 0,
+      (await client.query(prepared(textOf(query), values))).rowCount ?? 0,
   };
 }

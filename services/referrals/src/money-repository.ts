@@ -1,8 +1,8 @@
 import { Bounties, type Commission, type LedgerEntry, type Milestone, type ReferralStatus } from '@app/contracts';
+import { prepared } from '@app/kit';
 import type pg from 'pg';
 import type { Tx } from './db.ts';
 import { personName } from './people.ts';
-import { prepared } from './prepared.ts';
 
 /**
  * Data access of money: milestone confirmations, commissions (immutable rows), their append-only ledger

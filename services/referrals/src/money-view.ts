@@ -8,9 +8,9 @@ import {
   type ReferralMoney,
 } from '@app/contracts';
 import { commissionCents, formatCents, retentionDueAt } from '@app/domain';
+import { prepared } from '@app/kit';
 import type pg from 'pg';
 import { bountiesOf, SELECT_COMMISSIONS, toCommission, type CommissionRow } from './money-repository.ts';
-import { prepared } from './prepared.ts';
 
 /**
  * The money of referrals as both sides see it (Referral.money, Lead.money): deal values, where each bounty

@@ -10,11 +10,11 @@ import type {
   ReferralStatus,
   TimelineEntry,
 } from '@app/contracts';
+import { prepared } from '@app/kit';
 import type pg from 'pg';
 import { moneyColumns, moneyFrom, moneyOf, newUnroutedMoney, type MoneyRows, type MoneySubject } from './money-view.ts';
 import type { z } from 'zod';
 import { RECEIVED_SQL } from './figures.ts';
-import { prepared } from './prepared.ts';
 import { searchTermOf } from './search-text.ts';
 
 /**

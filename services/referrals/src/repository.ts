@@ -2,6 +2,7 @@ import type { CreateReferralRequest, EmailDraft, IcpFit, LeadStatus, ReferralSta
 import { companyKey, STAGE_RANK } from '@app/domain';
 import type pg from 'pg';
 import type { z } from 'zod';
+import { prepared } from '@app/kit';
 import type { Sql, Tx } from './db.ts';
 import { projectIdFor } from './projects.ts';
 import { isReferralId } from './reads.ts';
@@ -383,7 +384,7 @@ export interface IntroRecipientUsage {
  * (`recordIntroEmailSent`) one after the other, so together they never go over a quota.
  */
 export async function lockIntroSends(client: pg.ClientBase, userId: string): Promise<void> {
-  await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`intro-sends:${userId}`]);
+  await client.query(prepared('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`intro-sends:${userId}`]));
 }
 
 /**
@@ -405,7 +406,8 @@ export async function recordIntroEmailSent(
   },
 ): Promise<{ usage: IntroRecipientUsage; marked: boolean }> {
   const { rows } = await client.query<{ last_hour: number; last_day: number; marked: number }>(
-    `WITH usage AS (
+    prepared(
+      `WITH usage AS (
        SELECT coalesce(sum(recipients) FILTER (WHERE sent_at > clock_timestamp() - interval '1 hour'), 0)::int AS last_hour,
               coalesce(sum(recipients), 0)::int AS last_day
          FROM intro_sends
@@ -421,18 +423,19 @@ export async function recordIntroEmailSent(
      entry AS (
        INSERT INTO referral_timeline (referral_id, at, actor, kind, text) SELECT id, $5, $6, $7, $8 FROM marked)
      SELECT last_hour, last_day, (SELECT count(*)::int FROM marked) AS marked FROM usage`,
-    [
-      sent.referralId,
-      JSON.stringify(sent.draft),
-      sent.userId,
-      sent.recipients,
-      new Date(),
-      sent.entry.actor,
-      sent.entry.kind,
-      sent.entry.text,
-      sent.quota.perHour,
-      sent.quota.perDay,
-    ],
+      [
+        sent.referralId,
+        JSON.stringify(sent.draft),
+        sent.userId,
+        sent.recipients,
+        new Date(),
+        sent.entry.actor,
+        sent.entry.kind,
+        sent.entry.text,
+        sent.quota.perHour,
+        sent.quota.perDay,
+      ],
+    ),
   );
   const row = rows[0]!;
   return { usage: { lastHour: row.last_hour, lastDay: row.last_day }, marked: row.marked === 1 };
@@ -475,14 +478,16 @@ export async function claimAndStoreEmailDraft(
   fromEnrichment: boolean,
 ): Promise<{ claimed: boolean; stored: boolean }> {
   const { rows } = await pool.query<{ claimed: boolean; stored: boolean }>(
-    `WITH claimed AS (
+    prepared(
+      `WITH claimed AS (
        INSERT INTO processed_events (subscriber, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1),
      stored AS (
        UPDATE referrals SET email_draft = $4::jsonb, from_clay = $5, updated_at = now()
         WHERE id = $3 AND email_sent_at IS NULL AND ($5 OR NOT from_clay) AND EXISTS (SELECT 1 FROM claimed)
        RETURNING 1)
      SELECT EXISTS (SELECT 1 FROM claimed) AS claimed, EXISTS (SELECT 1 FROM stored) AS stored`,
-    [claim.subscriber, claim.eventId, referralId, JSON.stringify(draft), fromEnrichment],
+      [claim.subscriber, claim.eventId, referralId, JSON.stringify(draft), fromEnrichment],
+    ),
   );
   return rows[0]!;
 }

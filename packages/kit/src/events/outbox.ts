@@ -3,6 +3,7 @@ import { events, type EventEnvelope, type EventName, type EventPayload } from '@
 import pg from 'pg';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import { currentContext } from '../context.ts';
+import { prepared } from '../db.ts';
 import { extractContext, SpanKind, traceHeaders, withSpan, type TraceCarrier } from '../tracing.ts';
 import type { EventBus } from './bus.ts';
 
@@ -111,7 +112,7 @@ export async function claimAndEmit(
   rows: ReturnType<typeof outboxEvent>[],
 ): Promise<boolean> {
   const claim = 'INSERT INTO processed_events (subscriber, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING';
-  if (!rows.length) return (await pool.query(claim, [subscriber, eventId])).rowCount === 1;
+  if (!rows.length) return (await pool.query(prepared(claim, [subscriber, eventId]))).rowCount === 1;
   const values: unknown[] = [subscriber, eventId];
   const tuples = rows.map((row, index) => {
     values.push(row.id, row.name, JSON.stringify(row.payload), row.requestId, row.occurredAt);
@@ -119,11 +120,14 @@ export async function claimAndEmit(
     const n = 2 + index * 6;
     return `($${n + 1}::uuid, $${n + 2}::text, $${n + 3}::jsonb, $${n + 4}::text, $${n + 5}::timestamptz, $${n + 6}::jsonb)`;
   });
+  // Named: one text per number of events answered (one or two in practice).
   const { rowCount } = await pool.query(
-    `WITH claimed AS (${claim} RETURNING 1)
+    prepared(
+      `WITH claimed AS (${claim} RETURNING 1)
      INSERT INTO outbox_events (id, name, payload, request_id, occurred_at, trace_context)
      SELECT * FROM (VALUES ${tuples.join(', ')}) AS e WHERE EXISTS (SELECT 1 FROM claimed)`,
-    values,
+      values,
+    ),
   );
   return (rowCount ?? 0) > 0;
 }
@@ -138,15 +142,15 @@ export function withOutbox<Tx extends SqlTransaction>(
   relay: OutboxRelay,
 ): TransactionRunner<Tx> {
   return async (work) => {
-    let emitted = 0;
+    let emitted: string[] = [];
     const result = await prisma.$transaction(async (tx) => {
       const { rows, emit } = collector();
       const value = await work(tx, emit);
       await writeOutbox(tx, rows);
-      emitted = rows.length;
+      emitted = rows.map((row) => row.id);
       return value;
     });
-    if (emitted) relay.kick();
+    if (emitted.length) relay.kick(emitted);
     return result;
   };
 }
@@ -161,6 +165,8 @@ interface OutboxRow {
 }
 
 const BATCH = 100;
+/** Ids handed to the relay (`kick`) kept at most; past it the relay scans instead. */
+const MAX_QUEUED = 10_000;
 /** An id as PostgreSQL prints a uuid (what the relay writes back into its statement). */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -168,6 +174,14 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
  * Moves committed outbox rows to the bus. Rows are locked (SKIP LOCKED, so several instances share the
  * work) and marked published only after the bus accepted them: a crash at any point leaves them to be
  * sent again, and JetStream's message-id window plus idempotent consumers absorb the repeat.
+ *
+ * Two ways to find them. The rows this process committed are handed over by id (`kick(ids)`) and read by
+ * primary key. A scan of every unpublished row (the partial index on `occurred_at, id`) finds the rest:
+ * rows of another instance or of a process that died before relaying them, and rows whose publication
+ * failed. The scan runs on start, on `kick()` without ids, and at least every `intervalMs` however busy the
+ * relay is. It is kept off the hot path because its cost grows with the rows published since the table
+ * was last vacuumed: their old versions stay in the partial index until then, and a scan from the oldest
+ * end reads them all (15,000 entries and 187 heap pages, ~0.4-0.9 ms, after 15,000 events; bench:pipeline).
  */
 export class OutboxRelay {
   private readonly pool: pg.Pool;
@@ -177,6 +191,10 @@ export class OutboxRelay {
   private readonly service: string;
   private wake: (() => void) | null = null;
   private kicked = false;
+  /** Ids of rows this process committed, not yet looked up (insertion order: the order they committed). */
+  private readonly queued = new Set<string>();
+  private scanDue = true;
+  private lastScan = 0;
   private stopped = false;
   private loop: Promise<void> | null = null;
   private lastCleanup = 0;
@@ -193,10 +211,32 @@ export class OutboxRelay {
     this.loop ??= this.run();
   }
 
-  /** Relay now (call after committing a transaction that wrote events). */
-  kick(): void {
+  /**
+   * Relay now: call after committing a transaction that wrote events, with their ids (read by primary key);
+   * without ids, the next pass scans for every unpublished row.
+   */
+  kick(ids?: readonly string[]): void {
+    if (ids) for (const id of ids) this.queued.add(id);
+    // Far behind (the bus slower than the commits): a scan finds them all, without keeping every id.
+    if (!ids || this.queued.size > MAX_QUEUED) {
+      this.queued.clear();
+      this.scanDue = true;
+    }
     this.kicked = true;
     this.wake?.();
+  }
+
+  /** The next pass's rows: up to a batch of the queued ids, or none when a scan is due. */
+  private nextIds(): string[] | null {
+    if (this.scanDue || !this.queued.size || Date.now() - this.lastScan >= this.intervalMs) return null;
+    const ids: string[] = [];
+    for (const id of this.queued) {
+      this.queued.delete(id);
+      // Our own randomUUID()s; anything else is left to the scan rather than written into the statement.
+      if (UUID.test(id)) ids.push(id);
+      if (ids.length === BATCH) break;
+    }
+    return ids;
   }
 
   async stop(): Promise<void> {
@@ -206,21 +246,35 @@ export class OutboxRelay {
   }
 
   /**
-   * Publishes one batch; returns how many rows were published. Two round trips a pass, each statement pair
-   * sent as one simple query (no parameters: the batch size is a constant and the ids are the rows' own
-   * UUIDs): BEGIN with the locking read, then the mark with COMMIT. A pass per commit under light load,
-   * so this halves the relay's statements (bench:pipeline). The mark commits without waiting for its WAL
-   * flush (synchronous_commit off for this transaction only): a mark lost in a crash of PostgreSQL only
-   * means those events are sent again, which JetStream's de-duplication and idempotent consumers absorb,
-   * as after a crash of the relay between the publish and the mark.
+   * Publishes one batch, the queued ids' rows or the oldest unpublished ones (a scan); returns how many rows
+   * were published. Two round trips a pass, each statement pair sent as one simple query (no parameters: the
+   * batch size is a constant and the ids are UUIDs, checked): BEGIN with the locking read, then the mark
+   * with COMMIT. A pass per commit under light load, so this halves the relay's statements
+   * (bench:pipeline). The mark commits without waiting for its WAL flush (synchronous_commit off for this
+   * transaction only): a mark lost in a crash of PostgreSQL only means those events are sent again, which
+   * JetStream's de-duplication and idempotent consumers absorb, as after a crash of the relay between the
+   * publish and the mark.
    */
   async relayOnce(): Promise<number> {
+    const ids = this.nextIds();
+    if (ids?.length === 0) return 0;
+    if (!ids) {
+      this.scanDue = false;
+      this.lastScan = Date.now();
+    }
     const client = await this.pool.connect();
     try {
-      const [, , { rows }] = (await client.query(
-        `BEGIN; SET LOCAL synchronous_commit TO off; SELECT id, name, payload, request_id, occurred_at, trace_context FROM outbox_events
-          WHERE published_at IS NULL ORDER BY occurred_at, id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
-      )) as unknown as [pg.QueryResult, pg.QueryResult, pg.QueryResult<OutboxRow>];
+      // A row queued here but locked by another instance's scan (SKIP LOCKED), or published by it, is left to it.
+      // The scan as an index scan, not a bitmap one: it marks the index entries of rows dead to everyone as
+      // such, and later scans step over them without reading the table (15,000 published rows: 0.06 ms
+      // from the second scan on, where a bitmap scan reads their 187 pages every time, 0.4-0.9 ms).
+      const where = ids ? `id = ANY('{${ids.join(',')}}'::uuid[]) AND published_at IS NULL` : 'published_at IS NULL';
+      const scanOnly = ids ? '' : ' SET LOCAL enable_bitmapscan TO off;';
+      const results = (await client.query(
+        `BEGIN; SET LOCAL synchronous_commit TO off;${scanOnly} SELECT id, name, payload, request_id, occurred_at, trace_context
+          FROM outbox_events WHERE ${where} ORDER BY occurred_at, id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
+      )) as unknown as pg.QueryResult[];
+      const { rows } = results.at(-1) as pg.QueryResult<OutboxRow>;
       const published = await this.publishAll(rows);
       if (published.some((id) => !UUID.test(id))) throw new Error('outbox relay: an event id is not a UUID');
       await client.query(
@@ -308,7 +362,7 @@ export class OutboxRelay {
       } catch (error) {
         this.log.error({ err: error }, 'outbox relay failed');
       }
-      if (published === BATCH || this.kicked || this.stopped) continue;
+      if (published === BATCH || this.kicked || this.queued.size || this.stopped) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, this.intervalMs);
         timer.unref();
@@ -380,7 +434,7 @@ export function pgTransactions(
         const tx: PgTransaction = {
           client,
           atCommit: [],
-          $executeRawUnsafe: async (query, ...values) => (await client.query(query, values)).rowCount ?? 0,
+          $executeRawUnsafe: async (query, ...values) => (await client.query(prepared(query, values))).rowCount ?? 0,
         };
         const result = await work(tx);
         await client.query([...tx.atCommit, 'COMMIT'].join('; '));
