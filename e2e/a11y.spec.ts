@@ -1,22 +1,11 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { signUpVerified, uniqueEmail } from './support.ts';
+import { axeViolations, signUpVerified, uniqueEmail } from './support.ts';
 
 // Issue 5: axe (WCAG 2 A and AA rules) finds no violation on the main screens; issue 12: none of any
 // impact, at 1280 x 800 and on a 390 x 844 phone. e2e/responsive.spec.ts runs axe on every route at both
 // sizes as well.
 
 const PHONE = { width: 390, height: 844 };
-
-async function axeViolations(page: Page, screen: string): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  const found: string[] = [];
-  for (const v of results.violations) {
-    const targets = v.nodes.map((n) => n.target.join(' '));
-    found.push(`${screen} ${v.id} (${v.impact}): ${v.help}\n${targets.map((t) => `  ${t}`).join('\n')}`);
-  }
-  return found;
-}
 
 async function expectNoViolations(page: Page, screen: string) {
   expect(await axeViolations(page, screen), 'axe violations').toEqual([]);

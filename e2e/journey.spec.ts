@@ -1,6 +1,5 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { describeClient, uniqueEmail, verificationLink, waitForEmail } from './support.ts';
+import { axeViolations, describeClient, uniqueEmail, verificationLink, waitForEmail } from './support.ts';
 
 /**
  * Issue 12: a new referrer's whole journey, as a person walks it, on a desktop and on a phone: sign up,
@@ -165,9 +164,5 @@ async function screenshot(page: Page, testInfo: TestInfo, name: string) {
 
 /** axe (WCAG 2 A and AA) finds nothing on the screens this journey changed (issue 12: 0 violations). */
 async function expectNoAxeViolations(page: Page, screen: string) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  const found = results.violations.map(
-    (v) => `${screen} ${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' '))}`,
-  );
-  expect(found, 'axe violations').toEqual([]);
+  expect(await axeViolations(page, screen), 'axe violations').toEqual([]);
 }

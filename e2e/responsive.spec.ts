@@ -1,6 +1,12 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Browser, type Page, type TestInfo } from '@playwright/test';
-import { addLinkedProgram, createVerifiedWorkspace, describeClient, signUpVerified, uniqueEmail } from './support.ts';
+import {
+  addLinkedProgram,
+  axeViolations,
+  createVerifiedWorkspace,
+  describeClient,
+  signUpVerified,
+  uniqueEmail,
+} from './support.ts';
 
 /**
  * Issue 12, "no sideways scrolling": every route, signed out, as a referrer, as a vendor member and as an
@@ -55,13 +61,6 @@ const OVERFLOWING = `(() => {
 const overflowing = (page: Page) =>
   page.evaluate<{ scrollWidth: number; clientWidth: number; out: string[] }>(OVERFLOWING);
 
-async function axeViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return results.violations.map(
-    (v) => `${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `    ${n.target.join(' ')}`).join('\n')}`,
-  );
-}
-
 async function settle(page: Page) {
   await page.waitForLoadState('networkidle');
   await page.waitForTimeout(300);
@@ -86,7 +85,7 @@ async function checkScreen(page: Page, testInfo: TestInfo, name: string, { axe =
   for (const size of SIZES) {
     await page.setViewportSize(size);
     await settle(page);
-    const found = await axeViolations(page);
+    const found = await axeViolations(page, name);
     expect.soft(found, `${name} at ${size.width}x${size.height}: axe violations`).toEqual([]);
     const path = testInfo.outputPath(`${name}-${size.width}x${size.height}.png`);
     await page.screenshot({ path, fullPage: true });

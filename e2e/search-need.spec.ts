@@ -1,14 +1,8 @@
-import { AxeBuilder } from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
-import { signUpVerified, uniqueEmail } from './support.ts';
+import { axeViolations, signUpVerified, uniqueEmail } from './support.ts';
 
 // Issue 12: a need typed on the home screen gets a fitting product and alternatives to pick instead; "Not found"
 // can never be referred. Desktop and a 360 px phone, axe clean, no sideways scrolling.
-
-async function axeViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa']).analyze();
-  return results.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 const scrollsSideways = (page: Page) =>
   page.evaluate<boolean>('document.documentElement.scrollWidth > document.documentElement.clientWidth');
@@ -44,7 +38,7 @@ for (const [label, viewport] of [
     const buttons = choices.getByRole('button');
     await expect(buttons).toHaveCount(3);
     await page.screenshot({ path: testInfo.outputPath(`need-${label}.png`), fullPage: true });
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await axeViolations(page, `need (${label})`)).toEqual([]);
     expect(await scrollsSideways(page)).toBe(false);
 
     // Choosing an alternative makes it the card; Yes refers it.
@@ -64,7 +58,7 @@ for (const [label, viewport] of [
     await expect(page.getByText('Try a product name, a website, or Smart Match')).toBeVisible();
     await expect(page.getByRole('link', { name: 'Smart Match' })).toHaveAttribute('href', '/discover');
     await page.screenshot({ path: testInfo.outputPath(`not-found-${label}.png`), fullPage: true });
-    expect(await axeViolations(page)).toEqual([]);
+    expect(await axeViolations(page, `not found (${label})`)).toEqual([]);
     expect(await scrollsSideways(page)).toBe(false);
   });
 }

@@ -1,3 +1,4 @@
+import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type Browser, type Page } from '@playwright/test';
 
 /** The test SMTP server's reader, on the port playwright.config.ts chose. */
@@ -144,4 +145,22 @@ export async function referFromSmartMatch(page: Page, need: string, program: str
   await page.getByRole('button', { name: `Refer to ${program}` }).click();
   await page.getByRole('dialog').getByRole('button', { name: 'Approve & Continue' }).click();
   await expect(page).toHaveURL(/\/submit-referral$/);
+}
+
+/** Every finite animation on the page has finished (an infinite one, a spinner or a caret, never does). */
+const ANIMATIONS_DONE = `Promise.all(document.getAnimations()
+  .filter((a) => a.effect && a.effect.getTiming().iterations !== Infinity)
+  .map((a) => a.finished.catch(() => undefined))).then(() => true)`;
+
+/**
+ * What axe finds against WCAG 2.0 and 2.1, A and AA, once the page's animations have finished: a toast caught
+ * half faded in or out has the contrast of a frame nobody reads, not the screen's. Each violation is one
+ * string naming the screen, the rule, its impact and the elements, so a failure says where to look.
+ */
+export async function axeViolations(page: Page, screen: string): Promise<string[]> {
+  await page.evaluate<boolean>(ANIMATIONS_DONE);
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return results.violations.map(
+    (v) => `${screen} ${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `  ${n.target.join(' ')}`).join('\n')}`,
+  );
 }
