@@ -143,6 +143,7 @@ afterAll(async () => {
   await gateway?.close();
   await upstreamSocket?.close();
   await upstream?.close();
+  await bus?.close();
   await auth?.close();
   await sql?.end();
   await db?.drop();

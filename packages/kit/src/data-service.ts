@@ -143,6 +143,9 @@ export async function createDataService<P extends PrismaLike>(options: DataServi
       await relay.stop();
       await pool.end();
       await prisma.$disconnect();
+      // $disconnect ends the adapter's pool only when Prisma itself had connected through it: a service whose
+      // only use of that pool was `prismaPool` (the create's pg transactions) kept its connections open.
+      if (!adapter.pool.ending) await adapter.pool.end();
     },
   };
 }

@@ -98,6 +98,13 @@ export async function freshDatabase(): Promise<{ url: string; name: string; drop
     drop: async () => {
       const c = new pg.Client({ connectionString: admin });
       await c.connect();
+      // A pool's end() resolves before its connections have closed: a session still closing when FORCE
+      // terminates it gets a FATAL it reports as an 'error' event, uncaught in a test's own pool without a
+      // listener. Wait for them to go (a leaked connection is then terminated after 5 s).
+      const waitUntil = Date.now() + 5000;
+      const connected = async () =>
+        Number((await c.query('SELECT count(*) AS n FROM pg_stat_activity WHERE datname = $1', [name])).rows[0].n);
+      while (Date.now() < waitUntil && (await connected()) > 0) await new Promise((r) => setTimeout(r, 20));
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
     },

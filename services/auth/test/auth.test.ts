@@ -133,6 +133,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await bus?.close();
   await service?.close();
   await sql?.end();
   await db?.drop();

@@ -42,3 +42,21 @@ describe('no database connection free in time', () => {
     expect(again.status).toBe(201);
   });
 });
+
+describe('closing the service', () => {
+  it('ends both its pools, the one only the create used included (no connection left to the database)', async () => {
+    const own = await startReferrals();
+    const ownUrl = await own.service.app.listen({ host: '127.0.0.1', port: 0 });
+    const created = await fetch(`${ownUrl}/api/referrals`, {
+      method: 'POST',
+      headers: testUser().headers,
+      body: JSON.stringify(referralInput()),
+    });
+    expect(created.status).toBe(201);
+    const { pool, prismaPool } = own.service;
+    expect(prismaPool.totalCount).toBeGreaterThan(0);
+    await own.close();
+    expect([pool.ending, prismaPool.ending]).toEqual([true, true]);
+    expect(prismaPool.totalCount + pool.totalCount).toBe(0);
+  });
+});
