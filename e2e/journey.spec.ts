@@ -162,7 +162,7 @@ async function screenshot(page: Page, testInfo: TestInfo, name: string) {
   await testInfo.attach(name, { path, contentType: 'image/png' });
 }
 
-/** axe (WCAG 2 A and AA) finds nothing on the screens this journey changed (issue 12: 0 violations). */
+/** axe (WCAG 2.0 and 2.1, A and AA) finds nothing on the screens this journey changed (issue 12: 0 violations). */
 async function expectNoAxeViolations(page: Page, screen: string) {
   expect(await axeViolations(page, screen), 'axe violations').toEqual([]);
 }
