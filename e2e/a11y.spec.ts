@@ -1,15 +1,11 @@
 import { expect, test, type Page } from '@playwright/test';
-import { axeViolations, signUpVerified, uniqueEmail } from './support.ts';
+import { axeViolations, expectNoAxeViolations, signUpVerified, uniqueEmail } from './support.ts';
 
 // Issue 5: axe (WCAG 2 A and AA rules) finds no violation on the main screens; issue 12: none of any
 // impact, at 1280 x 800 and on a 390 x 844 phone. e2e/responsive.spec.ts runs axe on every route at both
 // sizes as well.
 
 const PHONE = { width: 390, height: 844 };
-
-async function expectNoViolations(page: Page, screen: string) {
-  expect(await axeViolations(page, screen), 'axe violations').toEqual([]);
-}
 
 const publicScreens: { path: string; ready: (page: Page) => Promise<void> }[] = [
   {
@@ -28,7 +24,7 @@ test.describe('signed out, desktop', () => {
     test(`axe: ${screen.path}`, async ({ page }) => {
       await page.goto(screen.path);
       await screen.ready(page);
-      await expectNoViolations(page, screen.path);
+      await expectNoAxeViolations(page, screen.path);
     });
   }
 
@@ -37,7 +33,7 @@ test.describe('signed out, desktop', () => {
     await page.getByRole('button', { name: 'Send to a Specific Vendor' }).click();
     await page.getByRole('button', { name: 'Annual' }).click();
     await page.getByText('How does the product fee work?').click();
-    await expectNoViolations(page, '/ (variants)');
+    await expectNoAxeViolations(page, '/ (variants)');
   });
 });
 
@@ -48,17 +44,17 @@ test.describe('signed out, phone 390x844', () => {
     test(`axe: ${screen.path} (phone)`, async ({ page }) => {
       await page.goto(screen.path);
       await screen.ready(page);
-      await expectNoViolations(page, `${screen.path} (phone)`);
+      await expectNoAxeViolations(page, `${screen.path} (phone)`);
     });
   }
 
   test('axe: landing with the mobile menu closed and open', async ({ page }) => {
     await page.goto('/');
     await publicScreens[0]!.ready(page);
-    await expectNoViolations(page, '/ (phone)');
+    await expectNoAxeViolations(page, '/ (phone)');
     await page.getByRole('button', { name: 'Menu', exact: true }).click();
     await expect(page.getByRole('navigation', { name: 'Mobile' })).toBeVisible();
-    await expectNoViolations(page, '/ (phone, menu open)');
+    await expectNoAxeViolations(page, '/ (phone, menu open)');
   });
 });
 

@@ -1,5 +1,5 @@
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
-import { axeViolations, describeClient, uniqueEmail, verificationLink, waitForEmail } from './support.ts';
+import { describeClient, expectNoAxeViolations, uniqueEmail, verificationLink, waitForEmail } from './support.ts';
 
 /**
  * Issue 12: a new referrer's whole journey, as a person walks it, on a desktop and on a phone: sign up,
@@ -160,9 +160,4 @@ async function screenshot(page: Page, testInfo: TestInfo, name: string) {
   const path = testInfo.outputPath(`${name}.png`);
   await page.screenshot({ path, fullPage: true });
   await testInfo.attach(name, { path, contentType: 'image/png' });
-}
-
-/** axe (WCAG 2.0 and 2.1, A and AA) finds nothing on the screens this journey changed (issue 12: 0 violations). */
-async function expectNoAxeViolations(page: Page, screen: string) {
-  expect(await axeViolations(page, screen), 'axe violations').toEqual([]);
 }

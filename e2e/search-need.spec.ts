@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { axeViolations, signUpVerified, uniqueEmail } from './support.ts';
+import { expectNoAxeViolations, signUpVerified, uniqueEmail } from './support.ts';
 
 // Issue 12: a need typed on the home screen gets a fitting product and alternatives to pick instead; "Not found"
 // can never be referred. Desktop and a 360 px phone, axe clean, no sideways scrolling.
@@ -38,7 +38,7 @@ for (const [label, viewport] of [
     const buttons = choices.getByRole('button');
     await expect(buttons).toHaveCount(3);
     await page.screenshot({ path: testInfo.outputPath(`need-${label}.png`), fullPage: true });
-    expect(await axeViolations(page, `need (${label})`)).toEqual([]);
+    await expectNoAxeViolations(page, `need (${label})`);
     expect(await scrollsSideways(page)).toBe(false);
 
     // Choosing an alternative makes it the card; Yes refers it.
@@ -58,7 +58,7 @@ for (const [label, viewport] of [
     await expect(page.getByText('Try a product name, a website, or Smart Match')).toBeVisible();
     await expect(page.getByRole('link', { name: 'Smart Match' })).toHaveAttribute('href', '/discover');
     await page.screenshot({ path: testInfo.outputPath(`not-found-${label}.png`), fullPage: true });
-    expect(await axeViolations(page, `not found (${label})`)).toEqual([]);
+    await expectNoAxeViolations(page, `not found (${label})`);
     expect(await scrollsSideways(page)).toBe(false);
   });
 }

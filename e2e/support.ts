@@ -164,3 +164,8 @@ export async function axeViolations(page: Page, screen: string): Promise<string[
     (v) => `${screen} ${v.id} (${v.impact}): ${v.help}\n${v.nodes.map((n) => `  ${n.target.join(' ')}`).join('\n')}`,
   );
 }
+
+/** Fails the test with every violation axe finds on the screen (`axeViolations`). */
+export async function expectNoAxeViolations(page: Page, screen: string): Promise<void> {
+  expect(await axeViolations(page, screen), 'axe violations').toEqual([]);
+}
