@@ -70,6 +70,9 @@ async function main() {
   // The public port first: taken, the start fails at once, before PostgreSQL and the rest start.
   const early = readGatewayConfig({ HOST: '127.0.0.1', ...env });
   await checkPortFree(early.HOST, early.PORT, 'PORT');
+  // Unset, the public address follows the port: the allowed origin, email links and the lines below name
+  // the port the app is really on (`PORT=3300 npm start`), not 3000.
+  if (!env.PUBLIC_URL) env.PUBLIC_URL = `http://localhost:${early.PORT}`;
   if (early.METRICS_PORT !== undefined) await checkPortFree(early.HOST, early.METRICS_PORT, 'METRICS_PORT');
 
   if (!env.DATABASE_URL) {
