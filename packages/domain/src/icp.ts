@@ -144,14 +144,38 @@ export interface PreparedClient {
   integrations: Array<[string, string]>;
 }
 
+/**
+ * The same list of values, or tech stack, as another vendor's: one object for all of them (vendors pick from
+ * the same options, so the lists repeat), for the reason `Named` values are shared. Read-only; bounded.
+ */
+const sharedLists = new Map<string, Named[]>();
+const sharedStacks = new Map<string, Set<string>>();
+function sharedList(kind: string, names: readonly string[], named: (name: string) => Named): Named[] {
+  const key = JSON.stringify([kind, names]);
+  let list = sharedLists.get(key);
+  if (list) return list;
+  list = names.map(named);
+  if (sharedLists.size < SHARED_MAX) sharedLists.set(key, list);
+  return list;
+}
+function sharedStack(techStack: readonly string[]): Set<string> {
+  const folded = [...new Set(techStack.map(fold))].sort();
+  const key = JSON.stringify(folded);
+  let stack = sharedStacks.get(key);
+  if (stack) return stack;
+  stack = new Set(folded);
+  if (sharedStacks.size < SHARED_MAX) sharedStacks.set(key, stack);
+  return stack;
+}
+
 export function prepareCriteria(criteria: Criteria | null): PreparedCriteria | null {
   if (!criteria) return null;
   return {
     criteria,
-    countries: criteria.countries.map((name) => shared(sharedCountries, name, countryForms)),
-    industries: criteria.industries.map((name) => shared(sharedStems, name, stems)),
-    jobTitles: criteria.jobTitles.map((name) => shared(sharedStems, name, stems)),
-    techStack: new Set(criteria.techStack.map(fold)),
+    countries: sharedList('countries', criteria.countries, (name) => shared(sharedCountries, name, countryForms)),
+    industries: sharedList('industries', criteria.industries, (name) => shared(sharedStems, name, stems)),
+    jobTitles: sharedList('jobTitles', criteria.jobTitles, (name) => shared(sharedStems, name, stems)),
+    techStack: sharedStack(criteria.techStack),
     sizes: optionBits(COMPANY_SIZES, criteria.employeeCount),
     seniorities: optionBits(SENIORITY_LEVELS, criteria.seniority),
     shown: {

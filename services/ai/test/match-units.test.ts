@@ -1,5 +1,5 @@
 import { COMPANY_SIZES, SENIORITY_LEVELS } from '@app/contracts';
-import { checkIcp, companyKey, readCriteria } from '@app/domain';
+import { checkIcp, checkPrepared, companyKey, prepareClient, prepareCriteria, readCriteria } from '@app/domain';
 import { seededRandom } from '@app/testing/random';
 import { describe, expect, it } from 'vitest';
 import { Bm25Index } from '../src/match/bm25.ts';
@@ -67,6 +67,30 @@ describe('Smart Match building blocks', () => {
         }
     }
     expect(checked).toBeGreaterThan(3000);
+  });
+
+  it("shares the same lists between vendors' criteria, and never one vendor's list with another's", () => {
+    const criteria = (countries: string[], techStack: string[]) =>
+      readCriteria({ countries, industries: ['Software'], techStack })!;
+    const first = prepareCriteria(criteria(['Germany', 'France'], ['HubSpot', 'Salesforce']))!;
+    const same = prepareCriteria(criteria(['Germany', 'France'], ['salesforce', 'HUBSPOT', 'Salesforce']))!;
+    const other = prepareCriteria(criteria(['Germany'], ['HubSpot']))!;
+    expect(same.countries).toBe(first.countries);
+    expect(same.industries).toBe(first.industries);
+    expect(same.techStack).toBe(first.techStack);
+    expect(other.countries).not.toBe(first.countries);
+    expect(other.techStack).not.toBe(first.techStack);
+
+    const client = prepareClient({ country: 'France', industry: 'Software', integrations: ['Salesforce'] });
+    expect(checkPrepared(first, client)).toEqual({
+      fails: [],
+      fits: ['Serves France', 'Targets Software', 'Works with Salesforce'],
+      unknown: [],
+    });
+    expect(checkPrepared(same, client)).toEqual(checkPrepared(first, client));
+    const refused = checkPrepared(other, client);
+    expect(refused.fails).toEqual([expect.stringMatching(/^Does not serve France/)]);
+    expect(refused.fits).not.toContain('Works with Salesforce');
   });
 
   it('writes bounty texts, leaving out disabled or unreadable milestones', () => {

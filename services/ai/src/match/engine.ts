@@ -115,6 +115,9 @@ export class Matcher {
    */
   #listings: Array<Listing | undefined> = [];
   #activeList: MatchProgramRecord[] | null = null;
+  /** What `rank`'s first pass read, written so the reads are kept (see there); nothing reads it. */
+  // eslint-disable-next-line no-unused-private-class-members
+  #read = 0;
 
   get programCount(): number {
     return this.#programs.size;
@@ -227,10 +230,25 @@ export class Matcher {
     const client = prepareClient(request);
     const urgent = request.urgency === 'high';
 
+    // The hits' listings and their vendors' criteria, read first in one tight pass: over thousands of programs
+    // each is a cache miss, and in this pass the processor overlaps the misses of several hits, where the
+    // checks below would wait for them one at a time (-9 to -12 % for the slowest need over 10,000 programs,
+    // bench/README.md "Smart Match", eighth pass). The sum is kept so the reads are not optimised away.
+    const listings: Listing[] = new Array<Listing>(hits.length);
+    let read = 0;
+    for (let i = 0; i < hits.length; i++) {
+      const listing = (listings[i] = this.#listing(hits[i]!.id, hits[i]!.slot));
+      const icp = listing.icp;
+      read += listing.program.name.length;
+      if (icp) read += icp.asks + icp.countries.length + icp.industries.length + icp.techStack.size;
+    }
+    this.#read = read;
+
     const candidates: LocalCandidate[] = [];
     const excluded: MatchResponse['excluded'] = [];
-    for (const hit of hits) {
-      const { program, icp, paysEarly, vendorId, companyName, reward } = this.#listing(hit.id, hit.slot);
+    for (let i = 0; i < hits.length; i++) {
+      const hit = hits[i]!;
+      const { program, icp, paysEarly, vendorId, companyName, reward } = listings[i]!;
       const verdict = checkPrepared(icp, client);
       if (verdict.fails.length) {
         excluded.push({ programId: program.id, programName: program.name, reasons: verdict.fails });
