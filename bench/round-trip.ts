@@ -4,9 +4,9 @@
  * that answers 1 byte, and the next request leaves only once the answer is read, as a query on a database
  * connection, a call to a service or an SMTP command does. It prints the CPU time of each side per round trip
  * (`process.cpuUsage`: user and system), then the same for writes sent without waiting (the floor: one
- * system call), and for a prepared `SELECT 1` on a PostgreSQL connection (`BENCH_PG_URL`, default the machine's):
- * the client's CPU and its server process's (`/proc`), the cost of a statement that does nothing. bench/README.md ("Pipeline benchmark", "What a round trip costs") multiplies it by the round
- * trips of one referral.
+ * system call), and for a prepared `SELECT 1` on a PostgreSQL connection (`BENCH_PG_URL`, default the
+ * machine's): the client's CPU and its server process's (`/proc`), the cost of a statement that does nothing.
+ * bench/README.md (pipeline benchmark, "Eighth pass") multiplies it by the round trips of one referral.
  */
 import { fork } from 'node:child_process';
 import { createServer, connect, type AddressInfo } from 'node:net';
