@@ -52,3 +52,41 @@ test('phone: mobile menu, #pricing anchor, Monthly/Annual toggle, fee FAQ, Get S
   await expect(page).toHaveURL(/\/signup$/);
   await expect(page.getByRole('button', { name: 'Register' })).toBeVisible();
 });
+
+test("the landing page's scripts and styles reach the browser compressed (the build's brotli copies)", async ({
+  page,
+}) => {
+  const assets: Array<{ url: string; encoding: string | undefined; sent: number; size: number }> = [];
+  const pending: Promise<void>[] = [];
+  page.on('response', (response) => {
+    if (!/\/assets\/[^/]+\.(?:js|css)$/.test(new URL(response.url()).pathname)) return;
+    pending.push(
+      (async () => {
+        const [headers, sizes, body] = await Promise.all([
+          response.allHeaders(),
+          response.request().sizes(),
+          response.body(),
+        ]);
+        assets.push({
+          url: response.url(),
+          encoding: headers['content-encoding'],
+          sent: sizes.responseBodySize,
+          size: body.length,
+        });
+      })(),
+    );
+  });
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1, name: 'Automate Your Client Referrals With AI' })).toBeVisible();
+  await Promise.all(pending);
+
+  const large = assets.filter((asset) => asset.size >= 1024);
+  expect(large.length).toBeGreaterThanOrEqual(3); // the entry, the landing chunk, the styles
+  for (const asset of large) {
+    expect(asset.encoding, asset.url).toBe('br');
+    expect(asset.sent, asset.url).toBeLessThan(asset.size / 2);
+  }
+  // What the visitor downloads for the page's JavaScript, against the 80 KB (gzip) budget.
+  const scripts = assets.filter((asset) => asset.url.endsWith('.js'));
+  expect(scripts.reduce((sum, asset) => sum + asset.sent, 0)).toBeLessThan(80 * 1024);
+});

@@ -1,6 +1,7 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { precompressPlugin } from './precompress.ts';
 
 const webRoot = new URL('.', import.meta.url).pathname;
 const reactRouterDist = new URL('../node_modules/react-router/dist/production/', import.meta.url).pathname;
@@ -24,7 +25,8 @@ const reactRouterProduction: Plugin = {
 
 export default defineConfig({
   root: webRoot,
-  plugins: [react(), tailwindcss(), reactRouterProduction],
+  // precompressPlugin: dist/**/*.br and .gz beside the files, which the gateway serves to browsers that accept them.
+  plugins: [react(), tailwindcss(), reactRouterProduction, precompressPlugin()],
   resolve: {
     alias: { '@': new URL('./src', import.meta.url).pathname },
   },

@@ -202,6 +202,9 @@ export async function buildGateway(options: {
       root: webRoot,
       wildcard: false,
       index: false,
+      // The build writes x.js.br and x.js.gz beside x.js (web/precompress.ts): sent to browsers that accept
+      // them, with Vary: Accept-Encoding; the file as it is to the others.
+      preCompressed: true,
       setHeaders: (reply, path) => {
         // Vite fingerprints everything under assets/, so it can be cached for good.
         reply.header('cache-control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');

@@ -4,6 +4,7 @@ import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { operationList } from '@app/contracts';
 import { createAuthService, readAuthConfig, type AuthService } from '@app/auth-service';
 import { createServiceApp, listenOnSocket, metricsRegistry, type EventBus, type SocketListener } from '@app/kit';
@@ -28,6 +29,7 @@ let flakyCalls = 0;
 const webDist = mkdtempSync(join(tmpdir(), 'web-'));
 
 const json = { 'content-type': 'application/json' };
+const appScript = (copy: string) => `export const copy = '${copy}';\n${'console.log(1);\n'.repeat(200)}`;
 /** ~140 KB that no two offsets repeat alike: a body copied wrong anywhere shows. */
 const largeBody = Buffer.from(
   Array.from({ length: 25_000 }, (_, i) => (i * 7919).toString(36).padStart(4, '0')).join(''),
@@ -118,6 +120,11 @@ beforeAll(async () => {
   mkdirSync(join(webDist, 'assets'));
   writeFileSync(join(webDist, 'index.html'), '<!doctype html><title>app</title><div id="root"></div>');
   writeFileSync(join(webDist, 'assets', 'app-abc123.js'), 'console.log(1)');
+  // As the build leaves an asset (web/precompress.ts): compressed copies beside it, each a different text
+  // here, so the test sees which file was sent.
+  writeFileSync(join(webDist, 'assets', 'landing-abc123.js'), appScript('identity'));
+  writeFileSync(join(webDist, 'assets', 'landing-abc123.js.br'), brotliCompressSync(appScript('br')));
+  writeFileSync(join(webDist, 'assets', 'landing-abc123.js.gz'), gzipSync(appScript('gzip')));
 
   const config = readGatewayConfig({
     INTERNAL_SECRET: TEST_SECRET,
@@ -576,6 +583,45 @@ describe('routing and pages', () => {
       });
       expect(response.statusCode, `${method} ${url}`).toBe(404);
     }
+  });
+
+  it("sends the build's compressed copy of an asset to a client that accepts it, the file itself to others", async () => {
+    const asset = (acceptEncoding?: string) =>
+      new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
+        (resolve, reject) => {
+          // node:http, not fetch: fetch would decode the answer and hide which encoding came.
+          const headers = acceptEncoding === undefined ? {} : { 'accept-encoding': acceptEncoding };
+          get(`${base}/assets/landing-abc123.js`, { headers }, (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('end', () =>
+              resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks) }),
+            );
+          }).on('error', reject);
+        },
+      );
+    const browser = await asset('gzip, deflate, br, zstd');
+    expect(browser.status).toBe(200);
+    expect(browser.headers['content-encoding']).toBe('br');
+    expect(browser.headers['content-type']).toMatch(/^text\/javascript|^application\/javascript/);
+    expect(browser.headers.vary).toMatch(/accept-encoding/i);
+    expect(browser.headers['cache-control']).toContain('immutable');
+    expect(brotliDecompressSync(browser.body).toString()).toBe(appScript('br'));
+
+    const gzipOnly = await asset('gzip');
+    expect(gzipOnly.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzipOnly.body).toString()).toBe(appScript('gzip'));
+
+    for (const acceptEncoding of [undefined, 'identity', 'zstd', 'br;q=0, gzip;q=0']) {
+      const plain = await asset(acceptEncoding);
+      expect(plain.headers['content-encoding'], String(acceptEncoding)).toBeUndefined();
+      expect(plain.headers.vary, String(acceptEncoding)).toMatch(/accept-encoding/i);
+      expect(plain.body.toString(), String(acceptEncoding)).toBe(appScript('identity'));
+    }
+    // An asset the build did not compress (too small to gain) is sent as it is to a browser too.
+    const small = await fetch(`${base}/assets/app-abc123.js`, { headers: { 'accept-encoding': 'br, gzip' } });
+    expect(small.headers.get('content-encoding')).toBeNull();
+    expect(await small.text()).toBe('console.log(1)');
   });
 
   it('documents every public route in OpenAPI generated from the contracts', async () => {
