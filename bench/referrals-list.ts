@@ -6,7 +6,9 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchDatabase, withoutIndexes } from './lib/database.ts';
 import { cpuMicros } from './lib/processes.ts';
@@ -26,6 +28,8 @@ const settings = {
   reuseDb: process.env.BENCH_REUSE_DB,
   /** Writes a V8 CPU profile of the services' process into this folder. */
   cpuProfileDir: process.env.BENCH_CPU_PROF_DIR,
+  /** Writes each case's answer into this folder (`list-dashboard.json`...): `bench/compression.ts` reads them. */
+  saveAnswersDir: process.env.BENCH_SAVE_ANSWERS,
 };
 
 /** Issue 15's target: a list call's p99 over GET /api/user's. */
@@ -59,6 +63,8 @@ async function runServices() {
 
 interface Case {
   name: string;
+  /** Where BENCH_SAVE_ANSWERS writes its answer. */
+  file: string;
   url: string;
 }
 
@@ -160,18 +166,24 @@ async function main() {
     );
     const headers = { 'x-identity': identity };
     const cases: Case[] = [
-      { name: 'list (dashboard)', url: `${referralsUrl}/api/referrals?days=all&page=1&pageSize=25` },
+      {
+        name: 'list (dashboard)',
+        file: 'list-dashboard.json',
+        url: `${referralsUrl}/api/referrals?days=all&page=1&pageSize=25`,
+      },
       {
         name: 'list filtered',
+        file: 'list-filtered.json',
         url: `${referralsUrl}/api/referrals?days=all&page=1&pageSize=25&search=anna&status=intro_made`,
       },
-      { name: 'GET /api/user', url: `${authUrl}/api/user` },
+      { name: 'GET /api/user', file: 'user.json', url: `${authUrl}/api/user` },
     ];
     for (const c of cases) {
       const response = await fetch(c.url, { headers });
       const body = (await response.json()) as { total?: number; referrals?: unknown[] };
       if (response.status !== 200) throw new Error(`${c.name}: ${response.status} ${JSON.stringify(body)}`);
       const size = Buffer.byteLength(JSON.stringify(body));
+      if (settings.saveAnswersDir) writeFileSync(join(settings.saveAnswersDir, c.file), JSON.stringify(body));
       log(
         `  ${c.name.padEnd(17)} ${response.status}, ${(size / 1024).toFixed(1)} KB${body.total === undefined ? '' : `, total ${body.total}, ${body.referrals?.length} on the page`}`,
       );

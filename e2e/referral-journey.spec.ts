@@ -68,8 +68,13 @@ test('refer a client: find the product, submit, review and send the intro, move 
   expect(intro.text).toContain('Carl');
 
   // Tee ups dashboard: the referral is listed; move it to Closed-Won from the detail sheet.
+  const list = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/referrals');
   await page.goto('/dashboard');
   await expect(page.getByText(`Welcome, ${referrer.firstName}`, { exact: true })).toBeVisible();
+  // The list's JSON reaches the browser compressed by the gateway (brotli: Chromium accepts it).
+  const listed = await list;
+  expect((await listed.allHeaders())['content-encoding']).toBe('br');
+  expect((await listed.request().sizes()).responseBodySize).toBeLessThan((await listed.body()).length / 2);
   const row = page.getByRole('row', { name: new RegExp(`${client.firstName} ${client.lastName}`) });
   await expect(row).toContainText('Tee-up');
   await expect(row).toContainText('TBD');

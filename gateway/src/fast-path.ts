@@ -4,6 +4,8 @@ import { ERRORS, type ErrorCode, type ServiceName } from '@app/contracts';
 import { IDENTITY_HEADER, INTERNAL_AUTH_HEADER, metrics, REQUEST_ID_HEADER, tracingEnabled } from '@app/kit';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Dispatcher } from 'undici';
+import type { Transform } from 'node:stream';
+import { acceptedEncoding, compressible, compressor, varyWithEncoding, type Encoding } from './compression.ts';
 import { sessionToken } from './proxy.ts';
 import type { SessionResolver } from './sessions.ts';
 
@@ -102,7 +104,8 @@ export function fastPath(options: FastPathOptions) {
     if (identity) upstreamHeaders.push(IDENTITY_HEADER, identity);
     const requestLog = log.isLevelEnabled?.('info') ? log.child({ reqId: id }) : null;
     requestLog?.info({ req: { method: 'GET', url, ip: clientAddress(req, options.trustProxy) } }, 'incoming request');
-    new Exchange(shared, route, res, url, upstreamHeaders, id, requestLog).run();
+    const encoding = acceptedEncoding(incoming['accept-encoding']);
+    new Exchange(shared, route, res, url, upstreamHeaders, id, requestLog, encoding).run();
     return true;
   };
 }
@@ -156,8 +159,14 @@ class Exchange {
   private retryAfter: number | string | null = null;
   /** An answer Node refuses to write (a status out of range): a 502, and the rest of it is dropped. */
   private refused = false;
-  /** Body bytes still to come by the upstream's `content-length` (-1: not given). */
+  /** Body bytes still to come by the upstream's `content-length` (-1: not given, or the answer is compressed). */
   private remaining = -1;
+  /** What the client accepts (compression.ts), and the answer's type and whether the service encoded it. */
+  private readonly encoding: Encoding | null;
+  private contentType: string | undefined;
+  private encoded = false;
+  /** The answer's compressor, when it is compressed: the body goes through it to the client. */
+  private compressing: Transform | null = null;
 
   constructor(
     shared: Shared,
@@ -167,8 +176,10 @@ class Exchange {
     headers: string[],
     id: string,
     requestLog: FastifyBaseLogger | null,
+    encoding: Encoding | null,
   ) {
     this.shared = shared;
+    this.encoding = encoding;
     this.route = route;
     this.res = res;
     this.url = url;
@@ -184,6 +195,8 @@ class Exchange {
     this.retryAfter = null;
     this.refused = false;
     this.remaining = -1;
+    this.contentType = undefined;
+    this.encoded = false;
     this.route.pool.dispatch(
       {
         method: 'GET',
@@ -200,7 +213,10 @@ class Exchange {
     const res = this.res;
     const seconds = (performance.now() - this.started) / 1000;
     metrics.httpRequests.observe(this.labels(res.statusCode), seconds);
-    if (!res.writableFinished) this.abort?.(new Error('the client closed the connection before the answer ended'));
+    if (!res.writableFinished) {
+      this.abort?.(new Error('the client closed the connection before the answer ended'));
+      this.compressing?.destroy();
+    }
     this.requestLog?.info(
       { res: { statusCode: res.statusCode }, responseTime: seconds * 1000 },
       res.writableFinished ? 'request completed' : 'request aborted',
@@ -230,6 +246,8 @@ class Exchange {
       const name = raw[i]!.toString('latin1').toLowerCase();
       const value = raw[i + 1]!.toString('latin1');
       if (name === 'content-length') this.remaining = Number(value);
+      else if (name === 'content-type') this.contentType = value;
+      else if (name === 'content-encoding') this.encoded = true;
       let at = head.index.get(name) ?? -1;
       for (let j = own; at < 0 && j < out.length; j += 2) if (out[j] === name) at = j;
       if (at < 0) out.push(name, value);
@@ -265,6 +283,9 @@ class Exchange {
       this.retryAfter = given ?? 42 * Math.random() * (this.retries + 1);
       return true;
     }
+    const encoding =
+      this.encoding && compressible(status, this.contentType, this.encoded, this.remaining) ? this.encoding : null;
+    if (encoding) compressedHead(out, encoding);
     try {
       res.writeHead(status, out);
     } catch {
@@ -272,12 +293,23 @@ class Exchange {
       this.fail('BAD_GATEWAY');
       return true;
     }
-    res.on('drain', resume);
+    if (!encoding) {
+      res.on('drain', resume);
+      return true;
+    }
+    // The body through the compressor: back-pressure from the client through it to the service.
+    const compressing = compressor(encoding, this.remaining);
+    this.compressing = compressing;
+    this.remaining = -1;
+    compressing.on('drain', resume);
+    compressing.on('error', (error) => res.destroy(error));
+    compressing.pipe(res);
     return true;
   }
 
   onData(chunk: Buffer) {
     if (this.retryAfter !== null || this.refused) return true;
+    if (this.compressing) return this.compressing.write(chunk);
     // The body's last bytes (by its content-length) end the answer at once: one write, no back-pressure left.
     if (chunk.length === this.remaining) {
       this.res.end(chunk);
@@ -290,7 +322,8 @@ class Exchange {
   onComplete() {
     if (this.refused) return;
     if (this.retryAfter === null) {
-      if (!this.res.writableEnded) this.res.end();
+      if (this.compressing) this.compressing.end();
+      else if (!this.res.writableEnded) this.res.end();
       return;
     }
     this.retries++;
@@ -300,11 +333,25 @@ class Exchange {
   onError(error: Error) {
     const res = this.res;
     if (res.destroyed || this.refused) return;
-    if (res.headersSent) return void res.destroy(error);
+    if (res.headersSent) {
+      // Never a cut answer passed off as whole: the compressor is not ended, the connection is.
+      this.compressing?.destroy();
+      return void res.destroy(error);
+    }
     const code = this.shared.failure(error);
     this.shared.log.warn({ reqId: this.id, err: error, upstream: this.route.service }, 'upstream call failed');
     this.fail(code);
   }
+}
+
+/** An answer's headers made those of its compressed form: no content-length, the encoding, Vary. */
+function compressedHead(out: Array<string | number>, encoding: Encoding) {
+  for (let i = out.length - 2; i >= 0; i -= 2) if (out[i] === 'content-length') out.splice(i, 2);
+  let vary = -1;
+  for (let i = 0; i < out.length && vary < 0; i += 2) if (out[i] === 'vary') vary = i;
+  if (vary < 0) out.push('vary', varyWithEncoding(undefined));
+  else out[vary + 1] = varyWithEncoding(out[vary + 1] as string);
+  out.push('content-encoding', encoding);
 }
 
 const PARAM = /^:\w+$/;

@@ -15,8 +15,10 @@ import {
   traceHeaders,
   tracingEnabled,
 } from '@app/kit';
+import { pipeline, type Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Pool } from 'undici';
+import { acceptedEncoding, compressible, compressor, varyWithEncoding } from './compression.ts';
 import type { GatewayConfig } from './config.ts';
 import type { FastRoute } from './fast-path.ts';
 import { UpstreamUnavailableError, type SessionResolver } from './sessions.ts';
@@ -258,13 +260,13 @@ export function proxyRoutes(app: FastifyInstance, config: GatewayConfig, session
           if (request.identityHeader) out[IDENTITY_HEADER] = request.identityHeader;
           return out;
         },
-        onResponse: (req, res, upstream) => {
+        onResponse: (req, _res, upstream) => {
           // Logging out here must take effect at once, not when the cache entry ages out.
           if (op.endsSession) {
             const token = sessionToken(req.headers.cookie);
             if (token) sessions.evictToken(token);
           }
-          res.send(upstream.stream);
+          reply.send(compressedAnswer(request, reply, upstream.stream as Readable));
         },
       });
     };
@@ -290,6 +292,30 @@ export function proxyRoutes(app: FastifyInstance, config: GatewayConfig, session
     }
   }
   return fastRoutes;
+}
+
+/**
+ * The service's answer as the client is sent it: compressed when the client accepts it and it is worth it
+ * (compression.ts, as on the fast path), the headers made to match; else the stream as it is.
+ */
+function compressedAnswer(request: FastifyRequest, reply: FastifyReply, body: Readable): Readable {
+  const encoding = request.method === 'HEAD' ? null : acceptedEncoding(request.headers['accept-encoding']);
+  if (!encoding) return body;
+  const length = reply.getHeader('content-length');
+  const type = reply.getHeader('content-type');
+  const compress = compressible(
+    reply.statusCode,
+    typeof type === 'string' ? type : undefined,
+    reply.hasHeader('content-encoding'),
+    length === undefined ? -1 : Number(length),
+  );
+  if (!compress) return body;
+  reply.removeHeader('content-length');
+  const vary = reply.getHeader('vary');
+  reply.header('vary', varyWithEncoding(typeof vary === 'string' ? vary : undefined));
+  reply.header('content-encoding', encoding);
+  // A service failing mid-body fails the compressor too: the client sees the connection end, never a short body.
+  return pipeline(body, compressor(encoding, length === undefined ? -1 : Number(length)), () => {});
 }
 
 /** Connections to the services: kept alive, one request at a time each; each route sets its own timeouts. */

@@ -109,6 +109,18 @@ beforeAll(async () => {
     reply.type('text/plain').send(Readable.from([largeBody.subarray(0, 30_000), largeBody.subarray(30_000)])),
   );
   upstream.get('/api/referrals/empty', async (_request, reply) => reply.type('text/plain').send(''));
+  // For compression: JSON streamed without a length, a CSV that varies by origin, JSON cut mid-body.
+  upstream.get('/api/referrals/streamed-json', async (_request, reply) =>
+    reply.type('application/json').send(Readable.from([largeBody.subarray(0, 30_000), largeBody.subarray(30_000)])),
+  );
+  upstream.get('/api/referrals/csv', async (_request, reply) =>
+    reply.type('text/csv; charset=utf-8').header('vary', 'Origin').send(largeBody.subarray(0, 5000)),
+  );
+  upstream.get('/api/referrals/cut-json', async (_request, reply) => {
+    reply.hijack();
+    reply.raw.writeHead(200, { 'content-type': 'application/json', 'content-length': largeBody.length });
+    reply.raw.write(largeBody.subarray(0, 20_000), () => setTimeout(() => reply.raw.destroy(), 20));
+  });
   upstream.get('/api/referrals/cut', async (_request, reply) => {
     reply.hijack();
     reply.raw.writeHead(200, { 'content-type': 'text/plain', 'content-length': largeBody.length });
@@ -383,6 +395,96 @@ describe('fast path (a GET with a cached session, answered before Fastify)', () 
     expect(streamed.status).toBe(200);
     expect(streamed.body.equals(largeBody)).toBe(true);
     expect(streamed.headers).toEqual(expect.arrayContaining([['transfer-encoding', 'chunked']]));
+  });
+
+  it('compresses JSON and CSV answers for a client that accepts it, alike on both paths', async () => {
+    const token = await sessionWithoutLogin('fast-compressed@example.com');
+    const answer = (path: string, acceptEncoding?: string) =>
+      new Promise<{ status?: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
+        (resolve, reject) => {
+          const headers: Record<string, string> = { cookie: `sid=${token}`, 'x-request-id': 'req-zip' };
+          if (acceptEncoding) headers['accept-encoding'] = acceptEncoding;
+          get(`${base}${path}`, { headers }, (response) => {
+            const chunks: Buffer[] = [];
+            response.on('data', (chunk: Buffer) => chunks.push(chunk));
+            response.on('error', reject);
+            response.on('end', () => {
+              const { date: _date, ...rest } = response.headers;
+              resolve({ status: response.statusCode, headers: rest, body: Buffer.concat(chunks) });
+            });
+          }).on('error', reject);
+        },
+      );
+    // The first answer comes through Fastify's route (the session not cached yet), the others the fast path.
+    const viaFastify = await answer('/api/referrals/large', 'gzip, deflate, br, zstd');
+    expect(viaFastify.status).toBe(200);
+    expect(viaFastify.headers).toMatchObject({
+      'content-encoding': 'br',
+      vary: 'accept-encoding',
+      'set-cookie': ['a=1', 'b=2'],
+      'x-request-id': 'req-zip',
+      'cache-control': 'no-store',
+      'content-type': 'application/json; charset=utf-8',
+    });
+    expect(viaFastify.headers['content-length']).toBeUndefined();
+    expect(brotliDecompressSync(viaFastify.body).equals(largeBody)).toBe(true);
+    expect(viaFastify.body.length).toBeLessThan(largeBody.length);
+    const viaFastPath = await answer('/api/referrals/large', 'gzip, deflate, br, zstd');
+    expect(viaFastPath.headers).toEqual(viaFastify.headers);
+    expect(brotliDecompressSync(viaFastPath.body).equals(largeBody)).toBe(true);
+
+    // gzip when brotli is not accepted; nothing when neither is (or both are refused).
+    const gzipped = await answer('/api/referrals/large', 'gzip;q=0.5, br;q=0');
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzipped.body).equals(largeBody)).toBe(true);
+    for (const acceptEncoding of [undefined, 'identity', 'deflate', 'br;q=0, gzip;q=0']) {
+      const plain = await answer('/api/referrals/large', acceptEncoding);
+      expect(plain.headers['content-encoding'], String(acceptEncoding)).toBeUndefined();
+      expect(plain.headers['content-length'], String(acceptEncoding)).toBe(String(largeBody.length));
+      expect(plain.body.equals(largeBody), String(acceptEncoding)).toBe(true);
+    }
+    // JSON without a length is compressed as it streams; a CSV keeps its Vary, with Accept-Encoding added.
+    const streamed = await answer('/api/referrals/streamed-json', 'br');
+    expect(streamed.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(streamed.body).equals(largeBody)).toBe(true);
+    const csv = await answer('/api/referrals/csv', 'gzip');
+    expect(csv.headers).toMatchObject({ 'content-encoding': 'gzip', vary: 'Origin, accept-encoding' });
+    expect(gunzipSync(csv.body).equals(largeBody.subarray(0, 5000))).toBe(true);
+    // Not worth it, or not ours to compress: a small JSON answer, text, an empty body.
+    const small = await answer('/api/referrals/7', 'br');
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(small.body.toString()).requestId).toBe('req-zip');
+    for (const path of ['/api/referrals/streamed', '/api/referrals/empty']) {
+      const text = await answer(path, 'br');
+      expect(text.headers['content-encoding'], path).toBeUndefined();
+    }
+  });
+
+  it('never passes a compressed answer cut mid-body off as whole', async () => {
+    const token = await sessionWithoutLogin('fast-cut-compressed@example.com');
+    const outcome = () =>
+      new Promise<string>((resolve) => {
+        const headers = { cookie: `sid=${token}`, 'accept-encoding': 'br' };
+        get(`${base}/api/referrals/cut-json`, { headers }, (response) => {
+          expect(response.headers['content-encoding']).toBe('br');
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('error', () => resolve('cut'));
+          response.on('aborted', () => resolve('cut'));
+          response.on('end', () => {
+            // An end without an error would have to be a complete brotli stream of the whole body.
+            try {
+              resolve(brotliDecompressSync(Buffer.concat(chunks)).equals(largeBody) ? 'whole' : 'short');
+            } catch {
+              resolve('cut');
+            }
+          });
+        }).on('error', () => resolve('cut'));
+      });
+    // Fastify's route first (the session not cached), then the fast path.
+    for (let i = 0; i < 3; i++) expect(await outcome()).toBe('cut');
+    const after = await fetch(`${base}/api/referrals/7`, { headers: { cookie: `sid=${token}` } });
+    expect(after.status).toBe(200);
   });
 
   it('cuts the answer off when the service dies mid-body, and goes on serving', async () => {
