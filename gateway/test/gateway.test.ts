@@ -726,6 +726,33 @@ describe('routing and pages', () => {
     expect(await small.text()).toBe('console.log(1)');
   });
 
+  it('sends the OpenAPI document and the docs page compressed to a client that accepts it', async () => {
+    const raw = (path: string, acceptEncoding: string) =>
+      new Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+        get(`${base}${path}`, { headers: { 'accept-encoding': acceptEncoding } }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+        }).on('error', reject);
+      });
+    const plain = await raw('/api/openapi.json', 'identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['content-type']).toBe('application/json; charset=utf-8');
+    const document = JSON.parse(plain.body.toString()) as { openapi: string };
+    expect(document.openapi).toBe('3.1.0');
+    for (let i = 0; i < 2; i++) {
+      // The second time from the copy made the first time: the same bytes.
+      const br = await raw('/api/openapi.json', 'gzip, deflate, br');
+      expect(br.headers).toMatchObject({ 'content-encoding': 'br', vary: 'accept-encoding' });
+      expect(br.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+      expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+      expect(br.body.length).toBeLessThan(plain.body.length / 20);
+    }
+    const page = await raw('/api/docs', 'gzip');
+    expect(page.headers).toMatchObject({ 'content-encoding': 'gzip', 'content-type': 'text/html; charset=utf-8' });
+    expect(gunzipSync(page.body).toString()).toContain('<h1>Referral platform API</h1>');
+  });
+
   it('documents every public route in OpenAPI generated from the contracts', async () => {
     const document = (await gateway.inject({ method: 'GET', url: '/api/openapi.json' })).json();
     expect(document.openapi).toBe('3.1.0');
