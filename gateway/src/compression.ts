@@ -14,8 +14,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  * Compression of the services' answers on their way to the browser (the gateway is the public edge under
  * `npm start` and compose; behind an ingress that compresses, answers arrive already encoded and pass as they
  * are). Only what is worth it: JSON and CSV answers of at least `MIN_BYTES`, at the fastest levels, which
- * already take JSON down ~13 times: the Tee ups page's 49.6 KB is 3.8 KB as brotli quality 1 for ~80 us of CPU
- * (quality 4: 3.2 KB for ~190 us; gzip level 3: 4.0 KB for ~85 us; bench/README.md, "Compression").
+ * already take JSON down ~13 times: the Tee ups page's 49.6 KB is 3.8 KB as brotli quality 1 for ~54 us of CPU
+ * (quality 4: 3.2 KB for ~163 us; gzip level 3: 4.0 KB for ~73 us; `npm run bench:compression`).
  * Static files are compressed once, at build time, at the highest levels (web/precompress.ts).
  */
 export type Encoding = 'br' | 'gzip';
@@ -78,7 +78,7 @@ const gzipAsync = promisify(gzip);
 
 /**
  * A handler for an answer that never changes while the gateway runs (the API's OpenAPI document and its
- * docs page: 1.5 and 3.7 MB of text, 14 KB and ~40 KB as brotli): serialized once, and compressed once per
+ * docs page: 1.5 and 3.7 MB of text, 14 and 23 KB as brotli): serialized once, and compressed once per
  * encoding, at a high level, off the event loop, when first asked for.
  */
 export function fixedAnswer(text: string, contentType: string) {

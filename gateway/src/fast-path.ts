@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import type { Transform } from 'node:stream';
 import { ERRORS, type ErrorCode, type ServiceName } from '@app/contracts';
 import { IDENTITY_HEADER, INTERNAL_AUTH_HEADER, metrics, REQUEST_ID_HEADER, tracingEnabled } from '@app/kit';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { Dispatcher } from 'undici';
-import type { Transform } from 'node:stream';
 import { acceptedEncoding, compressible, compressor, varyWithEncoding, type Encoding } from './compression.ts';
 import { sessionToken } from './proxy.ts';
 import type { SessionResolver } from './sessions.ts';

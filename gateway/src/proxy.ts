@@ -1,3 +1,4 @@
+import { pipeline, type Readable } from 'node:stream';
 import {
   ERRORS,
   operationList,
@@ -15,7 +16,6 @@ import {
   traceHeaders,
   tracingEnabled,
 } from '@app/kit';
-import { pipeline, type Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Pool } from 'undici';
 import { acceptedEncoding, compressible, compressor, varyWithEncoding } from './compression.ts';
