@@ -44,13 +44,26 @@ export function acceptedEncoding(header: string | string[] | undefined): Encodin
   return null;
 }
 
+/** What decides whether an answer is compressed, read off its status and headers. */
+export interface AnswerTraits {
+  status: number;
+  contentType: string | undefined;
+  /** A Content-Encoding is set already. */
+  encoded: boolean;
+  /** Its Cache-Control, where `no-transform` forbids a proxy to change the content (RFC 9110 7.7). */
+  cacheControl: string | undefined;
+  /** Its Content-Length, -1 when not given. */
+  length: number;
+}
+
 /**
  * Whether an answer should be compressed: a success with a body (not 204, 206 or 304), a JSON or CSV type,
- * not encoded already, and not known to be under `MIN_BYTES` (`length` -1: not given).
+ * not encoded already, not marked `no-transform`, and not known to be under `MIN_BYTES`.
  */
-export function compressible(status: number, contentType: string | undefined, encoded: boolean, length: number) {
+export function compressible({ status, contentType, encoded, cacheControl, length }: AnswerTraits): boolean {
   if (status < 200 || status >= 300 || status === 204 || status === 206 || encoded) return false;
   if (!contentType || !COMPRESSIBLE_TYPE.test(contentType)) return false;
+  if (cacheControl && /(?:^|,)\s*no-transform\s*(?:,|$)/i.test(cacheControl)) return false;
   return length < 0 || length >= MIN_BYTES;
 }
 

@@ -164,6 +164,7 @@ class Exchange {
   /** What the client accepts (compression.ts), and the answer's type and whether the service encoded it. */
   private readonly encoding: Encoding | null;
   private contentType: string | undefined;
+  private cacheControl: string | undefined;
   private encoded = false;
   /** The answer's compressor, when it is compressed: the body goes through it to the client. */
   private compressing: Transform | null = null;
@@ -196,6 +197,7 @@ class Exchange {
     this.refused = false;
     this.remaining = -1;
     this.contentType = undefined;
+    this.cacheControl = undefined;
     this.encoded = false;
     this.route.pool.dispatch(
       {
@@ -248,6 +250,7 @@ class Exchange {
       if (name === 'content-length') this.remaining = Number(value);
       else if (name === 'content-type') this.contentType = value;
       else if (name === 'content-encoding') this.encoded = true;
+      else if (name === 'cache-control') this.cacheControl = value;
       let at = head.index.get(name) ?? -1;
       for (let j = own; at < 0 && j < out.length; j += 2) if (out[j] === name) at = j;
       if (at < 0) out.push(name, value);
@@ -283,8 +286,9 @@ class Exchange {
       this.retryAfter = given ?? 42 * Math.random() * (this.retries + 1);
       return true;
     }
-    const encoding =
-      this.encoding && compressible(status, this.contentType, this.encoded, this.remaining) ? this.encoding : null;
+    const { contentType, encoded, cacheControl, remaining: length } = this;
+    const compress = this.encoding && compressible({ status, contentType, encoded, cacheControl, length });
+    const encoding = compress ? this.encoding : null;
     if (encoding) compressedHead(out, encoding);
     try {
       res.writeHead(status, out);

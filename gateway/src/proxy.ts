@@ -301,21 +301,25 @@ export function proxyRoutes(app: FastifyInstance, config: GatewayConfig, session
 function compressedAnswer(request: FastifyRequest, reply: FastifyReply, body: Readable): Readable {
   const encoding = request.method === 'HEAD' ? null : acceptedEncoding(request.headers['accept-encoding']);
   if (!encoding) return body;
-  const length = reply.getHeader('content-length');
-  const type = reply.getHeader('content-type');
-  const compress = compressible(
-    reply.statusCode,
-    typeof type === 'string' ? type : undefined,
-    reply.hasHeader('content-encoding'),
-    length === undefined ? -1 : Number(length),
-  );
+  const header = (name: string) => {
+    const value = reply.getHeader(name);
+    return value === undefined ? undefined : String(value);
+  };
+  const length = header('content-length') === undefined ? -1 : Number(header('content-length'));
+  const compress = compressible({
+    status: reply.statusCode,
+    contentType: header('content-type'),
+    encoded: reply.hasHeader('content-encoding'),
+    cacheControl: header('cache-control'),
+    length,
+  });
   if (!compress) return body;
   reply.removeHeader('content-length');
   const vary = reply.getHeader('vary');
   reply.header('vary', varyWithEncoding(typeof vary === 'string' ? vary : undefined));
   reply.header('content-encoding', encoding);
   // A service failing mid-body fails the compressor too: the client sees the connection end, never a short body.
-  return pipeline(body, compressor(encoding, length === undefined ? -1 : Number(length)), () => {});
+  return pipeline(body, compressor(encoding, length), () => {});
 }
 
 /** Connections to the services: kept alive, one request at a time each; each route sets its own timeouts. */

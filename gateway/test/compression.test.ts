@@ -24,17 +24,26 @@ describe('answer compression (gateway/src/compression.ts)', () => {
   });
 
   it('compresses JSON and CSV answers with a body worth it, nothing else', () => {
-    expect(compressible(200, 'application/json; charset=utf-8', false, 48_000)).toBe(true);
-    expect(compressible(200, 'application/problem+json', false, -1)).toBe(true);
-    expect(compressible(201, 'text/csv', false, MIN_BYTES)).toBe(true);
-    expect(compressible(200, 'application/json', false, MIN_BYTES - 1)).toBe(false);
-    expect(compressible(200, 'application/json', true, 48_000)).toBe(false); // encoded already
-    expect(compressible(200, 'text/plain', false, 48_000)).toBe(false);
-    expect(compressible(200, 'text/event-stream', false, -1)).toBe(false);
-    expect(compressible(200, 'application/jsonp', false, 48_000)).toBe(false);
-    expect(compressible(200, undefined, false, 48_000)).toBe(false);
+    const json = {
+      status: 200,
+      contentType: 'application/json',
+      encoded: false,
+      cacheControl: 'no-store',
+      length: 48_000,
+    };
+    expect(compressible(json)).toBe(true);
+    expect(compressible({ ...json, contentType: 'application/json; charset=utf-8', length: -1 })).toBe(true);
+    expect(compressible({ ...json, contentType: 'application/problem+json' })).toBe(true);
+    expect(compressible({ ...json, status: 201, contentType: 'text/csv', length: MIN_BYTES })).toBe(true);
+    expect(compressible({ ...json, cacheControl: undefined })).toBe(true);
+    expect(compressible({ ...json, length: MIN_BYTES - 1 })).toBe(false);
+    expect(compressible({ ...json, encoded: true })).toBe(false);
+    expect(compressible({ ...json, cacheControl: 'no-store, No-Transform' })).toBe(false);
+    expect(compressible({ ...json, cacheControl: 'no-transformer' })).toBe(true);
+    for (const contentType of ['text/plain', 'text/event-stream', 'application/jsonp', undefined])
+      expect(compressible({ ...json, contentType }), String(contentType)).toBe(false);
     for (const status of [204, 206, 304, 404, 500, 503])
-      expect(compressible(status, 'application/json', false, 48_000)).toBe(false);
+      expect(compressible({ ...json, status }), String(status)).toBe(false);
   });
 
   it('adds Accept-Encoding to Vary once', () => {

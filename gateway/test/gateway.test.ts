@@ -116,6 +116,9 @@ beforeAll(async () => {
   upstream.get('/api/referrals/csv', async (_request, reply) =>
     reply.type('text/csv; charset=utf-8').header('vary', 'Origin').send(largeBody.subarray(0, 5000)),
   );
+  upstream.get('/api/referrals/no-transform', async (_request, reply) =>
+    reply.type('application/json').header('cache-control', 'no-store, no-transform').send(largeBody),
+  );
   upstream.get('/api/referrals/cut-json', async (_request, reply) => {
     reply.hijack();
     reply.raw.writeHead(200, { 'content-type': 'application/json', 'content-length': largeBody.length });
@@ -457,6 +460,23 @@ describe('fast path (a GET with a cached session, answered before Fastify)', () 
     for (const path of ['/api/referrals/streamed', '/api/referrals/empty']) {
       const text = await answer(path, 'br');
       expect(text.headers['content-encoding'], path).toBeUndefined();
+    }
+    // A service that forbids transforming its answer (Cache-Control: no-transform) gets it sent as it is, on
+    // Fastify's route (a session not cached yet) and then on the fast path.
+    const other = await sessionWithoutLogin('fast-no-transform@example.com');
+    for (let i = 0; i < 2; i++) {
+      const kept = await new Promise<{ encoding: unknown; body: Buffer }>((resolve, reject) => {
+        const headers = { cookie: `sid=${other}`, 'accept-encoding': 'br, gzip' };
+        get(`${base}/api/referrals/no-transform`, { headers }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () =>
+            resolve({ encoding: response.headers['content-encoding'], body: Buffer.concat(chunks) }),
+          );
+        }).on('error', reject);
+      });
+      expect(kept.encoding).toBeUndefined();
+      expect(kept.body.equals(largeBody)).toBe(true);
     }
   });
 
