@@ -305,7 +305,8 @@ function compressedAnswer(request: FastifyRequest, reply: FastifyReply, body: Re
     const value = reply.getHeader(name);
     return value === undefined ? undefined : String(value);
   };
-  const length = header('content-length') === undefined ? -1 : Number(header('content-length'));
+  const given = header('content-length');
+  const length = given === undefined ? -1 : Number(given);
   const compress = compressible({
     status: reply.statusCode,
     contentType: header('content-type'),
@@ -315,8 +316,7 @@ function compressedAnswer(request: FastifyRequest, reply: FastifyReply, body: Re
   });
   if (!compress) return body;
   reply.removeHeader('content-length');
-  const vary = reply.getHeader('vary');
-  reply.header('vary', varyWithEncoding(typeof vary === 'string' ? vary : undefined));
+  reply.header('vary', varyWithEncoding(header('vary')));
   reply.header('content-encoding', encoding);
   // A service failing mid-body fails the compressor too: the client sees the connection end, never a short body.
   return pipeline(body, compressor(encoding, length), () => {});
