@@ -4,24 +4,24 @@ import type { Transform } from 'node:stream';
 import { ERRORS, type ErrorCode, type ServiceName } from '@app/contracts';
 import { IDENTITY_HEADER, INTERNAL_AUTH_HEADER, metrics, REQUEST_ID_HEADER, tracingEnabled } from '@app/kit';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { Dispatcher } from 'undici';
 import { acceptedEncoding, compressible, compressor, varyWithEncoding, type Encoding } from './compression.ts';
 import { sessionToken } from './proxy.ts';
 import type { SessionResolver } from './sessions.ts';
+import type { Upstream, UpstreamHandler } from './upstream.ts';
 
 /** A route the fast path may answer: a GET forwarded as is, without rate limit, body or logout. */
 export interface FastRoute {
   /** The Fastify route template (`/api/referrals/:id`): the metrics label, as Fastify gives it. */
   url: string;
   service: ServiceName;
-  pool: Dispatcher;
+  upstream: Upstream;
   timeoutMs: number;
   signedIn: boolean;
 }
 
-/** Request headers the gateway never forwards as sent: it sets them itself, or undici owns them. */
+/** Request headers the gateway never forwards as sent: it sets them itself, or the connection owns them. */
 const DROPPED = new Set(['host', 'connection', IDENTITY_HEADER, INTERNAL_AUTH_HEADER, REQUEST_ID_HEADER]);
-/** Headers undici refuses on a request: such a request takes Fastify's path, which answers as it always did. */
+/** Headers that would change how the request travels: such a request takes Fastify's path, as it always did. */
 const REFUSED = new Set(['keep-alive', 'upgrade', 'expect', 'transfer-encoding', 'te', 'proxy-connection']);
 /** reply-from's rule, kept: a GET answered 503 is tried again, up to this many times. */
 const MAX_RETRIES_ON_503 = 10;
@@ -44,7 +44,7 @@ export interface FastPathOptions {
 
 /**
  * The hot path of the gateway, in front of Fastify: a GET on a forwarded route whose session is already
- * cached goes straight to the service over undici's `dispatch`, the answer written to the socket as it
+ * cached goes straight to the service over a kept-alive connection (upstream.ts), the answer written to the socket as it
  * comes, with the same headers, identity, request id, metrics and log lines Fastify's route gives it.
  * Anything else (another method, a body, an uncached or missing session, tracing on, a URL with escapes in
  * its path, the server closing) returns false and Fastify handles the request as before.
@@ -140,12 +140,12 @@ function answerHead(security: Record<string, string>): AnswerHead {
 }
 
 /**
- * One forwarded request, and undici's dispatch handler for it: the answer is written to the client as it
+ * One forwarded request, and the upstream call's handler for it: the answer is written to the client as it
  * comes (status and headers at once, then the body with back-pressure), a 503 is asked again as
  * reply-from would. One object per request, its methods on the prototype: the profile's allocations per
  * request (bench/README.md) were in good part the closures and header objects of this path.
  */
-class Exchange {
+class Exchange implements UpstreamHandler {
   private readonly shared: Shared;
   private readonly route: FastRoute;
   private readonly res: ServerResponse;
@@ -199,16 +199,7 @@ class Exchange {
     this.contentType = undefined;
     this.cacheControl = undefined;
     this.encoded = false;
-    this.route.pool.dispatch(
-      {
-        method: 'GET',
-        path: this.url,
-        headers: this.headers,
-        headersTimeout: this.route.timeoutMs,
-        bodyTimeout: this.route.timeoutMs,
-      },
-      this as unknown as Dispatcher.DispatchHandler,
-    );
+    this.route.upstream.dispatch({ path: this.url, headers: this.headers, timeoutMs: this.route.timeoutMs }, this);
   }
 
   private closed() {
@@ -239,14 +230,14 @@ class Exchange {
   }
 
   /** The answer's headers: the gateway's, then the upstream's (a name already there takes its place). */
-  private head(raw: Buffer[]) {
+  private head(raw: string[]) {
     const { head } = this.shared;
     const out = head.list.slice();
     out[head.requestIdAt] = this.id;
     const own = out.length;
     for (let i = 0; i < raw.length; i += 2) {
-      const name = raw[i]!.toString('latin1').toLowerCase();
-      const value = raw[i + 1]!.toString('latin1');
+      const name = raw[i]!;
+      const value = raw[i + 1]!;
       if (name === 'content-length') this.remaining = Number(value);
       else if (name === 'content-type') this.contentType = value;
       else if (name === 'content-encoding') this.encoded = true;
@@ -277,7 +268,7 @@ class Exchange {
     this.abort = abort;
   }
 
-  onHeaders(status: number, raw: Buffer[], resume: () => void) {
+  onHeaders(status: number, raw: string[], resume: () => void) {
     const res = this.res;
     const out = this.head(raw);
     if (status === 503 && this.retries < MAX_RETRIES_ON_503 && !res.destroyed) {

@@ -17,11 +17,11 @@ import {
   tracingEnabled,
 } from '@app/kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Pool } from 'undici';
 import { acceptedEncoding, compressible, compressor, varyWithEncoding } from './compression.ts';
 import type { GatewayConfig } from './config.ts';
 import type { FastRoute } from './fast-path.ts';
 import { UpstreamUnavailableError, type SessionResolver } from './sessions.ts';
+import { Upstream, UPSTREAM_ERRORS } from './upstream.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -83,6 +83,8 @@ const UNAVAILABLE = new Set([
   'ENOENT',
   'UND_ERR_CONNECT_TIMEOUT',
   'UND_ERR_SOCKET',
+  UPSTREAM_ERRORS.connectTimeout,
+  UPSTREAM_ERRORS.closed,
 ]);
 
 /** What a failed upstream call becomes: a timeout is a 504, a service that is not there a 503. */
@@ -94,7 +96,12 @@ export function upstreamFailure(error: Error & { code?: string; cause?: unknown 
   const codes = causes.map((c) => c.code);
   if (
     codes.some(
-      (c) => c === 'UND_ERR_HEADERS_TIMEOUT' || c === 'UND_ERR_BODY_TIMEOUT' || c === 'FST_REPLY_FROM_TIMEOUT',
+      (c) =>
+        c === 'UND_ERR_HEADERS_TIMEOUT' ||
+        c === 'UND_ERR_BODY_TIMEOUT' ||
+        c === 'FST_REPLY_FROM_TIMEOUT' ||
+        c === UPSTREAM_ERRORS.headersTimeout ||
+        c === UPSTREAM_ERRORS.bodyTimeout,
     ) ||
     causes[0]?.statusCode === 504
   ) {
@@ -193,16 +200,23 @@ function lookupHeaders(request: FastifyRequest): Record<string, string> {
 export function proxyRoutes(app: FastifyInstance, config: GatewayConfig, sessions: SessionResolver): FastRoute[] {
   const targets = upstreams(config);
   const sockets = upstreamSockets(config);
-  // The fast path's connections, one keep-alive pool per service address (the same settings as reply-from's),
-  // over the service's Unix socket when it has one.
-  const pools = new Map<string, Pool>();
+  // The fast path's connections (upstream.ts), one keep-alive pool per service address (the same limits as
+  // reply-from's), over the service's Unix socket when it has one.
+  const pools = new Map<string, Upstream>();
   const poolFor = (service: ServiceName) => {
     const origin = new URL(targets[service]).origin;
     const socketPath = sockets[service];
     const key = socketPath ? `${origin} ${socketPath}` : origin;
     let pool = pools.get(key);
     if (!pool) {
-      pool = new Pool(origin, { ...upstreamPoolOptions(config), ...(socketPath ? { socketPath } : {}) });
+      const { connections, keepAliveTimeout, connectTimeout } = upstreamPoolOptions(config);
+      pool = new Upstream({
+        origin,
+        socketPath,
+        connections,
+        connectTimeoutMs: connectTimeout,
+        keepAliveMs: keepAliveTimeout,
+      });
       pools.set(key, pool);
     }
     return pool;
@@ -288,7 +302,7 @@ export function proxyRoutes(app: FastifyInstance, config: GatewayConfig, session
     });
     if (op.method === 'GET' && op.access !== 'dev' && !op.rateLimit && !op.endsSession) {
       const timeoutMs = MODEL_OPERATIONS.has(op.id) ? config.UPSTREAM_MODEL_TIMEOUT_MS : config.UPSTREAM_TIMEOUT_MS;
-      fastRoutes.push({ url, service: op.service, pool: poolFor(op.service), timeoutMs, signedIn });
+      fastRoutes.push({ url, service: op.service, upstream: poolFor(op.service), timeoutMs, signedIn });
     }
   }
   return fastRoutes;

@@ -576,7 +576,7 @@ describe('fast path (a GET with a cached session, answered before Fastify)', () 
     const route = (url: string): FastRoute => ({
       url,
       service: 'referrals',
-      pool: undefined as never,
+      upstream: undefined as never,
       timeoutMs: 1,
       signedIn: true,
     });
