@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { join } from 'node:path';
 import rateLimit from '@fastify/rate-limit';
@@ -20,7 +20,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { GatewayConfig } from './config.ts';
 import { openApiRoutes } from './openapi.ts';
 import { BodyRefusedError, countedBody } from './body.ts';
-import { fastPath } from './fast-path.ts';
+import { fastPath, type FastPath } from './fast-path.ts';
+import { rawFront, type RawFront } from './front.ts';
 import {
   decodable,
   methodsForPath,
@@ -78,6 +79,7 @@ export async function buildGateway(options: {
   rateLimits?: Counter;
 }): Promise<FastifyInstance> {
   const { config } = options;
+  const fast: { path?: FastPath; front?: RawFront } = {};
   const app = Fastify({
     logger: options.logger === undefined ? loggerOptions('gateway', config.LOG_LEVEL) : options.logger,
     trustProxy: config.TRUST_PROXY,
@@ -98,16 +100,24 @@ export async function buildGateway(options: {
     // The fast path (fast-path.ts) answers what it can before Fastify sees the request; the rest is Fastify's.
     serverFactory: (handler, opts) => {
       const server = createServer((req, res) => {
-        if (!fast.handle?.(req, res)) handler(req, res);
+        if (!fast.path?.handle(req, res)) handler(req, res);
       });
       // What Fastify sets on the server it would have made.
       server.keepAliveTimeout = opts.keepAliveTimeout as number;
       server.requestTimeout = opts.requestTimeout as number;
       server.setTimeout(opts.connectionTimeout as number);
+      // Connections read by hand until a request is not the fast path's (front.ts).
+      if (config.RAW_CONNECTIONS) {
+        fast.front = rawFront(server, {
+          take: (url, headers, socket) => fast.path?.prepare('GET', url, headers, socket) ?? null,
+          keepAliveTimeoutMs: opts.keepAliveTimeout as number,
+          timeoutMs: opts.connectionTimeout as number,
+        });
+      }
       return server;
     },
   });
-  const fast: { handle?: (req: IncomingMessage, res: ServerResponse) => boolean } = {};
+  app.addHook('preClose', async () => fast.front?.close());
 
   // Every GET route, for the fast path's matcher (registered from here on, plugins' routes included).
   const getRoutes: string[] = [];
@@ -182,7 +192,7 @@ export async function buildGateway(options: {
 
   openApiRoutes(app, config.PUBLIC_URL);
   const fastRoutes = proxyRoutes(app, config, sessions);
-  fast.handle = fastPath({
+  fast.path = fastPath({
     app,
     routes: fastRoutes,
     getRoutes,

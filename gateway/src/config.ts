@@ -68,6 +68,15 @@ export const gatewayConfigSchema = z
      * evictions must be shared, so NATS_URL is required.
      */
     GATEWAY_WORKERS: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(64)]).default(1),
+    /**
+     * Read clients' connections by hand until a request is not the fast path's (front.ts): a plain GET with a
+     * cached session skips Node's HTTP server. `false` leaves every connection to Node's server (the fast path
+     * still answers after its parser).
+     */
+    RAW_CONNECTIONS: z
+      .enum(['true', 'false'])
+      .default('true')
+      .transform((value) => value === 'true'),
     /** Proxy /dev/inbox to the mail service's built-in catcher (set by `npm start` when SMTP_URL is unset). */
     DEV_INBOX: flag,
   })

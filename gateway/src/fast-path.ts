@@ -1,4 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import type { Transform } from 'node:stream';
 import { ERRORS, type ErrorCode, type ServiceName } from '@app/contracts';
@@ -67,32 +68,34 @@ export function fastPath(options: FastPathOptions) {
   });
   const shared: Shared = { log, failure: options.failure, head: answerHead(options.headers), labels: new Map() };
 
-  return function handle(req: IncomingMessage, res: ServerResponse): boolean {
-    if (req.method !== 'GET' || closing || !match || tracingEnabled()) return false;
-    const url = req.url!;
+  /**
+   * The exchange for a request, or null when it is not the fast path's (Fastify's then). `url` and the
+   * headers as Node's parser gives them (names in lower case, values as sent).
+   */
+  function prepare(method: string, url: string, incoming: IncomingHttpHeaders, socket: Socket): Exchange | null {
+    if (method !== 'GET' || closing || !match || tracingEnabled()) return null;
     const query = url.indexOf('?');
     const path = query < 0 ? url : url.slice(0, query);
     // Escapes and dot segments in the path are left to Fastify's router and reply-from's checks.
-    if (path.includes('%') || path.includes('..') || !path.startsWith('/api/')) return false;
-    if (query >= 0 && url.includes('%', query) && !options.decodable(url)) return false;
+    if (path.includes('%') || path.includes('..') || !path.startsWith('/api/')) return null;
+    if (query >= 0 && url.includes('%', query) && !options.decodable(url)) return null;
     const route = match(path);
-    if (!route) return false;
+    if (!route) return null;
 
-    const incoming = req.headers;
-    if (incoming['transfer-encoding'] !== undefined || (incoming['content-length'] ?? '0') !== '0') return false;
+    if (incoming['transfer-encoding'] !== undefined || (incoming['content-length'] ?? '0') !== '0') return null;
     let identity: string | null = null;
     const token = sessionToken(incoming.cookie);
     if (token) {
       const entry = sessions.cached(token);
-      if (!entry) return false;
+      if (!entry) return null;
       identity = entry.header;
     }
-    if (route.signedIn && !identity) return false;
+    if (route.signedIn && !identity) return null;
 
     const connectionNamed = incoming.connection ? connectionHeaders(incoming.connection) : null;
     const upstreamHeaders: string[] = [];
     for (const name in incoming) {
-      if (REFUSED.has(name)) return false;
+      if (REFUSED.has(name)) return null;
       if (DROPPED.has(name) || connectionNamed?.includes(name)) continue;
       const value = incoming[name]!;
       if (typeof value === 'string') upstreamHeaders.push(name, value);
@@ -103,12 +106,45 @@ export function fastPath(options: FastPathOptions) {
     upstreamHeaders.push(REQUEST_ID_HEADER, id);
     if (identity) upstreamHeaders.push(IDENTITY_HEADER, identity);
     const requestLog = log.isLevelEnabled?.('info') ? log.child({ reqId: id }) : null;
-    requestLog?.info({ req: { method: 'GET', url, ip: clientAddress(req, options.trustProxy) } }, 'incoming request');
+    requestLog?.info(
+      { req: { method: 'GET', url, ip: clientAddress(incoming, socket, options.trustProxy) } },
+      'incoming request',
+    );
     const encoding = acceptedEncoding(incoming['accept-encoding']);
-    new Exchange(shared, route, res, url, upstreamHeaders, id, requestLog, encoding).run();
-    return true;
+    return new Exchange(shared, route, url, upstreamHeaders, id, requestLog, encoding);
+  }
+
+  return {
+    prepare,
+    /** A request Node's HTTP server parsed (a connection front.ts handed over): answered here, or false. */
+    handle(req: IncomingMessage, res: ServerResponse): boolean {
+      const exchange = prepare(req.method!, req.url!, req.headers, req.socket);
+      if (!exchange) return false;
+      exchange.start(res);
+      return true;
+    },
   };
 }
+
+/**
+ * Where an exchange writes its answer: Node's `ServerResponse`, or a raw connection's answer (front.ts),
+ * which has just these members.
+ */
+export interface Answer {
+  readonly statusCode: number;
+  readonly headersSent: boolean;
+  readonly destroyed: boolean;
+  readonly writableEnded: boolean;
+  readonly writableFinished: boolean;
+  writeHead(status: number, headers: Array<string | number>): unknown;
+  write(chunk: Buffer): boolean;
+  end(chunk?: Buffer | string): unknown;
+  destroy(error?: Error): unknown;
+  on(event: 'drain', listener: () => void): unknown;
+  once(event: 'close', listener: () => void): unknown;
+}
+
+export type FastPath = ReturnType<typeof fastPath>;
 
 /** What every exchange of one gateway shares. */
 interface Shared {
@@ -148,7 +184,7 @@ function answerHead(security: Record<string, string>): AnswerHead {
 class Exchange implements UpstreamHandler {
   private readonly shared: Shared;
   private readonly route: FastRoute;
-  private readonly res: ServerResponse;
+  private res!: Answer;
   private readonly url: string;
   private readonly headers: string[];
   private readonly id: string;
@@ -172,7 +208,6 @@ class Exchange implements UpstreamHandler {
   constructor(
     shared: Shared,
     route: FastRoute,
-    res: ServerResponse,
     url: string,
     headers: string[],
     id: string,
@@ -182,15 +217,20 @@ class Exchange implements UpstreamHandler {
     this.shared = shared;
     this.encoding = encoding;
     this.route = route;
-    this.res = res;
     this.url = url;
     this.headers = headers;
     this.id = id;
     this.requestLog = requestLog;
-    res.once('close', () => this.closed());
   }
 
-  run() {
+  /** Forwards the request; the answer goes to `res`. */
+  start(res: Answer) {
+    this.res = res;
+    res.once('close', () => this.closed());
+    this.run();
+  }
+
+  private run() {
     // The client left while a 503 was being retried: nothing more to ask.
     if (this.res.destroyed) return;
     this.retryAfter = null;
@@ -238,6 +278,8 @@ class Exchange implements UpstreamHandler {
     for (let i = 0; i < raw.length; i += 2) {
       const name = raw[i]!;
       const value = raw[i + 1]!;
+      // The service's connection to the gateway is not the client's (hop-by-hop): the server frames its own.
+      if (name === 'connection' || name === 'keep-alive') continue;
       if (name === 'content-length') this.remaining = Number(value);
       else if (name === 'content-type') this.contentType = value;
       else if (name === 'content-encoding') this.encoded = true;
@@ -298,7 +340,11 @@ class Exchange implements UpstreamHandler {
     this.remaining = -1;
     compressing.on('drain', resume);
     compressing.on('error', (error) => res.destroy(error));
-    compressing.pipe(res);
+    compressing.on('data', (chunk: Buffer) => {
+      if (!res.write(chunk)) compressing.pause();
+    });
+    res.on('drain', () => compressing.resume());
+    compressing.on('end', () => res.end());
     return true;
   }
 
@@ -398,7 +444,7 @@ export function connectionHeaders(value: string): string[] {
     .filter(Boolean);
 }
 
-function clientAddress(req: IncomingMessage, trustProxy: boolean): string | undefined {
-  const forwarded = trustProxy ? req.headers['x-forwarded-for'] : undefined;
-  return typeof forwarded === 'string' ? forwarded.split(',', 1)[0]!.trim() : req.socket.remoteAddress;
+function clientAddress(headers: IncomingHttpHeaders, socket: Socket, trustProxy: boolean): string | undefined {
+  const forwarded = trustProxy ? headers['x-forwarded-for'] : undefined;
+  return typeof forwarded === 'string' ? forwarded.split(',', 1)[0]!.trim() : socket.remoteAddress;
 }

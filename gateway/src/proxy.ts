@@ -274,6 +274,11 @@ export function proxyRoutes(app: FastifyInstance, config: GatewayConfig, session
           if (request.identityHeader) out[IDENTITY_HEADER] = request.identityHeader;
           return out;
         },
+        // The service's connection to the gateway is not the client's (hop-by-hop): Node frames its own.
+        rewriteHeaders: (headers) => {
+          const { connection: _connection, 'keep-alive': _keepAlive, ...forwarded } = headers;
+          return forwarded;
+        },
         onResponse: (req, _res, upstream) => {
           // Logging out here must take effect at once, not when the cache entry ages out.
           if (op.endsSession) {

@@ -1,13 +1,21 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { get } from 'node:http';
+import { Agent, get } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { operationList } from '@app/contracts';
 import { createAuthService, readAuthConfig, type AuthService } from '@app/auth-service';
-import { createServiceApp, listenOnSocket, metricsRegistry, type EventBus, type SocketListener } from '@app/kit';
+import {
+  createServiceApp,
+  listenOnSocket,
+  metrics,
+  metricsRegistry,
+  type EventBus,
+  type SocketListener,
+} from '@app/kit';
 import { freshDatabase, TEST_SECRET, testBus } from '@app/testing';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
@@ -15,6 +23,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildGateway } from '../src/app.ts';
 import { readGatewayConfig } from '../src/config.ts';
 import { routeMatcher, type FastRoute } from '../src/fast-path.ts';
+import { parseRequestHead } from '../src/front.ts';
 import { CONTENT_SECURITY_POLICY } from '../src/security.ts';
 
 let db: Awaited<ReturnType<typeof freshDatabase>>;
@@ -26,6 +35,7 @@ let gateway: FastifyInstance;
 let sql: pg.Pool;
 let base: string;
 let flakyCalls = 0;
+let slowAbandoned = 0;
 const webDist = mkdtempSync(join(tmpdir(), 'web-'));
 
 const json = { 'content-type': 'application/json' };
@@ -123,6 +133,14 @@ beforeAll(async () => {
     reply.hijack();
     reply.raw.writeHead(200, { 'content-type': 'application/json', 'content-length': largeBody.length });
     reply.raw.write(largeBody.subarray(0, 20_000), () => setTimeout(() => reply.raw.destroy(), 20));
+  });
+  // Answers after 300 ms, counting the calls whose caller had gone by then (the gateway dropped the call).
+  upstream.get('/api/referrals/slow', async (_request, reply) => {
+    let gone = false;
+    reply.raw.once('close', () => (gone = true)); // before the answer: the caller's connection went
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    if (gone) slowAbandoned++;
+    return { slow: true };
   });
   upstream.get('/api/referrals/cut', async (_request, reply) => {
     reply.hijack();
@@ -594,6 +612,289 @@ describe('fast path (a GET with a cached session, answered before Fastify)', () 
     expect(routeMatcher([route('/api/referrals/:id')], ['/api/referrals/:id', '/api/*'])('/api/referrals/7')).toBe(
       undefined,
     );
+  });
+});
+
+describe("raw connections (front.ts: the fast path without Node's HTTP server)", () => {
+  /** Connections handed over to Node's HTTP server so far. */
+  const handedOver = async () =>
+    (await metrics.gatewayConnections.get()).values.find((v) => v.labels.read === 'handed_over')?.value ?? 0;
+
+  interface Seen {
+    status?: number;
+    /** Raw header pairs as sent, the date left out. */
+    headers: string[][];
+    body: Buffer;
+  }
+  /** A GET with Node's client over `agent`'s one connection. */
+  const answer = (agent: Agent, path: string, headers: Record<string, string>) =>
+    new Promise<Seen>((resolve, reject) => {
+      get(`${base}${path}`, { agent, headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('error', reject);
+        response.on('end', () => {
+          const raw = response.rawHeaders;
+          const pairs = raw.flatMap((name, i) =>
+            i % 2 === 0 && name.toLowerCase() !== 'date' ? [[name, raw[i + 1]!]] : [],
+          );
+          resolve({ status: response.statusCode, headers: pairs, body: Buffer.concat(chunks) });
+        });
+      }).on('error', reject);
+    });
+  const oneConnection = () => new Agent({ keepAlive: true, maxSockets: 1 });
+
+  /**
+   * The same request answered on a raw connection and by Node's server (a connection handed over first by a
+   * request that is not the fast path's), each twice on its connection.
+   */
+  async function bothWays(path: string, headers: Record<string, string>) {
+    const raw = oneConnection();
+    const node = oneConnection();
+    try {
+      const before = await handedOver();
+      const viaRaw = [await answer(raw, path, headers), await answer(raw, path, headers)];
+      expect(await handedOver()).toBe(before);
+      await answer(node, '/healthz', {});
+      const viaNode = [await answer(node, path, headers), await answer(node, path, headers)];
+      expect(await handedOver()).toBe(before + 1);
+      return { viaRaw, viaNode };
+    } finally {
+      raw.destroy();
+      node.destroy();
+    }
+  }
+
+  /** Sends bytes on a new connection and reads until the gateway closes it. */
+  const exchange = (parts: string[], gapMs = 0) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(new URL(base).port), '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk) => chunks.push(chunk));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+      socket.on('connect', async () => {
+        for (const part of parts) {
+          socket.write(part);
+          if (gapMs) await new Promise((r) => setTimeout(r, gapMs));
+        }
+      });
+    });
+
+  it('frames every kind of answer exactly as Node does: headers, repeats, order, lengths, chunked, empty', async () => {
+    const token = await sessionWithoutLogin('raw-framing@example.com');
+    await fetch(`${base}/api/referrals/7`, { headers: { cookie: `sid=${token}` } }); // caches the session
+    const headers = { cookie: `sid=${token}`, 'x-request-id': 'req-raw' };
+    for (const path of [
+      '/api/referrals/7',
+      '/api/referrals/large',
+      '/api/referrals/streamed',
+      '/api/referrals/empty',
+    ]) {
+      const { viaRaw, viaNode } = await bothWays(path, headers);
+      for (const seen of [...viaRaw, ...viaNode]) expect(seen, path).toEqual(viaNode[0]);
+      expect(viaRaw[0]!.status, path).toBe(200);
+    }
+    const large = await bothWays('/api/referrals/large', headers);
+    expect(large.viaRaw[0]!.body.equals(largeBody)).toBe(true);
+    expect(large.viaRaw[0]!.headers).toEqual(
+      expect.arrayContaining([
+        ['content-length', String(largeBody.length)],
+        ['set-cookie', 'a=1'],
+        ['set-cookie', 'b=2'],
+        ['x-request-id', 'req-raw'],
+        ['Connection', 'keep-alive'],
+        ['Keep-Alive', 'timeout=72'],
+      ]),
+    );
+    const streamed = await bothWays('/api/referrals/streamed', headers);
+    expect(streamed.viaRaw[1]!.body.equals(largeBody)).toBe(true);
+    expect(streamed.viaRaw[1]!.headers).toEqual(expect.arrayContaining([['transfer-encoding', 'chunked']]));
+  });
+
+  it('compresses on a raw connection as on the others, and retries a 503', async () => {
+    const token = await sessionWithoutLogin('raw-zip@example.com');
+    await fetch(`${base}/api/referrals/7`, { headers: { cookie: `sid=${token}` } });
+    const headers = { cookie: `sid=${token}`, 'x-request-id': 'req-raw-zip', 'accept-encoding': 'br' };
+    for (const path of ['/api/referrals/large', '/api/referrals/streamed-json']) {
+      const { viaRaw, viaNode } = await bothWays(path, headers);
+      for (const seen of viaRaw) {
+        expect(seen.headers, path).toEqual(viaNode[0]!.headers);
+        expect(seen.headers, path).toEqual(expect.arrayContaining([['content-encoding', 'br']]));
+        expect(brotliDecompressSync(seen.body).equals(largeBody), path).toBe(true);
+      }
+    }
+    const before = flakyCalls;
+    const agent = oneConnection();
+    const flaky = await answer(agent, '/api/referrals/flaky', { cookie: `sid=${token}` });
+    agent.destroy();
+    expect(flaky.status).toBe(200);
+    expect(flakyCalls - before).toBe(3);
+  });
+
+  it('answers pipelined requests in order, handing the connection over at the first that is not its own', async () => {
+    const token = await sessionWithoutLogin('raw-pipeline@example.com');
+    await fetch(`${base}/api/referrals/7`, { headers: { cookie: `sid=${token}` } });
+    const get = (path: string, id: string, extra = '') =>
+      `GET ${path} HTTP/1.1\r\nHost: app.test\r\nCookie: sid=${token}\r\nX-Request-Id: ${id}\r\n${extra}\r\n`;
+    const before = await handedOver();
+    const text = await exchange([
+      get('/api/referrals/1', 'p1') +
+        get('/api/referrals/2', 'p2') +
+        get('/healthz', 'p3') + // Fastify's: the connection is Node's from here
+        get('/api/referrals/4', 'p4', 'Connection: close\r\n'),
+    ]);
+    const ids = [...text.matchAll(/"requestId":"([^"]+)"/g)].map((m) => m[1]);
+    expect(ids).toEqual(['p1', 'p2', 'p4']);
+    expect(text).toContain('{"status":"ok"}');
+    expect(text.indexOf('"p2"')).toBeLessThan(text.indexOf('{"status":"ok"}'));
+    expect(text.match(/HTTP\/1\.1 200 OK\r\n/g)).toHaveLength(4);
+    expect(await handedOver()).toBe(before + 1);
+    // All on the raw connection: closed after the answer to a request that asked for it.
+    const closing = await exchange([get('/api/referrals/5', 'c1', 'Connection: close\r\n')]);
+    expect(closing).toMatch(/\r\nConnection: close\r\n/);
+    expect(closing).toContain('"requestId":"c1"');
+    expect(await handedOver()).toBe(before + 1);
+  });
+
+  it("leaves to Node's server every request it does not read whole and plainly, and Node answers it", async () => {
+    const token = await sessionWithoutLogin('raw-odd@example.com');
+    await fetch(`${base}/api/referrals/7`, { headers: { cookie: `sid=${token}` } });
+    const cookie = `Cookie: sid=${token}\r\n`;
+    const cases: Array<{ parts: string[]; status: string; why: string }> = [
+      {
+        parts: [`GET /api/referrals/7 HTTP/1.1\r\nHost: a\r\n`, `${cookie}Connection: close\r\n\r\n`],
+        status: '200',
+        why: 'a head split across reads',
+      },
+      {
+        parts: [`GET /api/referrals/7 HTTP/1.1\r\nHost: a\r\n${cookie}Bad Header: x\r\n\r\n`],
+        status: '400',
+        why: 'a bad header name',
+      },
+      {
+        parts: [`GET /api/referrals/7 HTTP/1.1\r\nHost: a\r\n${cookie}X-A: 1\r\n  folded\r\n\r\n`],
+        status: '400',
+        why: 'an obs-fold',
+      },
+      {
+        parts: [`GET /api/referrals/7 HTTP/1.1\r\nHost: a\r\n${cookie}X-A: 1\r\nX-A: 2\r\nConnection: close\r\n\r\n`],
+        status: '200',
+        why: 'a repeated header',
+      },
+      { parts: [`GET /api/referrals/7 HTTP/1.0\r\nHost: a\r\n${cookie}\r\n`], status: '200', why: 'HTTP/1.0' },
+      { parts: [`GET /api/referrals/7 HTTP/1.1\r\n${cookie}Connection: close\r\n\r\n`], status: '400', why: 'no Host' },
+      {
+        parts: [
+          `POST /api/referrals/7 HTTP/1.1\r\nHost: a\r\n${cookie}Content-Length: 2\r\nConnection: close\r\n\r\n{}`,
+        ],
+        status: '405',
+        why: 'a POST with a body',
+      },
+      {
+        parts: [
+          `GET /api/referrals/7 HTTP/1.1\r\nHost: a\r\n${cookie}Content-Length: 3\r\nConnection: close\r\n\r\nabc`,
+        ],
+        status: '200',
+        why: 'a GET with a body',
+      },
+      {
+        parts: [
+          `GET /api/referrals/7 HTTP/1.1\r\nHost: a\r\n${cookie}Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n0\r\n\r\n`,
+        ],
+        status: '200',
+        why: 'a chunked GET',
+      },
+    ];
+    for (const { parts, status, why } of cases) {
+      const before = await handedOver();
+      const text = await exchange(parts, 30);
+      expect(text.slice(0, 12), why).toBe(`HTTP/1.1 ${status}`);
+      expect(await handedOver(), why).toBe(before + 1);
+      // Exactly one answer, as Node's server gives it.
+      expect(text.match(/^HTTP\/1\.1 /gm), why).toHaveLength(1);
+    }
+  });
+
+  it('drops the service call when the client leaves before the answer, and goes on serving', async () => {
+    const token = await sessionWithoutLogin('raw-leave@example.com');
+    await fetch(`${base}/api/referrals/7`, { headers: { cookie: `sid=${token}` } });
+    const before = slowAbandoned;
+    const socket = connect(Number(new URL(base).port), '127.0.0.1');
+    await new Promise((resolve) => socket.on('connect', resolve));
+    socket.write(`GET /api/referrals/slow HTTP/1.1\r\nHost: a\r\nCookie: sid=${token}\r\n\r\n`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(slowAbandoned - before).toBe(1);
+    const agent = oneConnection();
+    const after = await answer(agent, '/api/referrals/slow', { cookie: `sid=${token}` });
+    agent.destroy();
+    expect(after.status).toBe(200);
+    expect(slowAbandoned - before).toBe(1);
+  });
+
+  it('closes its idle connections when the gateway closes, and finishes the answer in progress first', async () => {
+    const config = readGatewayConfig({
+      INTERNAL_SECRET: TEST_SECRET,
+      AUTH_URL: `http://127.0.0.1:${(auth.app.server.address() as { port: number }).port}`,
+      REFERRALS_URL: `http://127.0.0.1:${(upstream.server.address() as { port: number }).port}`,
+      SESSION_CACHE_MS: '60000',
+    });
+    const second = await buildGateway({ config, bus, logger: false });
+    const url = await second.listen({ host: '127.0.0.1', port: 0 });
+    const token = await sessionWithoutLogin('raw-close@example.com');
+    await fetch(`${url}/api/referrals/7`, { headers: { cookie: `sid=${token}` } });
+    const open = (path: string) => {
+      const socket = connect(Number(new URL(url).port), '127.0.0.1');
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString('latin1')));
+      const closed = new Promise<string>((resolve) => socket.on('close', () => resolve(text)));
+      socket.on('connect', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: a\r\nCookie: sid=${token}\r\n\r\n`));
+      return closed;
+    };
+    const idle = open('/api/referrals/7');
+    const busy = open('/api/referrals/slow');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const started = Date.now();
+    await second.close();
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(await idle).toContain('"requestId"');
+    const slow = await busy;
+    expect(slow).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(slow).toContain('{"slow":true}');
+  });
+});
+
+describe('parseRequestHead (what a raw connection reads itself)', () => {
+  it('reads a plain GET: the target as sent, names in lower case, values trimmed', () => {
+    expect(parseRequestHead('GET /api/x?a=%20b HTTP/1.1\r\nHost: h\r\nX-Thing:  v 1 \t\r\nAccept:*/*')).toEqual({
+      url: '/api/x?a=%20b',
+      headers: { host: 'h', 'x-thing': 'v 1', accept: '*/*' },
+    });
+  });
+
+  it("leaves anything else to Node's parser", () => {
+    for (const head of [
+      'POST /x HTTP/1.1\r\nHost: h',
+      'GET /x HTTP/1.0\r\nHost: h',
+      'GET http://h/x HTTP/1.1\r\nHost: h',
+      'GET * HTTP/1.1\r\nHost: h',
+      'GET /x y HTTP/1.1\r\nHost: h',
+      'get /x HTTP/1.1\r\nHost: h',
+      'GET /x HTTP/1.1',
+      'GET /x HTTP/1.1\r\nHost: h\r\nHost: h',
+      'GET /x HTTP/1.1\r\nHost: h\r\nX-A: 1\r\nx-a: 2',
+      'GET /x HTTP/1.1\r\nHost: h\r\n folded',
+      'GET /x HTTP/1.1\r\nHost: h\r\nX A: 1',
+      'GET /x HTTP/1.1\r\nHost: h\r\n: 1',
+      'GET /x HTTP/1.1\r\nHost: h\r\nX-A: a\nb',
+      'GET /x HTTP/1.1\r\nHost: h\r\nX-A: a\u0000b',
+      'GET /x HTTP/1.1\nHost: h',
+      'GET /\u00e9 HTTP/1.1\r\nHost: h',
+    ]) {
+      expect(parseRequestHead(head), JSON.stringify(head)).toBeNull();
+    }
   });
 });
 

@@ -96,6 +96,13 @@ export const metrics = {
     labelNames: ['kind'] as const,
     registers,
   }),
+  /** The gateway's client connections: `raw` when accepted (read by hand), `handed_over` once Node's server took one. */
+  gatewayConnections: new Counter({
+    name: 'gateway_connections_total',
+    help: "Client connections the gateway accepted (read raw), and those it handed over to Node's HTTP server",
+    labelNames: ['read'] as const,
+    registers,
+  }),
   emailsFailed: new Counter({
     name: 'emails_failed_total',
     help: 'Emails the SMTP server refused or could not take (retried with the event), by kind',
