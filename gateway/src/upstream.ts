@@ -59,6 +59,8 @@ const upstreamError = (code: string, message: string, cause?: unknown) =>
 const MAX_HEAD_BYTES = 64 * 1024;
 const STATUS_LINE = /^HTTP\/1\.[01] ([1-9]\d\d)(?: [^\r\n]*)?$/;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** A header value Node's HTTP server would refuse to write (CR, LF, NUL...): never passed on to a client. */
+const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 const KEEP_ALIVE_TIMEOUT = /timeout=(\d+)/i;
 const CRLF = Buffer.from('\r\n');
 
@@ -426,6 +428,10 @@ class Connection {
         return 'failed';
       }
       const value = line.slice(colon + 1).trim();
+      if (BAD_VALUE.test(value)) {
+        this.malformed('a bad header value');
+        return 'failed';
+      }
       if (name === 'content-length') {
         if (!/^\d{1,15}$/.test(value) || (length !== -1 && length !== Number(value))) {
           this.malformed('a bad content-length');

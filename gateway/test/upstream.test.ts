@@ -220,6 +220,8 @@ describe('upstream client (the fast path to a service)', () => {
       'HTTP/1.1 200 OK\r\ncontent-length: -1\r\n\r\n',
       'HTTP/1.1 200 OK\r\ntransfer-encoding: gzip, chunked\r\n\r\n',
       'HTTP/1.1 200 OK\r\nbad header\r\n\r\n',
+      'HTTP/1.1 200 OK\r\nx-split: a\nset-cookie: injected\r\ncontent-length: 0\r\n\r\n',
+      'HTTP/1.1 200 OK\r\nx-nul: a\u0000b\r\ncontent-length: 0\r\n\r\n',
       'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n',
       'HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n5\r\nhelloXX0\r\n\r\n',
     ];
