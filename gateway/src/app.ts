@@ -109,7 +109,7 @@ export async function buildGateway(options: {
       // Connections read by hand until a request is not the fast path's (front.ts).
       if (config.RAW_CONNECTIONS) {
         fast.front = rawFront(server, {
-          take: (url, headers, socket) => fast.path?.prepare('GET', url, headers, socket) ?? null,
+          take: (url, headers, socket) => fast.path?.prepare('GET', url, headers, socket, true) ?? null,
           keepAliveTimeoutMs: opts.keepAliveTimeout as number,
           timeoutMs: opts.connectionTimeout as number,
         });

@@ -70,9 +70,18 @@ export function fastPath(options: FastPathOptions) {
 
   /**
    * The exchange for a request, or null when it is not the fast path's (Fastify's then). `url` and the
-   * headers as Node's parser gives them (names in lower case, values as sent).
+   * headers as Node's parser gives them (names in lower case, values as sent). With `lookups`, a request that
+   * is the fast path's but for its session not being cached yet gets the session's lookup to wait for
+   * (`SessionWait`; then ask again) instead of null: a raw connection (front.ts) need not be handed over to
+   * Node's server because its first request came as the session's cache entry aged out.
    */
-  function prepare(method: string, url: string, incoming: IncomingHttpHeaders, socket: Socket): Exchange | null {
+  function prepare(
+    method: string,
+    url: string,
+    incoming: IncomingHttpHeaders,
+    socket: Socket,
+    lookups = false,
+  ): Exchange | SessionWait | null {
     if (method !== 'GET' || closing || !match || tracingEnabled()) return null;
     const query = url.indexOf('?');
     const path = query < 0 ? url : url.slice(0, query);
@@ -87,7 +96,7 @@ export function fastPath(options: FastPathOptions) {
     const token = sessionToken(incoming.cookie);
     if (token) {
       const entry = sessions.cached(token);
-      if (!entry) return null;
+      if (!entry) return lookups ? { wait: sessions.resolve(token) } : null;
       identity = entry.header;
     }
     if (route.signedIn && !identity) return null;
@@ -118,12 +127,17 @@ export function fastPath(options: FastPathOptions) {
     prepare,
     /** A request Node's HTTP server parsed (a connection front.ts handed over): answered here, or false. */
     handle(req: IncomingMessage, res: ServerResponse): boolean {
-      const exchange = prepare(req.method!, req.url!, req.headers, req.socket);
+      const exchange = prepare(req.method!, req.url!, req.headers, req.socket) as Exchange | null;
       if (!exchange) return false;
       exchange.start(res);
       return true;
     },
   };
+}
+
+/** A request the fast path takes once its session is looked up: ask again when `wait` settles. */
+export interface SessionWait {
+  wait: Promise<unknown>;
 }
 
 /**

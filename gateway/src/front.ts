@@ -1,7 +1,7 @@
 import { STATUS_CODES, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { metrics } from '@app/kit';
-import type { Answer } from './fast-path.ts';
+import type { Answer, SessionWait } from './fast-path.ts';
 
 /**
  * The gateway's connections from clients, read by hand until a request is not the fast path's. Node's HTTP
@@ -17,8 +17,15 @@ import type { Answer } from './fast-path.ts';
  * So this code only ever accepts a strict subset of HTTP/1.1 and never refuses anything itself.
  */
 export interface FrontOptions {
-  /** The exchange that will answer a request, or null when it is not the fast path's. */
-  take: (url: string, headers: IncomingHttpHeaders, socket: Socket) => { start(answer: Answer): void } | null;
+  /**
+   * The exchange that will answer a request, or null when it is not the fast path's; or what to wait for
+   * before asking again (its session's lookup).
+   */
+  take: (
+    url: string,
+    headers: IncomingHttpHeaders,
+    socket: Socket,
+  ) => { start(answer: Answer): void } | SessionWait | null;
   /** Node's `keepAliveTimeout` of the server, ms: announced in each answer (`Keep-Alive: timeout=`). */
   keepAliveTimeoutMs: number;
   /**
@@ -123,6 +130,9 @@ class FrontConnection {
   /** Close once the answer in progress ends (the client asked, the client ended its side, the server closes). */
   private closeAfter = false;
   private done = false;
+  /** The next request waits for its session's lookup (once: a second wait hands the connection over). */
+  private waiting = false;
+  private waited = false;
   private readonly onData = (chunk: Buffer) => this.read(chunk);
   private readonly onEnd = () => this.ended();
   private readonly onTimeout = () => this.socket.destroy();
@@ -154,20 +164,35 @@ class FrontConnection {
 
   private read(chunk: Buffer) {
     this.buffered = this.buffered ? Buffer.concat([this.buffered, chunk]) : chunk;
-    if (!this.answer) this.next();
+    if (!this.answer && !this.waiting) this.next();
     else if (this.buffered.length > MAX_BUFFERED) this.socket.pause();
   }
 
   /** Starts on the next buffered request, or hands the connection over. */
   private next() {
     const data = this.buffered;
-    if (!data || this.answer || this.done) return;
+    if (!data || this.answer || this.done || this.waiting) return;
     const end = data.indexOf('\r\n\r\n');
     // Not whole in what came (a slow or large head): Node's parser and its time limits take it from here.
     if (end < 0 || end > MAX_HEAD_BYTES) return this.handOver();
     const head = parseRequestHead(data.toString('latin1', 0, end));
     const exchange = head && this.shared.options.take(head.url, head.headers, this.socket);
     if (!head || !exchange) return this.handOver();
+    if ('wait' in exchange) {
+      if (this.waited) return this.handOver(); // looked up, still not cached (SESSION_CACHE_MS=0, an eviction)
+      this.waiting = this.waited = true;
+      const again = () => {
+        this.waiting = false;
+        if (!this.done) this.next();
+      };
+      // A failed lookup: Fastify's route answers (503) as it always did.
+      exchange.wait.then(again, () => {
+        this.waiting = false;
+        if (!this.done) this.handOver();
+      });
+      return;
+    }
+    this.waited = false;
     this.buffered = end + 4 === data.length ? null : data.subarray(end + 4);
     if (asksToClose(head.headers.connection)) this.closeAfter = true;
     const closing = this.closeAfter || this.shared.closing;

@@ -712,6 +712,32 @@ describe("raw connections (front.ts: the fast path without Node's HTTP server)",
     expect(streamed.viaRaw[1]!.headers).toEqual(expect.arrayContaining([['transfer-encoding', 'chunked']]));
   });
 
+  it("keeps a connection whose first request's session is not cached yet: it waits for the lookup", async () => {
+    const token = await sessionWithoutLogin('raw-uncached@example.com'); // never asked for: not cached
+    const before = await handedOver();
+    const agent = oneConnection();
+    const first = await answer(agent, '/api/referrals/7', { cookie: `sid=${token}`, 'x-request-id': 'u1' });
+    const second = await answer(agent, '/api/referrals/8', { cookie: `sid=${token}`, 'x-request-id': 'u2' });
+    agent.destroy();
+    expect(first.status).toBe(200);
+    expect(JSON.parse(first.body.toString())).toMatchObject({
+      requestId: 'u1',
+      identity: { email: 'raw-uncached@example.com' },
+    });
+    expect(JSON.parse(second.body.toString()).requestId).toBe('u2');
+    expect(await handedOver()).toBe(before);
+    // A session the auth service does not know: looked up once, then Fastify's JSON 401 on a handed-over connection.
+    const stranger = oneConnection();
+    const refused = await answer(stranger, '/api/referrals/7', { cookie: 'sid=raw-unknown-token' });
+    stranger.destroy();
+    expect(refused.status).toBe(401);
+    expect(JSON.parse(refused.body.toString())).toEqual({
+      message: 'Authentication required',
+      code: 'UNAUTHENTICATED',
+    });
+    expect(await handedOver()).toBe(before + 1);
+  });
+
   it('compresses on a raw connection as on the others, and retries a 503', async () => {
     const token = await sessionWithoutLogin('raw-zip@example.com');
     await fetch(`${base}/api/referrals/7`, { headers: { cookie: `sid=${token}` } });
