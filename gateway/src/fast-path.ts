@@ -8,7 +8,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { acceptedEncoding, compressible, compressor, varyWithEncoding, type Encoding } from './compression.ts';
 import { sessionToken } from './proxy.ts';
 import type { SessionResolver } from './sessions.ts';
-import type { Upstream, UpstreamHandler } from './upstream.ts';
+import { keptChunk, type Upstream, type UpstreamHandler } from './upstream.ts';
 
 /** A route the fast path may answer: a GET forwarded as is, without rate limit, body or logout. */
 export interface FastRoute {
@@ -156,6 +156,8 @@ export interface Answer {
   destroy(error?: Error): unknown;
   on(event: 'drain', listener: () => void): unknown;
   once(event: 'close', listener: () => void): unknown;
+  /** Whether everything written so far has left for the kernel (no chunk given is still held). */
+  flushed?(): boolean;
 }
 
 export type FastPath = ReturnType<typeof fastPath>;
@@ -362,16 +364,23 @@ class Exchange implements UpstreamHandler {
     return true;
   }
 
+  /** A body chunk: a view of the connection's read buffer, kept past this call only by saying so (upstream.ts). */
   onData(chunk: Buffer) {
     if (this.retryAfter !== null || this.refused) return true;
-    if (this.compressing) return this.compressing.write(chunk);
-    // The body's last bytes (by its content-length) end the answer at once: one write, no back-pressure left.
-    if (chunk.length === this.remaining) {
-      this.res.end(chunk);
-      return true;
+    if (this.compressing) {
+      keptChunk(); // the compressor works on it later
+      return this.compressing.write(chunk);
     }
-    if (this.remaining > 0) this.remaining -= chunk.length;
-    return this.res.write(chunk);
+    // The body's last bytes (by its content-length) end the answer at once: one write, no back-pressure left.
+    let flowing = true;
+    if (chunk.length === this.remaining) this.res.end(chunk);
+    else {
+      if (this.remaining > 0) this.remaining -= chunk.length;
+      flowing = this.res.write(chunk);
+    }
+    // Node's ServerResponse may hold it (no `flushed`); a raw answer says whether its socket took it all.
+    if (!this.res.flushed?.()) keptChunk();
+    return flowing;
   }
 
   onComplete() {

@@ -249,6 +249,11 @@ class FrontConnection {
     this.socket.destroy(error);
   }
 
+  /** Nothing written is waiting in the socket (every chunk given has been copied to the kernel). */
+  flushed(): boolean {
+    return this.socket.writableLength === 0;
+  }
+
   /**
    * The client ended its side: the connection closes, and an answer in progress is abandoned (its service call
    * dropped), as Node's HTTP server does (it aborts the request unless `httpAllowHalfOpen`).
@@ -391,6 +396,10 @@ class RawAnswer implements Answer {
 
   drained() {
     for (const listener of this.drainListeners) listener();
+  }
+
+  flushed(): boolean {
+    return this.connection.flushed();
   }
 
   /** One write: the head (first time), the chunk in its framing, and the end of a chunked body when last. */

@@ -55,6 +55,23 @@ export const UPSTREAM_ERRORS = {
 const upstreamError = (code: string, message: string, cause?: unknown) =>
   Object.assign(new Error(message, cause === undefined ? undefined : { cause }), { code });
 
+/**
+ * Each connection reads into a buffer of its own, reused from one read to the next (net's `onread`), so an
+ * answer costs no allocation: a fresh 64 KB buffer per read, as Node gives by default, is garbage the collector
+ * must sweep (a fifth of the gateway's CPU on 20 KB answers went to major collections; bench/README.md).
+ * A chunk handed to `onData` is a view of that buffer: valid during the call. A handler that keeps it past
+ * the call (a write that did not leave at once, a compressor) calls `keptChunk()`, and the connection reads
+ * into a new buffer from then on, leaving the old one to whoever holds it.
+ */
+const READ_BYTES = 32 * 1024;
+/** The buffer state of the connection whose chunk is being handed over (set while it reads). */
+let reading: { lent: boolean } | null = null;
+
+/** Said by a handler keeping the chunk it is given past `onData`: its memory is not reused. */
+export function keptChunk(): void {
+  if (reading) reading.lent = true;
+}
+
 /** An answer head this long without its end is not one. */
 const MAX_HEAD_BYTES = 64 * 1024;
 const STATUS_LINE = /^HTTP\/1\.[01] ([1-9]\d\d)(?: [^\r\n]*)?$/;
@@ -121,9 +138,9 @@ export class Upstream {
   /** A new connection (counted until its socket closes). */
   private connection(): Connection {
     const { socketPath, connectTimeoutMs, keepAliveMs } = this.options;
-    const socket = socketPath ? connect({ path: socketPath }) : connect({ host: this.hostname(), port: this.port });
+    const target = socketPath ? { path: socketPath } : { host: this.hostname(), port: this.port };
     this.open++;
-    return new Connection(socket, this.host, connectTimeoutMs, keepAliveMs, {
+    return new Connection(target, this.host, connectTimeoutMs, keepAliveMs, {
       released: (connection) => this.released(connection),
       gone: (connection) => this.gone(connection),
       retry: (request, handler) => this.connection().send(request, handler, false),
@@ -166,6 +183,9 @@ class Connection {
   private readonly host: string;
   private readonly owner: Owner;
   private keepAliveMs: number;
+  private buffer = Buffer.allocUnsafeSlow(READ_BYTES);
+  /** `lent`: a handler kept a chunk of `buffer` (`keptChunk`), so the next read goes into a new one. */
+  private readonly loan = { lent: false };
   private connected = false;
   private dead = false;
   private idleSince = 0;
@@ -181,7 +201,23 @@ class Connection {
   private line = '';
   private reusable = true;
 
-  constructor(socket: Socket, host: string, connectTimeoutMs: number, keepAliveMs: number, owner: Owner) {
+  constructor(
+    target: { path: string } | { host: string; port: number },
+    host: string,
+    connectTimeoutMs: number,
+    keepAliveMs: number,
+    owner: Owner,
+  ) {
+    const socket = connect({
+      ...target,
+      onread: {
+        buffer: () => this.readBuffer(),
+        callback: (bytes) => {
+          this.read(this.buffer.subarray(0, bytes));
+          return true;
+        },
+      },
+    });
     this.socket = socket;
     this.host = host;
     this.owner = owner;
@@ -192,7 +228,6 @@ class Connection {
       this.connected = true;
       socket.setTimeout(this.request?.timeoutMs ?? 0);
     });
-    socket.on('data', (chunk: Buffer) => this.read(chunk));
     socket.on('timeout', () => this.timedOut());
     socket.on('error', (error) => this.failed(error, true));
     socket.on('end', () => this.ended());
@@ -301,7 +336,25 @@ class Connection {
     this.failed(upstreamError(UPSTREAM_ERRORS.malformed, `the service's answer is not valid HTTP/1.1: ${detail}`));
   }
 
+  /** Where the next read goes: the same buffer, unless a handler kept part of it. */
+  private readBuffer(): Buffer {
+    if (this.loan.lent) {
+      this.loan.lent = false;
+      this.buffer = Buffer.allocUnsafeSlow(READ_BYTES);
+    }
+    return this.buffer;
+  }
+
   private read(chunk: Buffer) {
+    reading = this.loan;
+    try {
+      this.readChunk(chunk);
+    } finally {
+      reading = null;
+    }
+  }
+
+  private readChunk(chunk: Buffer) {
     if (!this.handler) {
       // Bytes with no call in progress (after an answer ended): the connection is out of step.
       if (chunk.length) this.destroy();
@@ -316,7 +369,7 @@ class Connection {
           const end = data.indexOf('\r\n\r\n');
           if (end < 0) {
             if (data.length > MAX_HEAD_BYTES) return this.malformed('its head is too long');
-            this.head = data;
+            this.head = Buffer.from(data); // out of the read buffer, which the next read overwrites
             return;
           }
           this.head = null;

@@ -45,6 +45,13 @@ const largeBody = Buffer.from(
   Array.from({ length: 25_000 }, (_, i) => (i * 7919).toString(36).padStart(4, '0')).join(''),
 );
 
+/** 12 MB where every 4-byte word is its own offset: a byte from anywhere else shows. */
+const hugeBody = (() => {
+  const body = Buffer.alloc(12 * 1024 * 1024);
+  for (let i = 0; i < body.length; i += 4) body.writeUInt32LE(i, i);
+  return body;
+})();
+
 /** A user registered through the gateway, with the email verified in the database. */
 async function registerVerified(email: string): Promise<void> {
   const register = await gateway.inject({
@@ -134,6 +141,8 @@ beforeAll(async () => {
     reply.raw.writeHead(200, { 'content-type': 'application/json', 'content-length': largeBody.length });
     reply.raw.write(largeBody.subarray(0, 20_000), () => setTimeout(() => reply.raw.destroy(), 20));
   });
+  // 12 MB, more than loopback's socket buffers hold: a client that does not read keeps the gateway's writes waiting.
+  upstream.get('/api/referrals/huge', async (_request, reply) => reply.type('application/octet-stream').send(hugeBody));
   // Answers after 300 ms, counting the calls whose caller had gone by then (the gateway dropped the call).
   upstream.get('/api/referrals/slow', async (_request, reply) => {
     let gone = false;
@@ -839,6 +848,36 @@ describe("raw connections (front.ts: the fast path without Node's HTTP server)",
       expect(await handedOver(), why).toBe(before + 1);
       // Exactly one answer, as Node's server gives it.
       expect(text.match(/^HTTP\/1\.1 /gm), why).toHaveLength(1);
+    }
+  });
+
+  it("never reuses read memory a slow client's answer still needs, while other answers go through", async () => {
+    const token = await sessionWithoutLogin('raw-slow-reader@example.com');
+    await fetch(`${base}/api/referrals/7`, { headers: { cookie: `sid=${token}` } });
+    const read = (pauseMs: number) =>
+      new Promise<Buffer>((resolve, reject) => {
+        const socket = connect(Number(new URL(base).port), '127.0.0.1');
+        const chunks: Buffer[] = [];
+        socket.on('error', reject);
+        socket.on('connect', () => {
+          socket.write(
+            `GET /api/referrals/huge HTTP/1.1\r\nHost: a\r\nCookie: sid=${token}\r\nConnection: close\r\n\r\n`,
+          );
+          socket.pause(); // the gateway's writes wait in its socket meanwhile
+          setTimeout(() => socket.resume(), pauseMs);
+        });
+        socket.on('data', (chunk) => chunks.push(chunk));
+        socket.on('end', () => {
+          const all = Buffer.concat(chunks);
+          resolve(all.subarray(all.indexOf('\r\n\r\n') + 4));
+        });
+      });
+    const before = await handedOver();
+    const [slow, ...others] = await Promise.all([read(400), read(0), read(50), read(0)]);
+    expect(await handedOver()).toBe(before);
+    for (const body of [slow!, ...others]) {
+      expect(body.length).toBe(hugeBody.length);
+      expect(body.equals(hugeBody)).toBe(true);
     }
   });
 
