@@ -6,7 +6,8 @@ import type { Answer, SessionWait } from './fast-path.ts';
 /**
  * The gateway's connections from clients, read by hand until a request is not the fast path's. Node's HTTP
  * server (its parser, `IncomingMessage` and `ServerResponse`) cost about as much CPU per request as
- * everything else the gateway does (bench/README.md, "Seventh pass"); a fast-path request does not need it.
+ * everything else the gateway does (bench/README.md, gateway benchmark, "Seventh pass"); a fast-path request
+ * does not need it.
  *
  * Each new connection starts here. A request whose head arrived whole, is a plain `GET ... HTTP/1.1` with
  * well-formed headers, each once, and that the fast path takes (`take`: a forwarded GET with a cached

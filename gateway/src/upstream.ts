@@ -5,8 +5,8 @@ import { connect, type Socket } from 'node:net';
  * request at a time each, written and read by hand. It takes the place of undici's `Pool.dispatch` there:
  * the service is ours and answers plainly (Fastify: a status line, headers, a content-length or chunked
  * body), and undici's general machinery cost ~5-7 us of CPU per request out of the ~25 a bare Node proxy
- * spends (bench/README.md, "Seventh pass"). What it reads it reads strictly: anything it does not
- * understand fails the call (a 502), never passes through.
+ * spends (bench/README.md, gateway benchmark, "Seventh pass"). What it reads it reads strictly: anything
+ * it does not understand fails the call (a 502), never passes through.
  *
  * The handler is undici's dispatch handler in miniature (fast-path.ts's `Exchange` is one): `onConnect` gets
  * an abort, `onHeaders` the status and the headers as a flat `[name, value, ...]` list with lower-case
@@ -57,8 +57,9 @@ const upstreamError = (code: string, message: string, cause?: unknown) =>
 
 /**
  * Each connection reads into a buffer of its own, reused from one read to the next (net's `onread`), so an
- * answer costs no allocation: a fresh 64 KB buffer per read, as Node gives by default, is garbage the collector
- * must sweep (a fifth of the gateway's CPU on 20 KB answers went to major collections; bench/README.md).
+ * answer costs no allocation: a fresh 64 KB buffer per read, as Node gives by default, is garbage the
+ * collector must sweep (a fifth of the gateway's CPU on 20 KB answers went to major collections; bench/README.md,
+ * gateway benchmark, "Seventh pass").
  * A chunk handed to `onData` is a view of that buffer: valid during the call. A handler that keeps it past
  * the call (a write that did not leave at once, a compressor) calls `keptChunk()`, and the connection reads
  * into a new buffer from then on, leaving the old one to whoever holds it.
