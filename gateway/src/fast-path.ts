@@ -45,8 +45,8 @@ export interface FastPathOptions {
 
 /**
  * The hot path of the gateway, in front of Fastify: a GET on a forwarded route whose session is already
- * cached goes straight to the service over a kept-alive connection (upstream.ts), the answer written to the socket as it
- * comes, with the same headers, identity, request id, metrics and log lines Fastify's route gives it.
+ * cached goes straight to the service over a kept-alive connection (upstream.ts), the answer written to the
+ * socket as it comes, with the same headers, identity, request id, metrics and log lines Fastify's route gives.
  * Anything else (another method, a body, an uncached or missing session, tracing on, a URL with escapes in
  * its path, the server closing) returns false and Fastify handles the request as before.
  * Profiles showed Fastify's request/reply objects, hooks and reply-from's stream plumbing costing a third of
