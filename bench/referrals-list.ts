@@ -6,7 +6,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -183,7 +183,10 @@ async function main() {
       const body = (await response.json()) as { total?: number; referrals?: unknown[] };
       if (response.status !== 200) throw new Error(`${c.name}: ${response.status} ${JSON.stringify(body)}`);
       const size = Buffer.byteLength(JSON.stringify(body));
-      if (settings.saveAnswersDir) writeFileSync(join(settings.saveAnswersDir, c.file), JSON.stringify(body));
+      if (settings.saveAnswersDir) {
+        mkdirSync(settings.saveAnswersDir, { recursive: true });
+        writeFileSync(join(settings.saveAnswersDir, c.file), JSON.stringify(body));
+      }
       log(
         `  ${c.name.padEnd(17)} ${response.status}, ${(size / 1024).toFixed(1)} KB${body.total === undefined ? '' : `, total ${body.total}, ${body.referrals?.length} on the page`}`,
       );
