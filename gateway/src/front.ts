@@ -158,9 +158,10 @@ class FrontConnection {
     this.closeAfter = true;
   }
 
+  /** The server closes: now when idle; else after the answer, or (a request waiting for its session) by Node. */
   closeWhenIdle() {
     this.closeAfter = true;
-    if (!this.answer) this.socket.end();
+    if (!this.answer && !this.waiting) this.socket.end();
   }
 
   private read(chunk: Buffer) {
