@@ -742,11 +742,16 @@ describe('payouts', () => {
     const ids = (await commissionsOf(s.referrer)).map((c) => c.id);
     const results = await Promise.all([pay(ids), pay([...ids].reverse()), pay(ids), pay([ids[1]!])]);
     expect(results.map((r) => r.statusCode).sort()).toEqual([201, 409, 409, 409]);
+    // Paid exactly once, by the winner: both commissions, or only the second when the one-commission payout won.
+    const winner = Payout.parse(results.find((r) => r.statusCode === 201)!.json());
     const { rows } = await ctx.sql.query(
-      `SELECT count(*)::int AS n FROM referrals.commission_entries WHERE referral_id = $1 AND kind = 'paid'`,
+      `SELECT commission_id::text AS id, payout_id::text AS payout FROM referrals.commission_entries
+        WHERE referral_id = $1 AND kind = 'paid' ORDER BY commission_id`,
       [id],
     );
-    expect(rows[0].n).toBe(2);
+    const paid = winner.commissions.map((c) => c.id).sort();
+    expect(paid.length === 2 || (paid.length === 1 && paid[0] === ids[1])).toBe(true);
+    expect(rows).toEqual(paid.map((commission) => ({ id: commission, payout: winner.id })));
   });
 
   it('exports a batch as CSV: decimal amounts, injection-safe cells', async () => {
