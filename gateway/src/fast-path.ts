@@ -6,6 +6,7 @@ import { ERRORS, type ErrorCode, type ServiceName } from '@app/contracts';
 import { IDENTITY_HEADER, INTERNAL_AUTH_HEADER, metrics, REQUEST_ID_HEADER, tracingEnabled } from '@app/kit';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { acceptedEncoding, compressible, compressor, varyWithEncoding, type Encoding } from './compression.ts';
+import { connectionHeaders } from './http-syntax.ts';
 import { sessionToken } from './proxy.ts';
 import type { SessionResolver } from './sessions.ts';
 import { keptChunk, type Upstream, type UpstreamHandler } from './upstream.ts';
@@ -456,15 +457,6 @@ export function routeMatcher(routes: FastRoute[], getRoutes: readonly string[]) 
     for (const { pattern, route } of patterns) if (pattern.test(path)) return route;
     return undefined;
   };
-}
-
-/** The header names a Connection header lists (RFC 9110 7.6.1): hop-by-hop, never forwarded. */
-export function connectionHeaders(value: string): string[] {
-  return value
-    .toLowerCase()
-    .split(',')
-    .map((name) => name.trim())
-    .filter(Boolean);
 }
 
 function clientAddress(headers: IncomingHttpHeaders, socket: Socket, trustProxy: boolean): string | undefined {

@@ -2,6 +2,7 @@ import { STATUS_CODES, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { metrics } from '@app/kit';
 import type { Answer, SessionWait } from './fast-path.ts';
+import { asksToClose, BAD_VALUE, TOKEN } from './http-syntax.ts';
 
 /**
  * The gateway's connections from clients, read by hand until a request is not the fast path's. Node's HTTP
@@ -38,9 +39,6 @@ export interface FrontOptions {
 }
 
 const REQUEST_LINE = /^GET (\/[\x21-\x7e]*) HTTP\/1\.1$/;
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-/** What Node's HTTP server accepts in a header value (and writes in one). */
-const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 /** A head larger than this is Node's to judge (its limit is 16 KB by default). */
 const MAX_HEAD_BYTES = 8192;
 /** Bytes of later requests buffered while one is answered; past it the socket is paused. */
@@ -113,14 +111,6 @@ export function parseRequestHead(text: string): { url: string; headers: Incoming
   if (headers.host === undefined) return null;
   return { url: line[1]!, headers };
 }
-
-/** Whether a Connection header asks to close after this answer (`close` among its names). */
-const asksToClose = (value: string | undefined) =>
-  value !== undefined &&
-  value
-    .toLowerCase()
-    .split(',')
-    .some((name) => name.trim() === 'close');
 
 /** One client connection while it is read by hand. */
 class FrontConnection {

@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net';
+import { asksToClose, BAD_VALUE, TOKEN } from './http-syntax.ts';
 
 /**
  * The fast path's client to a service: keep-alive HTTP/1.1 connections over TCP or a Unix socket, one
@@ -76,9 +77,6 @@ export function keptChunk(): void {
 /** An answer head this long without its end is not one. */
 const MAX_HEAD_BYTES = 64 * 1024;
 const STATUS_LINE = /^HTTP\/1\.[01] ([1-9]\d\d)(?: [^\r\n]*)?$/;
-const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
-/** A header value Node's HTTP server would refuse to write (CR, LF, NUL...): never passed on to a client. */
-const BAD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
 const KEEP_ALIVE_TIMEOUT = /timeout=(\d+)/i;
 const CRLF = Buffer.from('\r\n');
 
@@ -499,7 +497,7 @@ class Connection {
         }
         chunked = true;
       } else if (name === 'connection') {
-        if (/(^|,)\s*close\s*(,|$)/i.test(value)) this.reusable = false;
+        if (asksToClose(value)) this.reusable = false;
       } else if (name === 'keep-alive') {
         const seconds = KEEP_ALIVE_TIMEOUT.exec(value);
         if (seconds) this.keepAliveMs = Math.min(this.keepAliveMs, Math.max(0, Number(seconds[1]) * 1000 - 1000));
