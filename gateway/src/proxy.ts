@@ -73,6 +73,15 @@ export function bodyLimitOf(op: OperationSpec, config: GatewayConfig): { limit: 
   };
 }
 
+/** The service did not answer in time: undici's and reply-from's (Fastify's route), upstream.ts's (the fast path). */
+const TIMED_OUT = new Set([
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'FST_REPLY_FROM_TIMEOUT',
+  UPSTREAM_ERRORS.headersTimeout,
+  UPSTREAM_ERRORS.bodyTimeout,
+]);
+
 const UNAVAILABLE = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -94,17 +103,7 @@ export function upstreamFailure(error: Error & { code?: string; cause?: unknown 
     causes.push(e as { code?: string; statusCode?: number });
   }
   const codes = causes.map((c) => c.code);
-  if (
-    codes.some(
-      (c) =>
-        c === 'UND_ERR_HEADERS_TIMEOUT' ||
-        c === 'UND_ERR_BODY_TIMEOUT' ||
-        c === 'FST_REPLY_FROM_TIMEOUT' ||
-        c === UPSTREAM_ERRORS.headersTimeout ||
-        c === UPSTREAM_ERRORS.bodyTimeout,
-    ) ||
-    causes[0]?.statusCode === 504
-  ) {
+  if (codes.some((c) => c !== undefined && TIMED_OUT.has(c)) || causes[0]?.statusCode === 504) {
     return 'UPSTREAM_TIMEOUT';
   }
   // Nobody listening, or a connection the service dropped (killed, restarting): it is unavailable.

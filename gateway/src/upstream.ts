@@ -98,8 +98,9 @@ type Phase = (typeof Phase)[keyof typeof Phase];
 /** A keep-alive pool of connections to one service. */
 export class Upstream {
   private readonly options: UpstreamOptions;
+  /** The Host header (`host:port`), and where to connect over TCP (the name without an IPv6 address's brackets). */
   private readonly host: string;
-  private readonly port: number;
+  private readonly target: { path: string } | { host: string; port: number };
   private readonly idle: Connection[] = [];
   private readonly waiting: Array<{ request: UpstreamRequest; handler: UpstreamHandler }> = [];
   private open = 0;
@@ -109,7 +110,9 @@ export class Upstream {
     this.options = options;
     const url = new URL(options.origin);
     this.host = url.host;
-    this.port = Number(url.port || 80);
+    this.target = options.socketPath
+      ? { path: options.socketPath }
+      : { host: url.hostname.replace(/^\[(.*)\]$/, '$1'), port: Number(url.port || 80) };
   }
 
   dispatch(request: UpstreamRequest, handler: UpstreamHandler): void {
@@ -136,19 +139,13 @@ export class Upstream {
 
   /** A new connection (counted until its socket closes). */
   private connection(): Connection {
-    const { socketPath, connectTimeoutMs, keepAliveMs } = this.options;
-    const target = socketPath ? { path: socketPath } : { host: this.hostname(), port: this.port };
+    const { connectTimeoutMs, keepAliveMs } = this.options;
     this.open++;
-    return new Connection(target, this.host, connectTimeoutMs, keepAliveMs, {
+    return new Connection(this.target, this.host, connectTimeoutMs, keepAliveMs, {
       released: (connection) => this.released(connection),
       gone: (connection) => this.gone(connection),
       retry: (request, handler) => this.connection().send(request, handler, false),
     });
-  }
-
-  private hostname(): string {
-    const host = new URL(this.options.origin).hostname;
-    return host.startsWith('[') ? host.slice(1, -1) : host;
   }
 
   /** An answer ended on a connection that can take another request. */
