@@ -124,23 +124,22 @@ class FrontConnection {
   /** The next request waits for its session's lookup (once: a second wait hands the connection over). */
   private waiting = false;
   private waited = false;
-  private readonly onData = (chunk: Buffer) => this.read(chunk);
-  private readonly onEnd = () => this.ended();
-  private readonly onTimeout = () => this.socket.destroy();
-  private readonly onClose = () => this.closed();
-  private readonly onDrain = () => this.answer?.drained();
+  /** Its listeners on the socket, by event: added when it starts, every one taken off at the hand-over. */
+  private readonly listeners: Record<string, (chunk: Buffer) => void> = {
+    data: (chunk) => this.read(chunk),
+    end: () => this.ended(),
+    timeout: () => this.socket.destroy(),
+    close: () => this.closed(),
+    drain: () => this.answer?.drained(),
+    error: () => {},
+  };
 
   constructor(shared: FrontShared, socket: Socket) {
     this.shared = shared;
     this.socket = socket;
     socket.setNoDelay(true);
     socket.setTimeout(shared.options.timeoutMs);
-    socket.on('data', this.onData);
-    socket.on('end', this.onEnd);
-    socket.on('timeout', this.onTimeout);
-    socket.on('close', this.onClose);
-    socket.on('drain', this.onDrain);
-    socket.on('error', noop);
+    for (const [event, listener] of Object.entries(this.listeners)) socket.on(event, listener);
   }
 
   /** The answer in progress said `Connection: close`: the connection ends with it. */
@@ -197,12 +196,7 @@ class FrontConnection {
     const { socket } = this;
     this.done = true;
     this.shared.connections.delete(this);
-    socket.off('data', this.onData);
-    socket.off('end', this.onEnd);
-    socket.off('timeout', this.onTimeout);
-    socket.off('close', this.onClose);
-    socket.off('drain', this.onDrain);
-    socket.off('error', noop);
+    for (const [event, listener] of Object.entries(this.listeners)) socket.off(event, listener);
     socket.setTimeout(0);
     socket.pause();
     if (this.buffered) socket.unshift(this.buffered);
@@ -265,8 +259,6 @@ class FrontConnection {
     this.answer = null;
   }
 }
-
-const noop = () => {};
 
 /** The Date header's value, made once a second (as Node's HTTP server does). */
 let dateSecond = -1;

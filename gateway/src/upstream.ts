@@ -98,7 +98,7 @@ type Phase = (typeof Phase)[keyof typeof Phase];
 /** A keep-alive pool of connections to one service. */
 export class Upstream {
   private readonly options: UpstreamOptions;
-  /** The Host header (`host:port`), and where to connect over TCP (the name without an IPv6 address's brackets). */
+  /** The Host header (`host:port`), and where to connect (over TCP: the name without an IPv6 address's brackets). */
   private readonly host: string;
   private readonly target: { path: string } | { host: string; port: number };
   private readonly idle: Connection[] = [];
