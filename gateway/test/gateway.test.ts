@@ -652,6 +652,15 @@ describe("raw connections (front.ts: the fast path without Node's HTTP server)",
       }).on('error', reject);
     });
   const oneConnection = () => new Agent({ keepAlive: true, maxSockets: 1 });
+  /** A GET on a new connection of its own, closed after its answer. */
+  async function answerAlone(path: string, headers: Record<string, string>) {
+    const agent = oneConnection();
+    try {
+      return await answer(agent, path, headers);
+    } finally {
+      agent.destroy();
+    }
+  }
 
   /**
    * The same request answered on a raw connection and by Node's server (a connection handed over first by a
@@ -736,9 +745,7 @@ describe("raw connections (front.ts: the fast path without Node's HTTP server)",
     expect(JSON.parse(second.body.toString()).requestId).toBe('u2');
     expect(await handedOver()).toBe(before);
     // A session the auth service does not know: looked up once, then Fastify's JSON 401 on a handed-over connection.
-    const stranger = oneConnection();
-    const refused = await answer(stranger, '/api/referrals/7', { cookie: 'sid=raw-unknown-token' });
-    stranger.destroy();
+    const refused = await answerAlone('/api/referrals/7', { cookie: 'sid=raw-unknown-token' });
     expect(refused.status).toBe(401);
     expect(JSON.parse(refused.body.toString())).toEqual({
       message: 'Authentication required',
@@ -760,9 +767,7 @@ describe("raw connections (front.ts: the fast path without Node's HTTP server)",
       }
     }
     const before = flakyCalls;
-    const agent = oneConnection();
-    const flaky = await answer(agent, '/api/referrals/flaky', { cookie: `sid=${token}` });
-    agent.destroy();
+    const flaky = await answerAlone('/api/referrals/flaky', { cookie: `sid=${token}` });
     expect(flaky.status).toBe(200);
     expect(flakyCalls - before).toBe(3);
   });
@@ -892,9 +897,7 @@ describe("raw connections (front.ts: the fast path without Node's HTTP server)",
     socket.destroy();
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(slowAbandoned - before).toBe(1);
-    const agent = oneConnection();
-    const after = await answer(agent, '/api/referrals/slow', { cookie: `sid=${token}` });
-    agent.destroy();
+    const after = await answerAlone('/api/referrals/slow', { cookie: `sid=${token}` });
     expect(after.status).toBe(200);
     expect(slowAbandoned - before).toBe(1);
   });
