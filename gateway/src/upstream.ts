@@ -10,7 +10,7 @@ import { asksToClose, BAD_VALUE, TOKEN } from './http-syntax.ts';
  * it does not understand fails the call (a 502), never passes through.
  *
  * The handler is undici's dispatch handler in miniature (fast-path.ts's `Exchange` is one): `onConnect` gets
- * an abort, `onHeaders` the status and the headers as a flat `[name, value, ...]` list with lower-case
+ * an abort (again when a call that waited for a connection is sent), `onHeaders` the status and the headers as a flat `[name, value, ...]` list with lower-case
  * names and a `resume` for back-pressure, `onData` each body chunk (false pauses the service's socket),
  * then `onComplete` or `onError` (once, and nothing after).
  */
@@ -123,7 +123,15 @@ export class Upstream {
       connection.destroy();
     }
     if (this.open >= this.options.connections) {
-      this.waiting.push({ request, handler });
+      const call = { request, handler };
+      this.waiting.push(call);
+      // A client that leaves while its call waits takes it out of the line: it is never sent.
+      handler.onConnect((error) => {
+        const at = this.waiting.indexOf(call);
+        if (at < 0) return;
+        this.waiting.splice(at, 1);
+        handler.onError(error);
+      });
       return;
     }
     this.connection().send(request, handler, false);

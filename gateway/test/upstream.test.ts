@@ -288,6 +288,36 @@ describe('upstream client (the fast path to a service)', () => {
     expect(server.stats()).toEqual({ connections: 2, mostOpen: 2 });
   });
 
+  it('drops a waiting call whose client left: it is never sent, and told once', async () => {
+    const { server, upstream } = await setup(
+      (socket, request) => setTimeout(() => socket.write(ok(request.split(' ')[1]!)), 30),
+      {
+        connections: 1,
+      },
+    );
+    const first = call(upstream, '/first');
+    // The second waits for the one connection; its client leaves before it is sent.
+    let abort: ((error: Error) => void) | undefined;
+    const told: string[] = [];
+    upstream.dispatch(
+      { path: '/left', headers: [], timeoutMs: 2000 },
+      {
+        onConnect: (given) => (abort = given),
+        onHeaders: () => (told.push('headers'), true),
+        onData: () => true,
+        onComplete: () => told.push('complete'),
+        onError: (error) => told.push(`error: ${error.message}`),
+      },
+    );
+    const third = call(upstream, '/third');
+    abort!(new Error('the client left'));
+    abort!(new Error('the client left'));
+    expect((await first).body.toString()).toBe('/first');
+    expect((await third).body.toString()).toBe('/third');
+    expect(told).toEqual(['error: the client left']);
+    expect(server.requests.map((request) => request.split(' ')[1])).toEqual(['/first', '/third']);
+  });
+
   it('does not reuse a connection past the service keep-alive timeout less a second', async () => {
     const { server, upstream } = await setup((socket) => socket.write(ok('{}', 'keep-alive: timeout=1\r\n')));
     await call(upstream);
