@@ -20,8 +20,22 @@ export function divideRoundHalfUp(numerator: bigint, denominator: bigint): numbe
   return Number((numerator * 2n + denominator) / (denominator * 2n));
 }
 
-/** A bounty's amount in hundredths (cents of a dollar amount, basis points of a percentage), exactly. */
-const hundredths = (amount: number) => BigInt(Math.round(amount * 100));
+/**
+ * A bounty's amount as an exact fraction `units / scale` (scale a power of ten), read from the number's
+ * shortest decimal form: 0.125 is 125/1000, 250.55 is 25055/100. Never rounded before the one rounding of
+ * the commission (rounding it to hundredths first paid 0.125% as 0.13%, $100.005 as $100.00).
+ */
+function exactAmount(amount: number): { units: bigint; scale: bigint } {
+  // Not a finite number: nothing to pay (the contract refuses it; a form may still ask before validating).
+  const match = /^(-?)(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(amount));
+  if (!match) return { units: 0n, scale: 1n };
+  const [, sign = '', whole = '0', fraction = '', exponent = '0'] = match;
+  const decimals = fraction.length - Number(exponent);
+  const digits = BigInt(sign + whole + fraction);
+  return decimals >= 0
+    ? { units: digits, scale: 10n ** BigInt(decimals) }
+    : { units: digits * 10n ** BigInt(-decimals), scale: 1n };
+}
 
 /**
  * The gross amount of a bounty in cents, or null while it needs a deal value that is not known yet.
@@ -30,16 +44,16 @@ const hundredths = (amount: number) => BigInt(Math.round(amount * 100));
  * rounded once. An enabled bounty without a type is flat.
  */
 export function grossCents(bounty: Bounty, dealValueCents: number | null): number | null {
-  const amount = bounty.amount ?? 0;
+  const { units, scale } = exactAmount(bounty.amount ?? 0);
   switch (bounty.type ?? 'flat') {
     case 'flat':
-      return Number(hundredths(amount));
+      return divideRoundHalfUp(units * 100n, scale);
     case 'percentage_arr':
-      return dealValueCents === null ? null : divideRoundHalfUp(hundredths(amount) * BigInt(dealValueCents), 10_000n);
+      return dealValueCents === null ? null : divideRoundHalfUp(units * BigInt(dealValueCents), scale * 100n);
     case 'percentage_mrr': {
       if (dealValueCents === null) return null;
       const months = BigInt(bounty.months ?? DEFAULT_MRR_MONTHS);
-      return divideRoundHalfUp(hundredths(amount) * BigInt(dealValueCents) * months, 10_000n * 12n);
+      return divideRoundHalfUp(units * BigInt(dealValueCents) * months, scale * 100n * 12n);
     }
   }
 }

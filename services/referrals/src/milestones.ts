@@ -81,6 +81,8 @@ export async function confirmMilestone(
   const referral = (await lockReferral(tx, input.referralId)) ?? fail('REFERRAL_NOT_FOUND');
   if (input.vendorId !== null && referral.vendorId !== input.vendorId) fail('LEAD_NOT_FOUND');
   if (!referral.vendorId || !referral.leadStatus) fail('REFERRAL_NOT_ROUTED');
+  // The referrer's own confirmation earns nothing, whatever workspace or role they also have (issue 10).
+  if (actor.userId !== null && actor.userId === referral.userId) fail('OWN_REFERRAL_MILESTONE');
   if (referral.leadStatus === 'declined' || referral.status === 'declined') fail('LEAD_DECLINED');
   const confirmed = await confirmationsOf(tx, referral.id);
   if (confirmed.has(milestone)) fail('MILESTONE_ALREADY_CONFIRMED');

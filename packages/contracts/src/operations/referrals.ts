@@ -203,6 +203,7 @@ export const LeadParams = z.object({
 
 const inbox = ['VENDOR_NOT_FOUND', 'NOT_A_MEMBER', 'WORKSPACE_NOT_VERIFIED'] as const;
 const confirming = [
+  'OWN_REFERRAL_MILESTONE',
   'LEAD_DECLINED',
   'MILESTONE_ALREADY_CONFIRMED',
   'MILESTONE_NEEDS_CLOSED_WON',
