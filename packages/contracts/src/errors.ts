@@ -64,8 +64,8 @@ export const ERRORS = {
     message: 'This referral did not reach a vendor on the platform, so there is no one to confirm milestones.',
   },
   MILESTONE_ALREADY_CONFIRMED: { status: 409, message: 'This milestone has already been confirmed' },
-  /** A vendor member or administrator who is also the referral's referrer: their own confirmation never earns. */
-  OWN_REFERRAL_MILESTONE: { status: 403, message: 'You cannot confirm a milestone of your own referral' },
+  /** A vendor member or administrator who is also the referral's referrer: confirming or valuing it never counts. */
+  OWN_REFERRAL: { status: 403, message: 'You cannot confirm milestones or deal values of your own referral' },
   MILESTONE_NEEDS_CLOSED_WON: { status: 409, message: 'Confirm Closed-Won before the retention bonus' },
   RETENTION_NOT_DUE: { status: 409, message: 'The retention bonus cannot be confirmed before its date' },
   CONFIRMATION_RECENTLY_REQUESTED: {

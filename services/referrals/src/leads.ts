@@ -168,6 +168,8 @@ export function leadUseCases(deps: {
       await transaction(async (tx) => {
         const now = new Date();
         const referral = (await lockReferral(tx, referralId)) ?? fail('LEAD_NOT_FOUND');
+        // A percentage bounty is paid on this value: the referrer never sets it, whatever workspace they are in.
+        if (referral.userId === identity.userId) fail('OWN_REFERRAL');
         if (referral.leadStatus === 'declined' || referral.status === 'declined') fail('LEAD_DECLINED');
         if (referral.expectedValueCents === cents) return;
         await setDealValues(tx, referralId, { expectedValueCents: cents }, now);

@@ -82,7 +82,7 @@ export async function confirmMilestone(
   if (input.vendorId !== null && referral.vendorId !== input.vendorId) fail('LEAD_NOT_FOUND');
   if (!referral.vendorId || !referral.leadStatus) fail('REFERRAL_NOT_ROUTED');
   // The referrer's own confirmation earns nothing, whatever workspace or role they also have (issue 10).
-  if (actor.userId !== null && actor.userId === referral.userId) fail('OWN_REFERRAL_MILESTONE');
+  if (actor.userId !== null && actor.userId === referral.userId) fail('OWN_REFERRAL');
   if (referral.leadStatus === 'declined' || referral.status === 'declined') fail('LEAD_DECLINED');
   const confirmed = await confirmationsOf(tx, referral.id);
   if (confirmed.has(milestone)) fail('MILESTONE_ALREADY_CONFIRMED');

@@ -369,9 +369,23 @@ describe('who confirms', () => {
     await saveVendor(ctx, { ...s.vendor, members: [s.member, s.referrer], version: 2 });
     const { id } = await refer(s);
     const own = await confirm(s.referrer, s.vendor.vendorId, id, { milestone: 'qualifiedLead' });
-    expect([own.statusCode, own.json().code]).toEqual([403, 'OWN_REFERRAL_MILESTONE']);
+    expect([own.statusCode, own.json().code]).toEqual([403, 'OWN_REFERRAL']);
     expect(await moneyRowsOf(id)).toEqual({ confirmations: 0, commissions: 0, entries: 0, balance: 0 });
     expect((await commissionsOf(s.referrer)).length).toBe(0);
+    // Nor set the deal value a percentage bounty would be paid on.
+    const valued = await app().inject({
+      method: 'PUT',
+      url: `/api/vendors/${s.vendor.vendorId}/leads/${id}/expected-value`,
+      headers: s.referrer.headers,
+      payload: { expectedValueCents: 1_000_000_000 },
+    });
+    expect([valued.statusCode, valued.json().code]).toEqual([403, 'OWN_REFERRAL']);
+    const lead = await app().inject({
+      method: 'GET',
+      url: `/api/vendors/${s.vendor.vendorId}/leads/${id}`,
+      headers: s.member.headers,
+    });
+    expect(Lead.parse(lead.json()).money.expectedValueCents).toBeNull();
     // Another member of the workspace can.
     await confirmed(s, id, { milestone: 'qualifiedLead' });
     expect(await moneyRowsOf(id)).toEqual({ confirmations: 1, commissions: 1, entries: 1, balance: 7000 });
@@ -387,7 +401,7 @@ describe('who confirms', () => {
       headers: adminReferrer.headers,
       payload: { milestone: 'closedWon', dealValueCents: 100_000, note: 'The vendor told me' },
     });
-    expect([own.statusCode, own.json().code]).toEqual([403, 'OWN_REFERRAL_MILESTONE']);
+    expect([own.statusCode, own.json().code]).toEqual([403, 'OWN_REFERRAL']);
     expect(await moneyRowsOf(id)).toEqual({ confirmations: 0, commissions: 0, entries: 0, balance: 0 });
     // Another administrator may, on the vendor's behalf.
     expect((await adminConfirm(id, { milestone: 'closedWon', dealValueCents: 100_000 })).statusCode).toBe(200);

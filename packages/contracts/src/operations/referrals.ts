@@ -203,7 +203,7 @@ export const LeadParams = z.object({
 
 const inbox = ['VENDOR_NOT_FOUND', 'NOT_A_MEMBER', 'WORKSPACE_NOT_VERIFIED'] as const;
 const confirming = [
-  'OWN_REFERRAL_MILESTONE',
+  'OWN_REFERRAL',
   'LEAD_DECLINED',
   'MILESTONE_ALREADY_CONFIRMED',
   'MILESTONE_NEEDS_CLOSED_WON',
@@ -278,7 +278,7 @@ export const leadOperations = {
     params: LeadParams,
     body: ExpectedValueRequest,
     response: { status: 200, description: 'The lead', schema: Lead },
-    errors: [...inbox, 'LEAD_NOT_FOUND', 'LEAD_DECLINED', 'DEAL_VALUE_TOO_LARGE'],
+    errors: [...inbox, 'LEAD_NOT_FOUND', 'OWN_REFERRAL', 'LEAD_DECLINED', 'DEAL_VALUE_TOO_LARGE'],
   }),
   reverseDeal: defineOperation({
     method: 'POST',
