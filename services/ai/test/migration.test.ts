@@ -42,3 +42,36 @@ describe('the vendor ids migration', () => {
     expect((await sql.query('SELECT count(*)::int AS n FROM ai.match_vendors')).rows).toEqual([{ n: 0 }]);
   });
 });
+
+describe('the known products migration', () => {
+  it("clears the referrers' descriptions kept with products learnt from referrals, and keeps the products", async () => {
+    const fresh = await freshDatabase();
+    const pool = new pg.Pool({ connectionString: fresh.url, max: 1 });
+    const earlier = migrationsBefore(migrations, '20261126110000');
+    try {
+      await migrateService(fresh.url, 'ai', earlier.dir);
+      await pool.query(
+        `INSERT INTO ai.known_products (id, key, product_name, company_name, description, website, updated_at)
+         VALUES (gen_random_uuid(), 'quokkaledger|quokka', 'Quokka Ledger', 'Quokka Labs', 'Typed by one referrer.', 'https://quokka.example/', now()),
+                (gen_random_uuid(), 'wombatwiki|wombat', 'Wombat Wiki', 'Wombat Co', '', null, now())`,
+      );
+      await migrateService(fresh.url, 'ai', migrations);
+      const rows = await pool.query(
+        'SELECT product_name, company_name, description, website FROM ai.known_products ORDER BY key',
+      );
+      expect(rows.rows).toEqual([
+        {
+          product_name: 'Quokka Ledger',
+          company_name: 'Quokka Labs',
+          description: '',
+          website: 'https://quokka.example/',
+        },
+        { product_name: 'Wombat Wiki', company_name: 'Wombat Co', description: '', website: null },
+      ]);
+    } finally {
+      await pool.end();
+      await fresh.drop();
+      earlier.remove();
+    }
+  });
+});

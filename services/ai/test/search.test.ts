@@ -113,10 +113,12 @@ describe('POST /api/search without a language model', () => {
       }),
     );
     await eventually(() => learnt('Quokka Ledger'), 10_000, 'the referred product to be known');
+    // Without the referrer's description: their words are theirs (another user picking this product would
+    // otherwise send them in their own referral).
     expect((await found('Quokka Ledger')).product).toEqual({
       product: 'Quokka Ledger',
       company: 'Quokka Labs Pty Ltd',
-      description: 'Bookkeeping for marsupials.',
+      description: 'No description available',
       website: 'https://quokkaledger.example/',
     });
     expect((await found('quokaledger')).product.product).toBe('Quokka Ledger');
@@ -134,8 +136,8 @@ describe('POST /api/search without a language model', () => {
     );
     const known = async () =>
       (await sql.query("SELECT product_name, description FROM ai.known_products WHERE key LIKE 'quokkaledger|%'")).rows;
-    await eventually(async () => (await known())[0]?.description === 'Cloud bookkeeping.', 10_000, 'the update');
-    expect(await known()).toEqual([{ product_name: 'quokka ledger', description: 'Cloud bookkeeping.' }]);
+    await eventually(async () => (await known())[0]?.product_name === 'quokka ledger', 10_000, 'the update');
+    expect(await known()).toEqual([{ product_name: 'quokka ledger', description: '' }]);
   });
 
   it('writes a product referred again unchanged once, and a changed one at once', async () => {
@@ -148,15 +150,19 @@ describe('POST /api/search without a language model', () => {
       website: null,
     };
     const row = async () =>
-      (await sql.query("SELECT description, updated_at FROM ai.known_products WHERE key LIKE 'wombatwiki|%'")).rows;
+      (await sql.query("SELECT website, description, updated_at FROM ai.known_products WHERE key LIKE 'wombatwiki|%'"))
+        .rows;
     await known.remember(project);
     const [first] = await row();
     await new Promise((resolve) => setTimeout(resolve, 20));
     await known.remember(project);
     expect(await row()).toEqual([first]);
+    // Another description alone changes nothing: it is never kept.
     await known.remember({ ...project, description: 'Docs and wikis.' });
+    expect(await row()).toEqual([first]);
+    await known.remember({ ...project, website: 'https://wombat.example' });
     const [changed] = await row();
-    expect(changed.description).toBe('Docs and wikis.');
+    expect([changed.website, changed.description]).toEqual(['https://wombat.example/', '']);
     expect(changed.updated_at.getTime()).toBeGreaterThan(first.updated_at.getTime());
   });
 

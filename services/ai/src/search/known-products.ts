@@ -52,7 +52,12 @@ export function knownProducts(prisma: PrismaClient): ProductSource & { remember(
       return products;
     },
 
-    /** Records the product of a new referral; the same product typed another way updates the one row. */
+    /**
+     * Records the product of a new referral (its name, company and site); the same product typed another way
+     * updates the one row. Never the referral's description: it is the referrer's own text, and this row is
+     * shown to every user who searches the product (one user's words never reach another user's referral or
+     * draft; docs/product-decisions.md): the search answers it without a description.
+     */
     async remember(project) {
       const productName = project.productName.trim().slice(0, 200);
       if (!productName || productName === NOT_FOUND || !compact(productName)) return;
@@ -61,7 +66,7 @@ export function knownProducts(prisma: PrismaClient): ProductSource & { remember(
       const data = {
         productName,
         companyName: companyName || NOT_FOUND,
-        description: project.description.trim().slice(0, 1000),
+        description: '',
         website: siteUrl(project.website),
       };
       const same = JSON.stringify(data);
