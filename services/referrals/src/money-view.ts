@@ -7,7 +7,7 @@ import {
   type MilestoneState,
   type ReferralMoney,
 } from '@app/contracts';
-import { commissionCents, formatCents, retentionDueAt } from '@app/domain';
+import { commissionCents, formatCents, grossCents, retentionDueAt } from '@app/domain';
 import { prepared } from '@app/kit';
 import type pg from 'pg';
 import { bountiesOf, SELECT_COMMISSIONS, toCommission, type CommissionRow } from './money-repository.ts';
@@ -40,7 +40,8 @@ export function bountyWords(bounty: Bounty, currency: string): string | null {
       return `${amount}% of MRR for ${months} month${months === 1 ? '' : 's'}`;
     }
     default:
-      return `${formatCents(Math.round(amount * 100), currency)} flat`;
+      // The cents it pays (rounded once, as the commission is), not its float times 100: $1.005 pays $1.01.
+      return `${formatCents(grossCents(bounty, null) ?? 0, currency)} flat`;
   }
 }
 
