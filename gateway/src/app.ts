@@ -38,6 +38,9 @@ import { healthRoutes } from './status.ts';
 
 const requestIdPattern = /^[\w.:-]{1,128}$/;
 
+/** proxy-addr's trust function: the socket's peer (hop 0) is the proxy; what it was told is not trusted. */
+const trustOnlyPeer = (_address: string, hop: number) => hop === 0;
+
 /** The caller's x-request-id when it is a sane one, else a fresh one. */
 const requestId = (given: string | string[] | undefined) =>
   typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
@@ -82,7 +85,10 @@ export async function buildGateway(options: {
   const fast: { path?: FastPath; front?: RawFront } = {};
   const app = Fastify({
     logger: options.logger === undefined ? loggerOptions('gateway', config.LOG_LEVEL) : options.logger,
-    trustProxy: config.TRUST_PROXY,
+    // One proxy in front, our peer: the client is the address it appended, the LAST X-Forwarded-For entry.
+    // `true` would take the first, which the client writes itself: a new address per attempt, a new rate
+    // limit. (Fastify's hop count, `1`, trusts nothing at all.)
+    trustProxy: config.TRUST_PROXY ? trustOnlyPeer : false,
     bodyLimit: config.BODY_LIMIT_BYTES,
     // Client-facing timeouts outlast every upstream one (config checks it): a hung service gets a JSON 504.
     requestTimeout: config.REQUEST_TIMEOUT_MS,

@@ -459,7 +459,15 @@ export function routeMatcher(routes: FastRoute[], getRoutes: readonly string[]) 
   };
 }
 
-function clientAddress(headers: IncomingHttpHeaders, socket: Socket, trustProxy: boolean): string | undefined {
+/**
+ * The client's address as Fastify's route logs it (app.ts's `trustProxy`): behind the one proxy trusted, the
+ * last X-Forwarded-For entry (the one that proxy appended; the earlier ones are the client's own words).
+ */
+export function clientAddress(
+  headers: IncomingHttpHeaders,
+  socket: { remoteAddress?: string | undefined },
+  trustProxy: boolean,
+): string | undefined {
   const forwarded = trustProxy ? headers['x-forwarded-for'] : undefined;
-  return typeof forwarded === 'string' ? forwarded.split(',', 1)[0]!.trim() : socket.remoteAddress;
+  return typeof forwarded === 'string' ? forwarded.slice(forwarded.lastIndexOf(',') + 1).trim() : socket.remoteAddress;
 }

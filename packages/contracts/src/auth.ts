@@ -1,11 +1,23 @@
 import { z } from 'zod';
-import { Email, passwordText, requiredText, text } from './common.ts';
+import { Email, EMAIL_MESSAGE, emailField, passwordText, requiredText, text } from './common.ts';
 
 /**
  * Passwords have no rule but "required" (spec 5) and the text rule's refusal of control characters; never
  * trimmed or normalized. The upper bound only protects the hasher.
  */
 export const Password = passwordText('Password is required');
+
+/**
+ * An address an account may take (sign-up, email change): the spec's shape, and nothing a mailer reads as
+ * another or a second address. `me@evil.com,x.acme.com` has the shape, and a domain that reads as a
+ * subdomain of acme.com (proving a vendor workspace there), but is delivered to me@evil.com. So: none of
+ * RFC 5322's specials in the local part (`(`, `)`, `<`, `>`, `[`, `]`, `:`, `;`, `\`, `,`, `"`), a domain of
+ * letters, digits and hyphens between dots. Signing in and resending take any address, as before.
+ */
+const PLAIN_ADDRESS = /^[^\s@()<>[\]:;\\,"]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+$/u;
+export const accountEmail = (message: string, label?: string) =>
+  emailField(message, label).refine((email) => PLAIN_ADDRESS.test(email), message);
+export const AccountEmail = accountEmail(EMAIL_MESSAGE);
 
 export const LoginRequest = z.strictObject({ email: Email, password: Password });
 export type LoginRequest = z.input<typeof LoginRequest>;
@@ -14,7 +26,7 @@ export const RegisterRequest = z.strictObject({
   firstName: requiredText('First name is required', 100),
   lastName: requiredText('Last name is required', 100),
   companyName: requiredText('Company name is required', 200),
-  email: Email,
+  email: AccountEmail,
   password: Password,
 });
 export type RegisterRequest = z.input<typeof RegisterRequest>;

@@ -40,11 +40,21 @@ export function accountUseCases(deps: {
 }) {
   const { db, transaction, config, sessions, verification } = deps;
 
-  /** The signed-in user's row, its password checked (the user is known, so a wrong one is no 401). */
+  /**
+   * The signed-in user's row, its password checked (the user is known, so a wrong one is no 401). Counted
+   * like a login attempt on the account's address: a session alone (a borrowed laptop, a stolen cookie)
+   * must not be a way round the lock to guess the password, then change it or the address.
+   */
   async function userWithPassword(userId: string, password: string, field: string) {
     const user = (await findUserById(db, userId)) ?? fail('UNAUTHENTICATED');
-    // The field that holds it: the screen shows the message next to it (issue 12).
-    if (!(await verifyPassword(user.passwordHash, password))) fail('WRONG_PASSWORD', undefined, { field });
+    const attempt = await countLoginAttempt(db, user.email);
+    if (attempt.locked) backoff(attempt.lockedUntil);
+    if (!(await verifyPassword(user.passwordHash, password))) {
+      if (attempt.lockedUntil) backoff(attempt.lockedUntil);
+      // The field that holds it: the screen shows the message next to it (issue 12).
+      fail('WRONG_PASSWORD', undefined, { field });
+    }
+    await clearLoginFailures(db, user.email);
     return user;
   }
 

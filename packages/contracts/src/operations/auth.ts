@@ -105,7 +105,7 @@ export const authOperations = {
     summary: 'Change the password (current one checked; other sessions end, pending email changes are cancelled)',
     body: ChangePasswordRequest,
     response: { status: 200, description: 'Changed', schema: MessageResponse },
-    errors: ['WRONG_PASSWORD'],
+    errors: ['WRONG_PASSWORD', 'LOGIN_BACKOFF'],
   }),
   changeEmail: defineOperation({
     method: 'POST',
@@ -116,7 +116,7 @@ export const authOperations = {
     summary: 'Change the email (password checked); takes effect when the link sent to the new address is opened',
     body: ChangeEmailRequest,
     response: { status: 200, description: 'Link sent', schema: MessageResponse },
-    errors: ['WRONG_PASSWORD', 'EMAIL_TAKEN', 'SAME_EMAIL'],
+    errors: ['WRONG_PASSWORD', 'EMAIL_TAKEN', 'SAME_EMAIL', 'LOGIN_BACKOFF'],
   }),
   resolveSession: defineOperation({
     method: 'POST',
