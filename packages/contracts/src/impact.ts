@@ -2,12 +2,20 @@ import { z } from 'zod';
 import { text } from './common.ts';
 import { PayoutSummary } from './money.ts';
 
+export const IMPACT_MESSAGES = { fromAfterTo: 'The start date must be on or before the end date' } as const;
+
 /** GET /api/referral-impact: the figures can be narrowed by date and partner (the Filters button). */
-export const ImpactQuery = z.strictObject({
-  from: z.iso.date({ error: 'from must be a date (YYYY-MM-DD)' }).optional(),
-  to: z.iso.date({ error: 'to must be a date (YYYY-MM-DD)' }).optional(),
-  partner: text({ label: 'Partner', max: 200 }).optional(),
-});
+export const ImpactQuery = z
+  .strictObject({
+    from: z.iso.date({ error: 'from must be a date (YYYY-MM-DD)' }).optional(),
+    to: z.iso.date({ error: 'to must be a date (YYYY-MM-DD)' }).optional(),
+    partner: text({ label: 'Partner', max: 200 }).optional(),
+  })
+  // From after To is refused (docs/product-decisions.md, Impact filters): ISO dates compare as text.
+  .refine((query) => !query.from || !query.to || query.from <= query.to, {
+    message: IMPACT_MESSAGES.fromAfterTo,
+    path: ['from'],
+  });
 export type ImpactQuery = z.input<typeof ImpactQuery>;
 
 export const ACTIVITY_TYPES = ['sent', 'received', 'accepted', 'declined', 'demo', 'closed'] as const;

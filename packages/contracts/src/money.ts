@@ -156,7 +156,10 @@ export const PAYOUT_METHOD_LABELS: Record<(typeof PAYOUT_METHODS)[number], strin
 export const RecordPayoutRequest = z.strictObject({
   reference: text({ label: 'Payment reference', max: 100, required: 'Please enter the payment reference' }),
   method: z.enum(PAYOUT_METHODS, { error: 'Please choose how it was paid' }),
-  paidOn: z.iso.date({ error: 'Please enter the date it was paid (YYYY-MM-DD)' }),
+  // Year 0 matches the date pattern but is no date (the calendar goes from 1 BC to AD 1): PostgreSQL refuses it.
+  paidOn: z.iso
+    .date({ error: 'Please enter the date it was paid (YYYY-MM-DD)' })
+    .refine((date) => !date.startsWith('0000-'), 'Please enter the date it was paid (YYYY-MM-DD)'),
   commissionIds: z
     .array(z.uuid({ error: 'Unknown commission' }), { error: 'Please choose the commissions paid' })
     .min(1, 'Please choose the commissions paid')

@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import { ERRORS, operationList, routePath, type ErrorCode, type ServiceName } from '@app/contracts';
 import { codeForStatus, HttpError, isConnectionWaitTimeout } from './errors.ts';
 import {
@@ -94,6 +99,12 @@ export function createServiceApp(options: ServiceAppOptions): FastifyInstance {
     },
     return503OnClosing: true,
     ajv: { customOptions: { removeAdditional: false } },
+    // The router's refusals (a path parameter over maxParamLength, a malformed URL) in the one shape, as
+    // the gateway answers them: Fastify's own body repeats the whole address as its message.
+    frameworkErrors: (error, _request, reply) => {
+      const code: ErrorCode = error.statusCode === 414 ? 'URI_TOO_LONG' : codeForStatus(error.statusCode ?? 400);
+      void (reply as FastifyReply).status(ERRORS[code].status).send({ message: ERRORS[code].message, code });
+    },
   });
 
   // JSON in, JSON out: other bodies get a 415 rather than a half-understood string.

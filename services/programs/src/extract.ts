@@ -31,11 +31,25 @@ export const EXTRACTION_LIMITS: ExtractionLimits = {
   maxHeapMb: 256,
 };
 
-/** Line endings normalized, trailing spaces per line and a BOM dropped; nothing else changes. */
+/** Page breaks, vertical tabs and Unicode line and paragraph separators: line breaks of the text. */
+const LINE_BREAKS = /[\f\v\u2028\u2029]/g;
+/**
+ * What the text rule refuses in a multi-line field (packages/contracts/src/common.ts): control characters
+ * but line feeds and tabs, lone surrogates, format characters but the zero-width (non-)joiner. Left in, the
+ * analysis would fill the program form with text it cannot save.
+ */
+const NOT_TEXT = /(?![\n\t])\p{Cc}|\p{Cs}|(?![\u200C\u200D])\p{Cf}/gu;
+
+/**
+ * Line endings normalized, trailing spaces per line and a BOM dropped, characters the program form refuses
+ * (escape sequences, bidi overrides, NUL...) removed; nothing else changes.
+ */
 export function normalizeText(text: string): string {
   return text
     .replace(/^\uFEFF/, '')
     .replace(/\r\n?/g, '\n')
+    .replace(LINE_BREAKS, '\n')
+    .replace(NOT_TEXT, '')
     .replace(/[ \t]+$/gm, '')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
