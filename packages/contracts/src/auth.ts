@@ -14,7 +14,7 @@ export const Password = passwordText('Password is required');
  * RFC 5322's specials in the local part (`(`, `)`, `<`, `>`, `[`, `]`, `:`, `;`, `\`, `,`, `"`), a domain of
  * letters, digits and hyphens between dots. Signing in and resending take any address, as before.
  */
-const PLAIN_ADDRESS = /^[^\s@()<>[\]:;\\,"]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+$/u;
+export const PLAIN_ADDRESS = /^[^\s@()<>[\]:;\\,"]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+$/u;
 export const accountEmail = (message: string, label?: string) =>
   emailField(message, label).refine((email) => PLAIN_ADDRESS.test(email), message);
 export const AccountEmail = accountEmail(EMAIL_MESSAGE);

@@ -109,6 +109,13 @@ export const metrics = {
     labelNames: ['kind'] as const,
     registers,
   }),
+  /** Emails never sent: an address a mailer would read as another one (mail's `plainEnvelope`). */
+  emailsRefused: new Counter({
+    name: 'emails_refused_total',
+    help: 'Emails not sent because an address is not a plain one (never retried), by kind',
+    labelNames: ['kind'] as const,
+    registers,
+  }),
 };
 
 /**

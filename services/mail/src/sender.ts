@@ -1,3 +1,4 @@
+import { PLAIN_ADDRESS } from '@app/contracts';
 import { displayNameText } from '@app/domain';
 import { metrics, SpanKind, unreachableLine, withSpan } from '@app/kit';
 import type { Transporter } from 'nodemailer';
@@ -25,16 +26,33 @@ export function displayName(name: string): string {
   return displayNameText(name, DISPLAY_NAME_LIMIT);
 }
 
+/**
+ * Whether every address of the envelope is one a mailer reads as itself and nothing else. nodemailer parses
+ * each string as an address list: `jo@globex.test<root>` has the spec's shape but is delivered to the
+ * relay's local "root" (shown as "jo@globex.test"), `boss<evil@attacker.test` to another address than the
+ * one written. Such an email is not sent at all.
+ */
+export const plainEnvelope = (envelope: Envelope) =>
+  [
+    ...envelope.to,
+    ...(envelope.cc ?? []),
+    ...(envelope.bcc ?? []),
+    ...(envelope.replyTo ? [envelope.replyTo] : []),
+  ].every((address) => PLAIN_ADDRESS.test(address));
+
 /** Thrown when another delivery of the same event is sending right now: retry later. */
 export class SendInProgressError extends Error {}
 
-/** Sends the email an event asks for at most once per event id (see `emailSender`). */
+/**
+ * Sends the email an event asks for at most once per event id (see `emailSender`); `refused` (nothing sent,
+ * nothing recorded, not retried) when an address is not a plain one (`plainEnvelope`).
+ */
 export type SendOnce = (
   eventId: string,
   kind: string,
   envelope: Envelope,
   email: RenderedEmail,
-) => Promise<'sent' | 'already-sent'>;
+) => Promise<'sent' | 'already-sent' | 'refused'>;
 
 /**
  * Sends the email an event asks for at most once per event id, whatever the redeliveries:
@@ -58,6 +76,10 @@ export function emailSender(options: {
   };
 
   return async function sendOnce(eventId, kind, envelope, email) {
+    if (!plainEnvelope(envelope)) {
+      metrics.emailsRefused.inc({ kind });
+      return 'refused';
+    }
     const id = await sent.claim({ eventId, kind, recipient: envelope.to.join(', '), subject: email.subject });
     if (!id) {
       if (await sent.isSent(eventId)) return 'already-sent';
