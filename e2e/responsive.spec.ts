@@ -284,6 +284,12 @@ test('a vendor member, an administrator and a referrer: every signed-in route fi
   await checkScreen(vendor, testInfo, 'vendor-leads');
   await vendor.goto('/vendor');
   await expect(vendor.getByRole('region', { name: 'Verified by domain' })).toBeVisible();
+  // A long address among the pending invitations wraps instead of widening the page.
+  const invite = vendor.getByRole('form', { name: 'Invite a colleague' });
+  const colleague = `a.colleague.with.a.rather.long.address-${RUN}@${DOMAIN}`;
+  await invite.getByLabel('Email').fill(colleague);
+  await invite.getByRole('button', { name: 'Send invitation' }).click();
+  await expect(vendor.getByRole('list', { name: 'Pending invitations' })).toContainText(colleague);
   await checkScreen(vendor, testInfo, 'vendor-workspace');
   await vendor.goto('/dashboard');
   await checkScreen(vendor, testInfo, 'vendor-dashboard');

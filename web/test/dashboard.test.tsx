@@ -264,6 +264,9 @@ describe('Tee ups dashboard (spec 2, 4, 9)', () => {
     dashboardServer(() => json(500, { message: 'db down' }, 'Internal Server Error'));
     renderDashboard();
     expect(await screen.findByRole('alert')).toHaveTextContent('Failed to fetch referrals');
+    // The summary cards say so too, instead of loading placeholders that never end.
+    expect(screen.getByTestId('summary-total')).toHaveTextContent('Not available');
+    expect(screen.queryByLabelText('Loading')).not.toBeInTheDocument();
   });
 });
 

@@ -134,57 +134,60 @@ function PayoutsDue() {
           </div>
         )}
 
-        <Form
-          schema={PayoutForm}
-          defaultValues={{ reference: '', method: 'bank_transfer', paidOn: today() }}
-          aria-label="Record payout"
-          className="grid gap-4 rounded-lg border border-border p-4"
-          onSubmit={async (values, form) => {
-            setFailure(null);
-            if (selected.length === 0) {
-              setFailure('Please choose the commissions paid');
-              return;
-            }
-            const payout = await record.mutateAsync({ ...values, commissionIds: selected.map((c) => c.id) });
-            setChosen(new Set());
-            form.reset({ reference: '', method: values.method, paidOn: values.paidOn });
-            toast({
-              title: 'Payout recorded',
-              description: `${payout.reference}: ${formatCents(payout.totalCents, payout.currency)} to ${payout.referrers.length} referrer(s).`,
-            });
-          }}
-          onError={(error) => setFailure(refusalText(error, 'Failed to record the payout'))}
-        >
-          {({ formState }) => (
-            <>
-              <h3 className="text-base font-semibold">Record payout</h3>
-              <p className="text-sm" aria-live="polite">
-                {`${selected.length} commission${selected.length === 1 ? '' : 's'} chosen, ${formatCents(
-                  sum(selected.map((c) => c.referrerCents)),
-                  currency,
-                )} in total`}
-              </p>
-              <div className="grid gap-4 sm:grid-cols-3">
-                <FormInput name="reference" id="payout-reference" label="Payment reference" autoComplete="off" />
-                <FormSelect name="method" id="payout-method" label="Method">
-                  {PAYOUT_METHODS.map((method) => (
-                    <option key={method} value={method}>
-                      {PAYOUT_METHOD_LABELS[method]}
-                    </option>
-                  ))}
-                </FormSelect>
-                <FormInput name="paidOn" id="payout-paid-on" label="Paid on" type="date" />
-              </div>
-              <Failure text={failure} />
-              <div>
-                <Button type="submit" disabled={formState.isSubmitting}>
-                  {formState.isSubmitting ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
-                  Record payout
-                </Button>
-              </div>
-            </>
-          )}
-        </Form>
+        {/* Nothing to choose, nothing to record: the form comes with the commissions due. */}
+        {groups.length === 0 ? null : (
+          <Form
+            schema={PayoutForm}
+            defaultValues={{ reference: '', method: 'bank_transfer', paidOn: today() }}
+            aria-label="Record payout"
+            className="grid gap-4 rounded-lg border border-border p-4"
+            onSubmit={async (values, form) => {
+              setFailure(null);
+              if (selected.length === 0) {
+                setFailure('Please choose the commissions paid');
+                return;
+              }
+              const payout = await record.mutateAsync({ ...values, commissionIds: selected.map((c) => c.id) });
+              setChosen(new Set());
+              form.reset({ reference: '', method: values.method, paidOn: values.paidOn });
+              toast({
+                title: 'Payout recorded',
+                description: `${payout.reference}: ${formatCents(payout.totalCents, payout.currency)} to ${payout.referrers.length} referrer${payout.referrers.length === 1 ? '' : 's'}.`,
+              });
+            }}
+            onError={(error) => setFailure(refusalText(error, 'Failed to record the payout'))}
+          >
+            {({ formState }) => (
+              <>
+                <h3 className="text-base font-semibold">Record payout</h3>
+                <p className="text-sm" aria-live="polite">
+                  {`${selected.length} commission${selected.length === 1 ? '' : 's'} chosen, ${formatCents(
+                    sum(selected.map((c) => c.referrerCents)),
+                    currency,
+                  )} in total`}
+                </p>
+                <div className="grid gap-4 sm:grid-cols-3">
+                  <FormInput name="reference" id="payout-reference" label="Payment reference" autoComplete="off" />
+                  <FormSelect name="method" id="payout-method" label="Method">
+                    {PAYOUT_METHODS.map((method) => (
+                      <option key={method} value={method}>
+                        {PAYOUT_METHOD_LABELS[method]}
+                      </option>
+                    ))}
+                  </FormSelect>
+                  <FormInput name="paidOn" id="payout-paid-on" label="Paid on" type="date" />
+                </div>
+                <Failure text={failure} />
+                <div>
+                  <Button type="submit" disabled={formState.isSubmitting}>
+                    {formState.isSubmitting ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
+                    Record payout
+                  </Button>
+                </div>
+              </>
+            )}
+          </Form>
+        )}
       </CardContent>
     </Card>
   );

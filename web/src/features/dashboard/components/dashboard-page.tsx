@@ -86,7 +86,7 @@ export function DashboardPage({ user }: { user: { firstName?: string | null; ema
       </header>
 
       <div className="mt-6">
-        <SummaryCards summary={list.isError ? undefined : data?.summary} />
+        <SummaryCards summary={list.isError ? undefined : data?.summary} failed={list.isError} />
       </div>
 
       <div className="mt-6">

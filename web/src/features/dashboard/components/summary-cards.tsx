@@ -9,8 +9,17 @@ const cards = [
   { key: 'declined', label: 'Declined', icon: XCircle, className: 'text-red-600' },
 ] as const;
 
-/** The four summary cards, over all the user's referrals (not only the filtered page). */
-export function SummaryCards({ summary }: { summary: ReferralList['summary'] | undefined }) {
+/**
+ * The four summary cards, over all the user's referrals (not only the filtered page). When the list failed
+ * to load they show a dash, not a loading placeholder that never ends (the table says what went wrong).
+ */
+export function SummaryCards({
+  summary,
+  failed = false,
+}: {
+  summary: ReferralList['summary'] | undefined;
+  failed?: boolean;
+}) {
   return (
     <dl className="grid grid-cols-2 gap-3 lg:grid-cols-4" aria-label="Summary">
       {cards.map(({ key, label, icon: Icon, className }) => (
@@ -22,6 +31,11 @@ export function SummaryCards({ summary }: { summary: ReferralList['summary'] | u
           <dd className="mt-1 text-2xl font-bold tabular-nums sm:text-3xl">
             {summary ? (
               summary[key]
+            ) : failed ? (
+              <>
+                <span aria-hidden="true">–</span>
+                <span className="sr-only">Not available</span>
+              </>
             ) : (
               <span className="inline-block h-8 w-10 animate-pulse rounded bg-muted" aria-label="Loading" />
             )}

@@ -70,8 +70,8 @@ export function DiscoverPage() {
 
   return (
     <section className="mx-auto w-full max-w-4xl px-4 py-8">
-      <div className="flex items-center gap-3">
-        <Sparkles className="size-8 text-primary" aria-hidden="true" />
+      <div className="flex items-start gap-3 sm:items-center">
+        <Sparkles className="mt-0.5 size-8 shrink-0 text-primary sm:mt-0" aria-hidden="true" />
         <div>
           <h1 className="text-3xl font-bold tracking-tight">Discover</h1>
           <p className="text-muted-foreground">

@@ -277,7 +277,7 @@ function MilestoneRow({
               min={0}
               max={percent ? 100 : undefined}
               step="any"
-              placeholder={percent ? '10' : '500'}
+              placeholder={percent ? 'e.g. 10' : 'e.g. 500'}
               {...a11y('amount')}
               {...register(`${milestone}.amount`, { setValueAs: numberOrUndefined })}
             />

@@ -8,7 +8,7 @@ import { VerificationRequired } from '@/components/referral/verification-require
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Form, FormInput, FormTextarea, useSchemaForm } from '@/components/ui/form';
-import { PageSpinner, Spinner } from '@/components/ui/spinner';
+import { Spinner } from '@/components/ui/spinner';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
@@ -98,9 +98,9 @@ function EmailDraftScreen({ id, user }: { id: string; user: User | null }) {
   if (draftError) return <LoadFailed text={errorText(draftError, GET_DRAFT_FAILED)} />;
   if (referralQuery.isPending || draftQuery.isPending) {
     return (
-      <div className="flex flex-1 flex-col items-center justify-center gap-2">
-        <PageSpinner label="Loading your email draft" />
-        <p className="-mt-[20vh] text-sm text-muted-foreground" aria-hidden="true">
+      <div className="flex min-h-[50vh] w-full flex-1 flex-col items-center justify-center gap-3">
+        <Spinner className="size-8" label="Loading your email draft" />
+        <p className="text-sm text-muted-foreground" aria-hidden="true">
           Loading your email draft
         </p>
       </div>

@@ -85,7 +85,7 @@ export function InvitationsPanel({ vendor }: { vendor: Vendor }) {
                 return (
                   <li key={invitation.id} className="flex flex-col gap-2 p-3 sm:flex-row sm:items-center">
                     <div className="min-w-0 flex-1">
-                      <p className="truncate font-medium">{invitation.email}</p>
+                      <p className="font-medium break-all">{invitation.email}</p>
                       <p className="text-xs text-muted-foreground">Invited {formatDate(invitation.createdAt)}</p>
                     </div>
                     <div className="flex items-center gap-2">

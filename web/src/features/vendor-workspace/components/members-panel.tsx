@@ -66,11 +66,11 @@ export function MembersPanel({ vendor, userId, onLeft }: { vendor: Vendor; userI
             return (
               <li key={member.userId} className="flex flex-col gap-3 p-3 sm:flex-row sm:items-center">
                 <div className="min-w-0 flex-1">
-                  <p className="truncate font-medium">
+                  <p className="font-medium break-words">
                     {who(member)}
                     {self ? <span className="font-normal text-muted-foreground"> (you)</span> : null}
                   </p>
-                  <p className="truncate text-sm text-muted-foreground">{member.email}</p>
+                  <p className="text-sm break-all text-muted-foreground">{member.email}</p>
                 </div>
                 <div className="flex items-center gap-2">
                   <Badge variant={member.role === 'owner' ? 'default' : 'secondary'}>{ROLE_LABELS[member.role]}</Badge>
