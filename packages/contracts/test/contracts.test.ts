@@ -1,11 +1,44 @@
 import { describe, expect, it } from 'vitest';
 import {
   CreateReferralRequest,
+  CreateVendorRequest,
+  DemoRequest,
+  InviteMemberRequest,
+  LoginRequest,
   normalizeRecipients,
   parseSearchContent,
   SendEmailRequest,
   stripLegalSuffixes,
 } from '../src/index.ts';
+
+describe('every address field (docs/product-decisions.md, "Addresses an account may take")', () => {
+  // The spec's shape, yet a mailer delivers each to another address than the one shown.
+  const smuggled = ['jo@globex.test<root>', 'me@evil.com,x.acme.com', 'boss<evil@attacker.test', 'a@b.c;root'];
+  const fields = {
+    'log-in': (email: string) => LoginRequest.safeParse({ email, password: 'x' }),
+    'lead inbox': (email: string) =>
+      CreateVendorRequest.safeParse({ name: 'Acme', website: 'https://acme.test', leadInbox: email }),
+    invitation: (email: string) => InviteMemberRequest.safeParse({ email }),
+    'demo request': (email: string) =>
+      DemoRequest.safeParse({
+        firstName: 'Grace',
+        lastName: 'Hopper',
+        email,
+        phone: '+1 555 0100',
+        website: 'https://navy.example',
+      }),
+  };
+  it.each(Object.entries(fields))('%s refuses an address a mailer reads as another, takes a plain one', (_, parse) => {
+    for (const email of smuggled) {
+      const result = parse(email);
+      expect(result.success, email).toBe(false);
+      expect(
+        result.error!.issues.filter((issue) => ['email', 'leadInbox'].includes(String(issue.path[0]))),
+      ).toHaveLength(1);
+    }
+    expect(parse("O'Neil+Leads@Acme-Corp.test").success).toBe(true);
+  });
+});
 
 describe('parseSearchContent (spec 3)', () => {
   it('reads labelled lines, bold markers removed, case-insensitive', () => {
