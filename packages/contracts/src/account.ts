@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { passwordText } from './common.ts';
-import { accountEmail, Password } from './auth.ts';
+import { emailField, passwordText } from './common.ts';
+import { Password } from './auth.ts';
 
 /** POST /api/account/password: the current password is checked; other sessions end. */
 export const ChangePasswordRequest = z
@@ -17,7 +17,7 @@ export type ChangePasswordRequest = z.input<typeof ChangePasswordRequest>;
 
 /** POST /api/account/email: the password is checked; the new address takes effect once verified. */
 export const ChangeEmailRequest = z.strictObject({
-  newEmail: accountEmail('Please enter a valid email address'),
+  newEmail: emailField('Please enter a valid email address'),
   password: passwordText('Password is required'),
 });
 export type ChangeEmailRequest = z.input<typeof ChangeEmailRequest>;

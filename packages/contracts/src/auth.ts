@@ -1,15 +1,11 @@
 import { z } from 'zod';
-import { Email, EMAIL_MESSAGE, emailField, passwordText, requiredText, text } from './common.ts';
+import { Email, passwordText, requiredText, text } from './common.ts';
 
 /**
  * Passwords have no rule but "required" (spec 5) and the text rule's refusal of control characters; never
  * trimmed or normalized. The upper bound only protects the hasher.
  */
 export const Password = passwordText('Password is required');
-
-/** An address an account may take (sign-up, email change): every address field's rule (`emailField`). */
-export const accountEmail = (message: string, label?: string) => emailField(message, label);
-export const AccountEmail = accountEmail(EMAIL_MESSAGE);
 
 export const LoginRequest = z.strictObject({ email: Email, password: Password });
 export type LoginRequest = z.input<typeof LoginRequest>;
@@ -18,7 +14,7 @@ export const RegisterRequest = z.strictObject({
   firstName: requiredText('First name is required', 100),
   lastName: requiredText('Last name is required', 100),
   companyName: requiredText('Company name is required', 200),
-  email: AccountEmail,
+  email: Email,
   password: Password,
 });
 export type RegisterRequest = z.input<typeof RegisterRequest>;

