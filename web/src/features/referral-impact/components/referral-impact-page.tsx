@@ -1,4 +1,4 @@
-import type { ImpactSummary } from '@app/contracts';
+import { IMPACT_MESSAGES, type ImpactSummary } from '@app/contracts';
 import { ArrowDownToLine, Filter, RefreshCw, X } from 'lucide-react';
 import { useId, useState, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button';
@@ -133,7 +133,7 @@ export function ReferralImpactPage() {
             </Button>
             {rangeInvalid ? (
               <p role="alert" className="text-sm font-medium text-destructive sm:col-span-4">
-                The start date must be on or before the end date
+                {IMPACT_MESSAGES.fromAfterTo}
               </p>
             ) : null}
           </CardContent>
