@@ -25,6 +25,14 @@ export const createUser = (
 export const setPasswordHash = (db: Tx, id: string, passwordHash: string) =>
   db.user.update({ where: { id }, data: { passwordHash } });
 
+/**
+ * Locks the user's row until the transaction ends: the links of one user are opened one after the other, so
+ * a link read after the lock is still one that applies (a concurrent email change withdraws the others).
+ */
+export async function lockUser(db: Tx, id: string): Promise<void> {
+  await db.$queryRaw`SELECT id FROM users WHERE id = ${id}::uuid FOR UPDATE`;
+}
+
 export const markEmailVerified = (db: Tx, id: string) =>
   db.user.update({ where: { id }, data: { emailVerifiedAt: new Date() } });
 

@@ -7,6 +7,7 @@ import {
   findUserByEmail,
   isUniqueViolation,
   latestVerificationAt,
+  lockUser,
   markEmailVerified,
   moveEmail,
   replacePendingLink,
@@ -94,6 +95,11 @@ export function verificationUseCases(deps: {
     async open(input: { token: string; userId: string }, browserToken: string | undefined): Promise<LinkOutcome> {
       try {
         return await transaction(async (tx, emit) => {
+          const found = await findLinkWithUser(tx, hashToken(input.token));
+          if (!found || found.userId !== input.userId) fail('VERIFICATION_LINK_INVALID');
+          // The user's links one at a time, read again under the lock: an email change opened meanwhile has
+          // withdrawn the links sent to the old address, and its user row is the one this link would change.
+          await lockUser(tx, found.userId);
           const link = await findLinkWithUser(tx, hashToken(input.token));
           if (!link || link.userId !== input.userId || link.usedAt || link.expiresAt.getTime() <= Date.now())
             fail('VERIFICATION_LINK_INVALID');

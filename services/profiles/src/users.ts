@@ -14,12 +14,12 @@ import type { Tx } from './db.ts';
  */
 export async function rememberIdentity(tx: Tx, identity: Identity): Promise<void> {
   const email = identity.email.toLowerCase();
-  const copy = await tx.user.findUnique({ where: { userId: identity.userId } });
-  if (!copy) {
-    await tx.user.create({ data: { userId: identity.userId, email, emailVerified: identity.emailVerified } });
-  } else if (identity.emailVerified && !copy.emailVerified && copy.email === email) {
-    await tx.user.update({ where: { userId: identity.userId }, data: { emailVerified: true } });
-  }
+  const { userId, emailVerified } = identity;
+  // Insert-if-absent: concurrent first requests of one user (in other workspaces' transactions) each make
+  // sure of the copy; the first insert wins, the others wait for it and add nothing (no unique violation).
+  await tx.user.createMany({ data: [{ userId, email, emailVerified }], skipDuplicates: true });
+  if (emailVerified)
+    await tx.user.updateMany({ where: { userId, email, emailVerified: false }, data: { emailVerified: true } });
 }
 
 /**
