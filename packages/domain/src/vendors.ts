@@ -33,11 +33,49 @@ const WEBMAIL = new Set(
    bol.com.br uol.com.br terra.com.br shaw.ca rogers.com sympatico.ca bigpond.com optusnet.com.au`.split(/\s+/),
 );
 
-/** Whether a domain (or a subdomain of one, e.g. "mail.yahoo.com") is a webmail provider. */
+/**
+ * Providers whose country variants are as open as their main domain ("outlook.fr", "yahoo.com.au",
+ * "hotmail.co.jp", "live.de"): the brand followed by a country or generic top-level domain is webmail too.
+ */
+const WEBMAIL_BRANDS = new Set(
+  `gmail googlemail yahoo ymail outlook hotmail live msn windowslive aol gmx yandex protonmail icloud`.split(/\s+/),
+);
+
+/**
+ * The second levels registries sell names under ("co.uk", "com.au", "ne.jp"): such a pair is a registry's
+ * suffix, not a company's domain.
+ */
+const REGISTRY_SECOND_LEVELS = new Set(
+  `co com net org gov gouv gob edu ac ne or go mil nic ltd plc sch nom me id gen ind firm biz info`.split(/\s+/),
+);
+
+const hostLabels = (domain: string) => domain.trim().toLowerCase().replace(/\.$/, '').split('.');
+
+/**
+ * Whether a domain is a top-level domain or a registry's suffix ("co.uk", "com.br"): everyone under it is a
+ * different company, so it can be neither a workspace's website nor proven by an address under it.
+ */
+export function isPublicSuffixLike(domain: string): boolean {
+  const labels = hostLabels(domain);
+  if (labels.length < 2 || labels.some((label) => !label)) return true;
+  return labels.length === 2 && /^[a-z]{2}$/.test(labels[1]!) && REGISTRY_SECOND_LEVELS.has(labels[0]!);
+}
+
+/** A top-level domain a webmail brand is sold under: "com", "net", a country ("de") or a registry's ("co.uk"). */
+const isTopLevel = (labels: string[]) =>
+  (labels.length === 1 && /^(com|net|[a-z]{2})$/.test(labels[0]!)) ||
+  (labels.length === 2 && isPublicSuffixLike(labels.join('.')));
+
+/**
+ * Whether a domain (or a subdomain of one, e.g. "mail.yahoo.com") is a webmail provider, including the
+ * providers' country variants ("outlook.fr", "yahoo.com.au").
+ */
 export function isWebmailDomain(domain: string): boolean {
-  const host = domain.trim().toLowerCase().replace(/\.$/, '');
-  const labels = host.split('.');
-  for (let i = 0; i < labels.length - 1; i++) if (WEBMAIL.has(labels.slice(i).join('.'))) return true;
+  const labels = hostLabels(domain);
+  for (let i = 0; i < labels.length - 1; i++) {
+    if (WEBMAIL.has(labels.slice(i).join('.'))) return true;
+    if (WEBMAIL_BRANDS.has(labels[i]!) && isTopLevel(labels.slice(i + 1))) return true;
+  }
   return false;
 }
 
@@ -46,11 +84,11 @@ export const emailDomain = (email: string) => email.trim().toLowerCase().split('
 
 /**
  * Whether an address proves membership of a company with this website domain: the same domain or one of its
- * subdomains ("ana@eu.acme.com" for "acme.com"), never a webmail domain.
+ * subdomains ("ana@eu.acme.com" for "acme.com"), never a webmail domain nor a registry's suffix ("co.uk").
  */
 export function emailOnDomain(email: string, domain: string): boolean {
   const from = emailDomain(email);
   const site = domain.trim().toLowerCase();
-  if (!from || !site || isWebmailDomain(from) || isWebmailDomain(site)) return false;
+  if (!from || !site || isWebmailDomain(from) || isWebmailDomain(site) || isPublicSuffixLike(site)) return false;
   return from === site || from.endsWith(`.${site}`);
 }

@@ -8,7 +8,7 @@ import type {
   VendorDirectoryQuery,
   VendorSummary,
 } from '@app/contracts';
-import { companyKey, isWebmailDomain } from '@app/domain';
+import { companyKey, isPublicSuffixLike, isWebmailDomain } from '@app/domain';
 import { fail, type Identity, type TransactionRunner } from '@app/kit';
 import type { z } from 'zod';
 import type { Tx } from './db.ts';
@@ -40,9 +40,19 @@ export async function showVendor(db: Tx, vendorId: string, viewer: Viewer): Prom
   return vendorView(record, viewer, inviters);
 }
 
-/** A website can be neither a webmail domain nor the domain of another verified workspace. */
-async function checkWebsite(db: Tx, domain: string, vendorId?: string): Promise<void> {
+/**
+ * A website that names no company: webmail (WEBMAIL_DOMAIN) or a registry's suffix such as "co.uk" (anyone
+ * with an address under it would prove it, and every product under it would route to the workspace).
+ */
+function refuseOpenDomain(domain: string): void {
   if (isWebmailDomain(domain)) fail('WEBMAIL_DOMAIN');
+  if (isPublicSuffixLike(domain))
+    fail('VALIDATION_FAILED', 'Please enter a valid website, e.g. acme.com', { field: 'website' });
+}
+
+/** A website can be neither an open domain nor the domain of another verified workspace. */
+async function checkWebsite(db: Tx, domain: string, vendorId?: string): Promise<void> {
+  refuseOpenDomain(domain);
   if (await verifiedHolderOf(db, domain, vendorId)) fail('DOMAIN_TAKEN');
 }
 
@@ -73,7 +83,7 @@ export function workspaceUseCases(transaction: TransactionRunner<Tx>, db: Tx) {
 
     /** The caller becomes the owner; verified at once when their own verified address is on the domain. */
     async create(identity: Identity, input: Out<typeof CreateVendorRequest>): Promise<Vendor> {
-      if (isWebmailDomain(input.website)) fail('WEBMAIL_DOMAIN');
+      refuseOpenDomain(input.website);
       return guardDomain(() =>
         transaction(async (tx, emit) => {
           await checkWebsite(tx, input.website);
@@ -180,7 +190,10 @@ export function workspaceUseCases(transaction: TransactionRunner<Tx>, db: Tx) {
 
     /** An administrator creates a workspace (e.g. for a program's vendor), approved at once or not. */
     async adminCreate(identity: Identity, input: Out<typeof AdminCreateVendorRequest>): Promise<Vendor> {
-      if (isWebmailDomain(input.website)) fail('WEBMAIL_DOMAIN');
+      refuseOpenDomain(input.website);
+      // An approval always says why the platform vouches for the vendor (as POST /approve requires).
+      if (input.approve && !input.note)
+        fail('VALIDATION_FAILED', 'Please say why you approve this vendor', { field: 'note' });
       return guardDomain(() =>
         transaction(async (tx, emit) => {
           await checkWebsite(tx, input.website);
@@ -193,13 +206,7 @@ export function workspaceUseCases(transaction: TransactionRunner<Tx>, db: Tx) {
             },
           });
           await addAudit(tx, vendor.id, identity.email, 'created', `${input.name} (${input.website})`);
-          if (input.approve)
-            await approveByAdmin(
-              tx,
-              vendor.id,
-              identity.email,
-              input.note || 'Created and approved by an administrator',
-            );
+          if (input.approve) await approveByAdmin(tx, vendor.id, identity.email, input.note);
           emit('vendor.saved', vendorSnapshot(await vendorRecord(tx, vendor.id)));
           return showVendor(tx, vendor.id, { role: null, isAdmin: true });
         }),

@@ -578,7 +578,12 @@ describe('/api/lead-criteria and /api/bounties choose the workspace', () => {
     const admin = testUser('admin', { isAdmin: true });
     const approved = async (name: string) => {
       const vendor = await ok<Vendor>(
-        await call(admin, 'POST', '/api/admin/vendors', { name, website: uniqueDomain(name), approve: true }),
+        await call(admin, 'POST', '/api/admin/vendors', {
+          name,
+          website: uniqueDomain(name),
+          approve: true,
+          note: 'Known vendor',
+        }),
         201,
       );
       await ok(await accept(user, (await invited(admin, vendor.id, user.email)).id));

@@ -1,0 +1,179 @@
+import type { ErrorCode, Vendor } from '@app/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  caller,
+  eventsOfVendor,
+  snapshot,
+  startProfiles,
+  testUser,
+  uniqueDomain,
+  type TestContext,
+  type TestUser,
+} from './helpers.ts';
+
+/**
+ * Getting a verified vendor workspace without the right to it: a domain anyone can hold addresses at
+ * (webmail country variants, a registry's suffix such as co.uk), a look-alike of the company's domain, or an
+ * administrator's approval without the note that says why the platform vouches for it.
+ */
+let ctx: TestContext;
+const call = caller(() => ctx);
+const admin = testUser('admin', { isAdmin: true, domain: 'platform.test' });
+
+const create = (user: TestUser, body: unknown) => call(user, 'POST', '/api/vendors', body);
+
+/** A refusal: its status, code (and message), and every table exactly as before. */
+async function expectRefused(
+  send: () => ReturnType<typeof call>,
+  status: number,
+  code: ErrorCode,
+  message?: string,
+): Promise<void> {
+  const before = await snapshot(ctx.sql);
+  const response = await send();
+  expect(response.statusCode, response.body).toBe(status);
+  expect(response.json()).toMatchObject({ code, ...(message ? { message } : {}) });
+  expect(await snapshot(ctx.sql)).toEqual(before);
+}
+
+beforeAll(async () => {
+  ctx = await startProfiles();
+});
+
+afterAll(async () => {
+  await ctx?.close();
+});
+
+describe('webmail country variants prove nothing', () => {
+  it.each(['outlook.fr', 'hotmail.ca', 'yahoo.com.au', 'yahoo.co.in', 'live.de', 'outlook.com.br', 'gmx.fr'])(
+    'a user at %s cannot make it (or a subdomain) a website, nor have it verified',
+    async (domain) => {
+      const user = testUser('freemail', { domain });
+      for (const website of [domain, `https://www.${domain}/`, `eu.${domain}`, domain.toUpperCase()])
+        await expectRefused(() => create(user, { name: 'Acme Corp', website }), 400, 'WEBMAIL_DOMAIN');
+      // Nor an administrator's creation, nor a website change of an existing claim.
+      await expectRefused(
+        () => call(admin, 'POST', '/api/admin/vendors', { name: 'Acme Corp', website: domain }),
+        400,
+        'WEBMAIL_DOMAIN',
+      );
+      const claim = await create(user, { name: 'Acme Corp', website: uniqueDomain('claim') });
+      expect(claim.statusCode, claim.body).toBe(201);
+      expect(claim.json<Vendor>().verified).toBe(false);
+      await expectRefused(
+        () => call(user, 'PATCH', `/api/vendors/${claim.json<Vendor>().id}`, { website: domain }),
+        400,
+        'WEBMAIL_DOMAIN',
+      );
+    },
+  );
+});
+
+describe('a registry suffix (co.uk, com.au) is nobody’s company', () => {
+  const message = 'Please enter a valid website, e.g. acme.com';
+
+  it.each(['co.uk', 'com.au', 'co.jp', 'com.br'])(
+    'a user with an address under %s cannot claim the suffix itself',
+    async (suffix) => {
+      const user = testUser('registrant', { domain: `evil-${suffix.replace('.', '-')}.${suffix}` });
+      await expectRefused(() => create(user, { name: 'Everyone', website: suffix }), 400, 'VALIDATION_FAILED', message);
+      await expectRefused(
+        () => call(admin, 'POST', '/api/admin/vendors', { name: 'Everyone', website: `https://${suffix}/` }),
+        400,
+        'VALIDATION_FAILED',
+        message,
+      );
+      const claim = await create(user, { name: 'Acme Corp', website: uniqueDomain('suffix') });
+      expect(claim.statusCode, claim.body).toBe(201);
+      await expectRefused(
+        () => call(user, 'PATCH', `/api/vendors/${claim.json<Vendor>().id}`, { website: suffix }),
+        400,
+        'VALIDATION_FAILED',
+        message,
+      );
+    },
+  );
+
+  it('a company on a registry suffix still verifies with its own address', async () => {
+    const domain = `${uniqueDomain('brit').replace(/\.test$/, '')}.co.uk`;
+    const user = testUser('brit', { domain: `eu.${domain}` });
+    const response = await create(user, { name: 'Brit Ltd', website: domain });
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json<Vendor>()).toMatchObject({ domain, verified: true, verification: 'domain' });
+  });
+});
+
+describe('look-alike domains prove nothing', () => {
+  it.each([
+    ['a longer domain ending with it', (d: string) => `${d}.evil.test`],
+    ['a hyphenated look-alike', (d: string) => `evil-${d}`],
+    ['a glued look-alike', (d: string) => `evil${d}`],
+    ['a homograph with a Cyrillic letter', (d: string) => d.replace('a', '\u0430')],
+  ])('%s does not verify the workspace', async (_, lookAlike) => {
+    const domain = uniqueDomain('acme');
+    const owner = testUser('owner', { email: `ana@${lookAlike(domain)}` });
+    const response = await create(owner, { name: 'Acme', website: domain });
+    expect(response.statusCode, response.body).toBe(201);
+    const vendor = response.json<Vendor>();
+    expect(vendor.verified).toBe(false);
+    const checked = await call(owner, 'POST', `/api/vendors/${vendor.id}/verification`);
+    expect(checked.json<Vendor>().verified).toBe(false);
+  });
+
+  it('the same domain in upper case, with www. or a trailing dot is the same domain', async () => {
+    const domain = uniqueDomain('case');
+    const owner = testUser('owner', { email: `ana@EU.${domain.toUpperCase()}` });
+    const response = await create(owner, { name: 'Case', website: `HTTPS://WWW.${domain.toUpperCase()}./` });
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json<Vendor>()).toMatchObject({ domain, verified: true });
+    // A second claim of that domain, spelled another way, is the same domain: taken.
+    const other = testUser('other', { domain });
+    await expectRefused(() => create(other, { name: 'Case Two', website: `${domain}.` }), 409, 'DOMAIN_TAKEN');
+  });
+});
+
+describe('an administrator’s approval always carries its note', () => {
+  it('creating an approved workspace without a note is refused and changes nothing', async () => {
+    for (const note of [undefined, '', '   \n '])
+      await expectRefused(
+        () =>
+          call(admin, 'POST', '/api/admin/vendors', {
+            name: 'Unexplained',
+            website: uniqueDomain('unexplained'),
+            approve: true,
+            ...(note === undefined ? {} : { note }),
+          }),
+        400,
+        'VALIDATION_FAILED',
+        'Please say why you approve this vendor',
+      );
+  });
+
+  it('with a note, the approval is audited with it; unapproved creation needs none', async () => {
+    const approved = await call(admin, 'POST', '/api/admin/vendors', {
+      name: 'Explained',
+      website: uniqueDomain('explained'),
+      approve: true,
+      note: 'Signed partner agreement #42',
+    });
+    expect(approved.statusCode, approved.body).toBe(201);
+    const vendor = approved.json<Vendor>();
+    expect(vendor).toMatchObject({ verified: true, verification: 'admin' });
+    const audit = await call(admin, 'GET', `/api/vendors/${vendor.id}/audit`);
+    expect(audit.json()).toContainEqual(
+      expect.objectContaining({ action: 'approved', actor: admin.email, note: 'Signed partner agreement #42' }),
+    );
+    expect(eventsOfVendor(ctx, vendor.id, 'vendor.saved').at(-1)?.payload.verified ?? true).toBe(true);
+
+    const plain = await call(admin, 'POST', '/api/admin/vendors', { name: 'Later', website: uniqueDomain('later') });
+    expect(plain.statusCode, plain.body).toBe(201);
+    expect(plain.json<Vendor>().verified).toBe(false);
+  });
+
+  it('the approve call refuses a missing or blank note', async () => {
+    const plain = await call(admin, 'POST', '/api/admin/vendors', { name: 'Pending', website: uniqueDomain('pend') });
+    const { id } = plain.json<Vendor>();
+    for (const body of [{}, { note: '' }, { note: '  ' }])
+      await expectRefused(() => call(admin, 'POST', `/api/vendors/${id}/approve`, body), 400, 'VALIDATION_FAILED');
+  });
+});
