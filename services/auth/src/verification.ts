@@ -5,6 +5,7 @@ import {
   deletePendingLinks,
   findLinkWithUser,
   findUserByEmail,
+  findUserById,
   isUniqueViolation,
   latestVerificationAt,
   lockUser,
@@ -65,8 +66,15 @@ export function verificationUseCases(deps: {
      * Sends a link to the new address; the email changes only when it is opened. A new request replaces an
      * earlier pending change; ordinary verification links are left alone. The current address is told.
      */
-    requestEmailChange: (user: Recipient, newEmail: string) =>
+    requestEmailChange: (user: Recipient & { passwordHash: string }, newEmail: string) =>
       transaction(async (tx, emit) => {
+        // The password was checked before this transaction: a password change committed since cancels the
+        // pending changes and must cancel this one too (its link would outlive it). Under the user's lock, the
+        // password is still the one checked, or the change is refused as a wrong password.
+        await lockUser(tx, user.id);
+        const current = await findUserById(tx, user.id);
+        if (!current || current.passwordHash !== user.passwordHash)
+          fail('WRONG_PASSWORD', undefined, { field: 'password' });
         const link = await issueLink(tx, user.id, newEmail);
         emit('email_change.requested', { userId: user.id, newEmail, firstName: user.firstName, ...link });
         emit('email_change.notice_requested', {
@@ -82,6 +90,9 @@ export function verificationUseCases(deps: {
       transaction(async (tx, emit) => {
         const user = await findUserByEmail(tx, email);
         if (!user || user.emailVerifiedAt) return false;
+        // One resend of a user at a time: the next one reads the link this one issued, and is in its cooldown
+        // (two at once each sent an email, and left two valid links).
+        await lockUser(tx, user.id);
         const latest = await latestVerificationAt(tx, user.id);
         if (latest && Date.now() - latest.getTime() < config.RESEND_COOLDOWN_SECONDS * 1000) return false;
         await requestVerification(tx, emit, user);
