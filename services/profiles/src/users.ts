@@ -40,17 +40,24 @@ export async function saveRegistration(tx: Tx, payload: EventPayload<'user.regis
 }
 
 /**
- * `user.email_verified`: the account is verified at this address (a first verification or an email change).
- * Whether the address members see changed.
+ * `user.email_verified`: the account is verified at this address (a first verification or an email change),
+ * as of `at` (the event's occurredAt). An event older than the one the copy has (a failed delivery retried
+ * after a later change) changes nothing: an address the user left would otherwise be theirs again, and
+ * prove a workspace on its domain. Whether the address members see changed.
  */
-export async function saveVerifiedEmail(tx: Tx, payload: EventPayload<'user.email_verified'>): Promise<boolean> {
+export async function saveVerifiedEmail(
+  tx: Tx,
+  payload: EventPayload<'user.email_verified'>,
+  at: Date,
+): Promise<boolean> {
   const { userId } = payload;
   const email = payload.email.toLowerCase();
   const copy = await tx.user.findUnique({ where: { userId } });
   if (!copy) {
-    await tx.user.create({ data: { userId, email, emailVerified: true } });
+    await tx.user.create({ data: { userId, email, emailVerified: true, emailAt: at } });
     return false;
   }
-  await tx.user.update({ where: { userId }, data: { email, emailVerified: true } });
+  if (copy.emailAt && copy.emailAt > at) return false;
+  await tx.user.update({ where: { userId }, data: { email, emailVerified: true, emailAt: at } });
   return copy.email !== email;
 }

@@ -1,4 +1,6 @@
-import type { ErrorCode, Vendor } from '@app/contracts';
+import { randomUUID } from 'node:crypto';
+import type { ErrorCode, EventEnvelope, Vendor } from '@app/contracts';
+import { eventually } from '@app/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   caller,
@@ -175,5 +177,49 @@ describe('an administrator’s approval always carries its note', () => {
     const { id } = plain.json<Vendor>();
     for (const body of [{}, { note: '' }, { note: '  ' }])
       await expectRefused(() => call(admin, 'POST', `/api/vendors/${id}/approve`, body), 400, 'VALIDATION_FAILED');
+  });
+});
+
+describe('a verified address delivered late', () => {
+  it('an older user.email_verified, delivered after a newer one, neither puts the old address back nor proves its domain', async () => {
+    const domain = uniqueDomain('left');
+    const owner = testUser('leaver');
+    const vendor = (await create(owner, { name: 'Left Co', website: domain })).json<Vendor>();
+    expect(vendor.verified).toBe(false);
+    const verifiedAt = async (email: string, occurredAt: Date) => {
+      const id = randomUUID();
+      await ctx.bus.publish({
+        id,
+        name: 'user.email_verified',
+        payload: { userId: owner.userId, email },
+        occurredAt: occurredAt.toISOString(),
+      } as EventEnvelope);
+      await eventually(
+        async () =>
+          (
+            await ctx.sql.query(
+              "SELECT 1 FROM profiles.processed_events WHERE subscriber = 'profiles-email-verified' AND event_id = $1",
+              [id],
+            )
+          ).rowCount === 1,
+        5000,
+        'the event handled',
+      );
+    };
+    const copy = async () =>
+      (await ctx.sql.query('SELECT email FROM profiles.users WHERE user_id = $1', [owner.userId])).rows[0]?.email;
+    const now = Date.now();
+    // The user left the company address for a personal one; the company address's event, a minute older,
+    // failed and is delivered again only now.
+    await verifiedAt(`ana@personal-${randomUUID().slice(0, 6)}.test`, new Date(now));
+    const personal = await copy();
+    await verifiedAt(`ana@${domain}`, new Date(now - 60_000));
+    expect(await copy()).toBe(personal);
+    const checked = await call(owner, 'POST', `/api/vendors/${vendor.id}/verification`);
+    expect(checked.json<Vendor>().verified).toBe(false);
+    // A newer change is taken.
+    await verifiedAt(`ana@${domain}`, new Date(now + 1000));
+    expect(await copy()).toBe(`ana@${domain}`);
+    expect((await call(owner, 'POST', `/api/vendors/${vendor.id}/verification`)).json<Vendor>().verified).toBe(true);
   });
 });

@@ -14,7 +14,7 @@ export const emailVerified = defineSubscriber({
   event: 'user.email_verified',
   handle: async ({ event, tx, emit }) => {
     const workspaces = await lockWorkspacesOf(tx, event.payload.userId);
-    const addressChanged = await saveVerifiedEmail(tx, event.payload);
+    const addressChanged = await saveVerifiedEmail(tx, event.payload, new Date(event.occurredAt));
     for (const vendorId of workspaces) {
       const outcome = await verifyByDomain(tx, vendorId);
       if (outcome === 'verified' || addressChanged) await announceVendor(tx, emit, vendorId);
