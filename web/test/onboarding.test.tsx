@@ -153,6 +153,37 @@ describe('Ideal Customer Profile form (spec 2, 5, 8)', () => {
     expect(currentPath()).toBe('/onboarding');
   });
 
+  it('never opens an empty form over a profile it could not read: it says so, and opens once a read works', async () => {
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
+    let reads = 0;
+    const server = icpServer((req) => {
+      if (req.method !== 'GET' || req.path !== '/api/lead-criteria') return undefined;
+      reads += 1;
+      if (reads === 1) return json(500, { message: 'boom', code: 'INTERNAL_ERROR' }, 'Internal Server Error');
+      return json(200, {
+        ...{ employeeCount: [], countries: [], fundingStage: [], techStack: [], companyNotes: [] },
+        ...{ jobTitles: [], seniority: [], departments: [], contactNotes: [] },
+        industries: ['Accounting'],
+        minRevenue: '',
+        updatedAt: '2026-01-01T00:00:00.000Z',
+      });
+    });
+    const user = userEvent.setup();
+    renderProfile();
+    const alert = await screen.findByRole('alert');
+    expect(alert).toHaveTextContent('Your saved lead criteria could not be loaded');
+    expect(screen.queryByRole('button', { name: /Save & Continue/ })).not.toBeInTheDocument();
+    expect(screen.queryByRole('combobox', { name: 'Industries' })).not.toBeInTheDocument();
+    expect(consoleError).toHaveBeenCalledWith('Failed to load the Ideal Customer Profile', expect.anything());
+
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('button', { name: 'Remove Accounting' })).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(reads).toBe(2);
+    expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+    consoleError.mockRestore();
+  });
+
   it('tells unverified users to verify their email, but not administrators; Back goes home', async () => {
     const unverified = makeUser({ emailVerified: false });
     icpServer(undefined, unverified);

@@ -31,6 +31,7 @@ import {
   workspaceProblem,
   type WorkspaceChoice,
 } from './page-hooks';
+import { LoadFailedNotice } from './load-failed';
 
 export const PAYOUT_TYPE_LABELS: Record<PayoutType, string> = {
   flat: 'Flat amount (USD)',
@@ -56,16 +57,20 @@ export function BountiesPage({ user }: { user?: User | null }) {
   const vendorId = workspace.vendor?.id;
   const saved = useBounties(vendorId, { enabled: workspace.ready && workspace.problem !== 'none' });
   const readProblem = workspaceProblem(saved.error);
-  useLogFailure(readProblem ? null : saved.error, 'Failed to load the bounties');
+  // Logged (spec 7), and the form waits for a read that works (LoadFailedNotice).
+  const loadFailed = saved.isError && !readProblem;
+  useLogFailure(loadFailed ? saved.error : null, 'Failed to load the bounties');
   if (!workspace.ready || saved.fetchStatus === 'fetching') return <PageSpinner label="Loading your bounties" />;
   const problem = workspace.problem ?? readProblem;
   return (
     <BountiesEditor
-      key={vendorId ?? ''}
+      // A new form once a failed read works: its values are the form's defaults, taken when it mounts.
+      key={`${vendorId ?? ''}:${loadFailed ? 'unread' : 'read'}`}
       initial={initialBounties(saved.data ?? null)}
       workspace={workspace}
       problem={problem}
       showForm={problem !== 'none' && problem !== 'not-member'}
+      loadFailed={loadFailed ? () => void saved.refetch() : null}
       // Issue 12: a vendor's onboarding ends on its workspace; a referrer's (or both) on the search.
       next={user?.intent === 'vendor' ? withVendor(paths.vendor, vendorId) : paths.home}
     />
@@ -77,9 +82,12 @@ function BountiesEditor({
   workspace,
   problem: known,
   showForm,
+  loadFailed,
   next,
 }: {
   next: string;
+  /** Set when the saved bounties could not be read: reads them again. */
+  loadFailed: (() => void) | null;
   initial: Bounties;
   workspace: WorkspaceChoice;
   problem: WorkspaceProblem | null;
@@ -151,7 +159,9 @@ function BountiesEditor({
         alert={refused !== null}
       />
 
-      {!showForm ? null : (
+      {!showForm ? null : loadFailed ? (
+        <LoadFailedNotice what="bounties" onRetry={loadFailed} />
+      ) : (
         <Form
           form={form}
           onSubmit={onSubmit}

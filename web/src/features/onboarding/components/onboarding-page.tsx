@@ -28,6 +28,7 @@ import { errorText } from '@/lib/errors';
 import { withVendor } from '@/lib/my-vendors';
 import { useLeadCriteria, useSaveLeadCriteria } from '../api/lead-criteria';
 import { IntentChoice } from './intent-choice';
+import { LoadFailedNotice } from './load-failed';
 import {
   criteriaValues,
   EMPTY_CRITERIA,
@@ -72,18 +73,21 @@ function CriteriaPage({ user }: { user?: User | null }) {
   const vendorId = workspace.vendor?.id;
   const saved = useLeadCriteria(vendorId, { enabled: workspace.ready && workspace.problem !== 'none' });
   const readProblem = workspaceProblem(saved.error);
-  // A failed read other than 'none saved yet' is only logged (spec 7): the form starts empty.
-  useLogFailure(readProblem ? null : saved.error, 'Failed to load the Ideal Customer Profile');
+  // A failed read other than 'none saved yet' is logged (spec 7), and the form waits for a read that works.
+  const loadFailed = saved.isError && !readProblem;
+  useLogFailure(loadFailed ? saved.error : null, 'Failed to load the Ideal Customer Profile');
   if (!workspace.ready || saved.fetchStatus === 'fetching') return <PageSpinner label="Loading your profile" />;
   const problem = workspace.problem ?? readProblem;
   const initial = saved.data ? criteriaValues(saved.data) : EMPTY_CRITERIA;
   return (
     <CriteriaForm
-      key={vendorId ?? ''}
+      // A new form once a failed read works: its values are the form's defaults, taken when it mounts.
+      key={`${vendorId ?? ''}:${loadFailed ? 'unread' : 'read'}`}
       initial={initial}
       workspace={workspace}
       problem={problem}
       showForm={problem !== 'none' && problem !== 'not-member'}
+      loadFailed={loadFailed ? () => void saved.refetch() : null}
     />
   );
 }
@@ -93,11 +97,14 @@ function CriteriaForm({
   workspace,
   problem: known,
   showForm,
+  loadFailed,
 }: {
   initial: CriteriaValues;
   workspace: WorkspaceChoice;
   problem: WorkspaceProblem | null;
   showForm: boolean;
+  /** Set when the saved profile could not be read: reads it again. */
+  loadFailed: (() => void) | null;
 }) {
   const navigate = useNavigate();
   const save = useSaveLeadCriteria(workspace.vendor?.id);
@@ -144,7 +151,9 @@ function CriteriaForm({
         alert={refused !== null}
       />
 
-      {!showForm ? null : (
+      {!showForm ? null : loadFailed ? (
+        <LoadFailedNotice what="lead criteria" onRetry={loadFailed} />
+      ) : (
         <Form form={form} onSubmit={onSubmit} onError={onError} noEnterSubmit className="mt-6 grid gap-6">
           <Card>
             <CardHeader>
