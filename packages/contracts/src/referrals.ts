@@ -262,14 +262,26 @@ export type Referral = z.infer<typeof Referral>;
 export const ReferralListItem = Referral.omit({ emailDraft: true });
 export type ReferralListItem = z.infer<typeof ReferralListItem>;
 
+/**
+ * A whole number in a query string: decimal digits only ('1e3', '0x10', ' 5', '5.0' and a repeated parameter
+ * are refused, where Number() would take them), from min to max.
+ */
+const queryInteger = (label: string, min: number, max: number, fallback: number) => {
+  const message = `${label} must be a whole number from ${min} to ${max.toLocaleString('en-US')}`;
+  return z
+    .union([z.int(), z.string().regex(/^\d{1,9}$/, message).transform(Number)], { error: message })
+    .pipe(z.number().min(min, message).max(max, message))
+    .default(fallback);
+};
+
 /** GET /api/referrals: server-side filters of the Tee ups dashboard (spec 9) and paging. */
 export const ListReferralsQuery = z.strictObject({
   search: line('Search', 200).optional(),
   status: ReferralStatus.optional(),
   company: line('Company', 200).optional(),
   days: z.enum(['7', '30', '90', 'all']).default('90'),
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(25),
+  page: queryInteger('Page', 1, 100_000, 1),
+  pageSize: queryInteger('Page size', 1, 100, 25),
 });
 export type ListReferralsQuery = z.input<typeof ListReferralsQuery>;
 
