@@ -20,11 +20,11 @@ function inboxServer(mine: MyVendors, leads: Lead[], extra?: Handler) {
       if (answer) return answer;
       if (req.method === 'GET' && req.path === '/api/vendors/mine') return json(200, mine);
       if (req.method === 'GET' && req.path === '/api/vendors/v-acme/leads') {
-        const { status } = queryOf(req);
-        return json(
-          200,
-          state.leads.filter((lead) => !status || lead.status === status),
-        );
+        // As the service answers: newest first (the array's order), `limit` of those older than `before`.
+        const { status, before, limit } = queryOf(req);
+        const matching = state.leads.filter((lead) => !status || lead.status === status);
+        const from = before ? matching.findIndex((lead) => lead.referralId === Number(before)) + 1 : 0;
+        return json(200, matching.slice(from, from + Number(limit ?? 500)));
       }
       return undefined;
     },
@@ -139,7 +139,48 @@ describe('Lead inbox (issue 9)', () => {
     await user.click(screen.getByRole('button', { name: 'Declined' }));
     expect(await screen.findByRole('heading', { name: 'No declined leads' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Declined' })).toHaveAttribute('aria-pressed', 'true');
-    expect(queryOf(server.callsTo('GET', '/api/vendors/v-acme/leads').at(-1)!)).toEqual({ status: 'declined' });
+    expect(queryOf(server.callsTo('GET', '/api/vendors/v-acme/leads').at(-1)!)).toEqual({
+      status: 'declined',
+      limit: '21',
+    });
+  });
+
+  it('pages 20 leads at a time, newest first; a filter starts again at the first page', async () => {
+    const leads = Array.from({ length: 45 }, (_, n) =>
+      makeLead({ referralId: 100 - n, client: { ...makeLead().client!, name: `Client ${n + 1}` } }),
+    );
+    const server = inboxServer(mine(), leads);
+    const user = userEvent.setup();
+    renderInbox();
+    const pages = () => screen.getByRole('navigation', { name: 'Lead pages' });
+    // The cards shown: the list's own items (each card holds lists of its own).
+    const names = async () => [...(await screen.findByRole('list', { name: 'Leads' })).children];
+
+    expect(await names()).toHaveLength(20);
+    expect(screen.getByText('Client 1')).toBeInTheDocument();
+    expect(screen.queryByText('Client 21')).not.toBeInTheDocument();
+    expect(within(pages()).getByRole('button', { name: 'Newer leads' })).toBeDisabled();
+    expect(within(pages()).getByText('Page 1')).toBeInTheDocument();
+
+    await user.click(within(pages()).getByRole('button', { name: 'Older leads' }));
+    expect(await screen.findByText('Client 21')).toBeInTheDocument();
+    expect(screen.queryByText('Client 20')).not.toBeInTheDocument();
+    expect(queryOf(server.callsTo('GET', '/api/vendors/v-acme/leads').at(-1)!)).toEqual({ limit: '21', before: '81' });
+    expect(within(pages()).getByText('Page 2')).toBeInTheDocument();
+
+    await user.click(within(pages()).getByRole('button', { name: 'Older leads' }));
+    expect(await screen.findByText('Client 45')).toBeInTheDocument();
+    expect(await names()).toHaveLength(5);
+    expect(within(pages()).getByRole('button', { name: 'Older leads' })).toBeDisabled();
+
+    await user.click(within(pages()).getByRole('button', { name: 'Newer leads' }));
+    expect(await screen.findByText('Client 40')).toBeInTheDocument();
+    expect(within(pages()).getByText('Page 2')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'New' }));
+    expect(await screen.findByText('Client 1')).toBeInTheDocument();
+    expect(within(pages()).getByText('Page 1')).toBeInTheDocument();
+    expect(queryOf(server.callsTo('GET', '/api/vendors/v-acme/leads').at(-1)!)).toEqual({ status: 'new', limit: '21' });
   });
 
   it('guides a user without a workspace, and one whose workspace is not verified', async () => {

@@ -266,12 +266,20 @@ export type ReferralListItem = z.infer<typeof ReferralListItem>;
  * A whole number in a query string: decimal digits only ('1e3', '0x10', ' 5', '5.0' and a repeated parameter
  * are refused, where Number() would take them), from min to max.
  */
-const queryInteger = (label: string, min: number, max: number, fallback: number) => {
+const queryInteger = (label: string, min: number, max: number) => {
   const message = `${label} must be a whole number from ${min} to ${max.toLocaleString('en-US')}`;
   return z
-    .union([z.int(), z.string().regex(/^\d{1,9}$/, message).transform(Number)], { error: message })
-    .pipe(z.number().min(min, message).max(max, message))
-    .default(fallback);
+    .union(
+      [
+        z.int(),
+        z
+          .string()
+          .regex(/^\d{1,10}$/, message)
+          .transform(Number),
+      ],
+      { error: message },
+    )
+    .pipe(z.number().min(min, message).max(max, message));
 };
 
 /** GET /api/referrals: server-side filters of the Tee ups dashboard (spec 9) and paging. */
@@ -280,8 +288,8 @@ export const ListReferralsQuery = z.strictObject({
   status: ReferralStatus.optional(),
   company: line('Company', 200).optional(),
   days: z.enum(['7', '30', '90', 'all']).default('90'),
-  page: queryInteger('Page', 1, 100_000, 1),
-  pageSize: queryInteger('Page size', 1, 100, 25),
+  page: queryInteger('Page', 1, 100_000).default(1),
+  pageSize: queryInteger('Page size', 1, 100).default(25),
 });
 export type ListReferralsQuery = z.input<typeof ListReferralsQuery>;
 
@@ -379,4 +387,16 @@ export const Lead = z.object({
 });
 export type Lead = z.infer<typeof Lead>;
 
-export const ListLeadsQuery = z.strictObject({ status: LeadStatus.optional() });
+/** The most leads one inbox call answers (the newest, or the newest older than `before`). */
+export const MAX_LEADS = 500;
+
+/**
+ * GET /api/vendors/{vendorId}/leads: newest first, `limit` of them (all up to MAX_LEADS by default), only those
+ * older than the lead `before` (a referral id of the same inbox) when given: the next page after that lead.
+ */
+export const ListLeadsQuery = z.strictObject({
+  status: LeadStatus.optional(),
+  before: queryInteger('The lead to page from', 1, 2_147_483_647).optional(),
+  limit: queryInteger('Limit', 1, MAX_LEADS).default(MAX_LEADS),
+});
+export type ListLeadsQuery = z.input<typeof ListLeadsQuery>;

@@ -8,7 +8,9 @@ import type {
   ReferralStatus,
   TimelineEntry,
 } from '@app/contracts';
+import type { ListLeadsQuery } from '@app/contracts';
 import type pg from 'pg';
+import type { z } from 'zod';
 import { moneyOf } from './money-view.ts';
 import { isReferralId, iso, moneySubjectOf, TIMELINE_OF_R } from './reads.ts';
 import { personName } from './people.ts';
@@ -17,9 +19,6 @@ import { personName } from './people.ts';
  * Reading a vendor's lead inbox: the referrals routed to it, newest first, by index (vendor_id,
  * created_at DESC, id DESC), each with its referrer, client, fit, intro email and timeline.
  */
-
-/** The most leads one inbox page answers (the newest). */
-export const MAX_LEADS = 500;
 
 interface LeadRow {
   id: number;
@@ -90,6 +89,8 @@ function toLead(row: LeadRow, money: ReferralMoney): Lead {
   };
 }
 
+export type LeadsQuery = z.output<typeof ListLeadsQuery>;
+
 export function leadReads(pool: pg.Pool, currency: string) {
   async function withMoney(rows: LeadRow[]): Promise<Lead[]> {
     const money = await moneyOf(
@@ -101,12 +102,20 @@ export function leadReads(pool: pg.Pool, currency: string) {
   }
 
   return {
-    /** The vendor's leads, newest first (at most MAX_LEADS), optionally in one status. */
-    async list(vendorId: string, status?: LeadStatus): Promise<Lead[]> {
+    /**
+     * The vendor's leads, newest first, `limit` of them, optionally in one status and only those older than
+     * the lead `before` (in the inbox's order: created_at, then id). A `before` that is not one of this
+     * vendor's leads answers nothing: another vendor's referral says nothing, not even when it was made.
+     */
+    async list(vendorId: string, query: LeadsQuery): Promise<Lead[]> {
       const { rows } = await pool.query<LeadRow>(
-        `${SELECT_LEADS} WHERE r.vendor_id = $1 AND ($2::lead_status IS NULL OR r.lead_status = $2::lead_status)
-          ORDER BY r.created_at DESC, r.id DESC LIMIT ${MAX_LEADS}`,
-        [vendorId, status ?? null],
+        `${SELECT_LEADS}
+          WHERE r.vendor_id = $1 AND ($2::lead_status IS NULL OR r.lead_status = $2::lead_status)
+            AND ($3::int IS NULL OR (r.created_at, r.id) < (
+              SELECT b.created_at, b.id FROM referrals b
+               WHERE b.id = $3::int AND b.vendor_id = $1 AND b.lead_status IS NOT NULL))
+          ORDER BY r.created_at DESC, r.id DESC LIMIT $4`,
+        [vendorId, query.status ?? null, query.before ?? null, query.limit],
       );
       return withMoney(rows);
     },

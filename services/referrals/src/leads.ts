@@ -1,7 +1,7 @@
 import type { ConfirmMilestoneRequest, Lead, LeadStatus, VendorCommissions } from '@app/contracts';
 import { fail, type Identity, type TransactionRunner } from '@app/kit';
 import type { Tx } from './db.ts';
-import type { LeadReads } from './lead-reads.ts';
+import type { LeadReads, LeadsQuery } from './lead-reads.ts';
 import { checkCeiling, confirmMilestone, type MoneySettings } from './milestones.ts';
 import type { MoneyUseCases } from './money.ts';
 import { lockReferral, reverseUnpaid, setDealValues, type Actor } from './money-repository.ts';
@@ -116,9 +116,9 @@ export function leadUseCases(deps: {
   }
 
   return {
-    async list(identity: Identity, vendorId: string, status?: LeadStatus): Promise<Lead[]> {
+    async list(identity: Identity, vendorId: string, query: LeadsQuery): Promise<Lead[]> {
       const vendor = await memberOf(identity, vendorId);
-      return reads.list(vendor.id, status);
+      return reads.list(vendor.id, query);
     },
 
     async get(identity: Identity, vendorId: string, referralId: number): Promise<Lead> {

@@ -33,7 +33,7 @@ export function referralRoutes(deps: {
     getImpact: ({ identity, query }) => impact.summary(identity.userId, query),
     listCommissions: ({ identity, query }) => impact.commissions(identity.userId, query),
     requestConfirmation: ({ identity, params, body }) => money.requestConfirmation(identity, params.id, body),
-    listLeads: ({ identity, params, query }) => leads.list(identity, params.vendorId, query.status),
+    listLeads: ({ identity, params, query }) => leads.list(identity, params.vendorId, query),
     getLead: ({ identity, params }) => leads.get(identity, params.vendorId, params.referralId),
     acceptLead: ({ identity, params }) => leads.accept(identity, params.vendorId, params.referralId),
     declineLead: ({ identity, params, body }) =>

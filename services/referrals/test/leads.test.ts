@@ -157,6 +157,62 @@ describe('the lead inbox', () => {
       expect([path, response.statusCode, response.json().code]).toEqual([path, status, code]);
     }
   });
+
+  it('pages from a lead: `limit` of the newest, then those older than `before`, each lead once, in order', async () => {
+    for (let n = 0; n < 5; n += 1) await routed({ referredFirstName: `Paged${n}` });
+    const all = Lead.array().parse((await inbox(owner, vendor.vendorId)).json());
+    expect(all.length).toBeGreaterThanOrEqual(5);
+    const pages: number[][] = [];
+    let before: number | undefined;
+    for (;;) {
+      const response = await inbox(owner, vendor.vendorId, `?limit=2${before ? `&before=${before}` : ''}`);
+      expect(response.statusCode, response.body).toBe(200);
+      const page = Lead.array()
+        .parse(response.json())
+        .map((l) => l.referralId);
+      expect(page.length).toBeLessThanOrEqual(2);
+      if (page.length === 0) break;
+      pages.push(page);
+      before = page.at(-1);
+    }
+    expect(pages.flat()).toEqual(all.map((l) => l.referralId));
+    expect(pages.slice(0, -1).every((page) => page.length === 2)).toBe(true);
+
+    // With a status: the pages of that status only.
+    const fresh = all.filter((l) => l.status === 'new').map((l) => l.referralId);
+    const firstNew = Lead.array().parse((await inbox(owner, vendor.vendorId, '?status=new&limit=1')).json());
+    const nextNew = Lead.array().parse(
+      (await inbox(owner, vendor.vendorId, `?status=new&limit=2&before=${fresh[0]}`)).json(),
+    );
+    expect([...firstNew, ...nextNew].map((l) => l.referralId)).toEqual(fresh.slice(0, 3));
+  });
+
+  it("answers nothing from a `before` that is not one of the inbox's leads (another vendor's, not routed, unknown)", async () => {
+    const other = await saveVendor(ctx, { name: 'Paging Rival', members: [member] });
+    const theirs = await routed({ website: other.domain });
+    const notRouted = await routed({ website: '', company: 'Nowhere Ltd' });
+    for (const before of [theirs.id, notRouted.id, 2_000_000_000]) {
+      const response = await inbox(owner, vendor.vendorId, `?before=${before}`);
+      expect([before, response.statusCode, response.json()]).toEqual([before, 200, []]);
+    }
+  });
+
+  it.each([
+    ['a limit of 0', '?limit=0', 'Limit must be a whole number from 1 to 500'],
+    ['a limit over 500', '?limit=501', 'Limit must be a whole number from 1 to 500'],
+    ['a limit in exponent notation', '?limit=1e2', 'Limit must be a whole number from 1 to 500'],
+    [
+      'a before that is no number',
+      '?before=abc',
+      'The lead to page from must be a whole number from 1 to 2,147,483,647',
+    ],
+    ['a before past the ids', '?before=2147483648', 'The lead to page from must be a whole number'],
+    ['an unknown parameter', '?page=2', 'Unrecognized key: "page"'],
+  ])('refuses %s with a clear 400', async (_case, query, message) => {
+    const response = await inbox(owner, vendor.vendorId, query);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringContaining(message) });
+  });
 });
 
 describe('who may work in the inbox', () => {

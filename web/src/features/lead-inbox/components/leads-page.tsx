@@ -13,7 +13,7 @@ import { chooseVendor, useMyVendors, useVendorParam, withVendor } from '@/lib/my
 import { cn } from '@/lib/utils';
 import { useAcceptLead } from '../api/accept-lead';
 import { useDeclineLead } from '../api/decline-lead';
-import { useLeads } from '../api/list-leads';
+import { LEADS_PAGE, useLeads } from '../api/list-leads';
 import { DeclineDialog } from './decline-dialog';
 import { LEAD_STATUS_LABELS, LeadCard, leadTitle } from './lead-card';
 
@@ -88,7 +88,15 @@ const FILTERS: Array<LeadStatus | 'all'> = ['all', ...LEAD_STATUSES];
 
 function LeadList({ vendor }: { vendor: Vendor }) {
   const [status, setStatus] = useState<LeadStatus | 'all'>('all');
-  const leads = useLeads(vendor.id, status === 'all' ? undefined : status);
+  // The pages turned so far: the last lead of each page before this one (none on the first page).
+  const [cursors, setCursors] = useState<number[]>([]);
+  const leads = useLeads(vendor.id, { status: status === 'all' ? undefined : status, before: cursors.at(-1) });
+  const shown = leads.data?.slice(0, LEADS_PAGE) ?? [];
+  const older = (leads.data?.length ?? 0) > LEADS_PAGE;
+  const turn = (next: number[]) => {
+    setCursors(next);
+    window.scrollTo?.({ top: 0 });
+  };
   const accept = useAcceptLead(vendor.id);
   const decline = useDeclineLead(vendor.id);
   const [declining, setDeclining] = useState<Lead | null>(null);
@@ -126,7 +134,10 @@ function LeadList({ vendor }: { vendor: Vendor }) {
             size="sm"
             variant={status === filter ? 'secondary' : 'ghost'}
             aria-pressed={status === filter}
-            onClick={() => setStatus(filter)}
+            onClick={() => {
+              setStatus(filter);
+              setCursors([]);
+            }}
             className={cn(status === filter && 'ring-1 ring-border')}
           >
             {filter === 'all' ? 'All' : LEAD_STATUS_LABELS[filter]}
@@ -153,7 +164,7 @@ function LeadList({ vendor }: { vendor: Vendor }) {
           <div className="flex justify-center py-16">
             <Spinner className="size-8" label="Loading leads" />
           </div>
-        ) : leads.data.length === 0 ? (
+        ) : shown.length === 0 ? (
           <Card>
             <CardContent className="grid justify-items-center gap-2 py-12 text-center">
               <Inbox className="size-10 text-muted-foreground" aria-hidden="true" />
@@ -169,7 +180,7 @@ function LeadList({ vendor }: { vendor: Vendor }) {
           </Card>
         ) : (
           <ul className="grid gap-4" aria-label="Leads">
-            {leads.data.map((lead) => (
+            {shown.map((lead) => (
               <li key={lead.referralId}>
                 <LeadCard
                   vendorId={vendor.id}
@@ -183,6 +194,22 @@ function LeadList({ vendor }: { vendor: Vendor }) {
           </ul>
         )}
       </div>
+
+      {cursors.length > 0 || older ? (
+        <nav aria-label="Lead pages" className="flex flex-wrap items-center justify-between gap-2">
+          <Button variant="outline" disabled={cursors.length === 0} onClick={() => turn(cursors.slice(0, -1))}>
+            Newer leads
+          </Button>
+          <span className="text-sm text-muted-foreground">Page {cursors.length + 1}</span>
+          <Button
+            variant="outline"
+            disabled={!older || leads.isPlaceholderData}
+            onClick={() => turn([...cursors, shown.at(-1)!.referralId])}
+          >
+            Older leads
+          </Button>
+        </nav>
+      ) : null}
 
       <DeclineDialog
         client={declining ? leadTitle(declining) : ''}
