@@ -174,7 +174,9 @@ describe('Set Your Bounties (spec 2, 5, 8)', () => {
     const server = bountiesServer({ ...none, closedWon: { enabled: true, type: 'flat', amount: 700 } }, (req) => {
       if (req.method !== 'GET' || req.path !== '/api/bounties') return undefined;
       reads += 1;
-      return reads === 1 ? json(503, { message: 'down', code: 'SERVICE_UNAVAILABLE' }, 'Service Unavailable') : undefined;
+      return reads === 1
+        ? json(503, { message: 'down', code: 'SERVICE_UNAVAILABLE' }, 'Service Unavailable')
+        : undefined;
     });
     const user = userEvent.setup();
     renderBounties();
@@ -184,7 +186,7 @@ describe('Set Your Bounties (spec 2, 5, 8)', () => {
     expect(consoleError).toHaveBeenCalledWith('Failed to load the bounties', expect.anything());
 
     await user.click(screen.getByRole('button', { name: 'Try again' }));
-    expect(await screen.findByLabelText("Amount (USD)")).toHaveValue(700);
+    expect(await screen.findByLabelText('Amount (USD)')).toHaveValue(700);
     expect(screen.queryByText('Your saved bounties could not be loaded')).not.toBeInTheDocument();
     expect(reads).toBe(2);
     expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
