@@ -8,8 +8,10 @@ import { createPool, migrateService, prepared, prismaAdapter } from './db.ts';
 import type { ConsumerOptions, EventBus } from './events/bus.ts';
 import { observeOutbox } from './metrics.ts';
 import { connecting } from './startup.ts';
+import { batched } from './batch.ts';
 import {
   claimAndEmit,
+  claimAndEmitBatch,
   OutboxRelay,
   withOutbox,
   type SqlTransaction,
@@ -116,6 +118,12 @@ export async function createDataService<P extends PrismaLike>(options: DataServi
         prepared('SELECT 1 FROM processed_events WHERE subscriber = $1 AND event_id = $2', [subscriber, eventId]),
       )
     ).rowCount === 1;
+  // The emitting subscribers' claims of this process, made at once, share one statement (`batched`).
+  const claimOnce = batched({
+    runBatch: (claims: Parameters<typeof claimAndEmitBatch>[1]) => claimAndEmitBatch(pool, claims),
+    runOne: (claim) => claimAndEmit(pool, claim.subscriber, claim.eventId, claim.rows),
+    key: (claim) => `${claim.subscriber}\n${claim.eventId}`,
+  });
 
   return {
     app,
@@ -129,7 +137,7 @@ export async function createDataService<P extends PrismaLike>(options: DataServi
         transaction: transaction as unknown as TransactionRunner<SqlTransaction>,
         isProcessed,
         claimAndEmit: async (subscriber, eventId, rows) => {
-          const claimed = await claimAndEmit(pool, subscriber, eventId, rows);
+          const claimed = await claimOnce({ subscriber, eventId, rows });
           if (claimed && rows.length) relay.kick(rows.map((row) => row.id));
           return claimed;
         },

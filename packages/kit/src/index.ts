@@ -1,4 +1,5 @@
 export * from './app.ts';
+export * from './batch.ts';
 export * from './config.ts';
 export * from './db.ts';
 export * from './errors.ts';

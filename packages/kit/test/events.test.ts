@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   bindSubscriber,
   claimAndEmit,
+  batched,
+  claimAndEmitBatch,
   createLogger,
   createPool,
   migrateService,
@@ -13,6 +15,7 @@ import {
   runInContext,
   subscriberDefiner,
   withOutbox,
+  type EmittingClaim,
   type EventBus,
   type PgTransaction,
 } from '../src/index.ts';
@@ -257,6 +260,110 @@ describe('subscribers', () => {
     expect(await claimAndEmit(pool, 'claim-test', quiet, [])).toBe(true);
     expect(await claimAndEmit(pool, 'claim-test', quiet, [])).toBe(false);
     expect(await count("processed_events WHERE subscriber = 'claim-test'")).toBe(2);
+  });
+
+  it('claimAndEmitBatch claims each event on its own: answers only for the new ones, theirs alone', async () => {
+    const row = (userId: string) => ({
+      id: crypto.randomUUID(),
+      name: 'user.email_verified' as const,
+      payload: { userId, email: 'a@b.co' } as never,
+      requestId: `req-${userId}`,
+      occurredAt: new Date('2026-11-30T10:00:00.123Z'),
+      traceContext:
+        userId === 'cab-3' ? { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' } : null,
+    });
+    const before = crypto.randomUUID();
+    expect(await claimAndEmit(pool, 'batch-test', before, [row('cab-0')])).toBe(true);
+    const [one, two, three] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
+    const answers = await claimAndEmitBatch(pool, [
+      { subscriber: 'batch-test', eventId: one, rows: [row('cab-1'), row('cab-1b')] },
+      { subscriber: 'batch-test', eventId: before, rows: [row('cab-again')] }, // handled before: writes nothing
+      { subscriber: 'batch-test', eventId: two, rows: [] },
+      { subscriber: 'other-subscriber', eventId: before, rows: [row('cab-3')] }, // another subscriber's claim
+      { subscriber: 'batch-test', eventId: three, rows: [row('cab-4')] },
+    ]);
+    expect(answers).toEqual([true, false, true, true, true]);
+    const written = await pool.query<{ user_id: string; request_id: string; occurred_at: Date; trace: string | null }>(
+      `SELECT payload->>'userId' AS user_id, request_id, occurred_at, trace_context->>'traceparent' AS trace
+         FROM outbox_events WHERE payload->>'userId' LIKE 'cab-%' ORDER BY 1`,
+    );
+    expect(written.rows.map((r) => r.user_id)).toEqual(['cab-0', 'cab-1', 'cab-1b', 'cab-3', 'cab-4']);
+    expect(written.rows.find((r) => r.user_id === 'cab-1')).toMatchObject({ request_id: 'req-cab-1', trace: null });
+    expect(written.rows.find((r) => r.user_id === 'cab-3')?.trace).toMatch(/^00-0af7/);
+    expect(written.rows[1]!.occurred_at.toISOString()).toBe('2026-11-30T10:00:00.123Z');
+    expect(await count("processed_events WHERE subscriber = 'batch-test'")).toBe(4);
+    // The same claims again: nothing claimed, nothing written.
+    expect(
+      await claimAndEmitBatch(pool, [
+        { subscriber: 'batch-test', eventId: one, rows: [row('cab-1')] },
+        { subscriber: 'batch-test', eventId: three, rows: [row('cab-4')] },
+      ]),
+    ).toEqual([false, false]);
+    expect(await count("outbox_events WHERE payload->>'userId' LIKE 'cab-%'")).toBe(5);
+  });
+
+  it('an emitting subscriber under load: events handled at once share claims, each event answered once', async () => {
+    const seen: EventEnvelope<'user.email_verified'>[] = [];
+    await bus.subscribe({
+      event: 'user.email_verified',
+      subscriber: 'batch-seen',
+      handle: async (e) => void seen.push(e),
+    });
+    // The kit's wiring (data-service.ts), with the batch sizes recorded.
+    const batchSizes: number[] = [];
+    const claimOnce = batched({
+      runBatch: (claims: EmittingClaim[]) => {
+        batchSizes.push(claims.length);
+        return claimAndEmitBatch(pool, claims);
+      },
+      runOne: (claim) => claimAndEmit(pool, claim.subscriber, claim.eventId, claim.rows),
+      key: (claim) => `${claim.subscriber}\n${claim.eventId}`,
+    });
+    await bindSubscriber(
+      bus,
+      defineSubscriber({
+        kind: 'emitting',
+        id: 'batch-emitter',
+        event: 'session.ended',
+        options: { concurrency: 16, prefetch: 32 },
+        handle: async ({ event, emit }) => {
+          if (!event.payload.sessionId.startsWith('load-')) return;
+          emit('user.email_verified', { userId: event.payload.sessionId, email: 'a@b.co' });
+        },
+      }),
+      {
+        transaction: transaction(),
+        isProcessed: async () => false,
+        claimAndEmit: async (subscriber, eventId, rows) => {
+          const claimed = await claimOnce({ subscriber, eventId, rows });
+          if (claimed && rows.length) relay.kick(rows.map((r) => r.id));
+          return claimed;
+        },
+        log: logger,
+      },
+    );
+    const ids = Array.from({ length: 60 }, (_, i) => `load-${i}`);
+    const eventIds = ids.map(() => crypto.randomUUID());
+    await Promise.all(
+      ids.map((sessionId, i) =>
+        bus.publish({
+          id: eventIds[i]!,
+          name: 'session.ended',
+          occurredAt: new Date().toISOString(),
+          payload: { sessionId },
+        }),
+      ),
+    );
+    await eventually(() => ids.every((id) => seen.some((e) => e.payload.userId === id)), 10_000);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(seen.filter((e) => e.payload.userId.startsWith('load-'))).toHaveLength(60);
+    expect(await count("processed_events WHERE subscriber = 'batch-emitter' AND event_id = ANY($1)", [eventIds])).toBe(
+      60,
+    );
+    // Each event's answer written once, whatever batch its claim went in.
+    expect(await count("outbox_events WHERE payload->>'userId' LIKE 'load-%'")).toBe(60);
+    expect(batchSizes.length).toBeGreaterThan(0);
+    expect(Math.max(...batchSizes)).toBeGreaterThan(1);
   });
 
   it('skip `prepare` (the costly part) for an event that was handled already', async () => {

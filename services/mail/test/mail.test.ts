@@ -1,5 +1,6 @@
 import type { EventEnvelope, EventName } from '@app/contracts';
-import { createLogger, inProcessBus, outboxEvent, sealer, type EventBus } from '@app/kit';
+import { randomUUID } from 'node:crypto';
+import { createLogger, createPool, inProcessBus, outboxEvent, sealer, type EventBus } from '@app/kit';
 import {
   eventually,
   freshDatabase,
@@ -12,6 +13,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { adminMailWithheld } from '../src/catcher.ts';
 import { readMailConfig } from '../src/config.ts';
+import { sentEmails } from '../src/repository.ts';
 import { createMailService, type MailService } from '../src/service.ts';
 
 let db: Awaited<ReturnType<typeof freshDatabase>>;
@@ -244,6 +246,105 @@ describe('referral intro email', () => {
     expect(message!.text.trim()).toBe('Hi Jo,\n\nMeet Slack.\nThey can help.\n\n<script>x</script>');
     expect(message!.html).toContain('<p>Meet Slack.<br>They can help.</p>');
     expect(message!.html).toContain('&lt;script&gt;');
+  });
+});
+
+describe('emails claimed and marked together', () => {
+  it('each claim of one statement is judged alone: new, duplicate, sent, failed and stale, and a bad one alone', async () => {
+    await startMail({}, 1); // the schema
+    const pool = createPool(db.url, 'mail', 2);
+    let statements = 0;
+    const counted = new Proxy(pool, {
+      get: (target, property) =>
+        property === 'query'
+          ? (...args: unknown[]) => {
+              statements++;
+              return (target.query as (...a: unknown[]) => unknown).apply(target, args);
+            }
+          : Reflect.get(target, property),
+    });
+    try {
+      const sent = sentEmails(counted);
+      const claim = (eventId: string) => ({ eventId, kind: 'referral-intro', recipient: 'a@b.test', subject: 's' });
+      const [doneId, failedId, staleId, busyId] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
+      await sql.query(
+        `INSERT INTO mail.sent_emails (id, event_id, kind, recipient, subject, status, claimed_at) VALUES
+           (gen_random_uuid(), $1, 'k', 'r', 's', 'sent', now()),
+           (gen_random_uuid(), $2, 'k', 'r', 's', 'failed', now()),
+           (gen_random_uuid(), $3, 'k', 'r', 's', 'sending', now() - interval '5 minutes'),
+           (gen_random_uuid(), $4, 'k', 'r', 's', 'sending', now())`,
+        [doneId, failedId, staleId, busyId],
+      );
+      const fresh = [randomUUID(), randomUUID(), randomUUID()];
+      const answers = await Promise.all([
+        sent.claim(claim(randomUUID())), // goes alone; the rest wait and go together
+        ...fresh.map((id) => sent.claim(claim(id))),
+        sent.claim(claim(fresh[0]!)), // the same event twice at once: the second finds it being sent
+        sent.claim(claim(doneId)),
+        sent.claim(claim(failedId)),
+        sent.claim(claim(staleId)),
+        sent.claim(claim(busyId)),
+      ]);
+      const [, a, b, c, again, done, failed, stale, busy] = answers;
+      for (const id of [a, b, c, failed, stale]) expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(new Set([a, b, c, failed, stale]).size).toBe(5);
+      expect([again, done, busy]).toEqual([null, null, null]);
+      // One statement alone, one for the seven that waited together, one for the duplicate held back.
+      expect(statements).toBe(3);
+      // A claim the statement refuses fails its own caller only; the others of its batch are claimed alone.
+      const good = randomUUID();
+      const [, bad, goodId] = await Promise.all([
+        sent.claim(claim(randomUUID())),
+        sent.claim(claim('not-a-uuid')).catch((error: Error) => error.message),
+        sent.claim(claim(good)),
+      ]);
+      expect(bad).toMatch(/invalid input syntax for type uuid/);
+      expect(goodId).toMatch(/^[0-9a-f-]{36}$/);
+      const { rows } = await sql.query<{ event_id: string; attempts: number; status: string }>(
+        'SELECT event_id, attempts, status FROM mail.sent_emails WHERE event_id = ANY($1)',
+        [[failedId, staleId, ...fresh]],
+      );
+      expect(rows.map((row) => [row.event_id, row.status, row.attempts]).sort()).toEqual(
+        [[failedId, 'sending', 2], [staleId, 'sending', 2], ...fresh.map((id) => [id, 'sending', 1])].sort(),
+      );
+      // Marked at once: each row sent.
+      await Promise.all([a, b, c, failed, stale].map((id) => sent.markSent(id as string)));
+      const marked = await sql.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM mail.sent_emails WHERE status = 'sent' AND sent_at IS NOT NULL AND id = ANY($1)",
+        [[a, b, c, failed, stale]],
+      );
+      expect(marked.rows[0]!.n).toBe(5);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('many intro emails asked for at once, some twice: each goes out once and is recorded sent', async () => {
+    const buses = await startMail({}, 2);
+    const events = Array.from({ length: 40 }, (_, i) =>
+      envelope(
+        outboxEvent('referral.intro_email_requested', {
+          referralId: 1000 + i,
+          fromName: 'Ada via Referral Hub',
+          replyTo: 'referrer@agency.test',
+          to: [`client-${i}@burst.test`],
+          cc: [],
+          bcc: [],
+          subject: `Burst ${i}`,
+          body: 'Hi',
+        }),
+      ),
+    );
+    await Promise.all(events.map((event) => buses[0]!.publish(event)));
+    await Promise.all(events.slice(0, 10).map((event) => buses[1]!.publish(event)));
+    await eventually(() => events.every((_, i) => inbox(`client-${i}@burst.test`).length > 0), 20_000);
+    await settled();
+    for (let i = 0; i < 40; i++) expect(inbox(`client-${i}@burst.test`)).toHaveLength(1);
+    const { rows } = await sql.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM mail.sent_emails WHERE status = 'sent' AND event_id = ANY($1)",
+      [events.map((event) => event.id)],
+    );
+    expect(rows[0]!.n).toBe(40);
   });
 });
 

@@ -491,3 +491,52 @@ export async function claimAndStoreEmailDraft(
   );
   return rows[0]!;
 }
+
+/** One `referral.draft_generated` event to claim and store (`claimAndStoreEmailDrafts`). */
+export interface DraftToStore {
+  subscriber: string;
+  eventId: string;
+  referralId: number;
+  draft: EmailDraft;
+  fromEnrichment: boolean;
+}
+
+/**
+ * `claimAndStoreEmailDraft` for several events in one statement, with the same rule for each. The events
+ * must be of distinct referrals (an UPDATE ... FROM changes a row once, with one of its matches: `batched`'s
+ * key), so each draft is judged against the row as it was before the statement, as alone. Answers per event,
+ * in order.
+ */
+export async function claimAndStoreEmailDrafts(
+  pool: pg.Pool,
+  drafts: DraftToStore[],
+): Promise<Array<{ claimed: boolean; stored: boolean }>> {
+  const { rows } = await pool.query<{ claimed: boolean; stored: boolean }>(
+    prepared(
+      `WITH input AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::jsonb[], $5::boolean[]) WITH ORDINALITY
+             AS d(subscriber, event_id, referral_id, draft, from_enrichment, n)),
+       claimed AS (
+         INSERT INTO processed_events (subscriber, event_id) SELECT subscriber, event_id FROM input
+         ON CONFLICT DO NOTHING RETURNING subscriber, event_id),
+       stored AS (
+         UPDATE referrals r SET email_draft = d.draft, from_clay = d.from_enrichment, updated_at = now()
+           FROM input d JOIN claimed k ON k.subscriber = d.subscriber AND k.event_id = d.event_id
+          WHERE r.id = d.referral_id AND r.email_sent_at IS NULL AND (d.from_enrichment OR NOT r.from_clay)
+         RETURNING d.n)
+       SELECT k.event_id IS NOT NULL AS claimed, s.n IS NOT NULL AS stored
+         FROM input d
+         LEFT JOIN claimed k ON k.subscriber = d.subscriber AND k.event_id = d.event_id
+         LEFT JOIN stored s ON s.n = d.n
+        ORDER BY d.n`,
+      [
+        drafts.map((draft) => draft.subscriber),
+        drafts.map((draft) => draft.eventId),
+        drafts.map((draft) => draft.referralId),
+        drafts.map((draft) => JSON.stringify(draft.draft)),
+        drafts.map((draft) => draft.fromEnrichment),
+      ],
+    ),
+  );
+  return rows;
+}

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ERRORS, Referral, REFERRAL_MESSAGES, type ErrorCode, type EventPayload } from '@app/contracts';
 import { internalAuthToken } from '@app/kit';
+import { claimAndStoreEmailDrafts } from '../src/repository.ts';
 import { eventually, TEST_SECRET } from '@app/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -189,6 +190,70 @@ describe('the intro email draft', () => {
     expect((await referralOf(user, id)).emailDraft?.subject).toBe('Meet Grace');
     // An event for a referral that does not exist is consumed without effect.
     await deliver(ctx, 'referral.draft_generated', draftEvent(2_000_000, 'llm'));
+  });
+});
+
+describe('intro email drafts arriving together', () => {
+  it('are claimed and stored by one statement with the rules of one alone, each answered on its own', async () => {
+    const user = testUser();
+    const [fresh, sent, enriched, before, upgraded] = await Promise.all([1, 2, 3, 4, 5].map(() => created(user)));
+    expect((await sendEmail(user, sent!.id, validEmail)).statusCode).toBe(200);
+    await deliver(ctx, 'referral.draft_generated', draftEvent(enriched!.id, 'enrichment'));
+    const handledBefore = await deliver(ctx, 'referral.draft_generated', draftEvent(before!.id, 'llm', 'first'));
+    await deliver(ctx, 'referral.draft_generated', draftEvent(upgraded!.id, 'llm'));
+    const one = (referralId: number, source: 'llm' | 'template' | 'enrichment', eventId: string = randomUUID()) => {
+      const { subject, body, recipients } = draftEvent(referralId, source);
+      return {
+        subscriber: 'referrals-email-draft',
+        eventId,
+        referralId,
+        draft: { subject, body, recipients },
+        fromEnrichment: source === 'enrichment',
+      };
+    };
+    const answers = await claimAndStoreEmailDrafts(ctx.service.pool, [
+      one(fresh!.id, 'llm'),
+      one(sent!.id, 'enrichment'), // the email left: its draft is what was sent
+      one(enriched!.id, 'template'), // an enrichment draft is kept
+      one(before!.id, 'llm', handledBefore), // a redelivery
+      one(2_000_000, 'llm'), // no such referral
+      one(upgraded!.id, 'enrichment'),
+    ]);
+    expect(answers).toEqual([
+      { claimed: true, stored: true },
+      { claimed: true, stored: false },
+      { claimed: true, stored: false },
+      { claimed: false, stored: false },
+      { claimed: true, stored: false },
+      { claimed: true, stored: true },
+    ]);
+    const subjects = await Promise.all(
+      [fresh, sent, enriched, before, upgraded].map(async (r) => {
+        const referral = await referralOf(user, r!.id);
+        return [referral.emailDraft?.subject, referral.fromClay];
+      }),
+    );
+    expect(subjects).toEqual([
+      ['llm subject', false],
+      ['Meet Grace', false],
+      ['enrichment subject', true],
+      ['first', false],
+      ['enrichment subject', true],
+    ]);
+  });
+
+  it('many at once, two of them for one referral: every draft stored, the enrichment one kept', async () => {
+    const user = testUser();
+    const referrals = await Promise.all(Array.from({ length: 30 }, () => created(user)));
+    const [twice] = referrals;
+    await Promise.all([
+      ...referrals.map((r) => deliver(ctx, 'referral.draft_generated', draftEvent(r.id, 'llm', `draft ${r.id}`))),
+      deliver(ctx, 'referral.draft_generated', draftEvent(twice!.id, 'enrichment')),
+    ]);
+    for (const r of referrals.slice(1))
+      expect((await referralOf(user, r.id)).emailDraft?.subject).toBe(`draft ${r.id}`);
+    // Whichever came first, the enrichment draft is the one kept.
+    expect((await referralOf(user, twice!.id)).emailDraft?.subject).toBe('enrichment subject');
   });
 });
 

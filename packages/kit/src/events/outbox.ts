@@ -132,6 +132,71 @@ export async function claimAndEmit(
   return (rowCount ?? 0) > 0;
 }
 
+/** One subscriber's claim of one event and the events it answers with (`claimAndEmit`). */
+export interface EmittingClaim {
+  subscriber: string;
+  eventId: string;
+  rows: ReturnType<typeof outboxEvent>[];
+}
+
+/**
+ * `claimAndEmit` for several events in one statement, whatever their number (arrays, one prepared text):
+ * each event's answers are inserted only when its own claim is new. Answers, per claim in order, whether it
+ * was claimed. The claims must be distinct (a statement inserts a row once: `batched`'s key).
+ */
+export async function claimAndEmitBatch(pool: pg.Pool, claims: EmittingClaim[]): Promise<boolean[]> {
+  const rowOf: number[] = [];
+  const ids: string[] = [];
+  const names: string[] = [];
+  const payloads: string[] = [];
+  const requestIds: Array<string | null> = [];
+  const occurredAt: Date[] = [];
+  const traces: Array<string | null> = [];
+  claims.forEach((claim, index) => {
+    for (const row of claim.rows) {
+      rowOf.push(index + 1);
+      ids.push(row.id);
+      names.push(row.name);
+      payloads.push(JSON.stringify(row.payload));
+      requestIds.push(row.requestId);
+      occurredAt.push(row.occurredAt);
+      traces.push(row.traceContext ? JSON.stringify(row.traceContext) : null);
+    }
+  });
+  const { rows } = await pool.query<{ claimed: boolean }>(
+    prepared(
+      `WITH claims AS (
+         SELECT * FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS c(subscriber, event_id, n)),
+       claimed AS (
+         INSERT INTO processed_events (subscriber, event_id) SELECT subscriber, event_id FROM claims
+         ON CONFLICT DO NOTHING RETURNING subscriber, event_id),
+       emitted AS (
+         INSERT INTO outbox_events (id, name, payload, request_id, occurred_at, trace_context)
+         SELECT e.id, e.name, e.payload, e.request_id, e.occurred_at, e.trace_context
+           FROM unnest($3::bigint[], $4::uuid[], $5::text[], $6::jsonb[], $7::text[], $8::timestamptz[], $9::jsonb[])
+                AS e(n, id, name, payload, request_id, occurred_at, trace_context)
+           JOIN claims c ON c.n = e.n
+           JOIN claimed k ON k.subscriber = c.subscriber AND k.event_id = c.event_id
+         RETURNING 1)
+       SELECT k.event_id IS NOT NULL AS claimed
+         FROM claims c LEFT JOIN claimed k ON k.subscriber = c.subscriber AND k.event_id = c.event_id
+        ORDER BY c.n`,
+      [
+        claims.map((claim) => claim.subscriber),
+        claims.map((claim) => claim.eventId),
+        rowOf,
+        ids,
+        names,
+        payloads,
+        requestIds,
+        occurredAt,
+        traces,
+      ],
+    ),
+  );
+  return rows.map((row) => row.claimed);
+}
+
 /**
  * The one way a service changes data and announces it: `transaction((tx, emit) => ...)` runs the work in a
  * Prisma transaction, writes the events it emitted in that same transaction, and wakes the relay after

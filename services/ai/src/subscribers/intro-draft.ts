@@ -21,8 +21,9 @@ export const introDraft = (deps: { model: LanguageModel | null }) =>
     kind: 'emitting',
     id: INTRO_DRAFT_SUBSCRIBER,
     event: 'referral.created',
-    // The template is quick database-only work: more at once and a bigger pull batch (fewer pull requests).
-    options: deps.model ? options : { concurrency: 8, prefetch: 16 },
+    // The template is quick database-only work: many at once, whose claims share one statement (the kit's
+    // `batched`), and a bigger pull batch (fewer pull requests).
+    options: deps.model ? options : { concurrency: 32, prefetch: 64 },
     // The template costs less than looking the event up first; a model call does not.
     skipHandled: deps.model !== null,
     handle: async ({ event, emit, log }) => {

@@ -11,8 +11,9 @@ export const sendReferralIntro = (mailer: Mailer) =>
     kind: 'idempotent',
     id: 'mail-referral-intro',
     event: 'referral.intro_email_requested',
-    // Each email is its own (claimed by event id in sent_emails): several at once, like SMTP allows.
-    options: { concurrency: 8, prefetch: 16 },
+    // Each email is its own (claimed by event id in sent_emails): many at once, whose claims and marks share
+    // statements (sentEmails); the pooled SMTP transport queues what its connections cannot take yet.
+    options: { concurrency: 32, prefetch: 64 },
     handle: async ({ event, log }) => {
       const { referralId, fromName, replyTo, to, cc, bcc, subject, body } = event.payload;
       const outcome = await mailer.sendOnce(
