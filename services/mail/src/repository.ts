@@ -44,16 +44,12 @@ async function claimAll(pool: pg.Pool, claims: EmailClaim[]): Promise<Array<stri
   return rows.map((row) => row.id);
 }
 
-/** Marks the claimed rows sent, each at its own time. */
-async function markAllSent(pool: pg.Pool, marks: Array<{ id: string; at: Date }>): Promise<void[]> {
+/** Marks the claimed rows sent (at the time of the mark: a batch waits for at most one statement before it). */
+async function markAllSent(pool: pg.Pool, ids: string[]): Promise<void[]> {
   await pool.query(
-    prepared(
-      `UPDATE sent_emails s SET status = 'sent', sent_at = m.at
-         FROM unnest($1::uuid[], $2::timestamptz[]) AS m(id, at) WHERE s.id = m.id`,
-      [marks.map((mark) => mark.id), marks.map((mark) => mark.at)],
-    ),
+    prepared("UPDATE sent_emails SET status = 'sent', sent_at = now() WHERE id = ANY($1::uuid[])", [ids]),
   );
-  return marks.map(() => undefined);
+  return ids.map(() => undefined);
 }
 
 /**
@@ -69,9 +65,9 @@ export const sentEmails = (pool: pg.Pool) => {
     key: (one) => one.eventId,
   });
   const markSent = batched({
-    runBatch: (marks: Array<{ id: string; at: Date }>) => markAllSent(pool, marks),
-    runOne: async (mark) => void (await markAllSent(pool, [mark])),
-    key: (mark) => mark.id,
+    runBatch: (ids: string[]) => markAllSent(pool, ids),
+    runOne: async (id) => void (await markAllSent(pool, [id])),
+    key: (id) => id,
   });
 
   return {
@@ -84,7 +80,7 @@ export const sentEmails = (pool: pg.Pool) => {
       return rows[0]?.status === 'sent';
     },
 
-    markSent: (id: string): Promise<void> => markSent({ id, at: new Date() }),
+    markSent: (id: string): Promise<void> => markSent(id),
 
     async markFailed(id: string, error: unknown): Promise<void> {
       await pool.query("UPDATE sent_emails SET status = 'failed', last_error = $2 WHERE id = $1::uuid", [
