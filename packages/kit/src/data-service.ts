@@ -120,6 +120,7 @@ export async function createDataService<P extends PrismaLike>(options: DataServi
     ).rowCount === 1;
   // The emitting subscribers' claims of this process, made at once, share one statement (`batched`).
   const claimOnce = batched({
+    name: `${options.name}.claim_and_emit`,
     runBatch: (claims: Parameters<typeof claimAndEmitBatch>[1]) => claimAndEmitBatch(pool, claims),
     runOne: (claim) => claimAndEmit(pool, claim.subscriber, claim.eventId, claim.rows),
     key: (claim) => `${claim.subscriber}\n${claim.eventId}`,

@@ -109,6 +109,20 @@ export const metrics = {
     labelNames: ['kind'] as const,
     registers,
   }),
+  /** Group commit (`batched`): how many calls each statement served, and batches run again item by item. */
+  statementBatchSize: new Histogram({
+    name: 'db_statement_batch_size',
+    help: 'Calls served by one statement of a batched kind (1: alone), by statement',
+    labelNames: ['statement'] as const,
+    buckets: [1, 2, 4, 8, 16, 32, 64],
+    registers,
+  }),
+  statementBatchFailures: new Counter({
+    name: 'db_statement_batch_failures_total',
+    help: 'Batched statements that failed and were run again one item at a time, by statement',
+    labelNames: ['statement'] as const,
+    registers,
+  }),
   /** Emails never sent: an address a mailer would read as another one (mail's `plainEnvelope`). */
   emailsRefused: new Counter({
     name: 'emails_refused_total',

@@ -1,13 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { batched } from '../src/batch.ts';
+import { metrics } from '../src/metrics.ts';
 
 /** A statement that answers when told to: records each batch and each lone call. */
-function recorder(options: { failBatchWith?: (items: number[]) => boolean; short?: boolean } = {}) {
+function recorder(options: { failBatchWith?: (items: number[]) => boolean; short?: boolean; name?: string } = {}) {
   const batches: number[][] = [];
   const alone: number[] = [];
   const releases: Array<() => void> = [];
   const gate = () => new Promise<void>((resolve) => releases.push(resolve));
   const call = batched<number, number>({
+    name: options.name ?? 'test',
     runBatch: async (items) => {
       batches.push(items);
       await gate();
@@ -108,5 +110,26 @@ describe('batched', () => {
     await release();
     expect(await later).toBe(90);
     expect(batches).toEqual([[2, 3]]);
+  });
+
+  it('counts each statement by the calls it served, and the batches run again item by item', async () => {
+    const { call, release } = recorder({ name: 'test.metrics', failBatchWith: (items) => items.includes(5) });
+    const first = call(1);
+    const rest = [call(2), call(3), call(4)];
+    await release();
+    await Promise.all([first, ...rest]);
+    const failing = [call(6), call(5), call(7)];
+    await release();
+    await Promise.all(failing);
+    const sizes = (await metrics.statementBatchSize.get()).values.filter((v) => v.labels.statement === 'test.metrics');
+    const value = (name: string, le?: number) =>
+      sizes.find((v) => v.metricName === name && (le === undefined || (v.labels as { le?: number }).le === le))?.value;
+    expect(value('db_statement_batch_size_count')).toBe(4); // 1 alone, 3 together, 6 alone, 5 and 7 together
+    expect(value('db_statement_batch_size_sum')).toBe(1 + 3 + 1 + 2);
+    expect(value('db_statement_batch_size_bucket', 1)).toBe(2);
+    const failures = (await metrics.statementBatchFailures.get()).values.find(
+      (v) => v.labels.statement === 'test.metrics',
+    );
+    expect(failures?.value).toBe(1);
   });
 });

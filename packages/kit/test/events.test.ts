@@ -312,6 +312,7 @@ describe('subscribers', () => {
     // The kit's wiring (data-service.ts), with the batch sizes recorded.
     const batchSizes: number[] = [];
     const claimOnce = batched({
+      name: 'test.claim_and_emit',
       runBatch: (claims: EmittingClaim[]) => {
         batchSizes.push(claims.length);
         return claimAndEmitBatch(pool, claims);

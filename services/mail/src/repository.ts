@@ -60,11 +60,13 @@ async function markAllSent(pool: pg.Pool, ids: string[]): Promise<void[]> {
  */
 export const sentEmails = (pool: pg.Pool) => {
   const claim = batched({
+    name: 'mail.email_claim',
     runBatch: (claims: EmailClaim[]) => claimAll(pool, claims),
     runOne: async (one) => (await claimAll(pool, [one]))[0] ?? null,
     key: (one) => one.eventId,
   });
   const markSent = batched({
+    name: 'mail.email_mark',
     runBatch: (ids: string[]) => markAllSent(pool, ids),
     runOne: async (id) => void (await markAllSent(pool, [id])),
     key: (id) => id,

@@ -14,6 +14,7 @@ export const emailDraft = (pool: pg.Pool) => {
   // Drafts of distinct referrals handled at once share one statement (`batched`); a referral's second draft
   // waits for the next one.
   const store = batched({
+    name: 'referrals.email_draft_store',
     runBatch: (drafts: DraftToStore[]) => claimAndStoreEmailDrafts(pool, drafts),
     runOne: (one) => claimAndStoreEmailDraft(pool, one, one.referralId, one.draft, one.fromEnrichment),
     key: (one) => String(one.referralId),
