@@ -8,10 +8,8 @@ import { createPool, migrateService, prepared, prismaAdapter } from './db.ts';
 import type { ConsumerOptions, EventBus } from './events/bus.ts';
 import { observeOutbox } from './metrics.ts';
 import { connecting } from './startup.ts';
-import { batched } from './batch.ts';
 import {
-  claimAndEmit,
-  claimAndEmitBatch,
+  batchedClaimAndEmit,
   OutboxRelay,
   withOutbox,
   type SqlTransaction,
@@ -118,13 +116,8 @@ export async function createDataService<P extends PrismaLike>(options: DataServi
         prepared('SELECT 1 FROM processed_events WHERE subscriber = $1 AND event_id = $2', [subscriber, eventId]),
       )
     ).rowCount === 1;
-  // The emitting subscribers' claims of this process, made at once, share one statement (`batched`).
-  const claimOnce = batched({
-    name: `${options.name}.claim_and_emit`,
-    runBatch: (claims: Parameters<typeof claimAndEmitBatch>[1]) => claimAndEmitBatch(pool, claims),
-    runOne: (claim) => claimAndEmit(pool, claim.subscriber, claim.eventId, claim.rows),
-    key: (claim) => `${claim.subscriber}\n${claim.eventId}`,
-  });
+  // The emitting subscribers' claims of this process, made at once, share one statement.
+  const claimOnce = batchedClaimAndEmit(pool, `${options.name}.claim_and_emit`);
 
   return {
     app,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { events, type EventEnvelope, type EventName, type EventPayload } from '@app/contracts';
 import pg from 'pg';
 import type { FastifyBaseLogger as Logger } from 'fastify';
+import { batched } from '../batch.ts';
 import { currentContext } from '../context.ts';
 import { prepared } from '../db.ts';
 import { extractContext, SpanKind, traceHeaders, withSpan, type TraceCarrier } from '../tracing.ts';
@@ -195,6 +196,19 @@ export async function claimAndEmitBatch(pool: pg.Pool, claims: EmittingClaim[]):
     ),
   );
   return rows.map((row) => row.claimed);
+}
+
+/**
+ * `claimAndEmit` on a pool, the claims made while one is in flight sharing one statement (`batched`, counted as
+ * `statement` in the metrics): what a service's emitting subscribers call.
+ */
+export function batchedClaimAndEmit(pool: pg.Pool, statement: string): (claim: EmittingClaim) => Promise<boolean> {
+  return batched({
+    name: statement,
+    runBatch: (claims: EmittingClaim[]) => claimAndEmitBatch(pool, claims),
+    runOne: (claim) => claimAndEmit(pool, claim.subscriber, claim.eventId, claim.rows),
+    key: (claim) => `${claim.subscriber}\n${claim.eventId}`,
+  });
 }
 
 /**
