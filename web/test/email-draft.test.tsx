@@ -260,7 +260,7 @@ describe('email draft editor', () => {
     await user.click(screen.getByRole('button', { name: 'Send Email' }));
 
     expect(await screen.findByRole('heading', { name: 'Email Sent!' })).toBeInTheDocument();
-    expect(screen.getByText('Email sent successfully!')).toBeInTheDocument();
+    expect(await screen.findByText('Email sent successfully!')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Return to Dashboard' })).toHaveAttribute('href', '/dashboard');
     expect(server.callsTo('POST', '/api/referrals/7/send-email')[0]?.body).toEqual({
       subject: 'Intro: Grace, meet Acme',
@@ -301,7 +301,8 @@ describe('email draft editor', () => {
     expect(alert).toHaveTextContent(
       'Email Verification Required – Please verify your email address before proceeding.',
     );
-    expect(screen.getByText('Please verify your email address before proceeding.')).toBeInTheDocument();
+    // The toast comes with the lazily loaded toaster, which can land after the inline notice.
+    expect(await screen.findByText('Please verify your email address before proceeding.')).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'Review Your Intro Email' })).toBeInTheDocument();
     await user.click(within(alert).getByRole('button', { name: 'Resend Verification Email' }));
     expect(await within(alert).findByText('Verification email sent! Check your inbox.')).toBeInTheDocument();
