@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Issue 15's table in one run (bench/README.md, the top table): every benchmark of the table in its order,
 # then the Tee ups list, Impact and Smart Match again alone, once the load the others left has settled.
-# About 35 minutes on 2 cores; run it on a quiet machine. Each command's output: bench/results/quiet/<name>.log.
+# About 35 minutes on 2 cores; run it on a quiet machine. Each command's output: bench/results/quiet/<name>.log,
+# and the report it wrote (bench/results/*-latest.json, which the next run of that bench overwrites): <name>.json.
 # RATES: the pipeline's offered rates (default 300 400 450 500; lower them on a slower machine, whose ceiling
 # is lower: the run past the ceiling says nothing more).
 set -uo pipefail
@@ -13,8 +14,12 @@ run() {
   local name=$1
   shift
   log "$name: $*"
+  touch "$out/.started"
   env "$@" >"$out/$name.log" 2>&1
   echo "exit $?" >>"$out/$name.log"
+  for report in bench/results/*-latest.json; do
+    if [[ $report -nt $out/.started ]]; then cp "$report" "$out/$name.json"; fi
+  done
   grep -hE 'target|NOT met|: met' "$out/$name.log" | sed 's/^/    /'
 }
 run gateway npm run bench:gateway
