@@ -118,7 +118,11 @@ interface Referral {
   index: number;
   marker: string;
   createdAt: number; // when the create request started
+  /** How long the create took to be answered 201 (the user's wait on the form), ms. */
+  createMs?: number;
   id?: number;
+  /** How long the send took to be answered 200, ms. */
+  sendMs?: number;
   draftedAt?: number;
   sentAt?: number;
   emails: number;
@@ -234,6 +238,7 @@ async function main() {
     async function create(index: number) {
       const marker = `p${index}x${runId}`;
       const referral: Referral = { index, marker, createdAt: Date.now(), emails: 0 };
+      const asked = performance.now();
       referrals.push(referral);
       byMarker.set(marker, referral);
       inFlight++;
@@ -255,6 +260,7 @@ async function main() {
           },
         );
         if (answer.status !== 201) return fail('create', answer.status, answer.body);
+        referral.createMs = performance.now() - asked;
         referral.id = Number((JSON.parse(answer.body) as { id: number | string }).id);
         awaitingDraft.set(referral.id, referral);
       } catch (error) {
@@ -265,6 +271,7 @@ async function main() {
     }
 
     async function send(referral: Referral) {
+      const asked = performance.now();
       inFlight++;
       try {
         const answer = await post(
@@ -280,6 +287,7 @@ async function main() {
         );
         if (answer.status !== 200) return fail('send', answer.status, answer.body);
         referral.sentAt = Date.now();
+        referral.sendMs = performance.now() - asked;
       } catch (error) {
         fail('send', 0, String(error));
       } finally {
@@ -422,6 +430,8 @@ async function main() {
     const measured = created.filter((r) => inWindow(r.createdAt));
     const endToEnd = measured.filter((r) => r.emailedAt).map((r) => r.emailedAt! - r.createdAt);
     const toDraft = measured.filter((r) => r.draftedAt).map((r) => r.draftedAt! - r.createdAt);
+    const createAnswer = measured.flatMap((r) => (r.createMs === undefined ? [] : [r.createMs]));
+    const sendAnswer = measured.flatMap((r) => (r.sendMs === undefined ? [] : [r.sendMs]));
     // Lost: sent (answered 200) and never at the sink. A failed request is counted as failed, not lost.
     const lost = created.filter((r) => r.sentAt !== undefined && r.emails === 0).length;
     const neverDrafted = created.filter((r) => r.draftedAt === undefined).length;
@@ -434,6 +444,10 @@ async function main() {
     );
     log(
       `  created ${createdPerSecond.toFixed(0)}/s, drafted ${draftedPerSecond.toFixed(0)}/s, emailed ${emailedPerSecond.toFixed(0)}/s (in the measured window)`,
+    );
+    const ms = (values: number[], p: number) => percentile(values, p).toFixed(1);
+    log(
+      `  create answered (201): p50 ${ms(createAnswer, 50)} ms, p99 ${ms(createAnswer, 99)} ms; send answered (200): p50 ${ms(sendAnswer, 50)} ms, p99 ${ms(sendAnswer, 99)} ms`,
     );
     log(
       `  create -> draft stored: p50 ${percentile(toDraft, 50).toFixed(0)} ms, p99 ${percentile(toDraft, 99).toFixed(0)} ms`,
@@ -517,6 +531,8 @@ async function main() {
           emailedPerSecond,
           p99EndToEndMs: percentile(endToEnd, 99),
           p99ToDraftMs: percentile(toDraft, 99),
+          createAnsweredMs: { p50: percentile(createAnswer, 50), p99: percentile(createAnswer, 99) },
+          sendAnsweredMs: { p50: percentile(sendAnswer, 50), p99: percentile(sendAnswer, 99) },
           backlog,
           lost,
           duplicated,

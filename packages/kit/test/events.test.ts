@@ -138,6 +138,103 @@ describe('withOutbox on a pg transaction (the outbox rows sent with the COMMIT, 
   });
 });
 
+describe('pgTransactions: pipelined (BEGIN with the first statement, `withCommit` statements with the COMMIT)', () => {
+  /** What the client wrote before each answer of PostgreSQL (its ReadyForQuery), as text. */
+  function wire(client: pg.PoolClient) {
+    const { connection } = client as unknown as {
+      connection: {
+        stream: { write: (chunk: unknown, ...rest: unknown[]) => boolean };
+        on(event: string, listener: () => void): void;
+      };
+    };
+    const before: string[] = [];
+    let written = '';
+    const write = connection.stream.write.bind(connection.stream);
+    connection.stream.write = (chunk, ...rest) => {
+      written += Buffer.isBuffer(chunk) ? chunk.toString('latin1') : String(chunk);
+      return write(chunk, ...rest);
+    };
+    connection.on('readyForQuery', () => before.push(written));
+    return before;
+  }
+
+  /** A pool of one connection, its wire watched, and its transactions. */
+  async function oneConnection() {
+    const single = createPool(db.url, 'svc', 1);
+    const client = await single.connect();
+    const before = wire(client);
+    client.release();
+    return { single, before, run: withOutbox(pgTransactions(single), relay) };
+  }
+
+  it('writes the first statement before BEGIN is answered, and the COMMIT before a withCommit statement is', async () => {
+    const { single, before, run } = await oneConnection();
+    try {
+      await run(async (tx, emit) => {
+        await tx.client.query("INSERT INTO notes VALUES ('p1', 'first statement')");
+        tx.withCommit(tx.client.query("INSERT INTO notes VALUES ('p2', 'with the commit')"));
+        emit('session.ended', { sessionId: 'pipelined' });
+      });
+      // Answers: BEGIN, p1, p2, then the outbox insert and COMMIT.
+      expect(before[0]).toContain('BEGIN');
+      expect(before[0]).toContain("'p1'");
+      expect(before[1]).not.toContain("'p2'");
+      expect(before[2]).toContain('COMMIT');
+      expect(await count("notes WHERE id IN ('p1', 'p2')")).toBe(2);
+      expect(await count("outbox_events WHERE payload->>'sessionId' = 'pipelined'")).toBe(1);
+      // Back in the pool as it was: statements wait for each other's answers again.
+      const client = await single.connect();
+      expect(client.pipeline).toBe(false);
+      client.release();
+    } finally {
+      await single.end();
+    }
+  });
+
+  it('rolls back and throws when a statement sent with the COMMIT fails; the connection is usable after', async () => {
+    const { single, run } = await oneConnection();
+    try {
+      await expect(
+        run(async (tx, emit) => {
+          await tx.client.query("INSERT INTO notes VALUES ('p3', 'before the failure')");
+          tx.withCommit(tx.client.query("INSERT INTO notes VALUES ('p1', 'a duplicate key')"));
+          emit('session.ended', { sessionId: 'withcommit-failed' });
+        }),
+      ).rejects.toThrow(/duplicate key/);
+      expect(await count("notes WHERE id = 'p3'")).toBe(0);
+      expect(await count("outbox_events WHERE payload->>'sessionId' = 'withcommit-failed'")).toBe(0);
+      await run(async (tx) => void (await tx.client.query("INSERT INTO notes VALUES ('p4', 'after')")));
+      expect(await count("notes WHERE id = 'p4'")).toBe(1);
+      // A work that fails with its last statement still in flight: rolled back, nothing kept.
+      await expect(
+        run(async (tx) => {
+          tx.withCommit(tx.client.query("INSERT INTO notes VALUES ('p5', 'sent, then the work fails')"));
+          throw new Error('work failed');
+        }),
+      ).rejects.toThrow('work failed');
+      expect(await count("notes WHERE id = 'p5'")).toBe(0);
+    } finally {
+      await single.end();
+    }
+  });
+
+  it('waits for the answer to BEGIN on a connection that is not idle (left in a transaction)', async () => {
+    const { single, before, run } = await oneConnection();
+    try {
+      const client = await single.connect();
+      await client.query('BEGIN');
+      client.release();
+      const answered = before.length;
+      await run(async (tx) => void (await tx.client.query("INSERT INTO notes VALUES ('p6', 'not pipelined')")));
+      expect(before[answered]).toContain('BEGIN');
+      expect(before[answered]).not.toContain("'p6'");
+      expect(await count("notes WHERE id = 'p6'")).toBe(1);
+    } finally {
+      await single.end();
+    }
+  });
+});
+
 describe('subscribers', () => {
   const publish = (sessionId: string, id = crypto.randomUUID()) =>
     bus.publish({ id, name: 'session.ended', payload: { sessionId }, occurredAt: new Date().toISOString() });

@@ -177,8 +177,8 @@ export function referralUseCases(deps: {
      */
     async create(identity: Identity, input: z.output<typeof CreateReferralRequest>): Promise<Referral> {
       // Plain SQL (a pg transaction, not Prisma's interactive one): the pipeline's first step (bench:pipeline).
-      const created = await createTransaction(async ({ client }, emit) => {
-        const tx = pgSql(client);
+      const created = await createTransaction(async (pgTx, emit) => {
+        const tx = pgSql(pgTx.client);
         const route = await routeOf(tx, input, input.client);
         if (!route.routable) fail('ICP_MISMATCH', undefined, { details: route.fit?.fails ?? [] });
         const locked = route.vendor && (await lockVendor(tx, route.vendor.id));
@@ -200,7 +200,8 @@ export function referralUseCases(deps: {
           fit: vendor ? route.fit : null,
         };
         const referral = await insertReferral(tx, identity.userId, project, input, routing, timeline);
-        await countNewReferral(tx, identity.userId, referral.company, referral.projectId);
+        // Its answer is not needed: it goes out with the COMMIT (pipelined, one round trip fewer).
+        pgTx.withCommit(countNewReferral(tx, identity.userId, referral.company, referral.projectId));
         emit('referral.created', {
           referralId: referral.id,
           referrer,

@@ -469,6 +469,22 @@ export class OutboxRelay {
 /** A plain pg transaction with the one method the outbox needs, for code that works on a pg pool. */
 export interface PgTransaction extends SqlTransaction, CommitBatching {
   client: pg.PoolClient;
+  /**
+   * A statement already sent on `client` whose answer the work does not need: the COMMIT goes out right
+   * behind it instead of after its answer (one round trip fewer), and its failure is the transaction's
+   * (PostgreSQL ends the aborted transaction's COMMIT as a rollback; the statement's error is thrown).
+   */
+  withCommit(statement: Promise<unknown>): void;
+}
+
+/**
+ * pg's pipeline mode for a connection while a transaction holds it: a statement is written at once, not
+ * after the answer to the one before, so BEGIN goes out with the first statement and `withCommit`'s
+ * statements with the COMMIT (PostgreSQL answers them in order). The pool's other users, Prisma among them,
+ * get the connection back as it was. Only for a connection with no statement in flight.
+ */
+function pipelined(client: pg.PoolClient, on: boolean): void {
+  (client as { pipeline: boolean }).pipeline = on;
 }
 
 /**
@@ -508,20 +524,39 @@ export function pgTransactions(
   return {
     async $transaction(work) {
       const client = maxWaitMs === undefined ? await pool.connect() : await connectWithin(pool, maxWaitMs);
+      // Pipelined only from an idle connection: BEGIN then cannot fail but with the connection, and the
+      // statements written behind it fail with it. Otherwise (never seen) BEGIN is answered first.
+      const idle = client.getTransactionStatus() === 'I';
+      pipelined(client, idle);
+      const sentWithCommit: Promise<unknown>[] = [];
       try {
-        await client.query('BEGIN');
+        const begun = client.query('BEGIN');
+        // Its failure is the transaction's, thrown below; never left unhandled while the work runs.
+        begun.catch(() => {});
+        if (!idle) await begun;
         const tx: PgTransaction = {
           client,
           atCommit: [],
+          withCommit(statement) {
+            statement.catch(() => {});
+            sentWithCommit.push(statement);
+          },
           $executeRawUnsafe: async (query, ...values) => (await client.query(prepared(query, values))).rowCount ?? 0,
         };
         const result = await work(tx);
-        await client.query([...tx.atCommit, 'COMMIT'].join('; '));
+        await begun;
+        const commit = client.query([...tx.atCommit, 'COMMIT'].join('; '));
+        commit.catch(() => {});
+        // In order: a statement that failed aborted the transaction, whose COMMIT then rolled it back.
+        for (const statement of sentWithCommit) await statement;
+        await commit;
         return result;
       } catch (error) {
         await client.query('ROLLBACK').catch(() => {});
         throw error;
       } finally {
+        // Every statement sent is answered by now (the ROLLBACK or the COMMIT came last).
+        pipelined(client, false);
         client.release();
       }
     },
