@@ -13,7 +13,7 @@ import { PrismaClient } from './generated/prisma/client.ts';
 import type { Mailer } from './mailer.ts';
 import { sentEmails } from './repository.ts';
 import { mailRoutes } from './routes.ts';
-import { emailSender } from './sender.ts';
+import { emailSender, sendWhole } from './sender.ts';
 import { sendCommissionEarned } from './subscribers/commission-earned.ts';
 import { sendConfirmationRequested } from './subscribers/confirmation-requested.ts';
 import { sendDemoRequest } from './subscribers/demo-request.ts';
@@ -53,6 +53,7 @@ export async function createMailService(
   const smtpUrl = new URL(config.SMTP_URL);
   smtpUrl.searchParams.set('pool', 'true');
   const transport = nodemailer.createTransport(smtpUrl.href);
+  sendWhole(transport);
 
   registerOperations(service.app, 'mail', mailRoutes({ catcher }));
   const mailer: Mailer = {

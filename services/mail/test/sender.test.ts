@@ -1,7 +1,9 @@
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import nodemailer, { type SendMailOptions, type Transporter } from 'nodemailer';
+import { SMTPServer } from 'smtp-server';
 import { describe, expect, it } from 'vitest';
 import type { SentEmails } from '../src/repository.ts';
-import { displayName, emailSender } from '../src/sender.ts';
+import { displayName, emailSender, sendWhole } from '../src/sender.ts';
 
 /** The sender over nodemailer's stream transport: the message exactly as it would go on the wire. */
 function wire() {
@@ -99,5 +101,90 @@ describe('an SMTP server that cannot be reached', () => {
     expect(error?.message).not.toContain('s3cret');
     expect(failed).toHaveLength(1); // recorded as failed: the event comes again and it is retried
     transport.close();
+  });
+});
+
+describe('the message on the wire', () => {
+  it('goes out in one write after DATA, the bytes nodemailer streams unchanged, Bcc only in the envelope', async () => {
+    const received: Array<{ raw: string; rcptTo: string[] }> = [];
+    const server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      logger: false,
+      onData(stream, session, callback) {
+        let raw = '';
+        stream.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
+        stream.on('end', () => {
+          received.push({ raw, rcptTo: session.envelope.rcptTo.map((r) => r.address) });
+          callback();
+        });
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.server.address() as AddressInfo;
+    /** A pooled SMTP transport whose connections count what the client writes after DATA. */
+    const counted = () => {
+      const writes: string[] = [];
+      const transport = nodemailer.createTransport({
+        host: '127.0.0.1',
+        port,
+        pool: true,
+        getSocket: (_options: unknown, callback: (error: Error | null, socket: { connection: Socket }) => void) => {
+          const socket = connect(port, '127.0.0.1', () => callback(null, { connection: socket }));
+          const write = socket.write.bind(socket) as (chunk: unknown, ...rest: unknown[]) => boolean;
+          let inData = false;
+          socket.write = ((chunk: unknown, ...rest: unknown[]) => {
+            const text = String(chunk);
+            if (inData) writes.push(text);
+            if (text.endsWith('DATA\r\n')) inData = true;
+            if (/(^|\r\n)\.\r\n$/.test(text)) inData = false;
+            return write(chunk, ...rest);
+          }) as typeof socket.write;
+        },
+      });
+      return { transport, writes };
+    };
+    const sent = {
+      claim: async () => 'claim-id',
+      isSent: async () => false,
+      markSent: async () => undefined,
+      markFailed: async () => undefined,
+    } as unknown as SentEmails;
+    const from = 'Referral Hub <hello@example.com>';
+    // Lines that start with a dot (SMTP's end of data unless doubled), long lines, and text nodemailer encodes.
+    const text = '.\n..two dots\n.end\r\n' + 'a long line '.repeat(40) + '\nZoë ✓ 😀\n.';
+    const html = '<p>.</p>\n.<p>Zoë ✓</p>'.repeat(30);
+    const envelope = {
+      to: ['jo@globex.test'],
+      cc: ['cc@globex.test'],
+      bcc: ['audit@agency.test'],
+      fromName: 'Zoë Ødegård via Referral Hub',
+      replyTo: 'ana@agency.test',
+    };
+    const whole = counted();
+    sendWhole(whole.transport);
+    const streamed = counted();
+    try {
+      for (const { transport } of [whole, streamed]) {
+        const sendOnce = emailSender({ sent, transport, from });
+        const eventId = '11111111-2222-3333-4444-555555555555';
+        expect(await sendOnce(eventId, 'referral-intro', envelope, { subject: 'Intro ✓ .', text, html })).toBe('sent');
+      }
+      expect(whole.writes).toHaveLength(2); // the message, then the end of data
+      expect(streamed.writes.length).toBeGreaterThan(5);
+      expect(whole.writes.join('')).toBe(whole.writes[0] + '.\r\n');
+      expect(received).toHaveLength(2);
+      const same = (raw: string) =>
+        raw.replace(/-*_NmP-[0-9a-f]+-Part_\d+/g, 'BOUNDARY').replace(/^Date: .*$/m, 'Date: (sent at)');
+      expect(same(received[0]!.raw)).toBe(same(received[1]!.raw));
+      expect(received[0]!.raw).toMatch(/^Message-ID: <11111111-2222-3333-4444-555555555555@example\.com>$/m);
+      expect(received[0]!.raw).toContain('..two dots');
+      expect(received[0]!.raw).not.toMatch(/^Bcc:/im);
+      expect(received[0]!.rcptTo.sort()).toEqual(['audit@agency.test', 'cc@globex.test', 'jo@globex.test']);
+    } finally {
+      whole.transport.close();
+      streamed.transport.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
