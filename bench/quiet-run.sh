@@ -31,7 +31,7 @@ run referrals BENCH_SAVE_ANSWERS=bench/results/answers npm run bench:referrals
 run impact npm run bench:impact
 for i in 1 2 3 4; do run "smart-match-$i" npm run bench:smart-match; done
 run product-search npm run bench:product-search
-run bundle bash -c 'npm run build -w web && node scripts/bundle-budget.ts'
+run bundle bash -c 'npm run build -w web && npm run bundle:budget'
 run compression npm run bench:compression
 run memory npm run bench:memory
 run pipeline-memory BENCH_POOL_MAX=20 BENCH_RATE=80 BENCH_WARMUP=30 BENCH_DURATION=600 npm run bench:pipeline

@@ -197,7 +197,7 @@ describe('pgTransactions: pipelined (BEGIN with the first statement, `withCommit
       await expect(
         run(async (tx, emit) => {
           await tx.client.query("INSERT INTO notes VALUES ('p3', 'before the failure')");
-          tx.withCommit(tx.client.query("INSERT INTO notes VALUES ('p1', 'a duplicate key')"));
+          tx.withCommit(tx.client.query("INSERT INTO notes VALUES ('p3', 'a duplicate key')"));
           emit('session.ended', { sessionId: 'withcommit-failed' });
         }),
       ).rejects.toThrow(/duplicate key/);
