@@ -98,7 +98,10 @@ export function workspaceUseCases(transaction: TransactionRunner<Tx>, db: Tx) {
           });
           await tx.vendorMember.create({ data: { vendorId: vendor.id, userId: identity.userId, role: 'owner' } });
           await addAudit(tx, vendor.id, identity.email, 'created', `${input.name} (${input.website})`);
-          await verifyByDomain(tx, vendor.id, provenBy(identity, 'owner'));
+          // Another workspace of the domain verified since checkWebsite (a concurrent claim that committed first):
+          // the same DOMAIN_TAKEN as a claim made after it, not a workspace left unverified on a taken domain.
+          const outcome = await verifyByDomain(tx, vendor.id, provenBy(identity, 'owner'));
+          if (outcome === 'domain-taken') fail('DOMAIN_TAKEN');
           emit('vendor.saved', vendorSnapshot(await vendorRecord(tx, vendor.id)));
           return showVendor(tx, vendor.id, { role: 'owner', isAdmin: identity.isAdmin });
         }),
