@@ -5,6 +5,15 @@ import { describe, expect, it } from 'vitest';
 import type { SentEmails } from '../src/repository.ts';
 import { displayName, emailSender, sendWhole } from '../src/sender.ts';
 
+/** A sent_emails record that always claims (a new email), with what a failure is told. */
+const sentRecord = (markFailed: (id: string, error: unknown) => void = () => {}) =>
+  ({
+    claim: async () => 'claim-id',
+    isSent: async () => false,
+    markSent: async () => undefined,
+    markFailed: async (id: string, error: unknown) => markFailed(id, error),
+  }) as unknown as SentEmails;
+
 /** The sender over nodemailer's stream transport: the message exactly as it would go on the wire. */
 function wire() {
   const stream = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
@@ -16,12 +25,7 @@ function wire() {
       return info;
     },
   } as unknown as Transporter;
-  const sent = {
-    claim: async () => 'claim-id',
-    isSent: async () => false,
-    markSent: async () => undefined,
-    markFailed: async () => undefined,
-  } as unknown as SentEmails;
+  const sent = sentRecord();
   const sendOnce = emailSender({ sent, transport, from: 'Referral Hub <hello@example.com>' });
   const headers = async (fromName: string) => {
     await sendOnce(
@@ -79,12 +83,7 @@ describe('an SMTP server that cannot be reached', () => {
   it('fails the send with one line naming SMTP_URL and its host, never its password', async () => {
     const url = 'smtp://mailer:s3cret@127.0.0.1:1';
     const failed: unknown[] = [];
-    const sent = {
-      claim: async () => 'claim-id',
-      isSent: async () => false,
-      markSent: async () => undefined,
-      markFailed: async (_id: string, error: unknown) => void failed.push(error),
-    } as unknown as SentEmails;
+    const sent = sentRecord((_id, error) => void failed.push(error));
     // A real SMTP connection, to a port nothing listens on.
     const transport = nodemailer.createTransport(url);
     const sendOnce = emailSender({ sent, transport, from: 'Referral Hub <hello@example.com>', smtpUrl: url });
@@ -144,12 +143,7 @@ describe('the message on the wire', () => {
       });
       return { transport, writes };
     };
-    const sent = {
-      claim: async () => 'claim-id',
-      isSent: async () => false,
-      markSent: async () => undefined,
-      markFailed: async () => undefined,
-    } as unknown as SentEmails;
+    const sent = sentRecord();
     const from = 'Referral Hub <hello@example.com>';
     // Lines that start with a dot (SMTP's end of data unless doubled), long lines, and text nodemailer encodes.
     const text = '.\n..two dots\n.end\r\n' + 'a long line '.repeat(40) + '\nZoë ✓ 😀\n.';
