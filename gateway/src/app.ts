@@ -145,6 +145,8 @@ export async function buildGateway(options: {
   // Bodies are streamed to the services unparsed (each service validates its own input), counted on the
   // way: over the route's limit, or not all there in time, the gateway answers and the upstream call aborts.
   app.decorateRequest('bodyRefusal', null);
+  app.decorateRequest('bodyDone', null);
+  app.addHook('onResponse', async (request) => request.bodyDone?.());
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', (request, payload, done) => {
     const body = request.routeOptions.config.body ?? { limit: config.BODY_LIMIT_BYTES, tooLarge: 'BODY_TOO_LARGE' };

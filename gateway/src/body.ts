@@ -6,6 +6,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Why the gateway stopped reading the body (too large, too slow), once it did. */
     bodyRefusal: ErrorCode | null;
+    /** Ends the body's counting once the answer is out, read or not (`countedBody`). */
+    bodyDone: (() => void) | null;
   }
   interface FastifyContextConfig {
     /** The largest body this route lets through, and the code it answers above it. */
@@ -27,6 +29,11 @@ export class BodyRefusedError extends Error {
  * The request body as a stream that counts what passes (chunked or with a length) and fails as soon as
  * the route's limit is passed, or when the whole body has not arrived within `timeoutMs`. The upstream
  * request then aborts, so a service never receives a complete truncated body.
+ *
+ * A body nobody reads (the gateway answered first: 401, 403, 429...) never fails the process: its stream's
+ * error has a listener, and `request.bodyDone` (called once the answer is out) stops the timer and lets the
+ * rest of the body be read and dropped, as Node's server drops an unread body, so the connection can serve
+ * its next request.
  */
 export function countedBody(
   request: FastifyRequest,
@@ -35,8 +42,9 @@ export function countedBody(
   onRefused: (code: ErrorCode) => void,
 ): Readable {
   let received = 0;
+  let ended = false;
   const refuse = (code: ErrorCode) => {
-    if (request.bodyRefusal) return;
+    if (request.bodyRefusal || ended) return;
     request.bodyRefusal = code;
     clearTimeout(timer);
     payload.unpipe(counter);
@@ -50,10 +58,13 @@ export function countedBody(
       done(null, chunk);
     },
     flush(done) {
+      ended = true;
       clearTimeout(timer);
       done();
     },
   });
+  // Whoever reads the body gets its errors through the pipe; with no reader they are nobody's.
+  counter.on('error', () => {});
   const timer = setTimeout(() => refuse('BODY_TIMEOUT'), limits.timeoutMs);
   timer.unref();
   // The client went away mid-body: the upstream request is aborted too, not left waiting for the rest.
@@ -62,5 +73,13 @@ export function countedBody(
     clearTimeout(timer);
     counter.destroy(new Error('the client closed the request before its body ended'));
   });
+  request.bodyDone = () => {
+    if (ended || request.bodyRefusal) return;
+    ended = true;
+    clearTimeout(timer);
+    payload.unpipe(counter);
+    counter.destroy();
+    payload.resume();
+  };
   return payload.pipe(counter);
 }

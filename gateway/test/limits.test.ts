@@ -218,6 +218,56 @@ describe('request bodies', () => {
   });
 });
 
+describe('bodies the gateway answers before reading', () => {
+  /** A raw connection: what it has received so far, and a way to wait for a text in it. */
+  function rawConnection() {
+    const socket = connect(Number(new URL(base).port), '127.0.0.1');
+    let seen = '';
+    socket.on('data', (chunk: Buffer) => (seen += chunk.toString('latin1')));
+    socket.on('error', () => {});
+    const until = (text: string, count = 1) =>
+      new Promise<string>((resolve, reject) => {
+        const check = () => {
+          if (seen.split(text).length - 1 >= count) return resolve(seen);
+          if (socket.destroyed) return reject(new Error(`connection closed; received: ${seen.slice(0, 400)}`));
+          setTimeout(check, 20);
+        };
+        check();
+      });
+    return { socket, until };
+  }
+  const head = (length: number) =>
+    `PUT /api/user/intent HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+  const stillUp = async () => (await fetch(`${base}/api/openapi.json`)).status;
+
+  it("answers 401 to a body it never reads, stays up past BODY_TIMEOUT_MS, and serves the connection's next request", async () => {
+    const total = 900_000;
+    const { socket, until } = rawConnection();
+    socket.write(head(total) + 'a'.repeat(200_000));
+    const first = await until('\r\n\r\n{');
+    expect(first).toMatch(/^HTTP\/1\.1 401 /);
+    // The body's timer would have fired by now: before the fix it threw and stopped the process.
+    await new Promise((r) => setTimeout(r, BODY_TIMEOUT_MS + 500));
+    expect(await stillUp()).toBe(200);
+    // The rest of the body is read and dropped; the next request on the connection is answered.
+    socket.write('a'.repeat(total - 200_000) + 'GET /api/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n');
+    const both = await until('HTTP/1.1 ', 2);
+    expect(both.split('HTTP/1.1 ')[2]).toMatch(/^200 /);
+    socket.destroy();
+  });
+
+  it('stays up when the client leaves in the middle of a body it answered before reading', async () => {
+    const { socket, until } = rawConnection();
+    socket.write(head(900_000) + 'a'.repeat(100_000));
+    expect(await until('\r\n\r\n{')).toMatch(/^HTTP\/1\.1 401 /);
+    socket.destroy();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await stillUp()).toBe(200);
+    await new Promise((r) => setTimeout(r, BODY_TIMEOUT_MS + 300));
+    expect(await stillUp()).toBe(200);
+  });
+});
+
 describe('services that hang or are gone', () => {
   it('answers a JSON 504 within UPSTREAM_TIMEOUT_MS when a service accepts and never answers', async () => {
     const started = Date.now();
