@@ -79,6 +79,35 @@ export function isWebmailDomain(domain: string): boolean {
   return false;
 }
 
+/** The label a domain is registered under: "acme" for "eu.acme.co.uk" and "acme.com", "evil" for "hubspot.evil.com". */
+function registeredLabel(domain: string): string {
+  const labels = hostLabels(domain);
+  for (let k = 2; k <= labels.length; k++)
+    if (!isPublicSuffixLike(labels.slice(-k).join('.'))) return labels[labels.length - k]!;
+  return '';
+}
+
+/**
+ * Whether a company or product name names this domain: the label the domain is registered under is the
+ * name's first word, or its first words run together ("initrode" for "Initrode Systems, Inc.", "bluesky"
+ * or "blue-sky" for "Blue Sky Ltd"). What ties a workspace's programs and website to a product that is known
+ * only by its names: the workspace's own name is anyone's claim ("HubSpot" on evil.com), its domain is not.
+ */
+export function nameNamesDomain(name: string | null | undefined, domain: string | null | undefined): boolean {
+  const label = domain ? registeredLabel(domain).replace(/-/g, '') : '';
+  if (!label) return false;
+  const words = companyKey(name)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+  let joined = '';
+  for (const word of words) {
+    joined += word;
+    if (joined === label) return true;
+    if (joined.length >= label.length) return false;
+  }
+  return false;
+}
+
 /** The domain part of an email address, lower case ('' when there is none). */
 export const emailDomain = (email: string) => email.trim().toLowerCase().split('@')[1] ?? '';
 

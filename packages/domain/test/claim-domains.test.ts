@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { emailOnDomain, isPublicSuffixLike, isWebmailDomain } from '../src/index.ts';
+import { emailOnDomain, isPublicSuffixLike, isWebmailDomain, nameNamesDomain } from '../src/index.ts';
 
 /**
  * Domains that prove nothing about a company: a webmail provider's country variants (anyone can open
@@ -69,4 +69,32 @@ describe('domains that cannot identify a company', () => {
       expect(emailOnDomain(email, 'acme.com'), email).toBe(false);
     expect(emailOnDomain('ANA@EU.ACME.COM', 'acme.com')).toBe(true);
   });
+});
+
+describe('nameNamesDomain: a product known by its names, and the workspace domain they name', () => {
+  it.each([
+    ['Initrode Systems, Inc.', 'initrode.example'],
+    ['Acme', 'eu.acme.co.uk'],
+    ['Blue Sky Ltd', 'bluesky.io'],
+    ['Blue Sky Ltd', 'blue-sky.com'],
+    ['HubSpot', 'hubspot.com'],
+    ['HUBSPOT CRM', 'hubspot.com'],
+    ['Initrode Systems', 'initrodesystems.com'],
+    // The first word alone is the name as far as a domain goes (Google Cloud, google.com).
+    ['Blue Sky Ltd', 'blue.com'],
+  ])('%s names %s', (name, domain) => expect(nameNamesDomain(name, domain)).toBe(true));
+
+  it.each([
+    // The attack: a verified workspace that calls itself after another company.
+    ['HubSpot', 'evil-test.com'],
+    ['HubSpot', 'hubspot.evil.com'],
+    // A prefix of the name is not its name.
+    ['HubSpot', 'hub.io'],
+    ['HubSpot', 'h.io'],
+    ['Initrode', 'initrodesystems.com'],
+    ['Acme', 'co.uk'],
+    ['', 'acme.com'],
+    ['Acme', ''],
+    ['Acme', null],
+  ])('%s does not name %s', (name, domain) => expect(nameNamesDomain(name, domain)).toBe(false));
 });

@@ -98,7 +98,10 @@ describe('the intro template', () => {
     for (const draft of [aware, unaware]) {
       expect(draft.body + draft.subject).not.toMatch(/Ada|Lovelace|Engines/);
       expect(draft.body).toContain('Why they thought of you: Her team is drowning');
-      expect(draft.body).toMatch(/Best regards,\nThe Slack team$/);
+      // Sent by Referral Hub for the referrer: never in the vendor's name.
+      expect(draft.body).toMatch(/Best regards,\nReferral Hub$/);
+      expect(draft.body).not.toMatch(/Slack team$/);
+      expect(draft.body).toContain("we'll put you in touch with the Slack team.");
     }
     expect(aware.body).toContain('Following your recent conversation with someone in your network');
     expect(unaware.body).toContain('Someone in your network thought Slack could be useful to you');

@@ -225,7 +225,7 @@ describe('intro draft with a language model', () => {
     fake.reply({
       content: JSON.stringify({
         subject: 'An introduction to Slack',
-        body: 'Hi Grace,\n\nSomeone in your network suggested Slack.\n\nThe Slack team',
+        body: 'Hi Grace,\n\nSomeone in your network suggested Slack.\n\nBest regards,\nReferral Hub',
       }),
     });
     const event = referralCreated({ canUseReferrerName: false });
@@ -247,6 +247,25 @@ describe('intro draft with a language model', () => {
     const [draft] = await ai.draftsFor(event.payload.referralId);
     expect(draft!.source).toBe('template');
     expect(draft!.body).toContain('As we discussed');
+    expect(fake.chats()).toHaveLength(2);
+  });
+
+  it("refuses a draft signed in the vendor's team's name, twice, and falls back to the template", async () => {
+    fake.reply(
+      {
+        content: JSON.stringify({
+          subject: 'An introduction to Slack',
+          body: 'Hi Grace,\n\nMeet Slack.\n\nThe Slack team',
+        }),
+      },
+      { content: JSON.stringify({ subject: 'Slack', body: 'Hi Grace,\n\nMeet Slack.\n\nCheers,\n- the Slack Team.' }) },
+    );
+    const event = referralCreated({ canUseReferrerName: false });
+    await ai.bus.publish(event);
+    const [draft] = await ai.draftsFor(event.payload.referralId);
+    expect(draft!.source).toBe('template');
+    expect(draft!.body).toMatch(/Best regards,\nReferral Hub$/);
+    expect(system(fake.chats()[0]!)).toContain('Never write or sign as the product');
     expect(fake.chats()).toHaveLength(2);
   });
 

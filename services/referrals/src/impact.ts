@@ -209,7 +209,11 @@ export function impactReads(pool: pg.Pool, currency: string) {
             coalesce((SELECT av.name FROM vendors av WHERE av.id = r.vendor_id),
                      (SELECT ap.company_name FROM projects ap WHERE ap.id = r.project_id)) AS partner,
             r.referred_first_name || ' ' || r.referred_last_name AS contact,
-            (SELECT cm.referrer_cents::text FROM commissions cm WHERE cm.referral_id = s.referral_id AND cm.milestone = ${MILESTONE_OF_STATUS}) AS amount,
+            -- The stage's commission, on the referral's latest move to that stage only (a stage reached twice
+            -- shows it once): what the move led to, whoever confirmed it.
+            (SELECT cm.referrer_cents::text FROM commissions cm WHERE cm.referral_id = s.referral_id AND cm.milestone = ${MILESTONE_OF_STATUS}
+                AND NOT EXISTS (SELECT 1 FROM referral_status_changes later WHERE later.referral_id = s.referral_id
+                                   AND later.to_status = s.to_status AND (later.at, later.id) > (s.at, s.id))) AS amount,
             s.at
           FROM referral_status_changes s JOIN referrals r ON r.id = s.referral_id
          WHERE s.user_id = $1 AND ${where} AND (s.from_status IS NULL OR s.to_status <> 'pending')

@@ -1,5 +1,5 @@
 import { websiteHost, type EventPayload } from '@app/contracts';
-import { companyKey, isPublicSuffixLike } from '@app/domain';
+import { companyKey, isPublicSuffixLike, nameNamesDomain } from '@app/domain';
 import type { Sql, Tx } from './db.ts';
 import type { PrismaClient } from './generated/prisma/client.ts';
 import { productKey } from './projects.ts';
@@ -84,33 +84,50 @@ export interface VendorLinks {
 
 const siteOf = (domain: string | null | undefined) => (domain ? `https://${domain}` : null);
 
+/** How many programs or workspaces a product's names may find before the ones its names do not vouch for are left out. */
+const NAME_CANDIDATES = 20;
+
+/**
+ * Whether a product known by its names may be given a workspace's program or website: a program no
+ * workspace is linked to (an administrator's), or a workspace whose domain the product's company or name
+ * names (`nameNamesDomain`). A workspace's own name is anyone's claim: a verified workspace on evil.com
+ * calling itself "HubSpot" is never HubSpot's program, nor its site in the dry-run preview.
+ */
+const namesVouchFor = (product: { productName: string; companyName: string }, vendorDomain: string | null) =>
+  nameNamesDomain(product.companyName, vendorDomain) || nameNamesDomain(product.productName, vendorDomain);
+
 /**
  * The vendor's and its program's links for a product (issue 12), from referrals' copies of programs and
  * vendor workspaces: a program of the product's company or name (active first, newest first) gives its
  * website and its workspace's; without a workspace that way, a verified workspace of the product's site
- * or company. Hints for the program check and the dry-run preview, never routing evidence.
+ * or company. A workspace counts only where the product's names name its domain (`namesVouchFor`). Hints
+ * for the program check and the dry-run preview, never routing evidence.
  */
 export async function vendorLinks(
   db: Pick<PrismaClient, '$queryRaw'>,
   product: { productName: string; companyName: string; website: string | null },
 ): Promise<VendorLinks> {
   const key = companyKey(product.companyName) || null;
-  const [program] = await db.$queryRaw<Array<{ domain: string | null; vendor_domain: string | null }>>`
-    SELECT p.domain, nullif(v.domain, '') AS vendor_domain
+  const programs = await db.$queryRaw<
+    Array<{ domain: string | null; vendor_id: string | null; vendor_domain: string | null }>
+  >`
+    SELECT p.domain, p.vendor_id, nullif(v.domain, '') AS vendor_domain
       FROM programs p LEFT JOIN vendors v ON v.id = p.vendor_id
      WHERE (p.company_key = ${key} OR v.company_key = ${key} OR p.name_key = ${productKey(product.productName)})
        AND (p.domain IS NOT NULL OR nullif(v.domain, '') IS NOT NULL)
      ORDER BY p.is_active DESC, coalesce(p.company_key = ${key} OR v.company_key = ${key}, false) DESC, p.saved_at DESC, p.id
-     LIMIT 1`;
+     LIMIT ${NAME_CANDIDATES}`;
+  const program = programs.find((row) => row.vendor_id === null || namesVouchFor(product, row.vendor_domain));
   let vendorDomain = program?.vendor_domain ?? null;
   if (!vendorDomain) {
     const hosts = hostAndParents(product.website ? websiteHost(product.website) : null);
-    const [vendor] = await db.$queryRaw<Array<{ domain: string }>>`
+    const vendors = await db.$queryRaw<Array<{ domain: string }>>`
       SELECT domain FROM vendors
        WHERE verified AND domain <> '' AND (domain = ANY(${hosts}::text[]) OR company_key = ${key})
        ORDER BY (domain = ANY(${hosts}::text[])) DESC, id
-       LIMIT 1`;
-    vendorDomain = vendor?.domain ?? null;
+       LIMIT ${NAME_CANDIDATES}`;
+    vendorDomain =
+      vendors.find((vendor) => hosts.includes(vendor.domain) || namesVouchFor(product, vendor.domain))?.domain ?? null;
   }
   return { vendorWebsite: siteOf(vendorDomain), programWebsite: siteOf(program?.domain) };
 }
@@ -119,6 +136,8 @@ interface ProgramRow {
   id: string;
   name: string;
   reward_details: string;
+  vendor_id: string | null;
+  vendor_domain: string | null;
 }
 
 export function programsRepository(prisma: PrismaClient) {
@@ -131,16 +150,18 @@ export function programsRepository(prisma: PrismaClient) {
     /**
      * The vendor's active program for a product: one of its company first (the program's company name, or
      * the name of the vendor workspace it is linked to), else one named like the product; the most recently
-     * saved wins. An inactive program never counts.
+     * saved wins. An inactive program never counts, nor one of a workspace whose domain the product's names
+     * do not name (`namesVouchFor`).
      */
     async activeProgram(product: { productName: string; companyName: string }) {
       const key = companyKey(product.companyName) || null;
-      const [row] = await prisma.$queryRaw<ProgramRow[]>`
-        SELECT p.id, p.name, p.reward_details
+      const rows = await prisma.$queryRaw<ProgramRow[]>`
+        SELECT p.id, p.name, p.reward_details, p.vendor_id, nullif(v.domain, '') AS vendor_domain
           FROM programs p LEFT JOIN vendors v ON v.id = p.vendor_id
          WHERE p.is_active AND (p.company_key = ${key} OR v.company_key = ${key} OR p.name_key = ${productKey(product.productName)})
          ORDER BY coalesce(p.company_key = ${key} OR v.company_key = ${key}, false) DESC, p.saved_at DESC, p.id
-         LIMIT 1`;
+         LIMIT ${NAME_CANDIDATES}`;
+      const row = rows.find((program) => program.vendor_id === null || namesVouchFor(product, program.vendor_domain));
       return row ? { id: row.id, name: row.name, rewardDetails: row.reward_details } : null;
     },
 

@@ -265,6 +265,32 @@ describe('GET /api/referral-impact', () => {
     });
   });
 
+  it("shows a commission once in the activity, on the referral's latest move to its stage", async () => {
+    const back = testUser('back');
+    await register(back, 'Back Again Ltd');
+    const id = await create(back, 'Acme', 'Rocket', 'Bea');
+    const moveBack = async (status: ReferralStatus) => {
+      const response = await app().inject({
+        method: 'PUT',
+        url: `/api/referrals/${id}/status`,
+        headers: back.headers,
+        payload: { status },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+    };
+    // Warm Intro twice (there and back again), then Acme confirms it: $70 earned once.
+    await moveBack('intro_made');
+    await moveBack('pending');
+    await moveBack('intro_made');
+    await confirm(id, 'qualifiedLead');
+    const activity = ImpactSummary.parse((await impact('', back)).json()).recentActivity;
+    expect(activity.map((a) => [a.type, a.amountCents])).toEqual([
+      ['accepted', 7000],
+      ['accepted', null],
+      ['sent', null],
+    ]);
+  });
+
   it('shows nothing of other users', async () => {
     const stranger = testUser('stranger');
     const response = await impact('', stranger);

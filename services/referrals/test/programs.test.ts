@@ -164,6 +164,75 @@ describe("the vendor's and its program's links (issue 12)", () => {
     expect(await automate()).toMatchObject({ success: true, website: 'https://initrode.example' });
   });
 
+  it("never gives a product a workspace's program or site by the workspace's own name: only by a domain the product's names name", async () => {
+    // A verified workspace on its own domain that calls itself after another company, with an active program.
+    const impostor = await saveVendor(ctx, { name: 'Hooli', domain: 'evil-test.example' });
+    const onItsSubdomain = await saveVendor(ctx, { name: 'Hooli', domain: 'hooli.evil-test.example' });
+    for (const vendor of [impostor, onItsSubdomain])
+      await publish(
+        ctx,
+        saved({
+          name: 'Hooli Partner Program',
+          companyName: 'Hooli',
+          vendorId: vendor.vendorId,
+          website: `https://${vendor.domain}/partners`,
+          rewardDetails: '30% recurring',
+        }),
+      );
+    const posed = await referral('Hooli Chat', 'Hooli');
+    expect(await posed.check()).toEqual({ referralProgram: REFERRAL_MESSAGES.noProgram });
+    expect(ai.calls.find((c) => c.productName === 'Hooli Chat')?.question).toMatchObject({
+      vendorWebsite: null,
+      programWebsite: null,
+    });
+    expect(await posed.automate()).toMatchObject({ success: true, website: null });
+
+    // The company's own workspace, on the domain its name names, is found by the same names.
+    const hooli = await saveVendor(ctx, { name: 'Hooli', domain: 'hooli.example' });
+    await publish(
+      ctx,
+      saved({
+        name: 'Hooli Referrals',
+        companyName: 'Hooli',
+        vendorId: hooli.vendorId,
+        website: 'https://hooli.example/refer',
+        rewardDetails: '$300 per demo',
+        isActive: false,
+      }),
+    );
+    const real = await referral('Hooli Mail', 'Hooli, Inc.');
+    await real.check();
+    expect(ai.calls.find((c) => c.productName === 'Hooli Mail')?.question).toMatchObject({
+      vendorWebsite: 'https://hooli.example',
+      programWebsite: 'https://hooli.example',
+    });
+    expect(await real.automate()).toMatchObject({ website: 'https://hooli.example' });
+    await publish(
+      ctx,
+      saved({
+        name: 'Hooli Partners',
+        companyName: 'Hooli',
+        vendorId: hooli.vendorId,
+        website: 'https://hooli.example/partners',
+        rewardDetails: '$500 per customer',
+      }),
+    );
+    // The impostor saves again, so its program is the newest of the company's name: still not Hooli's.
+    await publish(
+      ctx,
+      saved({
+        name: 'Hooli Partner Program',
+        companyName: 'Hooli',
+        vendorId: impostor.vendorId,
+        website: 'https://evil-test.example/partners',
+        rewardDetails: '40% recurring',
+      }),
+    );
+    expect(await (await referral('Hooli Drive', 'Hooli')).check()).toEqual({
+      referralProgram: 'Hooli Partners: $500 per customer',
+    });
+  });
+
   it('finds a verified workspace by company when no program names it; an unverified one is no link', async () => {
     await saveVendor(ctx, { name: 'Vandelay Industries', domain: 'vandelay.example' });
     await saveVendor(ctx, { name: 'Kramerica', domain: 'kramerica.example', verified: false });

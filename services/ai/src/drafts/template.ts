@@ -2,6 +2,9 @@ import { NO_DESCRIPTION, NOT_FOUND, stripLegalSuffixes } from '@app/contracts';
 import { compact } from '../search/normalize.ts';
 import { BODY_MAX, SUBJECT_MAX, type DraftText, type NewReferral } from './draft.ts';
 
+/** Who signs an intro the referrer's name may not be in: the platform that sends it, never the vendor. */
+export const PLATFORM_SIGNATURE = 'Referral Hub';
+
 const known = (value: string) => {
   const text = value.trim();
   return text && text !== NOT_FOUND && text !== NO_DESCRIPTION ? text : '';
@@ -16,8 +19,9 @@ function productPhrase(referral: NewReferral): string {
 
 /**
  * The intro email when no language model is configured: warm and professional, in the referrer's voice
- * when their name may be used, else from the product's team without naming the referrer. An aware
- * referred person ("as we discussed") gets a direct opener, anyone else a softer one.
+ * when their name may be used, else from Referral Hub (which sends it) without naming the referrer. Never
+ * in the vendor's name: the email comes from the referrer via Referral Hub, and the vendor has not written
+ * it. An aware referred person ("as we discussed") gets a direct opener, anyone else a softer one.
  */
 export function templateDraft(referral: NewReferral): DraftText {
   const { referrer, referred, isReferralAware: aware, canUseReferrerName: named } = referral;
@@ -42,11 +46,11 @@ export function templateDraft(referral: NewReferral): DraftText {
   paragraphs.push(
     named
       ? "If it sounds interesting, just reply to this email and I'll make sure you're connected with the right person."
-      : "If it sounds interesting, just reply to this email and we'll find a time that suits you.",
+      : `If it sounds interesting, just reply to this email and we'll put you in touch with the ${product} team.`,
   );
   const signature = named
     ? ['Best regards,', referrerName, known(referrer.companyName)].filter(Boolean).join('\n')
-    : `Best regards,\nThe ${product} team`;
+    : `Best regards,\n${PLATFORM_SIGNATURE}`;
   paragraphs.push(signature);
 
   const subject = named
