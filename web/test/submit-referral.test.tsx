@@ -390,6 +390,9 @@ describe('where the referral goes and how the client fits (issue 9)', () => {
       'France is not a country they sell to',
     );
     expect(screen.getByRole('button', { name: 'Submit Referral' })).toBeDisabled();
+    // Never "Routed to…" above "cannot be routed".
+    expect(screen.getByText("Not routed to Acme's lead inbox")).toBeInTheDocument();
+    expect(screen.queryByText("Routed to Acme's lead inbox")).toBeNull();
 
     await user.click(within(alert).getByRole('link', { name: /Find a better match with Smart Match/ }));
     expect(await screen.findByLabelText('What does your client need?')).toHaveValue('Needs a CRM');

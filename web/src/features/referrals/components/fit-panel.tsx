@@ -12,6 +12,8 @@ export type FitState =
 
 /** Where the referral goes (issue 9), in the words the issue gives. */
 export const routedText = (vendor: string) => `Routed to ${vendor}'s lead inbox`;
+/** A clear fail: the vendor is on the platform, but this client does not reach its inbox. */
+export const notRoutedText = (vendor: string) => `Not routed to ${vendor}'s lead inbox`;
 export const notOnPlatformText = (vendor: string) =>
   `${vendor} is not on Referral Hub yet: the intro goes to your client only`;
 
@@ -68,7 +70,11 @@ export function FitPanel({
         <>
           <p className="flex items-start gap-2 text-sm font-medium">
             <Send className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden="true" />
-            {answer.vendor ? routedText(answer.vendor.name) : notOnPlatformText(vendorLabel)}
+            {answer.vendor
+              ? reasons
+                ? notRoutedText(answer.vendor.name)
+                : routedText(answer.vendor.name)
+              : notOnPlatformText(vendorLabel)}
           </p>
           {answer.fit ? (
             <IcpFitList fit={answer.fit} />
