@@ -69,14 +69,7 @@ export const BOUNTY_MESSAGES = {
   missingAmount: 'Incomplete bounties – Please enter a payout amount for every active milestone.',
   months: 'Months must be between 1 and 60',
   percentage: 'A percentage must be at most 100',
-  wholeCents: 'A flat payout must be in whole cents',
 } as const;
-
-/** A dollar amount with no fraction of a cent, within binary floating point's error (19.99 is whole cents). */
-function inWholeCents(amount: number): boolean {
-  const cents = amount * 100;
-  return Math.abs(cents - Math.round(cents)) <= 1e-12 * Math.max(1, Math.abs(cents));
-}
 
 export const Bounty = z.strictObject({
   enabled: z.boolean({ error: 'enabled must be true or false' }),
@@ -109,9 +102,6 @@ export const Bounties = BountyFields.superRefine((bounties, ctx) => {
       ctx.addIssue({ code: 'custom', path: [m, 'amount'], message: BOUNTY_MESSAGES.missingAmount });
     if (bounty.type?.startsWith('percentage') && bounty.amount !== undefined && bounty.amount > 100)
       ctx.addIssue({ code: 'custom', path: [m, 'amount'], message: BOUNTY_MESSAGES.percentage });
-    // Paid in cents: $0.005 would be a commission of a rounded cent, $0.000000001 one of nothing.
-    if ((bounty.type ?? 'flat') === 'flat' && bounty.amount !== undefined && !inWholeCents(bounty.amount))
-      ctx.addIssue({ code: 'custom', path: [m, 'amount'], message: BOUNTY_MESSAGES.wholeCents });
     if (bounty.type === 'percentage_mrr' && bounty.months === undefined)
       ctx.addIssue({ code: 'custom', path: [m, 'months'], message: BOUNTY_MESSAGES.months });
   }
