@@ -101,7 +101,8 @@ describe('referral submitted screen (spec 2, 7, 9)', () => {
         if (isCheck(req)) return json(200, { ready: true, fromClay: false });
         if (req.path === '/api/referrals/7/email-draft') return json(200, draft);
         if (req.path === '/api/referrals/7') return json(200, makeReferral());
-        if (req.path === '/api/products/p-acme/referral-program')
+        // Asked with the referral: the program of the vendor it was routed to counts whatever its name.
+        if (req.path === '/api/products/p-acme/referral-program' && req.url.endsWith('?referralId=7'))
           return json(200, { referralProgram: 'Acme pays 20%' });
         if (req.path === '/api/referrals/7/automate') return json(200, { success: true, message: 'ok' });
       },

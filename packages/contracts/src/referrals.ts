@@ -394,6 +394,15 @@ export const MAX_LEADS = 500;
  * GET /api/vendors/{vendorId}/leads: newest first, `limit` of them (all up to MAX_LEADS by default), only those
  * older than the lead `before` (a referral id of the same inbox) when given: the next page after that lead.
  */
+/**
+ * GET /api/products/{projectId}/referral-program: with `referralId` (the caller's own referral of the product),
+ * the program of the vendor workspace that referral was routed to counts whatever its name.
+ */
+export const ReferralProgramQuery = z.strictObject({
+  referralId: queryInteger('Referral', 1, 2_147_483_647).optional(),
+});
+export type ReferralProgramQuery = z.input<typeof ReferralProgramQuery>;
+
 export const ListLeadsQuery = z.strictObject({
   status: LeadStatus.optional(),
   before: queryInteger('The lead to page from', 1, 2_147_483_647).optional(),

@@ -97,15 +97,31 @@ const namesVouchFor = (product: { productName: string; companyName: string }, ve
   nameNamesDomain(product.companyName, vendorDomain) || nameNamesDomain(product.productName, vendorDomain);
 
 /**
+ * Whether a program found by a product's names is that product's: an administrator's unlinked one, one of the
+ * workspace the user's own referral was routed to (`routedVendorId`: routing is by evidence, the product's
+ * site), or one of a workspace whose domain the names name.
+ */
+const counts = (
+  product: { productName: string; companyName: string },
+  row: { vendor_id: string | null; vendor_domain: string | null },
+  routedVendorId: string | null,
+) =>
+  row.vendor_id === null ||
+  (routedVendorId !== null && row.vendor_id === routedVendorId) ||
+  namesVouchFor(product, row.vendor_domain);
+
+/**
  * The vendor's and its program's links for a product (issue 12), from referrals' copies of programs and
  * vendor workspaces: a program of the product's company or name (active first, newest first) gives its
  * website and its workspace's; without a workspace that way, a verified workspace of the product's site
- * or company. A workspace counts only where the product's names name its domain (`namesVouchFor`). Hints
- * for the program check and the dry-run preview, never routing evidence.
+ * or company. A workspace counts only where the product's names name its domain, or where the user's own
+ * referral was routed to it (`counts`). Hints for the program check and the dry-run preview, never routing
+ * evidence.
  */
 export async function vendorLinks(
   db: Pick<PrismaClient, '$queryRaw'>,
   product: { productName: string; companyName: string; website: string | null },
+  routedVendorId: string | null = null,
 ): Promise<VendorLinks> {
   const key = companyKey(product.companyName) || null;
   const programs = await db.$queryRaw<
@@ -117,7 +133,7 @@ export async function vendorLinks(
        AND (p.domain IS NOT NULL OR nullif(v.domain, '') IS NOT NULL)
      ORDER BY p.is_active DESC, coalesce(p.company_key = ${key} OR v.company_key = ${key}, false) DESC, p.saved_at DESC, p.id
      LIMIT ${NAME_CANDIDATES}`;
-  const program = programs.find((row) => row.vendor_id === null || namesVouchFor(product, row.vendor_domain));
+  const program = programs.find((row) => counts(product, row, routedVendorId));
   let vendorDomain = program?.vendor_domain ?? null;
   if (!vendorDomain) {
     const hosts = hostAndParents(product.website ? websiteHost(product.website) : null);
@@ -150,10 +166,10 @@ export function programsRepository(prisma: PrismaClient) {
     /**
      * The vendor's active program for a product: one of its company first (the program's company name, or
      * the name of the vendor workspace it is linked to), else one named like the product; the most recently
-     * saved wins. An inactive program never counts, nor one of a workspace whose domain the product's names
-     * do not name (`namesVouchFor`).
+     * saved wins. An inactive program never counts, nor one of a workspace that neither the user's referral
+     * was routed to nor the product's names name (`counts`).
      */
-    async activeProgram(product: { productName: string; companyName: string }) {
+    async activeProgram(product: { productName: string; companyName: string }, routedVendorId: string | null = null) {
       const key = companyKey(product.companyName) || null;
       const rows = await prisma.$queryRaw<ProgramRow[]>`
         SELECT p.id, p.name, p.reward_details, p.vendor_id, nullif(v.domain, '') AS vendor_domain
@@ -161,7 +177,7 @@ export function programsRepository(prisma: PrismaClient) {
          WHERE p.is_active AND (p.company_key = ${key} OR v.company_key = ${key} OR p.name_key = ${productKey(product.productName)})
          ORDER BY coalesce(p.company_key = ${key} OR v.company_key = ${key}, false) DESC, p.saved_at DESC, p.id
          LIMIT ${NAME_CANDIDATES}`;
-      const row = rows.find((program) => program.vendor_id === null || namesVouchFor(product, program.vendor_domain));
+      const row = rows.find((program) => counts(product, program, routedVendorId));
       return row ? { id: row.id, name: row.name, rewardDetails: row.reward_details } : null;
     },
 

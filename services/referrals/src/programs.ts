@@ -21,22 +21,23 @@ export function referralProgramUseCases(deps: {
   const recheckMs = deps.recheckHours * 3600_000;
 
   /** The vendor's own active program, looked up each time (never kept on the project), so one switched off stops counting at once. */
-  async function activeProgramText(project: ProjectForProgram): Promise<string | null> {
-    const program = await repository.activeProgram(project);
+  async function activeProgramText(project: ProjectForProgram, routedVendorId: string | null): Promise<string | null> {
+    const program = await repository.activeProgram(project, routedVendorId);
     if (!program) return null;
     const text = `${program.name}: ${program.rewardDetails}`;
     return isReferralProgramText(text) ? text : null;
   }
 
   /** The program's text, or null when nobody knows one. */
-  async function findProgram(project: ProjectForProgram): Promise<string | null> {
-    const active = await activeProgramText(project);
+  async function findProgram(project: ProjectForProgram, routedVendorId: string | null): Promise<string | null> {
+    const active = await activeProgramText(project, routedVendorId);
     if (active) return active;
     if (project.referralProgram) return project.referralProgram;
     if (!sources.length) return null;
     // Asked recently and nobody knew: don't spend another provider call on every page view.
     if (project.programCheckedAt && Date.now() - project.programCheckedAt.getTime() < recheckMs) return null;
-    // The vendor's and its program's links, so the source looks at the vendor itself (issue 12).
+    // The vendor's and its program's links, so the source looks at the vendor itself (issue 12). Only those the
+    // product's names vouch for: the answer is kept on the project, which every referrer of the product shares.
     const question = { ...project, ...(await repository.vendorLinks(project)) };
     let failed = false;
     for (const source of sources) {
@@ -58,9 +59,16 @@ export function referralProgramUseCases(deps: {
   }
 
   return {
-    async referralProgramOf(projectId: string): Promise<{ referralProgram: string }> {
+    /**
+     * The product's program text. `routedVendorId`: the workspace the caller's own referral of the product was
+     * routed to, whose active program then counts whatever its name.
+     */
+    async referralProgramOf(
+      projectId: string,
+      routedVendorId: string | null = null,
+    ): Promise<{ referralProgram: string }> {
       const project = (await repository.findProject(projectId)) ?? fail('PRODUCT_NOT_FOUND');
-      return { referralProgram: (await findProgram(project)) ?? REFERRAL_MESSAGES.noProgram };
+      return { referralProgram: (await findProgram(project, routedVendorId)) ?? REFERRAL_MESSAGES.noProgram };
     },
   };
 }

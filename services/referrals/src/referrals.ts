@@ -329,8 +329,9 @@ export function referralUseCases(deps: {
     async automate(userId: string, referralId: number, dryRun: boolean) {
       const referral = await own(userId, referralId);
       if (!dryRun) fail('DRY_RUN_ONLY');
+      // The project, and the workspace this referral was routed to (by evidence: its vendor counts whatever its name).
       const { project } = referral;
-      const links = project.website ? null : await vendorLinks(db, project);
+      const links = project.website ? null : await vendorLinks(db, project, referral.lead?.vendorId ?? null);
       return {
         success: true,
         message: `Mock dry run: the referral form for ${project.productName} was filled but not submitted.`,

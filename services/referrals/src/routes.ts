@@ -1,4 +1,4 @@
-import type { HandlersOf } from '@app/kit';
+import { fail, type HandlersOf } from '@app/kit';
 import type { ImpactReads } from './impact.ts';
 import type { LeadUseCases } from './leads.ts';
 import type { MoneyUseCases } from './money.ts';
@@ -28,7 +28,12 @@ export function referralRoutes(deps: {
       referrals.emailDraft(identity, params.id, query.checkOnly === 'true'),
     sendEmail: ({ identity, params, body }) => referrals.sendIntroEmail(identity, params.id, body),
     updateStatus: ({ identity, params, body }) => referrals.updateStatus(identity.userId, params.id, body),
-    getReferralProgram: ({ params }) => programs.referralProgramOf(params.projectId),
+    getReferralProgram: async ({ identity, params, query }) => {
+      // The caller's own referral (404, 403 as anywhere) of this product: its routed vendor's program counts.
+      const referral = query.referralId === undefined ? null : await referrals.own(identity.userId, query.referralId);
+      if (referral && referral.projectId !== params.projectId) fail('REFERRAL_NOT_FOUND');
+      return programs.referralProgramOf(params.projectId, referral?.lead?.vendorId ?? null);
+    },
     automateReferral: ({ identity, params, body }) => referrals.automate(identity.userId, params.id, body.dryRun),
     getImpact: ({ identity, query }) => impact.summary(identity.userId, query),
     listCommissions: ({ identity, query }) => impact.commissions(identity.userId, query),

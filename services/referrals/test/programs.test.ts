@@ -233,6 +233,60 @@ describe("the vendor's and its program's links (issue 12)", () => {
     });
   });
 
+  it("counts the program of the workspace the user's own referral was routed to, whatever its name", async () => {
+    // A real vendor whose name does not name its domain (as Alphabet and google.com).
+    const vendor = await saveVendor(ctx, { name: 'Pied Piper Analytics', domain: 'piper-net.example' });
+    await publish(
+      ctx,
+      saved({
+        name: 'Pied Piper Partners',
+        companyName: 'Pied Piper Analytics',
+        vendorId: vendor.vendorId,
+        website: 'https://piper-net.example/partners',
+        rewardDetails: '25% of first-year ARR',
+      }),
+    );
+    const user = testUser();
+    const inject = (method: 'GET' | 'POST', url: string, headers = user.headers, payload?: unknown) =>
+      ctx.service.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+    const created = await inject(
+      'POST',
+      '/api/referrals',
+      user.headers,
+      referralInput({
+        product: 'Compression Suite',
+        company: 'Pied Piper Analytics',
+        website: 'https://piper-net.example',
+      }),
+    );
+    expect(created.statusCode, created.body).toBe(201);
+    const { id, projectId } = created.json() as { id: number; projectId: string; lead: { vendorId: string } };
+    expect(created.json().lead?.vendorId).toBe(vendor.vendorId);
+    const url = `/api/products/${encodeURIComponent(projectId)}/referral-program`;
+
+    expect((await inject('GET', `${url}?referralId=${id}`)).json()).toEqual({
+      referralProgram: 'Pied Piper Partners: 25% of first-year ARR',
+    });
+    expect(
+      (await inject('POST', `/api/referrals/${id}/automate`, user.headers, { dryRun: true })).json(),
+    ).toMatchObject({
+      website: 'https://piper-net.example',
+    });
+    // Without the referral, the names alone do not vouch for the workspace.
+    expect((await inject('GET', url)).json()).toEqual({ referralProgram: REFERRAL_MESSAGES.noProgram });
+    // Another user's referral is refused as anywhere; one of another product names nothing here.
+    const stranger = await inject('GET', `${url}?referralId=${id}`, testUser().headers);
+    expect(stranger.statusCode).toBe(403);
+    const other = await inject(
+      'POST',
+      '/api/referrals',
+      user.headers,
+      referralInput({ product: 'Other', company: 'Else' }),
+    );
+    expect((await inject('GET', `${url}?referralId=${other.json().id}`)).statusCode).toBe(404);
+    expect((await inject('GET', `${url}?referralId=abc`)).statusCode).toBe(400);
+  });
+
   it('finds a verified workspace by company when no program names it; an unverified one is no link', async () => {
     await saveVendor(ctx, { name: 'Vandelay Industries', domain: 'vandelay.example' });
     await saveVendor(ctx, { name: 'Kramerica', domain: 'kramerica.example', verified: false });

@@ -28,6 +28,7 @@ import {
   ReferralFit,
   ReferralFitRequest,
   ReferralProgramResponse,
+  ReferralProgramQuery,
   Lead,
   ListLeadsQuery,
   SendEmailRequest,
@@ -138,12 +139,13 @@ export const referralOperations = {
     access: 'user',
     summary: "Whether the product's vendor has a referral program",
     params: ProjectIdParams,
+    query: ReferralProgramQuery,
     response: {
       status: 200,
       description: "The program's text, or one starting with 'NO'",
       schema: ReferralProgramResponse,
     },
-    errors: ['PRODUCT_NOT_FOUND', 'PROGRAM_CHECK_UNAVAILABLE'],
+    errors: ['PRODUCT_NOT_FOUND', 'PROGRAM_CHECK_UNAVAILABLE', 'REFERRAL_NOT_FOUND', 'REFERRAL_FORBIDDEN'],
   }),
   automateReferral: defineOperation({
     method: 'POST',

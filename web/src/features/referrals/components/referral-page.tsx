@@ -242,7 +242,7 @@ async function runFollowUp(
 ) {
   let programText: string;
   try {
-    programText = await getReferralProgram(referral.projectId);
+    programText = await getReferralProgram(referral.projectId, referral.id);
   } catch (error) {
     if (!isActive()) return;
     if (couldNotCheck(error)) {
