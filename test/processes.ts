@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +17,41 @@ export interface RunningProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts `entry` (relative to the repo) with Node 24 as its own process and waits for /healthz on `port`. */
+/**
+ * Whether process `pid` holds the listening TCP socket of `port` (Linux: /proc/net/tcp and the process's file
+ * descriptors). Where /proc cannot tell, true: the health check alone decides, as before.
+ */
+function listensOn(pid: number, port: number): boolean {
+  try {
+    const hex = port.toString(16).toUpperCase().padStart(4, '0');
+    const inodes = new Set<string>();
+    for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+      if (!existsSync(table)) continue;
+      for (const line of readFileSync(table, 'utf8').split('\n').slice(1)) {
+        const fields = line.trim().split(/\s+/);
+        // local_address is "ADDR:PORT", st 0A is LISTEN, the inode is the tenth field.
+        if (fields[1]?.endsWith(`:${hex}`) && fields[3] === '0A' && fields[9]) inodes.add(fields[9]);
+      }
+    }
+    const fds = readdirSync(`/proc/${pid}/fd`);
+    return fds.some((fd) => {
+      try {
+        const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+        return target.startsWith('socket:[') && inodes.has(target.slice(8, -1));
+      } catch {
+        return false;
+      }
+    });
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Starts `entry` (relative to the repo) with Node 24 as its own process and waits for /healthz on `port`,
+ * answered by that process: a health answer from another process on the port (another test's server) is not
+ * this one's, and a child that cannot listen exits, which fails the start with its output.
+ */
 export async function startProcess(
   name: string,
   entry: string,
@@ -39,7 +73,7 @@ export async function startProcess(
       (r) => r.ok,
       () => false,
     );
-    if (healthy) break;
+    if (healthy && listensOn(child.pid!, port)) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`${name} did not become healthy:\n${output}`);

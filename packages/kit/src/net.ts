@@ -3,17 +3,36 @@ import { createServer as createHttpServer } from 'node:http';
 import { connect, createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 
-/** A TCP port on 127.0.0.1 that was free a moment ago (for child processes that need a fixed port). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** Whether a TCP port on 127.0.0.1 can be listened on now; `0` asks the kernel for any, answered as the port. */
+function tryListen(port: number): Promise<number | null> {
+  return new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
+    server.once('error', () => resolve(null));
+    server.listen(port, '127.0.0.1', () => {
+      const { port: bound } = server.address() as { port: number };
+      server.close(() => resolve(bound));
     });
   });
+}
+
+/**
+ * Ports picked below Linux's ephemeral range (32768-60999 by default): the kernel never hands those to
+ * another process's `listen(0)` or outgoing connection, so the port stays free between this check and the
+ * child process that listens on it (a test file running beside another one, on a busy machine, once found
+ * another test's server on the port it had been given).
+ */
+const PICKED = { from: 20_000, to: 32_000 };
+
+/** A TCP port on 127.0.0.1 that was free a moment ago (for child processes that need a fixed port). */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = PICKED.from + Math.floor(Math.random() * (PICKED.to - PICKED.from));
+    if ((await tryListen(port)) !== null) return port;
+  }
+  const any = await tryListen(0);
+  if (any === null) throw new Error('no free TCP port on 127.0.0.1');
+  return any;
 }
 
 export interface SocketListener {
