@@ -137,13 +137,17 @@ export async function vendorLinks(
   let vendorDomain = program?.vendor_domain ?? null;
   if (!vendorDomain) {
     const hosts = hostAndParents(product.website ? websiteHost(product.website) : null);
-    const vendors = await db.$queryRaw<Array<{ domain: string }>>`
-      SELECT domain FROM vendors
-       WHERE verified AND domain <> '' AND (domain = ANY(${hosts}::text[]) OR company_key = ${key})
-       ORDER BY (domain = ANY(${hosts}::text[])) DESC, id
+    // The routed workspace first, then one of the product's site, then one of its company's name.
+    const vendors = await db.$queryRaw<Array<{ id: string; domain: string }>>`
+      SELECT id, domain FROM vendors
+       WHERE verified AND domain <> '' AND (id = ${routedVendorId} OR domain = ANY(${hosts}::text[]) OR company_key = ${key})
+       ORDER BY coalesce(id = ${routedVendorId}, false) DESC, (domain = ANY(${hosts}::text[])) DESC, id
        LIMIT ${NAME_CANDIDATES}`;
     vendorDomain =
-      vendors.find((vendor) => hosts.includes(vendor.domain) || namesVouchFor(product, vendor.domain))?.domain ?? null;
+      vendors.find(
+        (vendor) =>
+          vendor.id === routedVendorId || hosts.includes(vendor.domain) || namesVouchFor(product, vendor.domain),
+      )?.domain ?? null;
   }
   return { vendorWebsite: siteOf(vendorDomain), programWebsite: siteOf(program?.domain) };
 }

@@ -285,6 +285,19 @@ describe("the vendor's and its program's links (issue 12)", () => {
     );
     expect((await inject('GET', `${url}?referralId=${other.json().id}`)).statusCode).toBe(404);
     expect((await inject('GET', `${url}?referralId=abc`)).statusCode).toBe(400);
+
+    // Routed to a workspace with no program at all: the dry run still plays the vendor's own site.
+    const bare = await saveVendor(ctx, { name: 'Hooli XYZ Labs', domain: 'hx-labs.example' });
+    const routed = await inject(
+      'POST',
+      '/api/referrals',
+      user.headers,
+      referralInput({ product: 'Signal Box', company: 'Hooli XYZ Labs', website: 'https://hx-labs.example' }),
+    );
+    expect(routed.json().lead?.vendorId).toBe(bare.vendorId);
+    expect(
+      (await inject('POST', `/api/referrals/${routed.json().id}/automate`, user.headers, { dryRun: true })).json(),
+    ).toMatchObject({ website: 'https://hx-labs.example' });
   });
 
   it('finds a verified workspace by company when no program names it; an unverified one is no link', async () => {
