@@ -56,6 +56,15 @@ describe('Ideal Customer Profile form (spec 2, 5, 8)', () => {
     expect(screen.getAllByRole('button', { name: /^Remove / })).toHaveLength(2);
     expect(screen.getByText('Space Mining')).toBeInTheDocument();
 
+    // The one option a fragment begins is what Enter adds ("Space Mining" above begins none); after Escape
+    // (suggestions closed), the fragment itself.
+    await user.type(industries, 'Computer Ga{Enter}');
+    expect(screen.getByRole('button', { name: 'Remove Computer Games' })).toBeInTheDocument();
+    await user.type(industries, 'Computer N{Escape}{Enter}');
+    expect(screen.getByRole('button', { name: 'Remove Computer N' })).toBeInTheDocument();
+    for (const name of ['Remove Computer Games', 'Remove Computer N'])
+      await user.click(screen.getByRole('button', { name }));
+
     // Enter never submits the form.
     expect(saveButton()).toBeEnabled();
     await user.type(industries, '{Enter}');

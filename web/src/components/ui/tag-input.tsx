@@ -17,7 +17,8 @@ const norm = (text: string) => text.trim().toLowerCase();
 
 /**
  * A tag-style multi-select (WAI-ARIA combobox with a listbox popup): type to filter the options, Enter or a
- * click adds the active option (or the typed text when custom entries are allowed), duplicates (any case) and
+ * click adds the active option (with none active, the one option the text begins, else the typed text when
+ * custom entries are allowed), duplicates (any case) and
  * blank entries are ignored, each chip has its own remove button. Enter never submits the surrounding form.
  */
 export function TagInput({
@@ -79,10 +80,24 @@ export function TagInput({
 
   const remove = (entry: string) => onChange(value.filter((v) => v !== entry));
 
+  /**
+   * The one option the typed text begins, when it is not an option itself: Enter then adds that option
+   * ("United St" is United States), never the fragment, which would be matched against clients as typed.
+   * Escape first (the suggestions closed) and Enter adds the text as typed.
+   */
+  const onlyPrefixMatch = (): TagOption | null => {
+    const query = norm(text);
+    if (!query || byValue.has(query)) return null;
+    const starting = filtered.filter(
+      (o) => norm(o.label ?? o.value).startsWith(query) || norm(o.value).startsWith(query),
+    );
+    return starting.length === 1 ? starting[0]! : null;
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === 'Enter') {
       event.preventDefault();
-      const option = showList && active >= 0 ? filtered[active] : undefined;
+      const option = !showList ? undefined : active >= 0 ? filtered[active] : (onlyPrefixMatch() ?? undefined);
       add(option ? option.value : text);
     } else if (event.key === 'ArrowDown') {
       event.preventDefault();
