@@ -391,10 +391,6 @@ export type Lead = z.infer<typeof Lead>;
 export const MAX_LEADS = 500;
 
 /**
- * GET /api/vendors/{vendorId}/leads: newest first, `limit` of them (all up to MAX_LEADS by default), only those
- * older than the lead `before` (a referral id of the same inbox) when given: the next page after that lead.
- */
-/**
  * GET /api/products/{projectId}/referral-program: with `referralId` (the caller's own referral of the product),
  * the program of the vendor workspace that referral was routed to counts whatever its name.
  */
@@ -403,6 +399,10 @@ export const ReferralProgramQuery = z.strictObject({
 });
 export type ReferralProgramQuery = z.input<typeof ReferralProgramQuery>;
 
+/**
+ * GET /api/vendors/{vendorId}/leads: newest first, `limit` of them (all up to MAX_LEADS by default), only those
+ * older than the lead `before` (a referral id of the same inbox) when given: the next page after that lead.
+ */
 export const ListLeadsQuery = z.strictObject({
   status: LeadStatus.optional(),
   before: queryInteger('The lead to page from', 1, 2_147_483_647).optional(),

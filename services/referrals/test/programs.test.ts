@@ -13,6 +13,7 @@ import {
   testUser,
   type AiStub,
   type TestContext,
+  type TestUser,
 } from './helpers.ts';
 
 let ctx: TestContext;
@@ -119,22 +120,40 @@ describe('program.saved in the referrals service', () => {
 });
 
 describe("the vendor's and its program's links (issue 12)", () => {
-  async function referral(product: string, company: string) {
-    const user = testUser();
+  /** A referral of `user` (a new one by default), with the program check and the dry run as its user asks them. */
+  async function referral(product: string, company: string, options: { website?: string; user?: TestUser } = {}) {
+    const user = options.user ?? testUser();
     const response = await ctx.service.app.inject({
       method: 'POST',
       url: '/api/referrals',
       headers: user.headers,
-      payload: referralInput({ product, company }),
+      payload: referralInput({ product, company, ...(options.website ? { website: options.website } : {}) }),
     });
     expect(response.statusCode, response.body).toBe(201);
-    const { id, projectId } = response.json() as { id: number; projectId: string };
-    const inject = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
-      ctx.service.app.inject({ method, url, headers: user.headers, ...(payload ? { payload } : {}) });
+    const { id, projectId, lead } = response.json() as {
+      id: number;
+      projectId: string;
+      lead: { vendorId: string } | null;
+    };
+    const programUrl = `/api/products/${encodeURIComponent(projectId)}/referral-program`;
+    /** The program check with `query` (e.g. `?referralId=7`), asked as the user of `headers`. */
+    const program = (query = '', headers = user.headers) =>
+      ctx.service.app.inject({ method: 'GET', url: `${programUrl}${query}`, headers });
     return {
-      check: async () =>
-        (await inject('GET', `/api/products/${encodeURIComponent(projectId)}/referral-program`)).json(),
-      automate: async () => (await inject('POST', `/api/referrals/${id}/automate`, { dryRun: true })).json(),
+      id,
+      user,
+      lead,
+      program,
+      check: async () => (await program()).json(),
+      automate: async () =>
+        (
+          await ctx.service.app.inject({
+            method: 'POST',
+            url: `/api/referrals/${id}/automate`,
+            headers: user.headers,
+            payload: { dryRun: true },
+          })
+        ).json(),
     };
   }
 
@@ -246,58 +265,31 @@ describe("the vendor's and its program's links (issue 12)", () => {
         rewardDetails: '25% of first-year ARR',
       }),
     );
-    const user = testUser();
-    const inject = (method: 'GET' | 'POST', url: string, headers = user.headers, payload?: unknown) =>
-      ctx.service.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
-    const created = await inject(
-      'POST',
-      '/api/referrals',
-      user.headers,
-      referralInput({
-        product: 'Compression Suite',
-        company: 'Pied Piper Analytics',
-        website: 'https://piper-net.example',
-      }),
-    );
-    expect(created.statusCode, created.body).toBe(201);
-    const { id, projectId } = created.json() as { id: number; projectId: string; lead: { vendorId: string } };
-    expect(created.json().lead?.vendorId).toBe(vendor.vendorId);
-    const url = `/api/products/${encodeURIComponent(projectId)}/referral-program`;
-
-    expect((await inject('GET', `${url}?referralId=${id}`)).json()).toEqual({
-      referralProgram: 'Pied Piper Partners: 25% of first-year ARR',
-    });
-    expect(
-      (await inject('POST', `/api/referrals/${id}/automate`, user.headers, { dryRun: true })).json(),
-    ).toMatchObject({
+    const piper = await referral('Compression Suite', 'Pied Piper Analytics', {
       website: 'https://piper-net.example',
     });
+    expect(piper.lead?.vendorId).toBe(vendor.vendorId);
+
+    expect((await piper.program(`?referralId=${piper.id}`)).json()).toEqual({
+      referralProgram: 'Pied Piper Partners: 25% of first-year ARR',
+    });
+    expect(await piper.automate()).toMatchObject({ website: 'https://piper-net.example' });
     // Without the referral, the names alone do not vouch for the workspace.
-    expect((await inject('GET', url)).json()).toEqual({ referralProgram: REFERRAL_MESSAGES.noProgram });
+    expect(await piper.check()).toEqual({ referralProgram: REFERRAL_MESSAGES.noProgram });
     // Another user's referral is refused as anywhere; one of another product names nothing here.
-    const stranger = await inject('GET', `${url}?referralId=${id}`, testUser().headers);
-    expect(stranger.statusCode).toBe(403);
-    const other = await inject(
-      'POST',
-      '/api/referrals',
-      user.headers,
-      referralInput({ product: 'Other', company: 'Else' }),
-    );
-    expect((await inject('GET', `${url}?referralId=${other.json().id}`)).statusCode).toBe(404);
-    expect((await inject('GET', `${url}?referralId=abc`)).statusCode).toBe(400);
+    expect((await piper.program(`?referralId=${piper.id}`, testUser().headers)).statusCode).toBe(403);
+    const other = await referral('Other', 'Else', { user: piper.user });
+    expect((await piper.program(`?referralId=${other.id}`)).statusCode).toBe(404);
+    expect((await piper.program('?referralId=abc')).statusCode).toBe(400);
 
     // Routed to a workspace with no program at all: the dry run still plays the vendor's own site.
     const bare = await saveVendor(ctx, { name: 'Hooli XYZ Labs', domain: 'hx-labs.example' });
-    const routed = await inject(
-      'POST',
-      '/api/referrals',
-      user.headers,
-      referralInput({ product: 'Signal Box', company: 'Hooli XYZ Labs', website: 'https://hx-labs.example' }),
-    );
-    expect(routed.json().lead?.vendorId).toBe(bare.vendorId);
-    expect(
-      (await inject('POST', `/api/referrals/${routed.json().id}/automate`, user.headers, { dryRun: true })).json(),
-    ).toMatchObject({ website: 'https://hx-labs.example' });
+    const routed = await referral('Signal Box', 'Hooli XYZ Labs', {
+      website: 'https://hx-labs.example',
+      user: piper.user,
+    });
+    expect(routed.lead?.vendorId).toBe(bare.vendorId);
+    expect(await routed.automate()).toMatchObject({ website: 'https://hx-labs.example' });
   });
 
   it('finds a verified workspace by company when no program names it; an unverified one is no link', async () => {

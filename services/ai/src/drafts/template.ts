@@ -3,7 +3,7 @@ import { compact } from '../search/normalize.ts';
 import { BODY_MAX, SUBJECT_MAX, type DraftText, type NewReferral } from './draft.ts';
 
 /** Who signs an intro the referrer's name may not be in: the platform that sends it, never the vendor. */
-export const PLATFORM_SIGNATURE = 'Referral Hub';
+const PLATFORM_SIGNATURE = 'Referral Hub';
 
 const known = (value: string) => {
   const text = value.trim();

@@ -18,8 +18,8 @@ const norm = (text: string) => text.trim().toLowerCase();
 /**
  * A tag-style multi-select (WAI-ARIA combobox with a listbox popup): type to filter the options, Enter or a
  * click adds the active option (with none active, the one option the text begins, else the typed text when
- * custom entries are allowed), duplicates (any case) and
- * blank entries are ignored, each chip has its own remove button. Enter never submits the surrounding form.
+ * custom entries are allowed), duplicates (any case) and blank entries are ignored, each chip has its own
+ * remove button. Enter never submits the surrounding form.
  */
 export function TagInput({
   id,
