@@ -21,17 +21,35 @@ function tryListen(port: number): Promise<number | null> {
  * another process's `listen(0)` or outgoing connection, so the port stays free between this check and the
  * child process that listens on it (a test file running beside another one, on a busy machine, once found
  * another test's server on the port it had been given).
+ *
+ * The range is cut into slices, one per test worker (vitest's `VITEST_POOL_ID`, unique among the workers
+ * running at once; the process id elsewhere), and a process never hands out the same port twice: two
+ * files running side by side, or two calls in one file before either child listens, cannot be given the
+ * same port (a CI run once started two of a test's processes on one, picked at random by both).
  */
-const PICKED = { from: 20_000, to: 32_000 };
+const PICKED = { from: 20_000, to: 32_000, slices: 12 };
+const handedOut = new Set<number>();
+
+function slice(): { from: number; size: number } {
+  const pool = Number(process.env.VITEST_POOL_ID);
+  const index = (Number.isInteger(pool) && pool > 0 ? pool - 1 : process.pid) % PICKED.slices;
+  const size = Math.floor((PICKED.to - PICKED.from) / PICKED.slices);
+  return { from: PICKED.from + index * size, size };
+}
 
 /** A TCP port on 127.0.0.1 that was free a moment ago (for child processes that need a fixed port). */
 export async function freePort(): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const port = PICKED.from + Math.floor(Math.random() * (PICKED.to - PICKED.from));
-    if ((await tryListen(port)) !== null) return port;
+  const { from, size } = slice();
+  const start = Math.floor(Math.random() * size);
+  for (let step = 0; step < size; step++) {
+    const port = from + ((start + step) % size);
+    if (handedOut.has(port) || (await tryListen(port)) === null) continue;
+    handedOut.add(port);
+    return port;
   }
   const any = await tryListen(0);
   if (any === null) throw new Error('no free TCP port on 127.0.0.1');
+  handedOut.add(any);
   return any;
 }
 
