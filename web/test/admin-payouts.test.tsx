@@ -110,6 +110,24 @@ describe('Admin payouts (issue 10)', () => {
     ]);
   });
 
+  it('refuses a date paid in the future, and offers today (local) as the date', async () => {
+    const api = server();
+    const user = await openPayouts();
+    const form = screen.getByRole('form', { name: 'Record payout' });
+    const paidOn = within(form).getByLabelText<HTMLInputElement>('Paid on');
+    const now = new Date();
+    const local = [now.getFullYear(), now.getMonth() + 1, now.getDate()].map((n) => String(n).padStart(2, '0'));
+    expect(paidOn.value).toBe(local.join('-'));
+    expect(paidOn.max).toBe(local.join('-'));
+    await user.click(screen.getByRole('checkbox', { name: /\$80.00: Qualified Lead/ }));
+    await user.type(within(form).getByLabelText('Payment reference'), 'PAY-9');
+    await user.clear(paidOn);
+    await user.type(paidOn, `${now.getFullYear() + 1}-01-01`);
+    await user.click(within(form).getByRole('button', { name: 'Record payout' }));
+    expect(await within(form).findByText('The date it was paid cannot be in the future')).toBeInTheDocument();
+    expect(api.callsTo('POST', '/api/admin/payouts')).toHaveLength(0);
+  });
+
   it('lists recorded payouts with an Export CSV link', async () => {
     server();
     await openPayouts();

@@ -152,6 +152,13 @@ export const PAYOUT_METHOD_LABELS: Record<(typeof PAYOUT_METHODS)[number], strin
   other: 'Other',
 };
 
+/**
+ * The latest date that is today somewhere on Earth (UTC+14): a payout records a transfer already made, so its
+ * date cannot be later, in whatever time zone the administrator recorded it (a later one would tell the
+ * referrers they were paid before the money left).
+ */
+const latestToday = () => new Date(Date.now() + 14 * 3_600_000).toISOString().slice(0, 10);
+
 /** POST /api/admin/payouts: one batch paying the listed commissions (all in escrow) at once, or nothing. */
 export const RecordPayoutRequest = z.strictObject({
   reference: text({ label: 'Payment reference', max: 100, required: 'Please enter the payment reference' }),
@@ -159,7 +166,8 @@ export const RecordPayoutRequest = z.strictObject({
   // Year 0 matches the date pattern but is no date (the calendar goes from 1 BC to AD 1): PostgreSQL refuses it.
   paidOn: z.iso
     .date({ error: 'Please enter the date it was paid (YYYY-MM-DD)' })
-    .refine((date) => !date.startsWith('0000-'), 'Please enter the date it was paid (YYYY-MM-DD)'),
+    .refine((date) => !date.startsWith('0000-'), 'Please enter the date it was paid (YYYY-MM-DD)')
+    .refine((date) => date <= latestToday(), 'The date it was paid cannot be in the future'),
   commissionIds: z
     .array(z.uuid({ error: 'Unknown commission' }), { error: 'Please choose the commissions paid' })
     .min(1, 'Please choose the commissions paid')

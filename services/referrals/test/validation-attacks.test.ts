@@ -211,7 +211,7 @@ describe('bugs the attacks found', () => {
     }
   });
 
-  it('a payout dated in year 0 (a date PostgreSQL cannot store) is a 400, not a 500, and pays nothing', async () => {
+  it('a payout dated in year 0 (a date PostgreSQL cannot store) or in the future is a 400, not a 500, and pays nothing', async () => {
     const confirmed = await call(member, 'POST', `/api/vendors/${vendor.vendorId}/leads/${referral.id}/milestones`, {
       milestone: 'qualifiedLead',
     });
@@ -235,12 +235,26 @@ describe('bugs the attacks found', () => {
         message: 'Please enter the date it was paid (YYYY-MM-DD)',
       });
     }
+    // A payout records a transfer already made: a date that is not yet today anywhere pays nothing.
+    const inTwoDays = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+    const future = await call(admin, 'POST', '/api/admin/payouts', {
+      reference: 'PAY-FUTURE',
+      method: 'wise',
+      paidOn: inTwoDays,
+      commissionIds: ids,
+    });
+    expect(future.statusCode, future.body).toBe(400);
+    expect(future.json()).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      field: 'paidOn',
+      message: 'The date it was paid cannot be in the future',
+    });
     expect(changedTables(before, await snapshot())).toEqual([]);
-    // The commissions are still due, and a real date pays them.
+    // The commissions are still due, and today's date (UTC's, the latest the server's clock can be behind) pays them.
     const paid = await call(admin, 'POST', '/api/admin/payouts', {
       reference: 'PAY-OK',
       method: 'wise',
-      paidOn: '2026-11-01',
+      paidOn: new Date().toISOString().slice(0, 10),
       commissionIds: ids,
     });
     expect(paid.statusCode, paid.body).toBe(201);

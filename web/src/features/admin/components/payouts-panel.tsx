@@ -61,7 +61,11 @@ function Failure({ text }: { text: string | null }) {
   ) : null;
 }
 
-const today = () => new Date().toISOString().slice(0, 10);
+/** Today in the browser's time zone: what "Paid on" means to the administrator (UTC's date is tomorrow's in a US evening). */
+const today = () => {
+  const now = new Date();
+  return new Date(now.getTime() - now.getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
+};
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 
 /** Admin → Payouts (issue 10): what is due per referrer, recording a payout, the payouts made, and corrections. */
@@ -175,7 +179,7 @@ function PayoutsDue() {
                       </option>
                     ))}
                   </FormSelect>
-                  <FormInput name="paidOn" id="payout-paid-on" label="Paid on" type="date" />
+                  <FormInput name="paidOn" id="payout-paid-on" label="Paid on" type="date" max={today()} />
                 </div>
                 <Failure text={failure} />
                 <div>
