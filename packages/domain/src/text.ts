@@ -28,3 +28,9 @@ export function plainWords(text: string): string[] {
 
 /** Comparable form of a short fact ("  Germany " / "germany"). */
 export const fold = (text: string) => plainWords(text).join(' ');
+
+/**
+ * A name's possessive in the product's texts: "Acme's", and "Acme Analytics'" / "Widgets'" for a name ending
+ * in s, where "Widgets's" reads as a typo (most company names that end in s are plurals).
+ */
+export const possessive = (name: string) => (/s$/i.test(name) ? `${name}'` : `${name}'s`);

@@ -3,6 +3,7 @@ import {
   companyKey,
   isReferralProgramText,
   milestonesReached,
+  possessive,
   STAGE_MILESTONES,
   STAGES,
   stageLabel,
@@ -62,5 +63,17 @@ describe('vendor domains', () => {
     expect(emailOnDomain('ana@nothubspot.com', 'hubspot.com')).toBe(false);
     expect(emailOnDomain('ana@hubspot.com.evil.io', 'hubspot.com')).toBe(false);
     expect(emailOnDomain('ana@gmail.com', 'gmail.com')).toBe(false);
+  });
+});
+
+describe("possessive: a name's possessive in the product's texts", () => {
+  it.each([
+    ['Acme', "Acme's"],
+    ['Acme Analytics', "Acme Analytics'"],
+    ['WIDGETS', "WIDGETS'"],
+    ['Acme Inc.', "Acme Inc.'s"],
+    ['the vendor', "the vendor's"],
+  ])('%j -> %j', (name, expected) => {
+    expect(possessive(name)).toBe(expected);
   });
 });

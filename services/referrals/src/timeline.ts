@@ -1,5 +1,5 @@
 import { STATUS_LABELS, type Milestone, type ReferralStatus, type TimelineEntry } from '@app/contracts';
-import { formatCents, milestoneLabel } from '@app/domain';
+import { formatCents, milestoneLabel, possessive } from '@app/domain';
 
 /**
  * The entries of a referral's timeline, in the words both its referrer and its vendor read. Written when
@@ -13,7 +13,7 @@ export const timelineEntry = {
   routed: (vendorName: string): NewTimelineEntry => ({
     actor: 'system',
     kind: 'routed',
-    text: `Sent to ${vendorName}'s lead inbox`,
+    text: `Sent to ${possessive(vendorName)} lead inbox`,
   }),
   notRouted: (destination: string): NewTimelineEntry => ({
     actor: 'system',

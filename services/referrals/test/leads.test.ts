@@ -339,7 +339,7 @@ describe('accepting and declining', () => {
     expect(seen.lead).toMatchObject({ status: 'declined', declineReason: 'We only serve hospitals' });
     expect(seen.timeline.map((t) => [t.actor, t.kind, t.text])).toEqual([
       ['referrer', 'submitted', 'Referral submitted'],
-      ['system', 'routed', "Sent to Acme Analytics's lead inbox"],
+      ['system', 'routed', "Sent to Acme Analytics' lead inbox"],
       ['vendor', 'declined', 'Acme Analytics declined the lead: We only serve hospitals'],
     ]);
     expect((await list()).summary.declined).toBe(declinedBefore + 1);

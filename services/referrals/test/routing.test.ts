@@ -112,7 +112,7 @@ describe('routing a referral to a verified vendor', () => {
     });
     expect(referral.timeline.map((t) => [t.actor, t.kind, t.text])).toEqual([
       ['referrer', 'submitted', 'Referral submitted'],
-      ['system', 'routed', "Sent to Acme Analytics's lead inbox"],
+      ['system', 'routed', "Sent to Acme Analytics' lead inbox"],
     ]);
     expect(await published('lead.created', referral.id)).toEqual({
       referralId: referral.id,

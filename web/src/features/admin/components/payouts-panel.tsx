@@ -10,7 +10,7 @@ import {
   type ErrorCode,
   type PayoutDue,
 } from '@app/contracts';
-import { formatCents, milestoneLabel } from '@app/domain';
+import { formatCents, milestoneLabel, possessive } from '@app/domain';
 import { AlertCircle, ArrowDownToLine, Loader2, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { z } from 'zod';
@@ -216,7 +216,7 @@ function ReferrerDue({
       </legend>
       <CheckboxField
         id={`due-all-${key}`}
-        label={`All of ${group.referrer.name}'s commissions`}
+        label={`All of ${possessive(group.referrer.name)} commissions`}
         checked={allChosen}
         onChange={(event) => onToggle(ids, event.target.checked)}
       />

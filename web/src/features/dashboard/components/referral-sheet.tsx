@@ -5,7 +5,7 @@ import {
   type ReferralList,
   type ReferralStatus,
 } from '@app/contracts';
-import { milestoneLabel } from '@app/domain';
+import { milestoneLabel, possessive } from '@app/domain';
 import { CheckCircle2, CircleDollarSign, Inbox, Mail, Repeat, Send } from 'lucide-react';
 import { useState } from 'react';
 import { CommissionList, MilestoneList } from '@/components/money/milestones';
@@ -180,13 +180,13 @@ function VendorDecision({ referral }: { referral: Referral }) {
         </div>
       ) : (
         <p className="text-sm text-muted-foreground">
-          {`Sent to ${lead.vendorName}'s lead inbox. Waiting for ${lead.vendorName} to accept it.`}
+          {`Sent to ${possessive(lead.vendorName)} lead inbox. Waiting for ${lead.vendorName} to accept it.`}
         </p>
       )}
       {referral.fit &&
       (referral.fit.fits.length > 0 || referral.fit.fails.length > 0 || referral.fit.unknown.length > 0) ? (
         <div className="grid gap-2">
-          <p className="text-sm font-medium">{`How the client fits ${lead?.vendorName ?? 'the vendor'}'s ideal customer profile`}</p>
+          <p className="text-sm font-medium">{`How the client fits ${possessive(lead?.vendorName ?? 'the vendor')} ideal customer profile`}</p>
           <IcpFitList fit={referral.fit} />
         </div>
       ) : null}

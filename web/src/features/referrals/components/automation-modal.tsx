@@ -1,3 +1,4 @@
+import { possessive } from '@app/domain';
 import { CheckCircle2, Circle, Globe, Loader2, Lock, Sparkles } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Button } from '@/components/ui/button';
@@ -116,8 +117,8 @@ export function AutomationModal({
             Automating Referral Form
           </DialogTitle>
           <DialogDescription>
-            A preview of how {variant.brand}'s referral form gets filled in for you. This is a mock dry run: nothing is
-            submitted to the vendor.
+            A preview of how {possessive(variant.brand)} referral form gets filled in for you. This is a mock dry run:
+            nothing is submitted to the vendor.
           </DialogDescription>
         </DialogHeader>
 

@@ -1,4 +1,5 @@
 import { SendEmailRequest, type EmailDraft, type Referral, type User } from '@app/contracts';
+import { possessive } from '@app/domain';
 import { ArrowLeft, Clock, Eye, MailCheck, PencilLine, RefreshCw, SearchX, Send } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { useWatch } from 'react-hook-form';
@@ -280,7 +281,7 @@ function DraftEditor({
                   Separate several addresses with commas. Sent as {sender.from || senderLine(user)}
                   {sender.replyTo ? `, replies to ${sender.replyTo}` : ''}.
                   {sender.alwaysCc.length > 0
-                    ? ` ${referral.lead?.vendorName ?? 'The vendor'}'s lead inbox (${sender.alwaysCc.join(', ')}) is copied too.`
+                    ? ` ${possessive(referral.lead?.vendorName ?? 'The vendor')} lead inbox (${sender.alwaysCc.join(', ')}) is copied too.`
                     : ''}
                 </p>
                 <FormInput name="subject" id="email-subject" label="Subject" />

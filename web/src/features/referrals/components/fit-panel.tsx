@@ -1,4 +1,5 @@
 import { ERRORS, type ReferralFit } from '@app/contracts';
+import { possessive } from '@app/domain';
 import { ArrowRight, CircleAlert, Inbox, Send, Sparkles } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
@@ -11,9 +12,9 @@ export type FitState =
   { status: 'idle' } | { status: 'checking' } | { status: 'failed' } | { status: 'ready'; answer: ReferralFit };
 
 /** Where the referral goes (issue 9), in the words the issue gives. */
-export const routedText = (vendor: string) => `Routed to ${vendor}'s lead inbox`;
+export const routedText = (vendor: string) => `Routed to ${possessive(vendor)} lead inbox`;
 /** A clear fail: the vendor is on the platform, but this client does not reach its inbox. */
-export const notRoutedText = (vendor: string) => `Not routed to ${vendor}'s lead inbox`;
+export const notRoutedText = (vendor: string) => `Not routed to ${possessive(vendor)} lead inbox`;
 export const notOnPlatformText = (vendor: string) =>
   `${vendor} is not on Referral Hub yet: the intro goes to your client only`;
 

@@ -1,5 +1,5 @@
 import { stripLegalSuffixes, type Referral } from '@app/contracts';
-import { isReferralProgramText } from '@app/domain';
+import { isReferralProgramText, possessive } from '@app/domain';
 import { ArrowLeft, ArrowRight, Bell, CheckCircle2, FileText, Loader2, MailCheck, TrendingUp } from 'lucide-react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams } from 'react-router-dom';
@@ -166,7 +166,7 @@ function ReferralSubmitted({ id }: { id: string }) {
         <p className="mt-6 flex items-center justify-center gap-2 text-sm text-muted-foreground" role="status">
           <Loader2 className="size-4 animate-spin" aria-hidden="true" />
           {phase === 'checking'
-            ? `Checking ${shownCompany || 'the vendor'}'s referral program…`
+            ? `Checking ${possessive(shownCompany || 'the vendor')} referral program…`
             : 'Preparing the referral form preview…'}
         </p>
       ) : null}

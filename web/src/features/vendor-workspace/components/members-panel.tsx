@@ -1,4 +1,5 @@
 import type { Vendor } from '@app/contracts';
+import { possessive } from '@app/domain';
 import { LogOut, UserMinus, Users } from 'lucide-react';
 import { useState } from 'react';
 import { Badge } from '@/components/ui/badge';
@@ -106,7 +107,7 @@ export function MembersPanel({ vendor, userId, onLeft }: { vendor: Vendor; userI
             <DialogDescription>
               {leaving
                 ? 'You will no longer see its leads or change its lead criteria and bounties. An owner can invite you again.'
-                : `They will no longer see ${vendor.name}'s leads or change its lead criteria and bounties.`}
+                : `They will no longer see ${possessive(vendor.name)} leads or change its lead criteria and bounties.`}
             </DialogDescription>
           </DialogHeader>
           <DialogFooter>
