@@ -136,6 +136,40 @@ export async function migrateService(databaseUrl: string, schema: string, migrat
   return [...own, ...platform];
 }
 
+type PgTransaction = Awaited<ReturnType<Awaited<ReturnType<PrismaPg['connect']>>['startTransaction']>>;
+
+/**
+ * PrismaPg whose interactive transactions send their statements one at a time. Prisma's query interpreter
+ * reads an `include` of several relations with `Promise.all`, which inside a transaction calls `query()` on the
+ * transaction's one pg connection while it is busy: pg 8.20+ queues them with a warning ("Calling
+ * client.query() when the client is already executing a query is deprecated") and pg 9 refuses them
+ * (prisma/orm#29468, still open in 7.10). The connection runs them one after another either way, so taking
+ * turns here costs nothing.
+ */
+class PrismaPgInTurn extends PrismaPg {
+  override async connect() {
+    const adapter = await super.connect();
+    const startTransaction = adapter.startTransaction.bind(adapter);
+    adapter.startTransaction = async (isolationLevel) => inTurn(await startTransaction(isolationLevel));
+    return adapter;
+  }
+}
+
+function inTurn(tx: PgTransaction): PgTransaction {
+  let last: Promise<unknown> = Promise.resolve();
+  const turn = <T>(work: () => Promise<T>): Promise<T> => {
+    const run = last.then(work);
+    last = run.catch(() => {});
+    return run;
+  };
+  const queryRaw = tx.queryRaw.bind(tx);
+  const executeRaw = tx.executeRaw.bind(tx);
+  // Only the two calls that send a statement (savepoints are sent through `executeRaw`).
+  tx.queryRaw = (query) => turn(() => queryRaw(query));
+  tx.executeRaw = (query) => turn(() => executeRaw(query));
+  return tx;
+}
+
 /**
  * The driver adapter a service's generated Prisma client runs on, bound to the service's schema, and its
  * pool (for plain SQL that should share the Prisma client's connections).
@@ -147,5 +181,5 @@ export function prismaAdapter(databaseUrl: string, schema: string, max = 10): { 
   // bench:pipeline, when the database is dropped while a service is still closing).
   pool.on('error', () => {});
   observePool(schema, 'prisma', pool);
-  return { adapter: new PrismaPg(pool, { schema, disposeExternalPool: true }), pool };
+  return { adapter: new PrismaPgInTurn(pool, { schema, disposeExternalPool: true }), pool };
 }
