@@ -137,9 +137,10 @@ export async function buildGateway(options: {
 
   const headers = securityHeaders(config);
   app.addHook('onRequest', async (request, reply) => {
-    reply.headers(headers);
+    const api = request.url.startsWith('/api/');
+    reply.headers(api ? headers.api : headers.page);
     reply.header(REQUEST_ID_HEADER, request.id);
-    if (request.url.startsWith('/api/')) reply.header('cache-control', 'no-store');
+    if (api) reply.header('cache-control', 'no-store');
   });
 
   // Bodies are streamed to the services unparsed (each service validates its own input), counted on the
@@ -198,14 +199,14 @@ export async function buildGateway(options: {
   await options.bus?.listen('session.ended', async (event) => sessions.evictSession(event.payload.sessionId));
   await options.bus?.listen('user.email_verified', async (event) => sessions.evictUser(event.payload.userId));
 
-  openApiRoutes(app, config.PUBLIC_URL);
+  openApiRoutes(app, config.PUBLIC_URL, headers.page);
   const fastRoutes = proxyRoutes(app, config, sessions);
   fast.path = fastPath({
     app,
     routes: fastRoutes,
     getRoutes,
     sessions,
-    headers,
+    headers: headers.api,
     requestId,
     trustProxy: config.TRUST_PROXY,
     decodable,

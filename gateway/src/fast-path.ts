@@ -34,7 +34,7 @@ export interface FastPathOptions {
   /** Every GET route of the app (Fastify templates), so a fast route is never taken where Fastify would pick another. */
   getRoutes: readonly string[];
   sessions: SessionResolver;
-  /** The security headers, set on every answer (then the request id and `cache-control: no-store`). */
+  /** The API answers' security headers, set on every answer (then the request id and `cache-control: no-store`). */
   headers: Record<string, string>;
   requestId: (given: string | string[] | undefined) => string;
   trustProxy: boolean;

@@ -202,9 +202,11 @@ ${sections}
 ${schemas}</body></html>`;
 }
 
-export function openApiRoutes(app: FastifyInstance, publicUrl: string) {
+/** The document and its page; `pageHeaders`: the docs page is a page (its inline styles), not an API answer. */
+export function openApiRoutes(app: FastifyInstance, publicUrl: string, pageHeaders: Record<string, string>) {
   const document = openApiDocument(publicUrl);
   // Serialized once, compressed once (bench/README.md, "Compression").
   app.get('/api/openapi.json', fixedAnswer(JSON.stringify(document), 'application/json; charset=utf-8'));
-  app.get('/api/docs', fixedAnswer(docsPage(document), 'text/html; charset=utf-8'));
+  const page = fixedAnswer(docsPage(document), 'text/html; charset=utf-8');
+  app.get('/api/docs', (request, reply) => page(request, reply.headers(pageHeaders)));
 }

@@ -17,8 +17,16 @@ export const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-export function securityHeaders(config: GatewayConfig): Record<string, string> {
-  const headers: Record<string, string> = {
+/**
+ * What an API answer needs (OWASP's REST security headers): it is data, never a page, so nothing may load
+ * from it or frame it. The page-only policies (scripts and styles, referrer, opener, browser features) do
+ * not apply to it, and leaving them out takes ~380 bytes off every API answer, which every client parses.
+ */
+export const API_CONTENT_SECURITY_POLICY = "default-src 'none'; frame-ancestors 'none'";
+
+/** The security headers of pages and assets (`page`), and of API answers (`api`, every `/api/` path but the docs page). */
+export function securityHeaders(config: GatewayConfig): { page: Record<string, string>; api: Record<string, string> } {
+  const page: Record<string, string> = {
     'content-security-policy': CONTENT_SECURITY_POLICY,
     'x-content-type-options': 'nosniff',
     'x-frame-options': 'DENY',
@@ -27,10 +35,16 @@ export function securityHeaders(config: GatewayConfig): Record<string, string> {
     'cross-origin-resource-policy': 'same-origin',
     'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
   };
+  const api: Record<string, string> = {
+    'content-security-policy': API_CONTENT_SECURITY_POLICY,
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'cross-origin-resource-policy': 'same-origin',
+  };
   if (config.PUBLIC_URL.startsWith('https:')) {
-    headers['strict-transport-security'] = 'max-age=31536000; includeSubDomains';
+    page['strict-transport-security'] = api['strict-transport-security'] = 'max-age=31536000; includeSubDomains';
   }
-  return headers;
+  return { page, api };
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -24,7 +24,7 @@ import { buildGateway } from '../src/app.ts';
 import { readGatewayConfig } from '../src/config.ts';
 import { routeMatcher, type FastRoute } from '../src/fast-path.ts';
 import { parseRequestHead } from '../src/front.ts';
-import { CONTENT_SECURITY_POLICY } from '../src/security.ts';
+import { API_CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY } from '../src/security.ts';
 
 let db: Awaited<ReturnType<typeof freshDatabase>>;
 let bus: EventBus;
@@ -347,9 +347,10 @@ describe('fast path (a GET with a cached session, answered before Fastify)', () 
       headers: { internal: null },
     });
     expect(second.headers).toMatchObject({
-      'content-security-policy': CONTENT_SECURITY_POLICY,
+      'content-security-policy': API_CONTENT_SECURITY_POLICY,
       'x-content-type-options': 'nosniff',
       'x-frame-options': 'DENY',
+      'cross-origin-resource-policy': 'same-origin',
       'cache-control': 'no-store',
       'x-request-id': 'req-fast',
       'content-type': 'application/json; charset=utf-8',
@@ -553,7 +554,7 @@ describe('fast path (a GET with a cached session, answered before Fastify)', () 
     for (const headers of [{}, { cookie: 'sid=unknown-fast-token' }, { cookie: 'sid=unknown-fast-token' }]) {
       const response = await fetch(`${base}/api/referrals/7`, { headers });
       expect(response.status).toBe(401);
-      expect(response.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+      expect(response.headers.get('content-security-policy')).toBe(API_CONTENT_SECURITY_POLICY);
       expect(await response.json()).toEqual({ message: 'Authentication required', code: 'UNAUTHENTICATED' });
     }
   });
@@ -1018,12 +1019,34 @@ describe('protections', () => {
     });
   });
 
-  it('sets security headers on API answers and pages', async () => {
-    for (const url of ['/api/user', '/', '/dashboard']) {
+  it("sets security headers on pages, and on API answers only the ones data needs (OWASP's REST set)", async () => {
+    const page = {
+      'content-security-policy': CONTENT_SECURITY_POLICY,
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'strict-origin-when-cross-origin',
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-origin',
+      'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
+    };
+    // The API docs are a page, under /api/.
+    for (const url of ['/', '/dashboard', '/api/docs']) {
       const response = await gateway.inject({ method: 'GET', url });
-      expect(response.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
-      expect(response.headers['x-content-type-options']).toBe('nosniff');
-      expect(response.headers['x-frame-options']).toBe('DENY');
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers, url).toMatchObject(page);
+    }
+    for (const url of ['/api/user', '/api/openapi.json', '/api/nothing-here']) {
+      const response = await gateway.inject({ method: 'GET', url });
+      expect(response.headers, url).toMatchObject({
+        'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+        'x-content-type-options': 'nosniff',
+        'x-frame-options': 'DENY',
+        'cross-origin-resource-policy': 'same-origin',
+        'cache-control': 'no-store',
+      });
+      for (const name of ['referrer-policy', 'cross-origin-opener-policy', 'permissions-policy']) {
+        expect(response.headers[name], `${url} ${name}`).toBeUndefined();
+      }
     }
     expect(CONTENT_SECURITY_POLICY).toContain("script-src 'self'");
     expect(CONTENT_SECURITY_POLICY).not.toContain('unsafe-eval');
@@ -1133,12 +1156,16 @@ describe('routing and pages', () => {
       // The second time from the copy made the first time: the same bytes.
       const br = await raw('/api/openapi.json', 'gzip, deflate, br');
       expect(br.headers).toMatchObject({ 'content-encoding': 'br', vary: 'accept-encoding' });
-      expect(br.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+      expect(br.headers['content-security-policy']).toBe(API_CONTENT_SECURITY_POLICY);
       expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
       expect(br.body.length).toBeLessThan(plain.body.length / 5);
     }
     const page = await raw('/api/docs', 'gzip');
-    expect(page.headers).toMatchObject({ 'content-encoding': 'gzip', 'content-type': 'text/html; charset=utf-8' });
+    expect(page.headers).toMatchObject({
+      'content-encoding': 'gzip',
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': CONTENT_SECURITY_POLICY,
+    });
     expect(gunzipSync(page.body).toString()).toContain('<h1>Referral platform API</h1>');
   });
 

@@ -220,9 +220,12 @@ describe('identities sent by a client', () => {
 
 describe('https', () => {
   it('sends HSTS when PUBLIC_URL is https, and not over plain http', async () => {
-    const secure = await httpsGateway.inject({ method: 'GET', url: '/api/user' });
-    expect(secure.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
-    const plain = await gateway.inject({ method: 'GET', url: '/api/user' });
-    expect(plain.headers['strict-transport-security']).toBeUndefined();
+    // API answers and pages alike.
+    for (const url of ['/api/user', '/']) {
+      const secure = await httpsGateway.inject({ method: 'GET', url });
+      expect(secure.headers['strict-transport-security'], url).toBe('max-age=31536000; includeSubDomains');
+      const plain = await gateway.inject({ method: 'GET', url });
+      expect(plain.headers['strict-transport-security'], url).toBeUndefined();
+    }
   });
 });
