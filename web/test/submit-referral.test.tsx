@@ -134,6 +134,26 @@ describe('Submit New Referral (spec 2, 3, 5)', () => {
     });
   });
 
+  it('never submits on Enter in a field (Country, Industry, the names): only Submit Referral does', async () => {
+    const server = referralServer();
+    const user = userEvent.setup();
+    renderForm();
+    await user.type(await screen.findByLabelText('First name'), 'Grace{Enter}');
+    await user.type(screen.getByLabelText('Last name'), 'Hopper');
+    await user.type(screen.getByLabelText('Email'), 'grace@navy.example{Enter}');
+    await user.type(screen.getByLabelText('Why is this referral a good fit?'), 'Needs a CRM');
+    await user.type(screen.getByLabelText('Client organization'), 'Globex{Enter}');
+    await user.type(screen.getByLabelText('Country'), 'United States{Enter}');
+    await user.type(screen.getByLabelText('Industry'), 'Software{Enter}');
+    expect(screen.getByLabelText('Country')).toHaveValue('United States');
+    expect(server.callsTo('POST', '/api/referrals')).toHaveLength(0);
+    await user.click(screen.getByRole('button', { name: 'Submit Referral' }));
+    await waitFor(() => expect(server.callsTo('POST', '/api/referrals')).toHaveLength(1));
+    expect(server.callsTo('POST', '/api/referrals')[0]?.body).toMatchObject({
+      client: { name: 'Globex', country: 'United States', industry: 'Software' },
+    });
+  });
+
   it("toasts a failed create with the server's text and stays on the form", async () => {
     referralServer({ 'POST /api/referrals': () => problem('VALIDATION_FAILED', 'Referred email looks wrong') });
     const user = userEvent.setup();

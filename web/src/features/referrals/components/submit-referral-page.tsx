@@ -175,7 +175,16 @@ function SubmitReferral({ product }: { product: ProductInfo }) {
       ) : null}
 
       {unverified ? <VerificationRequired className="mt-6" /> : null}
-      <Form form={form} onSubmit={onSubmit} onError={onError} aria-label="Referral" className="mt-6 grid gap-6">
+      {/* Enter in a field never submits: the lead reaches the vendor on submit, so half a form must not go (Enter in
+          Country or Industry reads as taking the suggestion). Submit Referral submits. */}
+      <Form
+        form={form}
+        onSubmit={onSubmit}
+        onError={onError}
+        noEnterSubmit
+        aria-label="Referral"
+        className="mt-6 grid gap-6"
+      >
         <Card>
           <CardHeader>
             <CardTitle className="text-lg">Who are you referring?</CardTitle>
