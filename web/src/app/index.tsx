@@ -5,6 +5,7 @@ import { startSessionQuery } from '@/features/auth/api/use-user';
 import { createQueryClient } from '@/lib/query-client';
 import { AppProvider } from './provider';
 import { AppRoutes } from './router';
+import { ScrollToTop } from './routes/scroll-to-top';
 
 /**
  * The app: route tables, query cache, toasts. A chunk of its own, loaded by `start.tsx` (the entry) unless a
@@ -20,6 +21,7 @@ export function App({ session }: { session: Promise<User | null> }) {
   return (
     <AppProvider queryClient={queryClient}>
       <BrowserRouter>
+        <ScrollToTop />
         <AppRoutes />
       </BrowserRouter>
     </AppProvider>
