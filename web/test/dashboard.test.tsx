@@ -113,6 +113,18 @@ describe('Tee ups dashboard (spec 2, 4, 9)', () => {
     );
   });
 
+  it("names a routed referral's company by its vendor workspace, as the company filter does, not as first typed", async () => {
+    const routed = makeReferral({
+      company: 'Pipedrive',
+      project: { ...grace.project, companyName: 'Pipedrive Inc.' },
+    });
+    dashboardServer(makeList([routed], { companies: ['Pipedrive'] }));
+    renderDashboard();
+    const cells = within(await screen.findByRole('row', { name: /Grace Hopper/ })).getAllByRole('cell');
+    expect(cells[0]).toHaveTextContent('PipedriveAcme CRM');
+    expect(cells[0]).not.toHaveTextContent('Pipedrive Inc.');
+  });
+
   it('asks for the last 90 days of the first page by default', async () => {
     const server = dashboardServer();
     renderDashboard();

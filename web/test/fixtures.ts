@@ -46,7 +46,7 @@ export const makeList = (referrals: Referral[], overrides: Partial<ReferralList>
   total: referrals.length,
   page: 1,
   pageSize: 10,
-  companies: [...new Set(referrals.map((r) => r.project.companyName))],
+  companies: [...new Set(referrals.map((r) => r.company))],
   summary: {
     total: referrals.length,
     inFlight: referrals.filter((r) => r.status !== 'became_customer' && r.status !== 'declined').length,

@@ -11,7 +11,12 @@ export const referredName = (referral: Referral) =>
   referral.referredEmail;
 
 /** The destination company: the product's company, else the referral's. */
-export const destinationCompany = (referral: Referral) => referral.project.companyName || referral.company;
+/**
+ * The referral's company: a routed referral's is its vendor workspace's name (following a rename), the same name
+ * the company filter offers; else the company the search found. The project's name is as first typed
+ * ("Pipedrive Inc." beside a workspace named Pipedrive).
+ */
+export const destinationCompany = (referral: Referral) => referral.company || referral.project.companyName;
 
 export const STATUS_BADGE: Record<ReferralStatus, NonNullable<VariantProps<typeof badgeVariants>['variant']>> = {
   pending: 'secondary',

@@ -191,7 +191,8 @@ function DraftEditor({
     },
   });
   const values = useWatch({ control: form.control });
-  const company = referral.project.companyName || referral.company;
+  // As Tee ups shows it: a routed referral's vendor workspace name, else the company the search found.
+  const company = referral.company || referral.project.companyName;
   const name = `${referral.referredFirstName} ${referral.referredLastName}`.trim();
 
   const onSubmit = async (request: SendEmailRequest) => {
