@@ -39,15 +39,22 @@ export function bountyText(
 export const describeBounty = (bounty: Bounty, label: string): string =>
   bountyText(label, bounty.type ?? 'flat', bounty.amount, bounty.months);
 
+/**
+ * The enabled milestones that have an amount, in milestone order, in words ("$50 at Qualified Lead and 10% of
+ * first-year ARR at Closed-Won"); null when none pays anything yet.
+ */
+export function bountyList(bounties: Bounties): string | null {
+  const parts = MILESTONES.filter((m) => bounties[m].enabled && (bounties[m].amount ?? 0) > 0).map((m) =>
+    describeBounty(bounties[m], BOUNTY_LABELS[m]),
+  );
+  if (parts.length === 0) return null;
+  return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
+}
+
 /** "You'll pay …" from the enabled milestones, in milestone order; null when none is enabled. */
 export function bountySummary(bounties: Bounties): string | null {
-  const enabled = MILESTONES.filter((m) => bounties[m].enabled);
-  if (enabled.length === 0) return null;
+  if (!MILESTONES.some((m) => bounties[m].enabled)) return null;
   // Only the amounts set: a milestone still without one is said on its own card.
-  const parts = enabled
-    .filter((m) => (bounties[m].amount ?? 0) > 0)
-    .map((m) => describeBounty(bounties[m], BOUNTY_LABELS[m]));
-  if (parts.length === 0) return 'Enter an amount to see what you will pay.';
-  const list = parts.length === 1 ? parts[0] : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
-  return `You'll pay ${list}.`;
+  const list = bountyList(bounties);
+  return list ? `You'll pay ${list}.` : 'Enter an amount to see what you will pay.';
 }

@@ -185,6 +185,14 @@ export function programsRepository(prisma: PrismaClient) {
       return row ? { id: row.id, name: row.name, rewardDetails: row.reward_details } : null;
     },
 
+    /** The bounties of a verified workspace, with its name; null when it has none or is not verified. */
+    async vendorBounties(vendorId: string): Promise<{ vendorName: string; bounties: unknown } | null> {
+      const [row] = await prisma.$queryRaw<Array<{ name: string; bounties: unknown }>>`
+        SELECT v.name, vb.bounties FROM vendor_bounties vb JOIN vendors v ON v.id = vb.vendor_id AND v.verified
+         WHERE vb.vendor_id = ${vendorId}`;
+      return row ? { vendorName: row.name, bounties: row.bounties } : null;
+    },
+
     /** A program found for the project (kept), or null: nobody knew one at this time (not asked again soon). */
     async rememberProgram(projectId: string, referralProgram: string | null): Promise<void> {
       await prisma.project.update({

@@ -1,14 +1,16 @@
 import { REFERRAL_MESSAGES } from '@app/contracts';
-import { isReferralProgramText } from '@app/domain';
+import { bountyList, isReferralProgramText } from '@app/domain';
 import { fail } from '@app/kit';
 import type { FastifyBaseLogger } from 'fastify';
+import { bountiesOf } from './money-repository.ts';
 import type { ProgramSource, ProjectForProgram } from './program-sources.ts';
 import type { ProgramsRepository } from './programs-repository.ts';
 
 /**
- * The referral-program check of a product (spec 4): the vendor's active program (programs service), else
- * what the project already knows, else the sources (the AI service), else 'NO: …'; when a source could not
- * be asked (down, slow past AI_TIMEOUT_MS, model failing), 503 PROGRAM_CHECK_UNAVAILABLE instead of 'NO'.
+ * The referral-program check of a product (spec 4): the vendor's active program (programs service), else the
+ * bounties of the workspace the caller's referral was routed to, else what the project already knows, else the
+ * sources (the AI service), else 'NO: …'; when a source could not be asked (down, slow past AI_TIMEOUT_MS, model
+ * failing), 503 PROGRAM_CHECK_UNAVAILABLE instead of 'NO'.
  * Text the web reads as "no program" (isReferralProgramText) is not a program, whoever says it.
  */
 export function referralProgramUseCases(deps: {
@@ -28,9 +30,22 @@ export function referralProgramUseCases(deps: {
     return isReferralProgramText(text) ? text : null;
   }
 
+  /**
+   * The bounties of the workspace the referral was routed to, in words: a vendor that pays for leads has a
+   * referral program on the platform, program page or not (the referrer was told it had none while the lead
+   * sat in its inbox with an expected commission). Looked up each time, as the active program.
+   */
+  async function routedBountiesText(routedVendorId: string | null): Promise<string | null> {
+    if (!routedVendorId) return null;
+    const vendor = await repository.vendorBounties(routedVendorId);
+    const bounties = vendor ? bountiesOf(vendor.bounties) : null;
+    const list = bounties ? bountyList(bounties) : null;
+    return vendor && list ? `${vendor.vendorName} referral bounties: ${list}` : null;
+  }
+
   /** The program's text, or null when nobody knows one. */
   async function findProgram(project: ProjectForProgram, routedVendorId: string | null): Promise<string | null> {
-    const active = await activeProgramText(project, routedVendorId);
+    const active = (await activeProgramText(project, routedVendorId)) ?? (await routedBountiesText(routedVendorId));
     if (active) return active;
     if (project.referralProgram) return project.referralProgram;
     if (!sources.length) return null;

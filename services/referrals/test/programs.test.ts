@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { REFERRAL_MESSAGES, type EventEnvelope, type EventPayload } from '@app/contracts';
+import { REFERRAL_MESSAGES, type Bounties, type EventEnvelope, type EventPayload } from '@app/contracts';
 import { internalAuthToken } from '@app/kit';
 import { TEST_SECRET } from '@app/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  deliver,
   publish,
   redeliver,
   referralInput,
@@ -290,6 +291,43 @@ describe("the vendor's and its program's links (issue 12)", () => {
     });
     expect(routed.lead?.vendorId).toBe(bare.vendorId);
     expect(await routed.automate()).toMatchObject({ website: 'https://hx-labs.example' });
+  });
+
+  it('calls the bounties of the workspace the referral was routed to a program, when no program page exists', async () => {
+    const off = { enabled: false };
+    const vendor = await saveVendor(ctx, { name: 'Bountiful Labs', domain: 'bountiful.example' });
+    const pays = (bounties: Partial<Bounties>) =>
+      deliver(ctx, 'bounties.saved', {
+        vendorId: vendor.vendorId,
+        version: 1,
+        bounties: {
+          qualifiedLead: off,
+          meetingHeld: off,
+          opportunityCreated: off,
+          closedWon: off,
+          retentionBonus: off,
+          ...bounties,
+        },
+      });
+    await pays({
+      qualifiedLead: { enabled: true, type: 'flat', amount: 50 },
+      closedWon: { enabled: true, type: 'percentage_arr', amount: 10 },
+    });
+    const routed = await referral('Bounty Board', 'Bountiful Labs', { website: 'https://bountiful.example' });
+    expect(routed.lead?.vendorId).toBe(vendor.vendorId);
+    expect((await routed.program(`?referralId=${routed.id}`)).json()).toEqual({
+      referralProgram:
+        'Bountiful Labs referral bounties: $50 at Qualified Lead and 10% of first-year ARR at Closed-Won',
+    });
+    // Not vouched for by the product's names alone, and never kept on the project for other referrers.
+    expect(await routed.check()).toEqual({ referralProgram: REFERRAL_MESSAGES.noProgram });
+    // A workspace without bounties has none to tell of.
+    await saveVendor(ctx, { name: 'Bare Labs', domain: 'bare-labs.example' });
+    const bare = await referral('Bare Board', 'Bare Labs', { website: 'https://bare-labs.example', user: routed.user });
+    expect(bare.lead).not.toBeNull();
+    expect((await bare.program(`?referralId=${bare.id}`)).json()).toEqual({
+      referralProgram: REFERRAL_MESSAGES.noProgram,
+    });
   });
 
   it('finds a verified workspace by company when no program names it; an unverified one is no link', async () => {
