@@ -77,6 +77,27 @@ describe('Lead inbox money (issue 10)', () => {
     expect(commissions).toHaveTextContent('In escrow');
   });
 
+  it.each([
+    ['before Closed-Won', 'open', null, 'After Closed-Won', false],
+    ['before its date', 'confirmed', '2099-01-01T00:00:00.000Z', 'Can be confirmed from Jan 1, 2099', false],
+    ['from its date', 'confirmed', '2026-01-01T00:00:00.000Z', 'Can be confirmed from Jan 1, 2026', true],
+  ] as const)(
+    'offers Confirm of the retention bonus only once it can be: %s',
+    async (_case, closedWon, dueAt, text, offered) => {
+      const milestones = [
+        makeMilestone('closedWon', { state: closedWon }),
+        makeMilestone('retentionBonus', { bountyEnabled: true, bounty: '$500 flat', dueAt }),
+      ];
+      server(makeLead({ status: 'accepted', money: makeMoney({ milestones }) }));
+      const list = (await openLead()).getByRole('list', { name: 'Milestones of Globex' });
+      const item = within(list).getByRole('listitem', { name: /Retention Bonus/ });
+      expect(item).toHaveTextContent(text);
+      const button = within(item).queryByRole('button', { name: /Confirm Retention Bonus/ });
+      if (offered) expect(button).toBeEnabled();
+      else expect(button).not.toBeInTheDocument();
+    },
+  );
+
   it('confirms a milestone without a deal value', async () => {
     const api = server(accepted, (req) =>
       req.method === 'POST' && req.path === `${base}/milestones` ? json(200, accepted) : undefined,

@@ -5,6 +5,7 @@ import {
   type ErrorCode,
   type Lead,
   type Milestone,
+  type MilestoneState,
 } from '@app/contracts';
 import { DEAL_VALUE_AT, formatCents, milestoneLabel } from '@app/domain';
 import { CheckCircle2, CircleDollarSign, Loader2, Undo2 } from 'lucide-react';
@@ -108,14 +109,21 @@ export function LeadMoney({ vendorId, lead, title }: { vendorId: string; lead: L
         label={`Milestones of ${title}`}
         action={(state) =>
           open && (state.state === 'open' || state.state === 'requested') ? (
-            <Button
-              size="sm"
-              onClick={() => setAction({ kind: 'confirm', milestone: state.milestone })}
-              aria-label={`Confirm ${milestoneLabel(state.milestone)}`}
-            >
-              <CheckCircle2 aria-hidden="true" />
-              Confirm
-            </Button>
+            state.milestone === 'retentionBonus' && !retentionConfirmable(money.milestones, state) ? (
+              // Its card says from when; before Closed-Won, that it comes after it (no button that can only fail).
+              state.dueAt ? null : (
+                <span className="text-xs text-muted-foreground">After Closed-Won</span>
+              )
+            ) : (
+              <Button
+                size="sm"
+                onClick={() => setAction({ kind: 'confirm', milestone: state.milestone })}
+                aria-label={`Confirm ${milestoneLabel(state.milestone)}`}
+              >
+                <CheckCircle2 aria-hidden="true" />
+                Confirm
+              </Button>
+            )
           ) : null
         }
       />
@@ -174,6 +182,13 @@ function MoneyDialog({ title, description, children }: { title: string; descript
       {children}
     </DialogContent>
   );
+}
+
+/** The retention bonus can be confirmed once Closed-Won is and its date has come (the server's rule, shown). */
+function retentionConfirmable(milestones: MilestoneState[], retention: MilestoneState): boolean {
+  const closedWon = milestones.find((m) => m.milestone === 'closedWon');
+  if (closedWon?.state !== 'confirmed') return false;
+  return retention.dueAt === null || new Date(retention.dueAt).getTime() <= Date.now();
 }
 
 function ConfirmDialog({

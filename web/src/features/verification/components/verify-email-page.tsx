@@ -66,7 +66,9 @@ export function VerifyEmailPage() {
           <CheckCircle2 className="size-12 text-emerald-500" aria-hidden="true" />
           <CardTitle>Email Verified</CardTitle>
           <CardDescription role="status">
-            {verification.data.message || 'Your email address has been verified.'} Redirecting you in a moment…
+            {/* The server's message has no full stop: a line of its own, not run into the next sentence. */}
+            <span className="block">{verification.data.message || 'Your email address has been verified.'}</span>
+            <span className="block">Redirecting you in a moment…</span>
           </CardDescription>
         </CardHeader>
         <CardFooter className="justify-center">
