@@ -150,8 +150,17 @@ describe('Vendor workspace (issue 9)', () => {
     expect(await screen.findByText('Member removed')).toBeInTheDocument();
   });
 
-  it('refuses to let the last owner leave with the server message', async () => {
-    vendorServer({ vendors: [makeVendor()], invitations: [] }, (req) =>
+  it('offers the only owner no Leave, and says how to leave', async () => {
+    vendorServer({ vendors: [makeVendor()], invitations: [] });
+    renderVendor();
+    const me = (await screen.findByText('Ada Lovelace')).closest('li')!;
+    expect(me).toHaveTextContent('The only owner: invite another owner to leave');
+    expect(within(me).queryByRole('button')).not.toBeInTheDocument();
+  });
+
+  it('refuses to let the last owner leave with the server message (the other owner left meanwhile)', async () => {
+    const coOwner = { ...makeVendor().members[1]!, role: 'owner' as const };
+    vendorServer({ vendors: [makeVendor({ members: [makeVendor().members[0]!, coOwner] })], invitations: [] }, (req) =>
       req.method === 'DELETE' ? problem('LAST_OWNER') : undefined,
     );
     const user = userEvent.setup();
@@ -167,7 +176,10 @@ describe('Vendor workspace (issue 9)', () => {
   });
 
   it('a member who leaves no longer sees the workspace', async () => {
-    const member = makeVendor({ role: 'member' });
+    const member = makeVendor({
+      role: 'member',
+      members: makeVendor().members.map((m) => ({ ...m, role: m.userId === 'u1' ? 'member' : 'owner' })),
+    });
     const server = vendorServer({ vendors: [member], invitations: [] }, (req) => {
       if (req.method !== 'DELETE' || req.path !== '/api/vendors/v-acme/members/u1') return undefined;
       server.state.mine = { vendors: [], invitations: [] };

@@ -27,6 +27,7 @@ export function MembersPanel({ vendor, userId, onLeft }: { vendor: Vendor; userI
   const remove = useRemoveMember(vendor.id);
   const [confirming, setConfirming] = useState<Member | null>(null);
   const owner = vendor.role === 'owner';
+  const owners = vendor.members.filter((member) => member.role === 'owner').length;
   const leaving = confirming?.userId === userId;
   const who = (member: Member) => member.name.trim() || member.email;
 
@@ -75,7 +76,10 @@ export function MembersPanel({ vendor, userId, onLeft }: { vendor: Vendor; userI
                 </div>
                 <div className="flex items-center gap-2">
                   <Badge variant={member.role === 'owner' ? 'default' : 'secondary'}>{ROLE_LABELS[member.role]}</Badge>
-                  {self ? (
+                  {self && member.role === 'owner' && owners === 1 ? (
+                    // No Leave that can only be refused: the server keeps a workspace's last owner (LAST_OWNER).
+                    <span className="text-xs text-muted-foreground">The only owner: invite another owner to leave</span>
+                  ) : self ? (
                     <Button variant="ghost" size="sm" onClick={() => setConfirming(member)}>
                       <LogOut aria-hidden="true" />
                       Leave
