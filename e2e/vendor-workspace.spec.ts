@@ -1,4 +1,5 @@
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { possessive } from '@app/domain';
 import {
   addLinkedProgram,
   createVerifiedWorkspace,
@@ -119,7 +120,7 @@ test('a vendor workspace receives the leads routed to it; the referrer follows t
     country: 'Germany',
     industry: 'Logistics and Supply Chain',
   });
-  await expect(referrer.getByText(`Routed to ${VENDOR}'s lead inbox`)).toBeVisible();
+  await expect(referrer.getByText(`Routed to ${possessive(VENDOR)} lead inbox`)).toBeVisible();
   await expect(referrer.getByRole('list', { name: 'Fits' })).toBeVisible();
   await expect(referrer.getByRole('button', { name: 'Submit Referral' })).toBeEnabled();
   await snap(referrer, testInfo, 'referral-fits');

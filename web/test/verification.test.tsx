@@ -36,6 +36,27 @@ describe('email verification screen', () => {
     expect(server.callsTo('GET', '/api/verify-email')).toHaveLength(0);
   });
 
+  it('tells its own signed-in, verified user that a used link has nothing left to do; anyone else sees the failure', async () => {
+    installServer({
+      user: makeUser({ id: 'u1', emailVerified: true }),
+      handler: verifyHandler(() => problem('VERIFICATION_LINK_INVALID')),
+    });
+    renderApp('/verify-email?token=used&userId=u1');
+    expect(await screen.findByRole('heading', { name: 'Email Already Verified' })).toBeInTheDocument();
+    expect(screen.getByText('Your email address is already verified.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Continue' })).toHaveAttribute('href', '/');
+    expect(screen.queryByRole('link', { name: 'Go to Login' })).not.toBeInTheDocument();
+  });
+
+  it("shows the failure of another user's used link to a signed-in, verified user", async () => {
+    installServer({
+      user: makeUser({ id: 'u1', emailVerified: true }),
+      handler: verifyHandler(() => problem('VERIFICATION_LINK_INVALID')),
+    });
+    renderApp('/verify-email?token=used&userId=u2');
+    expect(await screen.findByRole('heading', { name: 'Verification Failed' })).toBeInTheDocument();
+  });
+
   it('verifies once, refetches the user and redirects to /onboarding after 2 seconds', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     const server = installServer({
@@ -118,7 +139,7 @@ describe('email verification screen', () => {
       user: makeUser(),
       handler: verifyHandler(() => problem('VERIFICATION_LINK_INVALID', 'Used link')),
     });
-    renderApp('/auth/verify-email/confirm?token=t&userId=u1');
+    renderApp('/auth/verify-email/confirm?token=t&userId=u2');
     expect(await screen.findByText('Used link')).toBeInTheDocument();
     // Not inside the shell.
     expect(screen.queryByRole('button', { name: 'Account menu' })).not.toBeInTheDocument();

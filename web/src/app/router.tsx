@@ -22,7 +22,7 @@ export function AppRoutes() {
   if (paths.isVerificationPath(pathname)) {
     return (
       <Suspense fallback={<FullPageSpinner />}>
-        <VerifyEmailPage />
+        <VerifyEmailPage user={userQuery.data} />
       </Suspense>
     );
   }

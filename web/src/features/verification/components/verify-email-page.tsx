@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import type { User } from '@app/contracts';
 import { CheckCircle2, XCircle } from 'lucide-react';
 import { useEffect, useMemo } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router-dom';
@@ -14,8 +15,11 @@ import { VerificationLayout } from './verification-layout';
 
 export const VERIFIED_REDIRECT_DELAY_MS = 2000;
 
-/** /verify-email, /email-verified and any path containing verify-email, signed in or not. */
-export function VerifyEmailPage() {
+/**
+ * /verify-email, /email-verified and any path containing verify-email, signed in or not (`user`: the session's
+ * user once read, else null or undefined).
+ */
+export function VerifyEmailPage({ user }: { user?: User | null }) {
   const [searchParams] = useSearchParams();
   const token = searchParams.get('token');
   const userId = searchParams.get('userId');
@@ -44,8 +48,26 @@ export function VerifyEmailPage() {
     return () => window.clearTimeout(timer);
   }, [redirectTo, navigate, queryClient]);
 
+  // A used link opened again by its own user, signed in and verified: nothing failed for them.
+  const alreadyVerified = user?.emailVerified === true && user.id === userId;
+
   let content;
-  if (params === null) {
+  if (alreadyVerified && (params === null || verification.isError)) {
+    content = (
+      <Card className="w-full max-w-md text-center">
+        <CardHeader className="items-center">
+          <CheckCircle2 className="size-12 text-emerald-500" aria-hidden="true" />
+          <CardTitle>Email Already Verified</CardTitle>
+          <CardDescription role="status">Your email address is already verified.</CardDescription>
+        </CardHeader>
+        <CardFooter className="justify-center">
+          <Button asChild>
+            <Link to={paths.home}>Continue</Link>
+          </Button>
+        </CardFooter>
+      </Card>
+    );
+  } else if (params === null) {
     content = <VerificationFailed message={VERIFY_LINK_MISSING} />;
   } else if (verification.isPending) {
     content = (
