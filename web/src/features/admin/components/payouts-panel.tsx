@@ -211,7 +211,8 @@ function ReferrerDue({
   const key = group.referrer.userId;
   return (
     <fieldset className="grid gap-2 rounded-lg border border-border p-3">
-      <legend className="px-1 text-sm font-semibold">
+      {/* Floated, the legend sits inside the box as a heading: in the border it wrapped across it on a phone. */}
+      <legend className="float-left w-full text-sm font-semibold break-words">
         {`${group.referrer.name} (${group.referrer.email}): ${formatCents(group.totalCents, group.currency)} due`}
       </legend>
       <CheckboxField
