@@ -58,6 +58,14 @@ describe('Ideal Customer Profile form (spec 2, 5, 8)', () => {
 
     // The one option a fragment begins is what Enter adds ("Space Mining" above begins none); after Escape
     // (suggestions closed), the fragment itself.
+    // It is shown as the active option before Enter, wherever the list puts it.
+    await user.type(industries, 'Softw');
+    const implicit = screen.getByRole('option', { name: 'Software Development' });
+    expect(implicit).toHaveAttribute('aria-selected', 'true');
+    expect(industries).toHaveAttribute('aria-activedescendant', implicit.id);
+    const others = screen.getAllByRole('option').filter((option) => option !== implicit);
+    expect(others.map((option) => option.getAttribute('aria-selected'))).toEqual(others.map(() => 'false'));
+    await user.clear(industries);
     await user.type(industries, 'Computer Ga{Enter}');
     expect(screen.getByRole('button', { name: 'Remove Computer Games' })).toBeInTheDocument();
     await user.type(industries, 'Computer N{Escape}{Enter}');

@@ -94,6 +94,10 @@ export function TagInput({
     return starting.length === 1 ? starting[0]! : null;
   };
 
+  // What Enter would add with no option chosen by the arrows: shown as the active option, so it is no surprise.
+  const implicit = showList && active < 0 ? onlyPrefixMatch() : null;
+  const shownActive = active >= 0 ? active : implicit ? filtered.indexOf(implicit) : -1;
+
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === 'Enter') {
       event.preventDefault();
@@ -147,7 +151,7 @@ export function TagInput({
           aria-expanded={showList}
           aria-controls={listId}
           aria-autocomplete="list"
-          aria-activedescendant={showList && active >= 0 ? `${listId}-${active}` : undefined}
+          aria-activedescendant={showList && shownActive >= 0 ? `${listId}-${shownActive}` : undefined}
           aria-describedby={describedBy}
           autoComplete="off"
           value={text}
@@ -180,13 +184,13 @@ export function TagInput({
                   key={option.value}
                   id={`${listId}-${index}`}
                   role="option"
-                  aria-selected={index === active}
+                  aria-selected={index === shownActive}
                   // mousedown keeps the focus in the input (a blur would close the list first).
                   onMouseDown={(event) => event.preventDefault()}
                   onClick={() => add(option.value)}
                   className={cn(
                     'flex cursor-pointer items-center gap-2 rounded px-2 py-1.5 text-sm hover:bg-muted',
-                    index === active && 'bg-muted',
+                    index === shownActive && 'bg-muted',
                   )}
                 >
                   {option.prefix ? <span aria-hidden="true">{option.prefix}</span> : null}
