@@ -44,6 +44,9 @@ describe('Vendor workspace (issue 9)', () => {
     renderVendor();
     const form = await screen.findByRole('form', { name: 'Create a vendor workspace' });
     expect(screen.getByRole('heading', { name: 'Vendor Workspace' })).toBeInTheDocument();
+    // The company given at sign-up is offered as the name.
+    expect(within(form).getByLabelText('Company name')).toHaveValue('Engines Ltd');
+    await user.clear(within(form).getByLabelText('Company name'));
     await user.click(within(form).getByRole('button', { name: 'Create workspace' }));
     expect(await within(form).findByText('Company name is required')).toBeInTheDocument();
     expect(within(form).getByText('Please enter the company website')).toBeInTheDocument();

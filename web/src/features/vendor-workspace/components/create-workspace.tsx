@@ -12,12 +12,15 @@ import { CreateWorkspaceForm, EMPTY_WORKSPACE } from '../utils/forms';
 /** Create a workspace: name, website (its domain verifies it), and where leads are emailed. */
 export function CreateWorkspace({
   email,
+  company = '',
   first,
   onCreated,
   onCancel,
 }: {
   /** The user's address: the default lead inbox. */
   email: string;
+  /** The company the user signed up with: the name offered for their first workspace. */
+  company?: string;
   /** The user has no workspace yet (the page's main content). */
   first: boolean;
   onCreated: (vendor: Vendor) => void;
@@ -39,7 +42,7 @@ export function CreateWorkspace({
       <CardContent>
         <Form
           schema={CreateWorkspaceForm}
-          defaultValues={EMPTY_WORKSPACE}
+          defaultValues={{ ...EMPTY_WORKSPACE, name: company.trim() }}
           aria-label="Create a vendor workspace"
           className="grid gap-4"
           onSubmit={async (request, form) => {

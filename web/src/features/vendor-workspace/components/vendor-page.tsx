@@ -60,7 +60,7 @@ export function VendorPage({ user }: { user: User }) {
     <Page>
       <MyInvitations invitations={invitations} onJoined={opened} />
       {!vendor ? (
-        <CreateWorkspace email={user.email} first onCreated={opened} />
+        <CreateWorkspace email={user.email} company={user.companyName} first onCreated={opened} />
       ) : (
         <>
           <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
