@@ -188,7 +188,11 @@ describe('Referral Impact Dashboard', () => {
 
     const trends = screen.getByRole('img', { name: /Referral trends by month/ });
     expect(trends).toHaveAccessibleName(expect.stringContaining('12 sent, 3 Closed-Won, $12,345.5 earned'));
-    expect(screen.getByRole('table', { name: 'Referral trends by month' })).toBeInTheDocument();
+    // Months with their year in full ('Feb 26' read as a day of February).
+    expect(within(trends).getByText('Feb 2026')).toBeInTheDocument();
+    expect(
+      within(screen.getByRole('table', { name: 'Referral trends by month' })).getByText('Jan 2026'),
+    ).toBeInTheDocument();
 
     const board = screen.getByRole('region', { name: 'Partner leaderboard' });
     expect(within(board).getByRole('row', { name: /Acme Inc/ })).toHaveTextContent('Acme Inc104$12.5k0.4');

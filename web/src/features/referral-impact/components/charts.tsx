@@ -46,25 +46,25 @@ export function FunnelChart({ funnel }: { funnel: ImpactSummary['conversionFunne
   );
 }
 
-const MAX_W = 640;
+const START_W = 640;
 const MIN_W = 260;
 const H = 220;
 const PAD = { top: 16, right: 48, bottom: 28, left: 36 };
 
 /**
- * The chart's drawing width: its box's width up to 640, so that on a phone the SVG is drawn at its real size
- * and the axis text keeps its size instead of shrinking with the picture (issue 12). Wider boxes scale the
- * 640-wide drawing up, as before.
+ * The chart's drawing width: its box's width (at least 260), so that the SVG is drawn at its real size and the
+ * axis text keeps its size at any width, neither shrinking with the picture on a phone (issue 12) nor growing
+ * with it on a desktop (a 640-wide drawing scaled up to 850 px had 15 px labels and a 290 px high chart).
  */
 function useChartWidth() {
   const box = useRef<HTMLDivElement>(null);
-  const [width, setWidth] = useState(MAX_W);
+  const [width, setWidth] = useState(START_W);
   useEffect(() => {
     const element = box.current;
     if (!element || typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(([entry]) => {
-      const measured = Math.round(entry?.contentRect.width ?? MAX_W);
-      if (measured > 0) setWidth(Math.max(MIN_W, Math.min(MAX_W, measured)));
+      const measured = Math.round(entry?.contentRect.width ?? START_W);
+      if (measured > 0) setWidth(Math.max(MIN_W, measured));
     });
     observer.observe(element);
     return () => observer.disconnect();
@@ -87,9 +87,9 @@ export function TrendsChart({ trends }: { trends: ImpactSummary['trends'] }) {
   const innerH = H - PAD.top - PAD.bottom;
   const slot = innerW / Math.max(1, months.length);
   const barW = Math.max(2, slot / 3);
-  // Every month's label when there is room (a label is about 44 px wide), else every second or third one,
-  // counted from the latest month (the table below has them all).
-  const labelEvery = Math.max(1, Math.ceil(44 / slot));
+  // Every month's label when there is room (a label, "Mar 2026", is about 56 px wide), else every second or
+  // third one, counted from the latest month (the table below has them all).
+  const labelEvery = Math.max(1, Math.ceil(56 / slot));
   const y = (count: number) => PAD.top + innerH - (count / maxCount) * innerH;
   const yEarned = (value: number) => PAD.top + innerH - (value / maxEarned) * innerH;
   const line = months.map((m, i) => `${PAD.left + slot * i + slot / 2},${yEarned(m.earnedCents)}`).join(' ');

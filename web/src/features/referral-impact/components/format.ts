@@ -14,7 +14,8 @@ const moneyFormat = (currency: string) => {
 };
 const thousands = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
 const longDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
-const monthFormat = new Intl.DateTimeFormat('en-US', { month: 'short', year: '2-digit', timeZone: 'UTC' });
+// 'Mar 2026': 'Mar 26' read as a day of March.
+const monthFormat = new Intl.DateTimeFormat('en-US', { month: 'short', year: 'numeric', timeZone: 'UTC' });
 
 /** Spec 9: integer cents with a dollar sign and locale separators: $12,500 / $1,234.5 (display only). */
 export const formatMoney = (cents: number, currency = 'USD') => moneyFormat(currency).format(cents / 100);
