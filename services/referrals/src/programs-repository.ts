@@ -2,6 +2,7 @@ import { websiteHost, type EventPayload } from '@app/contracts';
 import { companyKey, isPublicSuffixLike, nameNamesDomain } from '@app/domain';
 import type { Sql, Tx } from './db.ts';
 import type { PrismaClient } from './generated/prisma/client.ts';
+import { currentBounties } from './money-repository.ts';
 import { productKey } from './projects.ts';
 
 /** Data access of referral programs (copied from `program.saved`) and of what projects know of theirs. */
@@ -185,13 +186,8 @@ export function programsRepository(prisma: PrismaClient) {
       return row ? { id: row.id, name: row.name, rewardDetails: row.reward_details } : null;
     },
 
-    /** The bounties of a verified workspace, with its name; null when it has none or is not verified. */
-    async vendorBounties(vendorId: string): Promise<{ vendorName: string; bounties: unknown } | null> {
-      const [row] = await prisma.$queryRaw<Array<{ name: string; bounties: unknown }>>`
-        SELECT v.name, vb.bounties FROM vendor_bounties vb JOIN vendors v ON v.id = vb.vendor_id AND v.verified
-         WHERE vb.vendor_id = ${vendorId}`;
-      return row ? { vendorName: row.name, bounties: row.bounties } : null;
-    },
+    /** The bounties of a verified workspace; null when it has none or is not verified (as when confirming). */
+    vendorBounties: (vendorId: string) => currentBounties(prisma, vendorId),
 
     /** A program found for the project (kept), or null: nobody knew one at this time (not asked again soon). */
     async rememberProgram(projectId: string, referralProgram: string | null): Promise<void> {

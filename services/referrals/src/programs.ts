@@ -2,9 +2,11 @@ import { REFERRAL_MESSAGES } from '@app/contracts';
 import { bountyList, isReferralProgramText } from '@app/domain';
 import { fail } from '@app/kit';
 import type { FastifyBaseLogger } from 'fastify';
-import { bountiesOf } from './money-repository.ts';
 import type { ProgramSource, ProjectForProgram } from './program-sources.ts';
 import type { ProgramsRepository } from './programs-repository.ts';
+
+/** A referral's lead: the workspace it was routed to, by id and (current) name. */
+type RoutedVendor = { vendorId: string; vendorName: string };
 
 /**
  * The referral-program check of a product (spec 4): the vendor's active program (programs service), else the
@@ -35,17 +37,16 @@ export function referralProgramUseCases(deps: {
    * referral program on the platform, program page or not (the referrer was told it had none while the lead
    * sat in its inbox with an expected commission). Looked up each time, as the active program.
    */
-  async function routedBountiesText(routedVendorId: string | null): Promise<string | null> {
-    if (!routedVendorId) return null;
-    const vendor = await repository.vendorBounties(routedVendorId);
-    const bounties = vendor ? bountiesOf(vendor.bounties) : null;
+  async function routedBountiesText(routed: RoutedVendor | null): Promise<string | null> {
+    if (!routed) return null;
+    const bounties = await repository.vendorBounties(routed.vendorId);
     const list = bounties ? bountyList(bounties) : null;
-    return vendor && list ? `${vendor.vendorName} referral bounties: ${list}` : null;
+    return list ? `${routed.vendorName} referral bounties: ${list}` : null;
   }
 
   /** The program's text, or null when nobody knows one. */
-  async function findProgram(project: ProjectForProgram, routedVendorId: string | null): Promise<string | null> {
-    const active = (await activeProgramText(project, routedVendorId)) ?? (await routedBountiesText(routedVendorId));
+  async function findProgram(project: ProjectForProgram, routed: RoutedVendor | null): Promise<string | null> {
+    const active = (await activeProgramText(project, routed?.vendorId ?? null)) ?? (await routedBountiesText(routed));
     if (active) return active;
     if (project.referralProgram) return project.referralProgram;
     if (!sources.length) return null;
@@ -75,15 +76,15 @@ export function referralProgramUseCases(deps: {
 
   return {
     /**
-     * The product's program text. `routedVendorId`: the workspace the caller's own referral of the product was
-     * routed to, whose active program then counts whatever its name.
+     * The product's program text. `routed`: the workspace the caller's own referral of the product was routed
+     * to (its lead), whose active program then counts whatever its name, and else its bounties.
      */
     async referralProgramOf(
       projectId: string,
-      routedVendorId: string | null = null,
+      routed: RoutedVendor | null = null,
     ): Promise<{ referralProgram: string }> {
       const project = (await repository.findProject(projectId)) ?? fail('PRODUCT_NOT_FOUND');
-      return { referralProgram: (await findProgram(project, routedVendorId)) ?? REFERRAL_MESSAGES.noProgram };
+      return { referralProgram: (await findProgram(project, routed)) ?? REFERRAL_MESSAGES.noProgram };
     },
   };
 }

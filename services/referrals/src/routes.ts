@@ -32,7 +32,7 @@ export function referralRoutes(deps: {
       // The caller's own referral (404, 403 as anywhere) of this product: its routed vendor's program counts.
       const referral = query.referralId === undefined ? null : await referrals.own(identity.userId, query.referralId);
       if (referral && referral.projectId !== params.projectId) fail('REFERRAL_NOT_FOUND');
-      return programs.referralProgramOf(params.projectId, referral?.lead?.vendorId ?? null);
+      return programs.referralProgramOf(params.projectId, referral?.lead ?? null);
     },
     automateReferral: ({ identity, params, body }) => referrals.automate(identity.userId, params.id, body.dryRun),
     getImpact: ({ identity, query }) => impact.summary(identity.userId, query),
