@@ -15,6 +15,7 @@ import { DEFAULT_DEAL_VALUE_MAX_CENTS } from '@app/domain';
 import { eventually } from '@app/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  bounties,
   deliver,
   referralInput,
   saveVendor,
@@ -35,16 +36,6 @@ import {
 let ctx: TestContext;
 const app = () => ctx.service.app;
 const admin = testUser('admin', { isAdmin: true });
-
-const off = { enabled: false } as const;
-const bounties = (overrides: Partial<Bounties>): Bounties => ({
-  qualifiedLead: off,
-  meetingHeld: off,
-  opportunityCreated: off,
-  closedWon: off,
-  retentionBonus: off,
-  ...overrides,
-});
 
 const standard = bounties({
   qualifiedLead: { enabled: true, type: 'flat', amount: 100 },

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import {
   LeadCriteria,
+  type Bounties,
   type EventEnvelope,
   type EventName,
   type EventPayload,
@@ -13,6 +14,17 @@ import { eventually, startTestService, TEST_SECRET, type ServiceUnderTest } from
 import type pg from 'pg';
 import { readReferralsConfig } from '../src/config.ts';
 import { createReferralsService, type ReferralsService } from '../src/service.ts';
+
+const off = { enabled: false } as const;
+/** A vendor's bounties: every milestone off but those given. */
+export const bounties = (overrides: Partial<Bounties>): Bounties => ({
+  qualifiedLead: off,
+  meetingHeld: off,
+  opportunityCreated: off,
+  closedWon: off,
+  retentionBonus: off,
+  ...overrides,
+});
 
 const signer = identitySigner(TEST_SECRET);
 

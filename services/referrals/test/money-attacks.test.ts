@@ -12,6 +12,7 @@ import {
 import { eventually } from '@app/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  bounties,
   deliver,
   redeliver,
   referralInput,
@@ -33,16 +34,6 @@ import {
 let ctx: TestContext;
 const app = () => ctx.service.app;
 const admin = testUser('admin', { isAdmin: true });
-
-const off = { enabled: false } as const;
-const bounties = (overrides: Partial<Bounties>): Bounties => ({
-  qualifiedLead: off,
-  meetingHeld: off,
-  opportunityCreated: off,
-  closedWon: off,
-  retentionBonus: off,
-  ...overrides,
-});
 
 interface Setup {
   vendor: TestVendor;

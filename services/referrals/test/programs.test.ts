@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { REFERRAL_MESSAGES, type Bounties, type EventEnvelope, type EventPayload } from '@app/contracts';
+import { REFERRAL_MESSAGES, type EventEnvelope, type EventPayload } from '@app/contracts';
 import { internalAuthToken } from '@app/kit';
 import { TEST_SECRET } from '@app/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  bounties,
   deliver,
   publish,
   redeliver,
@@ -294,24 +295,14 @@ describe("the vendor's and its program's links (issue 12)", () => {
   });
 
   it('calls the bounties of the workspace the referral was routed to a program, when no program page exists', async () => {
-    const off = { enabled: false };
     const vendor = await saveVendor(ctx, { name: 'Bountiful Labs', domain: 'bountiful.example' });
-    const pays = (bounties: Partial<Bounties>) =>
-      deliver(ctx, 'bounties.saved', {
-        vendorId: vendor.vendorId,
-        version: 1,
-        bounties: {
-          qualifiedLead: off,
-          meetingHeld: off,
-          opportunityCreated: off,
-          closedWon: off,
-          retentionBonus: off,
-          ...bounties,
-        },
-      });
-    await pays({
-      qualifiedLead: { enabled: true, type: 'flat', amount: 50 },
-      closedWon: { enabled: true, type: 'percentage_arr', amount: 10 },
+    await deliver(ctx, 'bounties.saved', {
+      vendorId: vendor.vendorId,
+      version: 1,
+      bounties: bounties({
+        qualifiedLead: { enabled: true, type: 'flat', amount: 50 },
+        closedWon: { enabled: true, type: 'percentage_arr', amount: 10 },
+      }),
     });
     const routed = await referral('Bounty Board', 'Bountiful Labs', { website: 'https://bountiful.example' });
     expect(routed.lead?.vendorId).toBe(vendor.vendorId);
