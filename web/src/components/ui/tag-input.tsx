@@ -94,14 +94,15 @@ export function TagInput({
     return starting.length === 1 ? starting[0]! : null;
   };
 
-  // What Enter would add with no option chosen by the arrows: shown as the active option, so it is no surprise.
+  // The option Enter adds (-1: the text as typed): the one chosen with the arrows, else the one the text begins,
+  // shown as the active option so it is no surprise; none while the suggestions are closed.
   const implicit = showList && active < 0 ? onlyPrefixMatch() : null;
-  const shownActive = active >= 0 ? active : implicit ? filtered.indexOf(implicit) : -1;
+  const shownActive = !showList ? -1 : active >= 0 ? active : implicit ? filtered.indexOf(implicit) : -1;
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === 'Enter') {
       event.preventDefault();
-      const option = !showList ? undefined : active >= 0 ? filtered[active] : (onlyPrefixMatch() ?? undefined);
+      const option = shownActive >= 0 ? filtered[shownActive] : undefined;
       add(option ? option.value : text);
     } else if (event.key === 'ArrowDown') {
       event.preventDefault();
@@ -151,7 +152,7 @@ export function TagInput({
           aria-expanded={showList}
           aria-controls={listId}
           aria-autocomplete="list"
-          aria-activedescendant={showList && shownActive >= 0 ? `${listId}-${shownActive}` : undefined}
+          aria-activedescendant={shownActive >= 0 ? `${listId}-${shownActive}` : undefined}
           aria-describedby={describedBy}
           autoComplete="off"
           value={text}
