@@ -252,6 +252,12 @@ test('a vendor member, an administrator and a referrer: every signed-in route fi
   await referrer.goto('/dashboard');
   const row = referrer.getByRole('row', { name: /Greta Gruber/ });
   await expect(row).toBeVisible();
+  // The row is a card on the phone: its stage and date are on screen, not off to the right of a scroll region.
+  for (const shown of [row.getByText('Tee-up', { exact: true }), row.getByRole('cell', { name: /^Submitted / })]) {
+    const box = (await shown.boundingBox())!;
+    expect(box.x + box.width).toBeLessThanOrEqual(PHONE.width);
+  }
+  await expect(referrer.getByRole('columnheader', { name: 'Bounty' })).toBeHidden();
   await checkScreen(referrer, testInfo, 'referrer-dashboard');
   await row.click();
   await expect(referrer.getByRole('dialog', { name: /Greta Gruber/ })).toBeVisible();

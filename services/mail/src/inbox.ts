@@ -16,8 +16,8 @@ export function inboxPage(messages: CaughtMessage[]): string {
     .map(
       (m) => `<article style="border:1px solid #e2e8f0;border-radius:8px;padding:16px;margin:12px 0;background:#fff">
   <h2 style="font-size:16px;margin:0 0 4px">${escapeHtml(m.subject)}</h2>
-  <p style="margin:0 0 8px;color:#475569;font-size:13px">To ${escapeHtml(m.to.join(', '))} · from ${escapeHtml(m.from)} · ${escapeHtml(m.receivedAt)}</p>
-  <pre style="white-space:pre-wrap;font-family:inherit;margin:0">${linkify(m.text)}</pre>
+  <p style="margin:0 0 8px;color:#475569;font-size:13px;overflow-wrap:anywhere">To ${escapeHtml(m.to.join(', '))} · from ${escapeHtml(m.from)} · ${escapeHtml(m.receivedAt)}</p>
+  <pre style="white-space:pre-wrap;overflow-wrap:anywhere;font-family:inherit;margin:0">${linkify(m.text)}</pre>
 </article>`,
     )
     .join('\n');

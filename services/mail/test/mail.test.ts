@@ -546,6 +546,9 @@ describe('development inbox', () => {
     expect(page.body).not.toContain('Grace <b>');
     const link = 'https://app.example.com/verify-email?token=tok_first&amp;userId=11111111-2222-3333-4444-555555555555';
     expect(page.body).toContain(`<a href="${link}">${link}</a>`);
+    // A link or an address longer than a phone is wide wraps (without it the page was 631 px wide at 360 px).
+    expect(page.body).toMatch(/<p style="[^"]*overflow-wrap:anywhere">To inbox-second@example.com/);
+    expect(page.body).toMatch(/<pre style="[^"]*overflow-wrap:anywhere[^"]*">Hi Grace/);
   });
 
   it('is not there when the service sends through a real SMTP server', async () => {

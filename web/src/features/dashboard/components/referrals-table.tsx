@@ -8,19 +8,28 @@ import { paths } from '@/config/paths';
 import { destinationCompany, formatDate, leadStatusText, referredName, STATUS_BADGE } from './format';
 import { BountyValue } from './referral-sheet';
 
-const headers = [
-  'Destination Company',
-  'Referred Contact',
-  'Stage',
-  'Bounty',
-  'Date Submitted',
-  'Latest Activity',
-  'Actions',
+/** The columns; `wide` ones are left out below md, where the detail sheet shows them (docs/screens.md). */
+const columns = [
+  { header: 'Destination Company' },
+  { header: 'Referred Contact' },
+  { header: 'Stage' },
+  { header: 'Bounty', wide: true },
+  { header: 'Date Submitted' },
+  { header: 'Latest Activity', wide: true },
+  { header: 'Actions', wide: true },
 ];
 
+/** A cell: its own padding from md, where rows are table rows; below md the row (a card) holds the padding. */
+const cell = 'p-0 align-top md:px-4 md:py-3';
+/** A cell of a `wide` column. */
+const wideCell = `hidden md:table-cell ${cell}`;
+
 /**
- * The referrals table. Rows are focusable: a click, Enter or Space opens the detail sheet. On narrow screens
- * the table scrolls sideways inside its own region.
+ * The referrals table. Rows are focusable: a click, Enter or Space opens the detail sheet. From md it is a
+ * table (scrolling sideways inside its own region when the screen is narrower than its columns); below md
+ * each row is laid out as a card (company, contact, stage, date, one under the other) and the bounty, latest
+ * activity and actions are in the detail sheet the row opens. Its cells stay table cells (the headers of the
+ * columns left out are left out too, so each cell keeps its header), and the header row is read, not shown.
  */
 export function ReferralsTable({ referrals, onOpen }: { referrals: Referral[]; onOpen: (referral: Referral) => void }) {
   const onKeyDown = (event: KeyboardEvent<HTMLTableRowElement>, referral: Referral) => {
@@ -38,12 +47,16 @@ export function ReferralsTable({ referrals, onOpen }: { referrals: Referral[]; o
       aria-label="Referrals"
       tabIndex={0}
     >
-      <table className="w-full min-w-[56rem] caption-bottom text-sm">
+      <table className="w-full caption-bottom text-sm md:min-w-[56rem]">
         <caption className="sr-only">Your referrals. Select a row to see its details and mark milestones.</caption>
-        <thead className="bg-muted/60 text-left">
+        <thead className="sr-only bg-muted/60 text-left md:not-sr-only md:table-header-group">
           <tr>
-            {headers.map((header) => (
-              <th key={header} scope="col" className="px-4 py-3 font-medium whitespace-nowrap text-muted-foreground">
+            {columns.map(({ header, wide }) => (
+              <th
+                key={header}
+                scope="col"
+                className={`px-4 py-3 font-medium whitespace-nowrap text-muted-foreground ${wide ? 'hidden md:table-cell' : ''}`}
+              >
                 {header}
               </th>
             ))}
@@ -67,9 +80,9 @@ export function ReferralsTable({ referrals, onOpen }: { referrals: Referral[]; o
                 ]
                   .filter(Boolean)
                   .join(', ')}
-                className="cursor-pointer border-t border-border transition-colors outline-none hover:bg-muted/50 focus-visible:bg-muted/60 focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset"
+                className="flex cursor-pointer flex-col gap-2 border-border px-4 py-3 transition-colors outline-none not-first:border-t md:table-row md:border-t md:p-0 hover:bg-muted/50 focus-visible:bg-muted/60 focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset"
               >
-                <td className="px-4 py-3 align-top">
+                <td className={cell}>
                   <div className="font-medium text-foreground">{destinationCompany(referral)}</div>
                   <div className="text-xs text-muted-foreground">{referral.project.productName}</div>
                   {referral.awaitingApproval ? (
@@ -83,29 +96,32 @@ export function ReferralsTable({ referrals, onOpen }: { referrals: Referral[]; o
                     </Link>
                   ) : null}
                 </td>
-                <td className="px-4 py-3 align-top">
+                <td className={cell}>
                   <div className="font-medium text-foreground">{name}</div>
-                  <div className="text-xs break-all text-muted-foreground">{referral.referredEmail}</div>
+                  <div className="text-xs wrap-anywhere text-muted-foreground">{referral.referredEmail}</div>
                 </td>
-                <td className="px-4 py-3 align-top">
+                <td className={`flex flex-wrap items-center gap-x-2 gap-y-1 md:table-cell ${cell}`}>
                   <Badge variant={STATUS_BADGE[referral.status]}>{STATUS_LABELS[referral.status]}</Badge>
                   {referral.lead ? (
-                    <div className="mt-1 text-xs whitespace-nowrap text-muted-foreground">
+                    <div className="text-xs text-muted-foreground md:mt-1 md:whitespace-nowrap">
                       {leadStatusText(referral)}
                     </div>
                   ) : null}
                 </td>
-                <td className="px-4 py-3 align-top">
+                <td className={wideCell}>
                   <BountyValue referral={referral} />
                 </td>
-                <td className="px-4 py-3 align-top whitespace-nowrap">{formatDate(referral.createdAt)}</td>
-                <td className="max-w-56 px-4 py-3 align-top">
+                <td className={`text-xs whitespace-nowrap text-muted-foreground md:text-sm md:text-foreground ${cell}`}>
+                  <span className="md:hidden">Submitted </span>
+                  {formatDate(referral.createdAt)}
+                </td>
+                <td className={`max-w-56 ${wideCell}`}>
                   <span className="line-clamp-2">{referral.lastActivity.text}</span>
                   <time dateTime={referral.lastActivity.at} className="block text-xs text-muted-foreground">
                     {formatDate(referral.lastActivity.at)}
                   </time>
                 </td>
-                <td className="px-4 py-3 align-top">
+                <td className={wideCell}>
                   <div className="flex items-center gap-1">
                     <Button
                       variant="ghost"
