@@ -39,18 +39,29 @@ export const sendError = (reply: FastifyReply, code: ErrorCode, message?: string
 const DRAIN_MS = 2000;
 
 /**
- * Refusing a body the client may still be sending: the rest is read and dropped for a moment (closing at
- * once would reset the connection, and the client might never see the answer), then the connection ends.
+ * Refusing a body the client may still be sending, with a lingering close (RFC 9112, 9.6): the answer says
+ * `connection: close` and goes out, then only the gateway's side of the connection ends; the rest of the
+ * body is read and dropped until it is all there (or DRAIN_MS passes), and only then is the connection closed.
+ * Node's server closes it whole as soon as the answer is written (`socket.destroySoon`), and a connection
+ * closed with the client's bytes unread is reset: the client's next write fails, and it may never read the
+ * answer (the 413 that says why).
  */
 export function refuseBody(reply: FastifyReply, code: ErrorCode) {
   if (reply.sent) return;
   const raw = reply.request.raw;
-  if (!raw.complete) {
+  const socket = raw.socket;
+  if (!raw.complete && socket) {
     raw.resume();
-    const timer = setTimeout(() => raw.socket?.destroy(), DRAIN_MS);
+    reply.header('connection', 'close');
+    const close = () => socket.destroy();
+    const timer = setTimeout(close, DRAIN_MS);
     timer.unref();
-    raw.once('end', () => clearTimeout(timer));
-    raw.once('close', () => clearTimeout(timer));
+    socket.once('close', () => clearTimeout(timer));
+    socket.destroySoon = () => {
+      socket.end();
+      if (raw.complete) close();
+      else raw.once('end', close);
+    };
   }
   return sendError(reply, code);
 }

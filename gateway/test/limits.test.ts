@@ -56,8 +56,10 @@ function send(options: {
   headers?: Record<string, string>;
   chunks: Buffer[];
   delayMs?: number;
-}): Promise<{ status: number; body: string; ms: number }> {
+}): Promise<{ status: number; headers: IncomingMessage['headers']; body: string; ms: number; resets: string[] }> {
   const started = Date.now();
+  // The connection's resets and broken pipes, also those after the answer was read.
+  const resets: string[] = [];
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${base}${options.path}`, {
       method: options.method ?? 'POST',
@@ -65,11 +67,12 @@ function send(options: {
     });
     req.on('response', async (res) => {
       const body = await readAll(res);
-      resolve({ status: res.statusCode!, body: body.text, ms: Date.now() - started });
+      resolve({ status: res.statusCode!, headers: res.headers, body: body.text, ms: Date.now() - started, resets });
     });
     // The gateway closes the connection after refusing: the rest of our body has nowhere to go.
     req.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') reject(error);
+      resets.push(error.code);
     });
     void (async () => {
       for (const chunk of options.chunks) {
@@ -164,14 +167,21 @@ describe('request bodies', () => {
     expect(upstreamSaw('/api/analyze-referral-program').filter((r) => r.complete)).toEqual([]);
   });
 
-  it('refuses an announced oversized upload before reading it', async () => {
+  it('refuses an announced oversized upload before reading it, and the client still reads why', async () => {
+    // The whole body written at once, as a browser uploads a file: the refusal goes out with megabytes of it
+    // sent and unread. Closed then, the connection was reset: the client's write failed, and (when the reset
+    // came first) it never read the 413. Now the rest is read and dropped, and the connection closes cleanly.
     const response = await send({
       path: '/api/analyze-referral-program',
       headers: { ...admin, 'content-length': String(mb(12)) },
-      chunks: pieces(mb(1)),
+      chunks: pieces(mb(12), mb(12)),
     });
     expect(response.status).toBe(413);
+    expect(response.headers.connection).toBe('close');
     expect(JSON.parse(response.body).code).toBe('DOCUMENT_TOO_LARGE');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(response.resets).toEqual([]);
+    expect(upstreamSaw('/api/analyze-referral-program').filter((r) => r.bytes === mb(12))).toEqual([]);
   });
 
   it('lets an upload under the limit through whole, chunked', async () => {
