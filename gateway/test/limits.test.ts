@@ -72,7 +72,7 @@ function send(options: {
     // The gateway closes the connection after refusing: the rest of our body has nowhere to go.
     req.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') reject(error);
-      resets.push(error.code);
+      resets.push(error.code ?? error.message);
     });
     void (async () => {
       for (const chunk of options.chunks) {
