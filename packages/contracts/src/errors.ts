@@ -66,6 +66,8 @@ export const ERRORS = {
   MILESTONE_ALREADY_CONFIRMED: { status: 409, message: 'This milestone has already been confirmed' },
   /** A vendor member or administrator who is also the referral's referrer: confirming or valuing it never counts. */
   OWN_REFERRAL: { status: 403, message: 'You cannot confirm milestones or deal values of your own referral' },
+  /** A vendor member who is also the lead's referrer: the vendor's decision is someone else's to make. */
+  OWN_LEAD: { status: 403, message: 'You cannot accept or decline your own referral' },
   MILESTONE_NEEDS_CLOSED_WON: { status: 409, message: 'Confirm Closed-Won before the retention bonus' },
   RETENTION_NOT_DUE: { status: 409, message: 'The retention bonus cannot be confirmed before its date' },
   CONFIRMATION_RECENTLY_REQUESTED: {

@@ -58,6 +58,8 @@ export function leadUseCases(deps: {
       const decided = await decideLead(tx, { referralId, vendorId: vendor.id, ...decision, at });
       if (!decided) fail('LEAD_ALREADY_DECIDED');
       const { userId, projectId, clientName, productName } = await decidedReferral(tx, referralId);
+      // A member who referred the lead does not decide it (rolled back with the transaction).
+      if (userId === identity.userId) fail('OWN_LEAD');
       const referrer = await referrerProfile(tx, userId);
       const told = {
         referralId,

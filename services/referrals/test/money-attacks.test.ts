@@ -377,6 +377,25 @@ describe('who confirms', () => {
       headers: s.member.headers,
     });
     expect(Lead.parse(lead.json()).money.expectedValueCents).toBeNull();
+    // Nor accept or decline it (an acceptance emails the referrer and counts in their acceptance rate).
+    for (const [decision, payload] of [
+      ['accept', {}],
+      ['decline', { reason: 'Not for us' }],
+    ] as const) {
+      const decided = await app().inject({
+        method: 'POST',
+        url: `/api/vendors/${s.vendor.vendorId}/leads/${id}/${decision}`,
+        headers: s.referrer.headers,
+        payload,
+      });
+      expect([decided.statusCode, decided.json().code]).toEqual([403, 'OWN_LEAD']);
+    }
+    const undecided = await app().inject({
+      method: 'GET',
+      url: `/api/vendors/${s.vendor.vendorId}/leads/${id}`,
+      headers: s.member.headers,
+    });
+    expect(Lead.parse(undecided.json()).status).toBe('new');
     // Another member of the workspace can.
     await confirmed(s, id, { milestone: 'qualifiedLead' });
     expect(await moneyRowsOf(id)).toEqual({ confirmations: 1, commissions: 1, entries: 1, balance: 7000 });

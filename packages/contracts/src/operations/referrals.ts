@@ -246,7 +246,7 @@ export const leadOperations = {
     summary: 'Accept a lead; the referrer is told by email',
     params: LeadParams,
     response: { status: 200, description: 'Accepted', schema: Lead },
-    errors: [...inbox, 'LEAD_NOT_FOUND', 'LEAD_ALREADY_DECIDED'],
+    errors: [...inbox, 'LEAD_NOT_FOUND', 'LEAD_ALREADY_DECIDED', 'OWN_LEAD'],
   }),
   declineLead: defineOperation({
     method: 'POST',
@@ -257,7 +257,7 @@ export const leadOperations = {
     params: LeadParams,
     body: DeclineLeadRequest,
     response: { status: 200, description: 'Declined', schema: Lead },
-    errors: [...inbox, 'LEAD_NOT_FOUND', 'LEAD_ALREADY_DECIDED'],
+    errors: [...inbox, 'LEAD_NOT_FOUND', 'LEAD_ALREADY_DECIDED', 'OWN_LEAD'],
   }),
   confirmMilestone: defineOperation({
     method: 'POST',
