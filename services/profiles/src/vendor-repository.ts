@@ -77,10 +77,24 @@ export const vendorRecordsOf = (db: Tx, userId: string): Promise<VendorRecord[]>
   });
 
 /** The verified workspace of a domain other than `exceptId`, if any. */
+/**
+ * The verified workspace (other than `exceptId`) holding `domain` or a domain it is under: sub.acme.com and
+ * app.sub.acme.com are acme.com's once acme.com is verified (a referral to them would route to whoever held
+ * them, a stranger's inbox under the verified vendor's name).
+ */
 export const verifiedHolderOf = (db: Tx, domain: string, exceptId?: string) =>
   domain
-    ? db.vendor.findFirst({ where: { verifiedDomain: domain, ...(exceptId ? { id: { not: exceptId } } : {}) } })
+    ? db.vendor.findFirst({
+        where: { verifiedDomain: { in: domainAndParents(domain) }, ...(exceptId ? { id: { not: exceptId } } : {}) },
+      })
     : Promise.resolve(null);
+
+/** "app.sub.acme.com" -> itself, "sub.acme.com", "acme.com" (never a single label). */
+export const domainAndParents = (domain: string): string[] =>
+  domain
+    .split('.')
+    .map((_, i, labels) => labels.slice(i).join('.'))
+    .filter((candidate) => candidate.includes('.') || candidate === domain);
 
 /** Addresses of members whose copy says the address is verified. */
 export async function verifiedMemberEmails(db: Tx, vendorId: string): Promise<string[]> {

@@ -132,6 +132,32 @@ describe('look-alike domains prove nothing', () => {
     const other = testUser('other', { domain });
     await expectRefused(() => create(other, { name: 'Case Two', website: `${domain}.` }), 409, 'DOMAIN_TAKEN');
   });
+
+  it("a subdomain of a verified workspace's domain is taken too: claimed, moved to or approved", async () => {
+    const domain = uniqueDomain('parent');
+    // A stranger's workspace on a subdomain, made before the vendor's own is verified.
+    const mallory = testUser('mallory', { email: `mallory@evil-${domain}` });
+    const early = await create(mallory, { name: 'Parent Co', website: `eu.${domain}` });
+    expect(early.statusCode, early.body).toBe(201);
+    const owner = testUser('owner', { domain });
+    const verified = await create(owner, { name: 'Parent Co', website: domain });
+    expect(verified.json<Vendor>()).toMatchObject({ domain, verified: true });
+    for (const website of [`sub.${domain}`, `https://app.sub.${domain}/pricing`])
+      await expectRefused(() => create(mallory, { name: 'Parent Co', website }), 409, 'DOMAIN_TAKEN');
+    await expectRefused(
+      () => call(mallory, 'PATCH', `/api/vendors/${early.json<Vendor>().id}`, { website: `x.${domain}` }),
+      409,
+      'DOMAIN_TAKEN',
+    );
+    await expectRefused(
+      () => call(admin, 'POST', `/api/vendors/${early.json<Vendor>().id}/approve`, { note: 'Looks right' }),
+      409,
+      'DOMAIN_TAKEN',
+    );
+    // A look-alike that only ends with the same letters is another domain.
+    const lookalike = await create(mallory, { name: 'Not Parent', website: `not${domain}` });
+    expect(lookalike.statusCode, lookalike.body).toBe(201);
+  });
 });
 
 describe('an administrator’s approval always carries its note', () => {
