@@ -41,24 +41,6 @@ export function createPool(databaseUrl: string, schema: string, max = 5): pg.Poo
   return pool;
 }
 
-/** How recent a connection's clean release must be for the database to count as ready without a probe. */
-export const DATABASE_ANSWERED_MS = 1000;
-
-/**
- * The readiness check of a service's database: ready when one of its pools had a connection back without an
- * error in the last DATABASE_ANSWERED_MS (the database is answering the service's own work), else when a
- * `SELECT 1` of its own answers. A probe queued behind a busy pool would wait for the load, pass the 2 s of a
- * readiness check and take a loaded service out of rotation, the moment it is most needed.
- */
-export function databaseReadiness(pools: pg.Pool[], answeredMs = DATABASE_ANSWERED_MS): () => Promise<void> {
-  let answeredAt = -Infinity;
-  for (const pool of pools) pool.on('release', (error) => void (error ? null : (answeredAt = performance.now())));
-  return async () => {
-    if (performance.now() - answeredAt < answeredMs) return;
-    await pools[0]!.query('SELECT 1');
-  };
-}
-
 /**
  * Applies the service's committed Prisma migrations on start, recording them in `_prisma_migrations`
  * exactly as `prisma migrate deploy` does (checksum = sha256 of migration.sql), so both tools agree on
