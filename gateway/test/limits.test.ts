@@ -69,7 +69,7 @@ function send(options: {
       const body = await readAll(res);
       resolve({ status: res.statusCode!, headers: res.headers, body: body.text, ms: Date.now() - started, resets });
     });
-    // The gateway closes the connection after refusing: the rest of our body has nowhere to go.
+    // After refusing, the gateway drops the rest of the body for 2 s at most, then closes: what is left goes nowhere.
     req.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') reject(error);
       resets.push(error.code ?? error.message);

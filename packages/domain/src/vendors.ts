@@ -61,6 +61,19 @@ export function isPublicSuffixLike(domain: string): boolean {
   return labels.length === 2 && /^[a-z]{2}$/.test(labels[1]!) && REGISTRY_SECOND_LEVELS.has(labels[0]!);
 }
 
+/**
+ * A host and its parent domains (where a referral to the host is routed, and what a verified workspace holds) ("eu.acme.com" -> itself and "acme.com"), never a bare TLD nor a registry's
+ * suffix ("acme.co.uk" -> only itself: a workspace or program on "co.uk" is nobody's company).
+ */
+export function hostAndParents(host: string | null): string[] {
+  if (!host) return [];
+  const labels = host.split('.');
+  return labels
+    .slice(0, -1)
+    .map((_, i) => labels.slice(i).join('.'))
+    .filter((domain) => !isPublicSuffixLike(domain));
+}
+
 /** A top-level domain a webmail brand is sold under: "com", "net", a country ("de") or a registry's ("co.uk"). */
 const isTopLevel = (labels: string[]) =>
   (labels.length === 1 && /^(com|net|[a-z]{2})$/.test(labels[0]!)) ||

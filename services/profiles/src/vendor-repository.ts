@@ -1,4 +1,5 @@
 import type { VendorRole } from '@app/contracts';
+import { hostAndParents } from '@app/domain';
 import type { Tx } from './db.ts';
 import { Prisma } from './generated/prisma/client.ts';
 
@@ -76,7 +77,6 @@ export const vendorRecordsOf = (db: Tx, userId: string): Promise<VendorRecord[]>
     orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
   });
 
-/** The verified workspace of a domain other than `exceptId`, if any. */
 /**
  * The verified workspace (other than `exceptId`) holding `domain` or a domain it is under: sub.acme.com and
  * app.sub.acme.com are acme.com's once acme.com is verified (a referral to them would route to whoever held
@@ -85,16 +85,9 @@ export const vendorRecordsOf = (db: Tx, userId: string): Promise<VendorRecord[]>
 export const verifiedHolderOf = (db: Tx, domain: string, exceptId?: string) =>
   domain
     ? db.vendor.findFirst({
-        where: { verifiedDomain: { in: domainAndParents(domain) }, ...(exceptId ? { id: { not: exceptId } } : {}) },
+        where: { verifiedDomain: { in: hostAndParents(domain) }, ...(exceptId ? { id: { not: exceptId } } : {}) },
       })
     : Promise.resolve(null);
-
-/** "app.sub.acme.com" -> itself, "sub.acme.com", "acme.com" (never a single label). */
-export const domainAndParents = (domain: string): string[] =>
-  domain
-    .split('.')
-    .map((_, i, labels) => labels.slice(i).join('.'))
-    .filter((candidate) => candidate.includes('.') || candidate === domain);
 
 /** Addresses of members whose copy says the address is verified. */
 export async function verifiedMemberEmails(db: Tx, vendorId: string): Promise<string[]> {

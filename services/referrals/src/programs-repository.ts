@@ -1,5 +1,5 @@
 import { websiteHost, type EventPayload } from '@app/contracts';
-import { companyKey, isPublicSuffixLike, nameNamesDomain } from '@app/domain';
+import { companyKey, hostAndParents, nameNamesDomain } from '@app/domain';
 import type { Sql, Tx } from './db.ts';
 import type { PrismaClient } from './generated/prisma/client.ts';
 import { currentBounties } from './money-repository.ts';
@@ -28,19 +28,6 @@ export async function storeProgram(tx: Tx, program: EventPayload<'program.saved'
     savedAt,
   };
   await tx.program.upsert({ where: { id: programId }, create: { id: programId, ...data }, update: data });
-}
-
-/**
- * A host and its parent domains ("eu.acme.com" -> itself and "acme.com"), never a bare TLD nor a registry's
- * suffix ("acme.co.uk" -> only itself: a workspace or program on "co.uk" is nobody's company).
- */
-export function hostAndParents(host: string | null): string[] {
-  if (!host) return [];
-  const labels = host.split('.');
-  return labels
-    .slice(0, -1)
-    .map((_, i) => labels.slice(i).join('.'))
-    .filter((domain) => !isPublicSuffixLike(domain));
 }
 
 export interface VendorProgram {

@@ -1,6 +1,5 @@
 import type { EventPayload, LeadCriteria } from '@app/contracts';
-import { readCriteria } from '@app/domain';
-import { hostAndParents } from './programs-repository.ts';
+import { hostAndParents, readCriteria } from '@app/domain';
 import type { Sql, Tx } from './db.ts';
 
 /**
