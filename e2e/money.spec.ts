@@ -155,6 +155,10 @@ test('the vendor confirms Closed-Won; the commission is earned, paid out by an a
   await markClosedWon.click();
   await expect(markClosedWon).toHaveAttribute('aria-pressed', 'true');
   const closedWonMilestone = sheet.getByRole('listitem', { name: 'Closed-Won' });
+  // The retention bonus cannot be asked for before the vendor can confirm it (after Closed-Won, at its date).
+  const retentionMilestone = sheet.getByRole('listitem', { name: 'Retention Bonus' });
+  await expect(retentionMilestone).toContainText('After Closed-Won');
+  await expect(retentionMilestone.getByRole('button')).toHaveCount(0);
   await closedWonMilestone.getByRole('button', { name: 'Ask the vendor to confirm Closed-Won' }).click();
   const ask = referrer.getByRole('form', { name: 'Ask the vendor to confirm' });
   await ask.getByLabel('Message to the vendor (optional)').fill('I heard they signed last week.');
@@ -200,7 +204,11 @@ test('the vendor confirms Closed-Won; the commission is earned, paid out by an a
   const record = admin.getByRole('form', { name: 'Record payout' });
   await record.getByLabel('Payment reference').fill(reference);
   await record.getByLabel('Method').selectOption('bank_transfer');
-  await record.getByLabel('Paid on').fill('2026-11-20');
+  // The form offers today (the browser's): a payout cannot predate the commissions it pays, earned just now.
+  const now = new Date();
+  const today = [now.getFullYear(), now.getMonth() + 1, now.getDate()].map((n) => String(n).padStart(2, '0')).join('-');
+  await expect(record.getByLabel('Paid on')).toHaveValue(today);
+  await expect(record.getByLabel('Paid on')).toHaveAttribute('min', today);
   await record.getByRole('button', { name: 'Record payout' }).click();
   const recorded = admin.getByRole('region', { name: 'Recorded payouts' });
   await expect(recorded).toContainText(reference);

@@ -16,6 +16,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { startApp, type RunningApp } from './processes.ts';
 
+/** A payout's date: today's, as a payout cannot predate its commissions (earned as the test runs). */
+const PAID_ON = new Date().toISOString().slice(0, 10);
+
 const PASSWORD = 'Fuzz-Passw0rd-2026';
 const ADMIN = 'admin@fuzz-admin.example';
 const VENDOR_DOMAIN = 'fuzz-vendor.example';
@@ -188,7 +191,7 @@ function examples(f: Fixture): Partial<Record<OperationId, unknown>> {
     recordPayout: {
       reference: 'PAY-1',
       method: 'bank_transfer',
-      paidOn: '2026-11-01',
+      paidOn: PAID_ON,
       commissionIds: ['7d7c9d6e-6f53-4f7b-9a55-0a4b6c3b2a10'],
     },
     saveLeadCriteria: {

@@ -128,6 +128,33 @@ describe('Admin payouts (issue 10)', () => {
     expect(api.callsTo('POST', '/api/admin/payouts')).toHaveLength(0);
   });
 
+  it('starts the date picker at the last chosen commission earned, and shows the server refusing an earlier date', async () => {
+    const message = 'The date it was paid cannot be before the commissions were earned (2026-03-04 at the earliest)';
+    const api = server((req) =>
+      req.method === 'POST' && req.path === '/api/admin/payouts'
+        ? problem('PAYOUT_BEFORE_EARNED', message, { field: 'paidOn' })
+        : undefined,
+    );
+    const user = await openPayouts();
+    const form = screen.getByRole('form', { name: 'Record payout' });
+    const paidOn = within(form).getByLabelText<HTMLInputElement>('Paid on');
+    expect(paidOn.min).toBe('');
+    await user.click(screen.getByRole('checkbox', { name: /\$80.00: Qualified Lead/ }));
+    const earned = new Date(c1.earnedAt);
+    const local = [earned.getFullYear(), earned.getMonth() + 1, earned.getDate()].map((n) =>
+      String(n).padStart(2, '0'),
+    );
+    expect(paidOn.min).toBe(local.join('-'));
+    await user.type(within(form).getByLabelText('Payment reference'), 'PAY-10');
+    await user.clear(paidOn);
+    await user.type(paidOn, '2026-01-02');
+    await user.click(within(form).getByRole('button', { name: 'Record payout' }));
+    // Next to the field it names, not as a form-wide failure.
+    expect(await within(form).findByText(message)).toBeInTheDocument();
+    expect(paidOn).toHaveAttribute('aria-invalid', 'true');
+    expect(api.callsTo('POST', '/api/admin/payouts')).toHaveLength(1);
+  });
+
   it('lists recorded payouts with an Export CSV link', async () => {
     server();
     await openPayouts();

@@ -83,6 +83,8 @@ export const ERRORS = {
     status: 409,
     message: 'Some of these commissions are already paid, reversed or unknown. Reload the list and try again.',
   },
+  /** A payout dated before one of its commissions was earned: the money cannot have been for it. */
+  PAYOUT_BEFORE_EARNED: { status: 400, message: 'The date it was paid cannot be before the commissions were earned' },
   PAYOUT_REFERENCE_TAKEN: { status: 409, message: 'A payout with this reference has already been recorded' },
   PAYOUT_NOT_FOUND: { status: 404, message: 'Payout not found' },
 

@@ -232,13 +232,16 @@ export async function reverseUnpaid(
 export async function lockForPayout(
   tx: Tx,
   ids: string[],
-): Promise<{ found: number; open: Array<{ id: string; referralId: number; userId: string; referrerCents: number }> }> {
+): Promise<{
+  found: number;
+  open: Array<{ id: string; referralId: number; userId: string; referrerCents: number; earnedAt: Date }>;
+}> {
   const locked = await tx.$queryRaw<Array<{ id: string }>>`
     SELECT id::text FROM commissions WHERE id = ANY(${ids}::uuid[]) ORDER BY id FOR UPDATE`;
   const open = await tx.$queryRawUnsafe<
-    Array<{ id: string; referral_id: number; user_id: string; referrer_cents: bigint }>
+    Array<{ id: string; referral_id: number; user_id: string; referrer_cents: bigint; earned_at: Date }>
   >(
-    `SELECT c.id::text, c.referral_id, c.user_id, c.referrer_cents FROM commissions c
+    `SELECT c.id::text, c.referral_id, c.user_id, c.referrer_cents, c.earned_at FROM commissions c
       WHERE c.id = ANY($1::uuid[]) AND NOT ${SETTLED} ORDER BY c.id`,
     ids,
   );
@@ -249,6 +252,7 @@ export async function lockForPayout(
       referralId: row.referral_id,
       userId: row.user_id,
       referrerCents: cents(row.referrer_cents),
+      earnedAt: new Date(row.earned_at),
     })),
   };
 }

@@ -1,4 +1,5 @@
 import {
+  ERRORS,
   PAYOUT_METHOD_LABELS,
   type AdminConfirmMilestoneRequest,
   type Commission,
@@ -10,7 +11,7 @@ import {
   type Referral,
   type VendorCommissions,
 } from '@app/contracts';
-import { milestoneLabel } from '@app/domain';
+import { milestoneLabel, retentionDueAt } from '@app/domain';
 import { fail, type Identity, type TransactionRunner } from '@app/kit';
 import type pg from 'pg';
 import type { z } from 'zod';
@@ -18,6 +19,7 @@ import type { Tx } from './db.ts';
 import { confirmMilestone, type MoneySettings } from './milestones.ts';
 import {
   confirmationsOf,
+  currentBounties,
   insertPaidEntry,
   insertPayout,
   insertRequest,
@@ -38,6 +40,16 @@ import { vendorById } from './vendors-repository.ts';
 
 /** A referrer may ask for the same milestone's confirmation once a day. */
 const REQUEST_COOLDOWN_MS = 24 * 3600_000;
+
+/**
+ * The earliest date a payout of commissions earned at `earned` can have been made: the date of the latest
+ * of them where it is earliest (UTC-12), so an administrator anywhere can record a payout made the day the
+ * last one was earned, in their own calendar (as the latest date accepted is today's in UTC+14).
+ */
+export function earliestPaidOn(earned: Date[]): string {
+  const latest = Math.max(...earned.map((at) => at.getTime()));
+  return new Date(latest - 12 * 3600_000).toISOString().slice(0, 10);
+}
 
 /** Commissions in escrow: neither paid nor reversed. */
 const IN_ESCROW = 'pe.id IS NULL AND re.id IS NULL';
@@ -147,7 +159,8 @@ export function moneyUseCases(deps: {
   return {
     /**
      * The referrer asks the vendor to confirm a milestone: once a day per milestone, only on a referral
-     * routed to a verified vendor, not declined, milestone not confirmed. The inbox and members are emailed.
+     * routed to a verified vendor, not declined, milestone not confirmed and confirmable (the
+     * retention bonus from its date). The inbox and members are emailed.
      */
     async requestConfirmation(
       identity: Identity,
@@ -162,7 +175,14 @@ export function moneyUseCases(deps: {
         const vendor = referral.vendorId && referral.leadStatus ? await vendorById(tx, referral.vendorId) : null;
         if (!vendor?.verified) fail('REFERRAL_NOT_ROUTED');
         if (referral.leadStatus === 'declined' || referral.status === 'declined') fail('LEAD_DECLINED');
-        if ((await confirmationsOf(tx, referralId)).has(input.milestone)) fail('MILESTONE_ALREADY_CONFIRMED');
+        const confirmed = await confirmationsOf(tx, referralId);
+        if (confirmed.has(input.milestone)) fail('MILESTONE_ALREADY_CONFIRMED');
+        // The vendor could not confirm it yet: asking would only send an email it cannot act on.
+        if (input.milestone === 'retentionBonus') {
+          const closedWon = confirmed.get('closedWon') ?? fail('MILESTONE_NEEDS_CLOSED_WON');
+          const bounty = (await currentBounties(tx, vendor.id))?.retentionBonus ?? { enabled: false };
+          if (now < retentionDueAt(closedWon, bounty)) fail('RETENTION_NOT_DUE');
+        }
         const last = await lastRequestOf(tx, referralId, input.milestone);
         if (last && now.getTime() - last.getTime() < REQUEST_COOLDOWN_MS) fail('CONFIRMATION_RECENTLY_REQUESTED');
         await insertRequest(tx, {
@@ -278,6 +298,11 @@ export function moneyUseCases(deps: {
         const locked = await lockForPayout(tx, input.commissionIds);
         if (locked.found !== input.commissionIds.length || locked.open.length !== input.commissionIds.length)
           fail('PAYOUT_CONFLICT');
+        const earliest = earliestPaidOn(locked.open.map((c) => c.earnedAt));
+        if (input.paidOn < earliest)
+          fail('PAYOUT_BEFORE_EARNED', `${ERRORS.PAYOUT_BEFORE_EARNED.message} (${earliest} at the earliest)`, {
+            field: 'paidOn',
+          });
         const id =
           (await insertPayout(tx, {
             reference: input.reference,

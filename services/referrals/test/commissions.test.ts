@@ -27,6 +27,9 @@ import {
   type TestVendor,
 } from './helpers.ts';
 
+/** A payout's date: today's, as a payout cannot predate its commissions (earned as the test runs). */
+const PAID_ON = new Date().toISOString().slice(0, 10);
+
 /**
  * Honest money (issue 10): milestones earn only when the vendor confirms them (or an administrator records
  * them), commissions are immutable and every change is an append-only ledger entry, payouts are atomic
@@ -139,7 +142,7 @@ const pay = (commissionIds: string[], reference = `REF-${randomUUID().slice(0, 8
     method: 'POST',
     url: '/api/admin/payouts',
     headers: admin.headers,
-    payload: { reference, method: 'bank_transfer', paidOn: '2026-11-20', commissionIds },
+    payload: { reference, method: 'bank_transfer', paidOn: PAID_ON, commissionIds },
   });
 
 /** Rows of every money table: a refused request must leave them as they were. */
@@ -530,11 +533,15 @@ describe('reversal', () => {
     const before = await moneyRows();
     const again = await reverse(s.member, vendorUrl);
     expect([again.statusCode, again.json().code]).toEqual([409, 'NOTHING_TO_REVERSE']);
+    // A reversed milestone stays reversed: it cannot be confirmed (and so earned) a second time.
+    const reconfirm = await confirm(s.member, s.vendor.vendorId, id, { milestone: 'qualifiedLead' });
+    expect([reconfirm.statusCode, reconfirm.json().code]).toEqual([409, 'MILESTONE_ALREADY_CONFIRMED']);
     expect(await moneyRows()).toEqual(before);
     // The referrer cannot use the vendor's route.
     expect((await reverse(s.referrer, vendorUrl)).statusCode).toBe(403);
 
-    // An administrator records a milestone for the vendor (note required), then reverses it.
+    // The lead stays open after a reversal (a deal that comes back): an administrator records a later milestone
+    // for the vendor (note required), which earns, then reverses it.
     const noNote = await app().inject({
       method: 'POST',
       url: `/api/admin/referrals/${id}/milestones`,
@@ -644,7 +651,7 @@ describe('payouts', () => {
       method: 'POST',
       url: '/api/admin/payouts',
       headers: a.referrer.headers,
-      payload: { reference: 'X', method: 'paypal', paidOn: '2026-11-20', commissionIds: [mine[0]!.id] },
+      payload: { reference: 'X', method: 'paypal', paidOn: PAID_ON, commissionIds: [mine[0]!.id] },
     });
     expect(notAdmin.statusCode).toBe(403);
 
@@ -652,7 +659,7 @@ describe('payouts', () => {
     const paid = await pay([...mine.map((c) => c.id), theirs[0]!.id], reference);
     expect(paid.statusCode, paid.body).toBe(201);
     const payout = Payout.parse(paid.json());
-    expect(payout).toMatchObject({ reference, method: 'bank_transfer', paidOn: '2026-11-20', currency: 'USD' });
+    expect(payout).toMatchObject({ reference, method: 'bank_transfer', paidOn: PAID_ON, currency: 'USD' });
     expect(payout.totalCents).toBe(7000 + 17539 + 7000);
     expect(payout.commissions.every((c) => c.state === 'paid' && c.payoutReference === reference)).toBe(true);
     expect(payout.referrers.map((r) => [r.userId, r.totalCents]).sort()).toEqual(
@@ -774,7 +781,7 @@ describe('payouts', () => {
       [
         `"'-REF"`,
         '"Bank transfer"',
-        '"2026-11-20"',
+        `"${PAID_ON}"`,
         `"'=HYPERLINK(""x"") Evil"`,
         `"${s.referrer.email}"`,
         `"${id}"`,
@@ -801,8 +808,21 @@ describe('retention bonus', () => {
   it('needs Closed-Won confirmed and its date: 409 before, earned after', async () => {
     const s = await setup();
     const { id } = await refer(s);
+    // The referrer cannot ask for it either while the vendor could not confirm it (no email it cannot act on).
+    const ask = () =>
+      app().inject({
+        method: 'POST',
+        url: `/api/referrals/${id}/confirmation-requests`,
+        headers: s.referrer.headers,
+        payload: { milestone: 'retentionBonus' },
+      });
+    const requests = async () =>
+      (await ctx.sql.query('SELECT count(*)::int n FROM referrals.confirmation_requests WHERE referral_id = $1', [id]))
+        .rows[0].n;
     const early = await confirm(s.member, s.vendor.vendorId, id, { milestone: 'retentionBonus' });
     expect([early.statusCode, early.json().code]).toEqual([409, 'MILESTONE_NEEDS_CLOSED_WON']);
+    const askedEarly = await ask();
+    expect([askedEarly.statusCode, askedEarly.json().code]).toEqual([409, 'MILESTONE_NEEDS_CLOSED_WON']);
     const lead = await confirmed(s, id, { milestone: 'closedWon', dealValueCents: 100_000 });
     const retention = lead.money.milestones.find((m) => m.milestone === 'retentionBonus')!;
     const closedWonAt = lead.money.milestones.find((m) => m.milestone === 'closedWon')!.confirmedAt!;
@@ -813,7 +833,10 @@ describe('retention bonus', () => {
     const before = await moneyRows();
     const notDue = await confirm(s.member, s.vendor.vendorId, id, { milestone: 'retentionBonus' });
     expect([notDue.statusCode, notDue.json().code]).toEqual([409, 'RETENTION_NOT_DUE']);
+    const askedNotDue = await ask();
+    expect([askedNotDue.statusCode, askedNotDue.json().code]).toEqual([409, 'RETENTION_NOT_DUE']);
     expect(await moneyRows()).toEqual(before);
+    expect(await requests()).toBe(0);
 
     // Thirteen months later (the confirmation's date moved back in SQL).
     await ctx.sql.query(
@@ -821,6 +844,8 @@ describe('retention bonus', () => {
         WHERE referral_id = $1 AND milestone = 'closedWon'`,
       [id],
     );
+    expect((await ask()).statusCode).toBe(200);
+    expect(await requests()).toBe(1);
     await confirmed(s, id, { milestone: 'retentionBonus' });
     expect((await amountsOf(s.referrer, id)).retentionBonus).toEqual([50_000, 35_000, 15_000, 'in_escrow']);
   });

@@ -22,6 +22,9 @@ import {
   type TestVendor,
 } from './helpers.ts';
 
+/** A payout's date: today's, as a payout cannot predate its commissions (earned as the test runs). */
+const PAID_ON = new Date().toISOString().slice(0, 10);
+
 /**
  * Data isolation in the referrals service: one referrer never reads or changes another's referrals,
  * commissions or contacts; one vendor workspace never reads or changes another's leads or commissions;
@@ -298,7 +301,7 @@ describe("administrators' routes", () => {
     const payout = await call(admin, 'POST', '/api/admin/payouts', {
       reference: `REF-${randomUUID().slice(0, 8)}`,
       method: 'bank_transfer',
-      paidOn: '2026-11-20',
+      paidOn: PAID_ON,
       commissionIds: [commission!.id],
     });
     expect(payout.statusCode, payout.body).toBe(201);
@@ -317,7 +320,7 @@ describe("administrators' routes", () => {
       [
         'POST',
         '/api/admin/payouts',
-        { reference: 'MINE', method: 'bank_transfer', paidOn: '2026-11-20', commissionIds: [commission!.id] },
+        { reference: 'MINE', method: 'bank_transfer', paidOn: PAID_ON, commissionIds: [commission!.id] },
       ],
       ['GET', `/api/admin/payouts/${payoutId}/export`, undefined],
     ] as const;

@@ -25,6 +25,9 @@ import {
   type TestVendor,
 } from './helpers.ts';
 
+/** A payout's date: today's, as a payout cannot predate its commissions (earned as the test runs). */
+const PAID_ON = new Date().toISOString().slice(0, 10);
+
 /**
  * Attacks on the money rules (docs/product-decisions.md, "Money: milestones, commissions, payouts"):
  * exact cents, bounties changed after the referral was sent, stage moves backwards and out of Declined,
@@ -128,7 +131,7 @@ const pay = (commissionIds: string[], reference = `REF-${randomUUID().slice(0, 8
     method: 'POST',
     url: '/api/admin/payouts',
     headers: admin.headers,
-    payload: { reference, method: 'bank_transfer', paidOn: '2026-11-20', commissionIds },
+    payload: { reference, method: 'bank_transfer', paidOn: PAID_ON, commissionIds },
   });
 
 /** Rows of every money table of one referral. */
@@ -475,6 +478,51 @@ describe('payouts', () => {
         (e) => e.name === 'payout.recorded' && (e.payload as { reference: string }).reference === reference,
       ),
     ).toHaveLength(1);
+  });
+
+  it('a payout dated before its commissions were earned is refused on paidOn, nothing written; their day anywhere is accepted', async () => {
+    const s = await setup(bounties({ qualifiedLead: { enabled: true, type: 'flat', amount: 100 } }));
+    const { id } = await refer(s);
+    await confirmed(s, id, { milestone: 'qualifiedLead' });
+    const [commission] = await commissionsOf(s.referrer);
+    // The day it was earned where that day is earliest (UTC-12), and the day before it.
+    const earliest = new Date(Date.parse(commission!.earnedAt) - 12 * 3600_000).toISOString().slice(0, 10);
+    const before = new Date(Date.parse(`${earliest}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+    const payoutsBefore = (await ctx.sql.query('SELECT count(*)::int n FROM referrals.payouts')).rows[0].n;
+    for (const paidOn of [before, '1900-01-01']) {
+      const refused = await app().inject({
+        method: 'POST',
+        url: '/api/admin/payouts',
+        headers: admin.headers,
+        payload: {
+          reference: `EARLY-${randomUUID().slice(0, 8)}`,
+          method: 'wise',
+          paidOn,
+          commissionIds: [commission!.id],
+        },
+      });
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json()).toMatchObject({
+        code: 'PAYOUT_BEFORE_EARNED',
+        field: 'paidOn',
+        message: `The date it was paid cannot be before the commissions were earned (${earliest} at the earliest)`,
+      });
+    }
+    expect(await moneyRowsOf(id)).toEqual({ confirmations: 1, commissions: 1, entries: 1, balance: 100 * 70 });
+    expect((await ctx.sql.query('SELECT count(*)::int n FROM referrals.payouts')).rows[0].n).toBe(payoutsBefore);
+    const accepted = await app().inject({
+      method: 'POST',
+      url: '/api/admin/payouts',
+      headers: admin.headers,
+      payload: {
+        reference: `ONTIME-${randomUUID().slice(0, 8)}`,
+        method: 'wise',
+        paidOn: earliest,
+        commissionIds: [commission!.id],
+      },
+    });
+    expect(accepted.statusCode, accepted.body).toBe(201);
+    expect(Payout.parse(accepted.json()).paidOn).toBe(earliest);
   });
 
   it('a payout and a withdrawal racing settle each commission once', async () => {

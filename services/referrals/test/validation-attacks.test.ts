@@ -22,6 +22,9 @@ import {
   type TestVendor,
 } from './helpers.ts';
 
+/** A payout's date: today's, as a payout cannot predate its commissions (earned as the test runs). */
+const PAID_ON = new Date().toISOString().slice(0, 10);
+
 /**
  * Validation attacks on every operation of the referrals service, generated from the contracts
  * (attack-cases.ts): each bad request is a clean 4xx `{ message, code }`, never a 5xx, and leaves every
@@ -114,7 +117,7 @@ function examples(): Record<string, unknown> {
     recordPayout: {
       reference: 'PAY-1',
       method: 'bank_transfer',
-      paidOn: '2026-11-01',
+      paidOn: PAID_ON,
       commissionIds: ['7d7c9d6e-6f53-4f7b-9a55-0a4b6c3b2a10'],
     },
   };

@@ -190,6 +190,8 @@ export const referralOperations = {
       'REFERRAL_NOT_ROUTED',
       'LEAD_DECLINED',
       'MILESTONE_ALREADY_CONFIRMED',
+      'MILESTONE_NEEDS_CLOSED_WON',
+      'RETENTION_NOT_DUE',
       'CONFIRMATION_RECENTLY_REQUESTED',
     ],
   }),
@@ -355,7 +357,7 @@ export const moneyAdminOperations = {
     summary: 'Record a payout batch: every listed commission becomes paid, or none does',
     body: RecordPayoutRequest,
     response: { status: 201, description: 'The payout', schema: Payout },
-    errors: ['PAYOUT_CONFLICT', 'PAYOUT_REFERENCE_TAKEN'],
+    errors: ['PAYOUT_CONFLICT', 'PAYOUT_BEFORE_EARNED', 'PAYOUT_REFERENCE_TAKEN'],
   }),
   listPayouts: defineOperation({
     method: 'GET',

@@ -44,6 +44,16 @@ export function milestoneFacts(state: MilestoneState): string[] {
   return facts;
 }
 
+/**
+ * The retention bonus can be confirmed (and so asked for) once Closed-Won is and its date has come: the
+ * server's rule, shown.
+ */
+export function retentionConfirmable(milestones: MilestoneState[], retention: MilestoneState): boolean {
+  const closedWon = milestones.find((m) => m.milestone === 'closedWon');
+  if (closedWon?.state !== 'confirmed') return false;
+  return retention.dueAt === null || new Date(retention.dueAt).getTime() <= Date.now();
+}
+
 /** The milestones of a referral in order, each with its bounty, state and what the caller lets one do. */
 export function MilestoneList({
   money,

@@ -61,11 +61,9 @@ function Failure({ text }: { text: string | null }) {
   ) : null;
 }
 
-/** Today in the browser's time zone: what "Paid on" means to the administrator (UTC's date is tomorrow's in a US evening). */
-const today = () => {
-  const now = new Date();
-  return new Date(now.getTime() - now.getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
-};
+/** A moment's date in the browser's time zone: what "Paid on" means to the administrator (UTC's date is tomorrow's in a US evening). */
+const localDate = (at: Date) => new Date(at.getTime() - at.getTimezoneOffset() * 60_000).toISOString().slice(0, 10);
+const today = () => localDate(new Date());
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 
 /** Admin → Payouts (issue 10): what is due per referrer, recording a payout, the payouts made, and corrections. */
@@ -95,6 +93,10 @@ function PayoutsDue() {
   // Only commissions still listed count (a reload may have dropped some).
   const selected = all.filter((c) => chosen.has(c.id));
   const currency = groups[0]?.currency ?? 'USD';
+  // A payout cannot predate what it pays (PAYOUT_BEFORE_EARNED): the picker starts at the last one earned.
+  const earliest = selected.length
+    ? localDate(new Date(Math.max(...selected.map((c) => Date.parse(c.earnedAt)))))
+    : undefined;
   const toggle = (ids: string[], on: boolean) =>
     setChosen((current) => {
       const next = new Set(current);
@@ -179,7 +181,14 @@ function PayoutsDue() {
                       </option>
                     ))}
                   </FormSelect>
-                  <FormInput name="paidOn" id="payout-paid-on" label="Paid on" type="date" max={today()} />
+                  <FormInput
+                    name="paidOn"
+                    id="payout-paid-on"
+                    label="Paid on"
+                    type="date"
+                    min={earliest}
+                    max={today()}
+                  />
                 </div>
                 <Failure text={failure} />
                 <div>

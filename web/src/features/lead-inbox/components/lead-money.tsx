@@ -5,13 +5,12 @@ import {
   type ErrorCode,
   type Lead,
   type Milestone,
-  type MilestoneState,
 } from '@app/contracts';
 import { DEAL_VALUE_AT, formatCents, milestoneLabel } from '@app/domain';
 import { CheckCircle2, CircleDollarSign, Loader2, Undo2 } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { z } from 'zod';
-import { CommissionList, MilestoneList } from '@/components/money/milestones';
+import { CommissionList, MilestoneList, retentionConfirmable } from '@/components/money/milestones';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -182,13 +181,6 @@ function MoneyDialog({ title, description, children }: { title: string; descript
       {children}
     </DialogContent>
   );
-}
-
-/** The retention bonus can be confirmed once Closed-Won is and its date has come (the server's rule, shown). */
-function retentionConfirmable(milestones: MilestoneState[], retention: MilestoneState): boolean {
-  const closedWon = milestones.find((m) => m.milestone === 'closedWon');
-  if (closedWon?.state !== 'confirmed') return false;
-  return retention.dueAt === null || new Date(retention.dueAt).getTime() <= Date.now();
 }
 
 function ConfirmDialog({
