@@ -114,6 +114,12 @@ describe('Ideal Customer Profile form (spec 2, 5, 8)', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Series A' }));
     await user.click(screen.getByRole('checkbox', { name: '11-50' }));
     await user.type(screen.getByRole('combobox', { name: 'Tech Stack' }), 'Salesforce{Enter}');
+    // Text left in a field without Enter is not lost: leaving it adds it as Enter would (the one option a
+    // fragment begins, else the text), a click on Save included.
+    await user.type(screen.getByRole('combobox', { name: 'Industries' }), 'Computer Ga');
+    await user.tab();
+    expect(screen.getByRole('button', { name: 'Remove Computer Games' })).toBeInTheDocument();
+    await user.type(screen.getByRole('combobox', { name: 'Tech Stack' }), 'HubSpot');
 
     await user.click(saveButton());
     // Issue 12: the vendor's next step is its bounties, of the same workspace.
@@ -123,11 +129,11 @@ describe('Ideal Customer Profile form (spec 2, 5, 8)', () => {
     const [post] = server.callsTo('POST', '/api/lead-criteria');
     expect(post!.body).toEqual({
       employeeCount: ['11-50'],
-      industries: [],
+      industries: ['Computer Games'],
       countries: ['United States'],
       minRevenue: '2500000',
       fundingStage: ['Series A'],
-      techStack: ['Salesforce'],
+      techStack: ['Salesforce', 'HubSpot'],
       companyNotes: [],
       jobTitles: [],
       seniority: [],

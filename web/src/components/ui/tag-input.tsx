@@ -19,7 +19,8 @@ const norm = (text: string) => text.trim().toLowerCase();
  * A tag-style multi-select (WAI-ARIA combobox with a listbox popup): type to filter the options, Enter or a
  * click adds the active option (with none active, the one option the text begins, else the typed text when
  * custom entries are allowed), duplicates (any case) and blank entries are ignored, each chip has its own
- * remove button. Enter never submits the surrounding form.
+ * remove button. Leaving the field with text typed adds it as Enter would (so Save never drops it). Enter
+ * never submits the surrounding form.
  */
 export function TagInput({
   id,
@@ -99,11 +100,16 @@ export function TagInput({
   const implicit = showList && active < 0 ? onlyPrefixMatch() : null;
   const shownActive = !showList ? -1 : active >= 0 ? active : implicit ? filtered.indexOf(implicit) : -1;
 
+  /** Adds what Enter would: the active option, else the text as typed. */
+  const commit = () => {
+    const option = shownActive >= 0 ? filtered[shownActive] : undefined;
+    add(option ? option.value : text);
+  };
+
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
     if (event.key === 'Enter') {
       event.preventDefault();
-      const option = shownActive >= 0 ? filtered[shownActive] : undefined;
-      add(option ? option.value : text);
+      commit();
     } else if (event.key === 'ArrowDown') {
       event.preventDefault();
       setOpen(true);
@@ -163,7 +169,11 @@ export function TagInput({
             setActive(-1);
           }}
           onFocus={() => setOpen(true)}
-          onBlur={() => setOpen(false)}
+          onBlur={() => {
+            // Text typed and left (Tab, a click on Save) is added as Enter would: never lost without a word.
+            if (text.trim() !== '') commit();
+            setOpen(false);
+          }}
           onKeyDown={onKeyDown}
           className={cn(
             'flex h-10 w-full rounded-md border border-input bg-background px-3 py-2 text-sm text-foreground shadow-sm transition-colors',
