@@ -204,6 +204,24 @@ describe('Lead inbox money (issue 10)', () => {
     expect(api.callsTo('POST', `${base}/reverse`)[0]!.body).toEqual({ reason: 'Client churned in trial' });
   });
 
+  it('gives the focus back to the button that opened a dialog when it closes (Escape, Cancel)', async () => {
+    server(accepted);
+    const user = userEvent.setup();
+    const card = await openLead();
+    const open = card.getByRole('button', { name: 'Confirm Qualified Lead (Warm Intro)' });
+    await user.click(open);
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm Qualified Lead (Warm Intro)' });
+    expect(dialog).toContainElement(document.activeElement as HTMLElement);
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(open).toHaveFocus();
+    const expected = card.getByRole('button', { name: 'Set expected value' });
+    await user.click(expected);
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(expected).toHaveFocus();
+  });
+
   it('offers no Confirm on a declined lead', async () => {
     server(makeLead({ status: 'declined', declineReason: 'Out of scope', stage: 'declined' }));
     const card = await openLead();

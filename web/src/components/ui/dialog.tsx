@@ -1,6 +1,6 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
-import type { ComponentProps } from 'react';
+import { useRef, type ComponentProps } from 'react';
 import { cn } from '@/lib/utils';
 
 export const Dialog = DialogPrimitive.Root;
@@ -17,20 +17,50 @@ export function DialogOverlay({ className, ...props }: ComponentProps<typeof Dia
   );
 }
 
+type AutoFocusHandler = (event: Event) => void;
+
 /**
- * A centred modal. Focus is trapped inside and returns to the trigger on close; Escape and an outside click
- * close it unless the caller prevents them (`onEscapeKeyDown` / `onInteractOutside`).
+ * Radix gives the focus back to a `DialogTrigger` only: a dialog opened from state (a button that sets it,
+ * most of ours) has none, and the focus fell to the page's start. These handlers remember what had the focus
+ * when the dialog opened and give it back on close, while it is still on the page (else Radix's own rule).
+ */
+export function useReturnFocus(onOpenAutoFocus?: AutoFocusHandler, onCloseAutoFocus?: AutoFocusHandler) {
+  const opener = useRef<HTMLElement | null>(null);
+  return {
+    onOpenAutoFocus: (event: Event) => {
+      // Still the opener's: the dialog takes the focus after this event.
+      opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+      onOpenAutoFocus?.(event);
+    },
+    onCloseAutoFocus: (event: Event) => {
+      onCloseAutoFocus?.(event);
+      const target = opener.current;
+      opener.current = null;
+      if (event.defaultPrevented || !target?.isConnected || target === document.body) return;
+      event.preventDefault();
+      target.focus();
+    },
+  };
+}
+
+/**
+ * A centred modal. Focus is trapped inside and returns to what opened it on close; Escape and an outside
+ * click close it unless the caller prevents them (`onEscapeKeyDown` / `onInteractOutside`).
  */
 export function DialogContent({
   className,
   children,
   showClose = true,
+  onOpenAutoFocus,
+  onCloseAutoFocus,
   ...props
 }: ComponentProps<typeof DialogPrimitive.Content> & { showClose?: boolean }) {
+  const focus = useReturnFocus(onOpenAutoFocus, onCloseAutoFocus);
   return (
     <DialogPortal>
       <DialogOverlay />
       <DialogPrimitive.Content
+        {...focus}
         className={cn(
           'fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-[calc(100%-2rem)] max-w-lg -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-xl border border-border bg-background p-6 shadow-xl outline-none',
           'data-[state=open]:animate-in-fade',

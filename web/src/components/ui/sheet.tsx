@@ -2,16 +2,28 @@ import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
 import type { ComponentProps } from 'react';
 import { cn } from '@/lib/utils';
+import { useReturnFocus } from './dialog';
 
-/** A right-side panel built on the Radix dialog: focus trapped, Escape and an outside click close it. */
+/**
+ * A right-side panel built on the Radix dialog: focus trapped (and given back to what opened it), Escape and
+ * an outside click close it.
+ */
 export const Sheet = DialogPrimitive.Root;
 export const SheetClose = DialogPrimitive.Close;
 
-export function SheetContent({ className, children, ...props }: ComponentProps<typeof DialogPrimitive.Content>) {
+export function SheetContent({
+  className,
+  children,
+  onOpenAutoFocus,
+  onCloseAutoFocus,
+  ...props
+}: ComponentProps<typeof DialogPrimitive.Content>) {
+  const focus = useReturnFocus(onOpenAutoFocus, onCloseAutoFocus);
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/40 data-[state=open]:animate-overlay-in" />
       <DialogPrimitive.Content
+        {...focus}
         className={cn(
           'fixed inset-y-0 right-0 z-50 flex h-full w-full flex-col overflow-y-auto border-l border-border bg-background shadow-xl outline-none sm:max-w-lg',
           'data-[state=open]:animate-sheet-in',
