@@ -4,7 +4,7 @@ import type { PrismaPg } from '@prisma/adapter-pg';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type pg from 'pg';
 import { createServiceApp } from './app.ts';
-import { createPool, migrateService, prepared, prismaAdapter } from './db.ts';
+import { createPool, databaseReadiness, migrateService, prepared, prismaAdapter } from './db.ts';
 import type { ConsumerOptions, EventBus } from './events/bus.ts';
 import { observeOutbox } from './metrics.ts';
 import { connecting } from './startup.ts';
@@ -97,7 +97,7 @@ export async function createDataService<P extends PrismaLike>(options: DataServi
     logger: options.logger,
     bodyLimit: options.bodyLimit,
     readiness: {
-      database: async () => void (await pool.query('SELECT 1')),
+      database: databaseReadiness([pool, adapter.pool]),
       // No events delivered or published without it: NATS (or the in-process bus's database).
       events: () => options.bus.check(),
     },

@@ -41,6 +41,30 @@ export function createPool(databaseUrl: string, schema: string, max = 5): pg.Poo
   return pool;
 }
 
+/** How recent a connection's clean release must be for a saturated pool's database to count as ready. */
+export const DATABASE_ANSWERED_MS = 1000;
+
+/** Whether a pool could run a query now, without queueing behind the ones it is running. */
+const canServeNow = (pool: pg.Pool) =>
+  pool.waitingCount === 0 && (pool.idleCount > 0 || pool.totalCount < (pool.options.max ?? 10));
+
+/**
+ * The readiness check of a service's database: a `SELECT 1` on the first of its pools that can run it at
+ * once. When every pool is busy to its maximum, a probe would queue behind the load, pass the 2 s of a
+ * readiness check and take a loaded service out of rotation the moment it is most needed: then the database
+ * counts as ready when a connection came back without an error in the last DATABASE_ANSWERED_MS (it is
+ * answering the service's own work), else the probe queues like any query (and fails if nothing answers).
+ */
+export function databaseReadiness(pools: pg.Pool[], answeredMs = DATABASE_ANSWERED_MS): () => Promise<void> {
+  let answeredAt = -Infinity;
+  for (const pool of pools) pool.on('release', (error) => void (error ? null : (answeredAt = performance.now())));
+  return async () => {
+    const free = pools.find(canServeNow);
+    if (!free && performance.now() - answeredAt < answeredMs) return;
+    await (free ?? pools[0]!).query('SELECT 1');
+  };
+}
+
 /**
  * Applies the service's committed Prisma migrations on start, recording them in `_prisma_migrations`
  * exactly as `prisma migrate deploy` does (checksum = sha256 of migration.sql), so both tools agree on
