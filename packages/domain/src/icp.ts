@@ -36,9 +36,17 @@ export function readCriteria(stored: unknown): Criteria | null {
 
 /** Folded country name or two-letter code → every form of that country; built once. */
 let countryIndex: Map<string, string[]> | null = null;
+// Folded, so "U.S." is 'u s' and "Türkiye" 'turkiye'; a leading "the" is dropped before the lookup.
 const ALIASES: Array<[string, string[]]> = [
-  ['united states', ['usa', 'us', 'united states of america', 'america']],
-  ['united kingdom', ['uk', 'gb', 'great britain', 'england', 'britain']],
+  ['united states', ['usa', 'us', 'u s', 'u s a', 'united states of america', 'america']],
+  ['united kingdom', ['uk', 'u k', 'gb', 'great britain', 'england', 'scotland', 'wales', 'britain']],
+  ['united arab emirates', ['uae', 'u a e', 'emirates']],
+  ['czech republic', ['czechia']],
+  ['netherlands', ['holland']],
+  ['south korea', ['korea', 'republic of korea']],
+  ['russia', ['russian federation']],
+  ['turkey', ['turkiye']],
+  ['vietnam', ['viet nam']],
 ];
 
 /** Every name a country goes by in the options list (name and two-letter code), folded. */
@@ -54,7 +62,7 @@ function countryForms(value: string): Set<string> {
       for (const form of forms) countryIndex.set(form, forms);
     }
   }
-  const folded = fold(value);
+  const folded = fold(value).replace(/^the /, '');
   return new Set([folded, ...(countryIndex.get(folded) ?? [])]);
 }
 

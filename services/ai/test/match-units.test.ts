@@ -14,6 +14,26 @@ describe('Smart Match building blocks', () => {
     expect(companyKey('  ')).toBe('');
   });
 
+  it('knows a country by its usual other names and abbreviations, dotted or not', () => {
+    const fits = (wanted: string, country: string) =>
+      checkIcp(readCriteria({ countries: [wanted] }), { country }).fits.length > 0;
+    for (const country of ['U.S.', 'U.S.A.', 'US', 'usa', 'the United States', 'United States of America'])
+      expect(fits('United States', country), country).toBe(true);
+    for (const country of ['U.K.', 'UK', 'Great Britain', 'Scotland', 'the United Kingdom'])
+      expect(fits('United Kingdom', country), country).toBe(true);
+    expect(fits('United Arab Emirates', 'UAE')).toBe(true);
+    expect(fits('Netherlands', 'The Netherlands')).toBe(true);
+    expect(fits('Netherlands', 'Holland')).toBe(true);
+    expect(fits('Turkey', 'Türkiye')).toBe(true);
+    expect(fits('Czech Republic', 'Czechia')).toBe(true);
+    // Both ways: the vendor may have typed the short form.
+    expect(fits('USA', 'United States')).toBe(true);
+    // And never another country.
+    expect(fits('United States', 'U.K.')).toBe(false);
+    expect(fits('South Korea', 'North Korea')).toBe(false);
+    expect(checkIcp(readCriteria({ countries: ['United States'] }), { country: 'U.K.' }).fails.length).toBe(1);
+  });
+
   it('reads seniority only from roles that clearly state it', () => {
     expect(seniorityOf('VP of Sales')).toBe('VP');
     expect(seniorityOf('CTO')).toBe('C-suite');
