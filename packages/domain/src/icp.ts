@@ -39,7 +39,7 @@ let countryIndex: Map<string, string[]> | null = null;
 // Folded, so "U.S." is 'u s' and "Türkiye" 'turkiye'; a leading "the" is dropped before the lookup.
 const ALIASES: Array<[string, string[]]> = [
   ['united states', ['usa', 'us', 'u s', 'u s a', 'united states of america', 'america']],
-  ['united kingdom', ['uk', 'u k', 'gb', 'great britain', 'england', 'scotland', 'wales', 'britain']],
+  ['united kingdom', ['uk', 'u k', 'gb', 'great britain', 'england', 'britain']],
   ['united arab emirates', ['uae', 'u a e', 'emirates']],
   ['czech republic', ['czechia']],
   ['netherlands', ['holland']],

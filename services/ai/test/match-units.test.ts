@@ -19,7 +19,7 @@ describe('Smart Match building blocks', () => {
       checkIcp(readCriteria({ countries: [wanted] }), { country }).fits.length > 0;
     for (const country of ['U.S.', 'U.S.A.', 'US', 'usa', 'the United States', 'United States of America'])
       expect(fits('United States', country), country).toBe(true);
-    for (const country of ['U.K.', 'UK', 'Great Britain', 'Scotland', 'the United Kingdom'])
+    for (const country of ['U.K.', 'UK', 'Great Britain', 'the United Kingdom'])
       expect(fits('United Kingdom', country), country).toBe(true);
     expect(fits('United Arab Emirates', 'UAE')).toBe(true);
     expect(fits('Netherlands', 'The Netherlands')).toBe(true);

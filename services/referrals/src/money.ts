@@ -46,7 +46,7 @@ const REQUEST_COOLDOWN_MS = 24 * 3600_000;
  * of them where it is earliest (UTC-12), so an administrator anywhere can record a payout made the day the
  * last one was earned, in their own calendar (as the latest date accepted is today's in UTC+14).
  */
-export function earliestPaidOn(earned: Date[]): string {
+function earliestPaidOn(earned: Date[]): string {
   const latest = Math.max(...earned.map((at) => at.getTime()));
   return new Date(latest - 12 * 3600_000).toISOString().slice(0, 10);
 }
