@@ -145,6 +145,23 @@ describe('Lead inbox (issue 9)', () => {
     });
   });
 
+  it('shows a lead the referrer withdrew as withdrawn, with nothing to accept, decline or confirm; and filters them', async () => {
+    const server = inboxServer(mine(), [makeLead({ status: 'withdrawn', stage: 'declined' })]);
+    const user = userEvent.setup();
+    renderInbox();
+    const card = await screen.findByRole('article');
+    expect(card).toHaveTextContent('Withdrawn');
+    expect(card).toHaveTextContent('withdrew this referral: there is nothing to accept, decline or confirm.');
+    expect(within(card).queryByRole('button', { name: /^(Accept|Decline|Confirm)/ })).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Withdrawn' }));
+    await waitFor(() =>
+      expect(queryOf(server.callsTo('GET', '/api/vendors/v-acme/leads').at(-1)!)).toEqual({
+        status: 'withdrawn',
+        limit: '21',
+      }),
+    );
+  });
+
   it('pages 20 leads at a time, newest first; a filter starts again at the first page', async () => {
     const leads = Array.from({ length: 45 }, (_, n) =>
       makeLead({ referralId: 100 - n, client: { ...makeLead().client!, name: `Client ${n + 1}` } }),

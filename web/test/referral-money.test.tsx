@@ -176,6 +176,36 @@ describe('Withdrawing a referral (issue 10)', () => {
     await waitFor(() => expect(srv.callsTo('PUT', '/api/referrals/7/status')[0]?.body).toEqual({ status: 'declined' }));
   });
 
+  it("keeps the keyboard in place: the question focuses Cancel, Cancel the button again, Escape the row's View", async () => {
+    server([makeReferral({ lead: routedLead })]);
+    const user = userEvent.setup();
+    renderDashboard();
+    const view = await screen.findByRole('button', { name: 'View details for Grace Hopper' });
+    view.focus();
+    await user.keyboard('{Enter}');
+    const group = await screen.findByRole('group', { name: 'Withdraw this referral' });
+    const withdraw = within(group).getByRole('button', { name: 'Withdraw referral' });
+    withdraw.focus();
+    await user.keyboard('{Enter}');
+    expect(within(group).getByRole('button', { name: 'Cancel' })).toHaveFocus();
+    await user.keyboard('{Enter}');
+    expect(within(group).getByRole('button', { name: 'Withdraw referral' })).toHaveFocus();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    expect(screen.getByRole('button', { name: 'View details for Grace Hopper' })).toHaveFocus();
+  });
+
+  it('shows a withdrawn referral as withdrawn, with no intro email left to review', async () => {
+    server([makeReferral({ lead: { ...routedLead, status: 'withdrawn', decidedAt: null }, status: 'declined' })]);
+    const user = userEvent.setup();
+    renderDashboard();
+    expect(await screen.findByRole('row', { name: /Grace Hopper/ })).toHaveTextContent('Withdrawn by you');
+    await user.click(screen.getByRole('row', { name: /Grace Hopper/ }));
+    const sheet = await screen.findByRole('dialog', { name: 'Grace Hopper' });
+    expect(sheet).toHaveTextContent('You withdrew this referral: Acme sees it as withdrawn');
+    expect(within(sheet).queryByRole('link', { name: /intro email/ })).not.toBeInTheDocument();
+  });
+
   it('offers no withdrawal once the referral is Declined', async () => {
     server([makeReferral({ lead: routedLead, status: 'declined' })]);
     const user = userEvent.setup();

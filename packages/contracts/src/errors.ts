@@ -74,6 +74,13 @@ export const ERRORS = {
     status: 409,
     message: 'You already asked the vendor to confirm this milestone today. Please give them time to answer.',
   },
+  /** The referrer has the lead in Declined (withdrawn): the vendor has nothing to decide. */
+  LEAD_WITHDRAWN: { status: 409, message: 'The referrer withdrew this referral: there is nothing to accept or decline' },
+  /** An intro email of a referral in Declined (withdrawn, or declined by the vendor) is never sent. */
+  REFERRAL_DECLINED: {
+    status: 409,
+    message: 'This referral was declined or withdrawn, so its intro email cannot be sent',
+  },
   LEAD_DECLINED: { status: 409, message: 'This lead was declined or withdrawn; its milestones cannot be confirmed' },
   DEAL_VALUE_REQUIRED: { status: 400, message: 'Please enter the deal value' },
   DEAL_VALUE_NOT_EXPECTED: { status: 400, message: 'This milestone takes no deal value' },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ReferralMoney } from './money.ts';
 import { emailField, text, urlText } from './common.ts';
 import { NOT_FOUND } from './search.ts';
-import { ClientOrganization, IcpFit, LeadStatus } from './vendors.ts';
+import { ClientOrganization, IcpFit, LeadState } from './vendors.ts';
 
 /** Referral stages (spec 4): stored value and the label screens show. */
 export const REFERRAL_STATUSES = [
@@ -214,7 +214,7 @@ export type TimelineEntry = z.infer<typeof TimelineEntry>;
 export const ReferralLead = z.object({
   vendorId: z.string(),
   vendorName: z.string(),
-  status: LeadStatus,
+  status: LeadState,
   declineReason: z.string().nullable(),
   decidedAt: z.iso.datetime().nullable(),
 });
@@ -367,7 +367,7 @@ export type ReferralFit = z.infer<typeof ReferralFit>;
 export const Lead = z.object({
   referralId: z.number().int(),
   createdAt: z.iso.datetime(),
-  status: LeadStatus,
+  status: LeadState,
   declineReason: z.string().nullable(),
   decidedAt: z.iso.datetime().nullable(),
   productName: z.string(),
@@ -404,7 +404,7 @@ export type ReferralProgramQuery = z.input<typeof ReferralProgramQuery>;
  * older than the lead `before` (a referral id of the same inbox) when given: the next page after that lead.
  */
 export const ListLeadsQuery = z.strictObject({
-  status: LeadStatus.optional(),
+  status: LeadState.optional(),
   before: queryInteger('The lead to page from', 1, 2_147_483_647).optional(),
   limit: queryInteger('Limit', 1, MAX_LEADS).default(MAX_LEADS),
 });

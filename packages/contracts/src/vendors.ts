@@ -175,9 +175,19 @@ export const IcpFit = z.object({
 });
 export type IcpFit = z.infer<typeof IcpFit>;
 
+/** The vendor's decision on a lead, as stored: new until it accepts or declines it. */
 export const LEAD_STATUSES = ['new', 'accepted', 'declined'] as const;
 export const LeadStatus = z.enum(LEAD_STATUSES);
 export type LeadStatus = z.infer<typeof LeadStatus>;
+
+/**
+ * Where a lead stands, as both sides read it: the vendor's decision, or `withdrawn` while the referrer has it
+ * in Declined and the vendor has not declined it (nothing to accept, decline or confirm then; the referrer
+ * moving it out of Declined opens it again).
+ */
+export const LEAD_STATES = [...LEAD_STATUSES, 'withdrawn'] as const;
+export const LeadState = z.enum(LEAD_STATES);
+export type LeadState = z.infer<typeof LeadState>;
 
 export const DeclineLeadRequest = z.strictObject({
   reason: text({ label: 'Reason', max: 1000, multiline: true, required: 'Please tell the referrer why' }),

@@ -1,4 +1,15 @@
-import { REFERRAL_STATUSES, STATUS_LABELS, type Milestone, type ReferralStatus } from '@app/contracts';
+import {
+  REFERRAL_STATUSES,
+  STATUS_LABELS,
+  type LeadState,
+  type LeadStatus,
+  type Milestone,
+  type ReferralStatus,
+} from '@app/contracts';
+
+/** A lead's state (LEAD_STATES): the vendor's decline first, then the referrer's withdrawal (Declined), else the decision. */
+export const leadState = (decision: LeadStatus, stage: ReferralStatus): LeadState =>
+  decision !== 'declined' && stage === 'declined' ? 'withdrawn' : decision;
 
 /**
  * The one stage model. Spec order and labels; how far along each stage is (the funnel counts referrals

@@ -9,6 +9,7 @@ import type {
   TimelineEntry,
 } from '@app/contracts';
 import type { ListLeadsQuery } from '@app/contracts';
+import { leadState } from '@app/domain';
 import type pg from 'pg';
 import type { z } from 'zod';
 import { moneyOf } from './money-view.ts';
@@ -47,6 +48,9 @@ interface LeadRow {
   expected_value_cents: string | null;
 }
 
+/** leadState (@app/domain) in SQL, over the referral row `r`: the inbox's filter. */
+const LEAD_STATE_OF_R = `CASE WHEN r.lead_status <> 'declined' AND r.status = 'declined' THEN 'withdrawn' ELSE r.lead_status::text END`;
+
 const SELECT_LEADS = `
   SELECT r.id, ${iso('r.created_at')} AS created_at, r.lead_status::text AS lead_status, r.decline_reason,
          ${iso('r.decided_at')} AS decided_at, p.product_name, r.client,
@@ -62,7 +66,7 @@ function toLead(row: LeadRow, money: ReferralMoney): Lead {
   return {
     referralId: row.id,
     createdAt: row.created_at,
-    status: row.lead_status,
+    status: leadState(row.lead_status, row.status),
     declineReason: row.decline_reason,
     decidedAt: row.decided_at,
     productName: row.product_name,
@@ -110,7 +114,7 @@ export function leadReads(pool: pg.Pool, currency: string) {
     async list(vendorId: string, query: LeadsQuery): Promise<Lead[]> {
       const { rows } = await pool.query<LeadRow>(
         `${SELECT_LEADS}
-          WHERE r.vendor_id = $1 AND ($2::lead_status IS NULL OR r.lead_status = $2::lead_status)
+          WHERE r.vendor_id = $1 AND ($2::text IS NULL OR ${LEAD_STATE_OF_R} = $2::text)
             AND ($3::int IS NULL OR (r.created_at, r.id) < (
               SELECT b.created_at, b.id FROM referrals b
                WHERE b.id = $3::int AND b.vendor_id = $1 AND b.lead_status IS NOT NULL))

@@ -15,7 +15,8 @@ import { vendorById, type StoredVendor } from './vendors-repository.ts';
 /**
  * A vendor's lead inbox: the referrals routed to it, seen and decided by the members of the VERIFIED
  * workspace only (membership as the latest `vendor.saved` says). Accepted or declined once; a decline
- * carries the reason the referrer sees and moves the referral to Declined like any stage change.
+ * carries the reason the referrer sees and moves the referral to Declined like any stage change. A lead the
+ * referrer withdrew (has in Declined) is neither: LEAD_WITHDRAWN.
  */
 export function leadUseCases(deps: {
   db: Tx;
@@ -52,9 +53,12 @@ export function leadUseCases(deps: {
   ): Promise<Lead> {
     const vendor = await memberOf(identity, vendorId);
     const before = await lead(vendor.id, referralId);
+    if (before.status === 'withdrawn') fail('LEAD_WITHDRAWN');
     if (before.status !== 'new') fail('LEAD_ALREADY_DECIDED');
     await transaction(async (tx, emit) => {
       const at = new Date();
+      // Locked first: a withdrawal (the referrer's move to Declined) and a decision never cross.
+      if ((await lockReferral(tx, referralId))?.status === 'declined') fail('LEAD_WITHDRAWN');
       const decided = await decideLead(tx, { referralId, vendorId: vendor.id, ...decision, at });
       if (!decided) fail('LEAD_ALREADY_DECIDED');
       const { userId, projectId, clientName, productName } = await decidedReferral(tx, referralId);
@@ -86,8 +90,9 @@ export function leadUseCases(deps: {
       } else {
         const reason = decision.reason ?? '';
         await addTimelineEntry(tx, referralId, timelineEntry.declined(vendor.name, reason), at);
-        // The decline is the stage change's timeline entry: the move itself is in the history.
-        const moved = await changeStage(
+        // The decline is the stage change's timeline entry: the move itself is in the history (always a move:
+        // a referral already in Declined was withdrawn, refused above).
+        await changeStage(
           tx,
           emit,
           { id: referralId, userId, projectId },
@@ -100,17 +105,6 @@ export function leadUseCases(deps: {
             at,
           },
         );
-        // Already Declined (the referrer withdrew it first): the vendor's decision is still news to its CRM.
-        if (!moved)
-          emit('lead.status_changed', {
-            referralId,
-            vendorId: vendor.id,
-            stage: 'declined',
-            previousStage: 'declined',
-            change: 'declined',
-            milestone: null,
-            changedAt: at.toISOString(),
-          });
         emit('lead.declined', { ...told, reason });
       }
     });

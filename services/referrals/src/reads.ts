@@ -10,6 +10,7 @@ import type {
   ReferralStatus,
   TimelineEntry,
 } from '@app/contracts';
+import { leadState } from '@app/domain';
 import { prepared } from '@app/kit';
 import type pg from 'pg';
 import { moneyColumns, moneyFrom, moneyOf, newUnroutedMoney, type MoneyRows, type MoneySubject } from './money-view.ts';
@@ -189,7 +190,8 @@ function toReferral(row: ReferralRow, money: ReferralMoney): Referral {
     emailSentAt: row.email_sent_at,
     money,
     lastActivity: lastActivityOf(row.timeline, row.created_at),
-    awaitingApproval: row.has_draft && row.email_sent_at === null,
+    // A referral in Declined (withdrawn, or declined by the vendor) is never sent: nothing awaits approval.
+    awaitingApproval: row.has_draft && row.email_sent_at === null && row.status !== 'declined',
     history: row.history,
     description: row.description,
     client: row.client,
@@ -198,7 +200,7 @@ function toReferral(row: ReferralRow, money: ReferralMoney): Referral {
         ? {
             vendorId: row.vendor_id,
             vendorName: row.vendor_name ?? row.company,
-            status: row.lead_status,
+            status: leadState(row.lead_status, row.status),
             declineReason: row.decline_reason,
             decidedAt: row.decided_at,
           }

@@ -257,6 +257,7 @@ export function referralUseCases(deps: {
     async sendIntroEmail(identity: Identity, referralId: number, input: z.output<typeof SendEmailRequest>) {
       const facts = await ownSendFacts(identity, referralId);
       if (facts.emailSent) fail('EMAIL_ALREADY_SENT');
+      if (facts.declined) fail('REFERRAL_DECLINED');
       const envelope = envelopeOf(identity, facts);
       const draft = {
         subject: input.subject,
@@ -279,6 +280,7 @@ export function referralUseCases(deps: {
           fail('SEND_QUOTA_EXCEEDED', quotaMessage(sendQuota.perHour, 'hour', usage.lastHour));
         if (usage.lastDay + chosen.length > sendQuota.perDay)
           fail('SEND_QUOTA_EXCEEDED', quotaMessage(sendQuota.perDay, 'day', usage.lastDay));
+        // Sent, or moved to Declined, since the facts were read (the update checks both).
         if (!marked) fail('EMAIL_ALREADY_SENT');
         emit('referral.intro_email_requested', {
           referralId,

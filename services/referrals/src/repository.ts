@@ -335,6 +335,8 @@ export interface IntroSendFacts {
   /** The referral's owner. */
   userId: string;
   emailSent: boolean;
+  /** In Declined (withdrawn, or declined by the vendor): its intro email is never sent. */
+  declined: boolean;
   /** The referrer's profile names ('' when no profile yet). */
   firstName: string;
   lastName: string;
@@ -352,12 +354,13 @@ export async function introSendFacts(db: Sql, referralId: number, userId: string
     Array<{
       user_id: string;
       sent: boolean;
+      declined: boolean;
       first_name: string | null;
       last_name: string | null;
       lead_inbox: string | null;
     }>
   >`
-    SELECT r.user_id, r.email_sent_at IS NOT NULL AS sent, p.first_name, p.last_name,
+    SELECT r.user_id, r.email_sent_at IS NOT NULL AS sent, r.status = 'declined' AS declined, p.first_name, p.last_name,
            CASE WHEN r.lead_status IS NOT NULL AND v.verified AND v.lead_inbox <> '' THEN v.lead_inbox END AS lead_inbox
       FROM referrals r
       LEFT JOIN referrers p ON p.user_id = ${userId}
@@ -367,6 +370,7 @@ export async function introSendFacts(db: Sql, referralId: number, userId: string
   return {
     userId: row.user_id,
     emailSent: row.sent,
+    declined: row.declined,
     firstName: row.first_name ?? '',
     lastName: row.last_name ?? '',
     leadInbox: row.lead_inbox,
@@ -390,7 +394,7 @@ export async function lockIntroSends(client: pg.ClientBase, userId: string): Pro
 /**
  * Within the user's quotas (their recipients in the last rolling hour and day, read after `lockIntroSends`),
  * stores the sent version of the intro email and marks it sent unless it already was (a conditional update,
- * so of two concurrent sends exactly one finds email_sent_at still empty), and with it records the send
+ * so of two concurrent sends exactly one finds email_sent_at still empty; never in Declined), and with it records the send
  * with its recipients and the timeline entry: one statement. Answers the usage before this send and whether
  * the email was marked sent; when not (over a quota, or sent before), nothing is written.
  */
@@ -414,7 +418,7 @@ export async function recordIntroEmailSent(
         WHERE user_id = $3 AND sent_at > clock_timestamp() - interval '1 day'),
      marked AS (
        UPDATE referrals SET email_draft = $2::jsonb, email_sent_at = now(), updated_at = now()
-        WHERE id = $1 AND email_sent_at IS NULL
+        WHERE id = $1 AND email_sent_at IS NULL AND status <> 'declined'
           AND (SELECT last_hour FROM usage) + $4 <= $9 AND (SELECT last_day FROM usage) + $4 <= $10
        RETURNING id),
      sends AS (

@@ -334,6 +334,69 @@ describe('stage moves after money was earned', () => {
   });
 });
 
+describe('a withdrawn referral', () => {
+  it('is withdrawn to the vendor: nothing to accept or decline, its intro never sent; out of Declined it opens again', async () => {
+    const s = await setup(bounties({ qualifiedLead: { enabled: true, type: 'flat', amount: 100 } }));
+    const { id } = await refer(s);
+    await move(s.referrer, id, 'declined');
+    const leadsUrl = `/api/vendors/${s.vendor.vendorId}/leads`;
+    const inbox = async (query = '') => {
+      const response = await app().inject({ method: 'GET', url: `${leadsUrl}${query}`, headers: s.member.headers });
+      expect(response.statusCode, response.body).toBe(200);
+      return Lead.array().parse(response.json());
+    };
+    expect((await inbox()).find((l) => l.referralId === id)?.status).toBe('withdrawn');
+    expect((await inbox('?status=new')).some((l) => l.referralId === id)).toBe(false);
+    expect((await inbox('?status=declined')).some((l) => l.referralId === id)).toBe(false);
+    expect((await inbox('?status=withdrawn')).map((l) => l.referralId)).toEqual([id]);
+    const referral = async () =>
+      Referral.parse(
+        (await app().inject({ method: 'GET', url: `/api/referrals/${id}`, headers: s.referrer.headers })).json(),
+      );
+    expect((await referral()).lead?.status).toBe('withdrawn');
+
+    const before = await moneyRowsOf(id);
+    const outboxBefore = (await ctx.sql.query('SELECT count(*)::int n FROM referrals.outbox_events')).rows[0].n;
+    for (const decision of ['accept', 'decline']) {
+      const refused = await app().inject({
+        method: 'POST',
+        url: `${leadsUrl}/${id}/${decision}`,
+        headers: s.member.headers,
+        payload: decision === 'decline' ? { reason: 'Not for us' } : {},
+      });
+      expect([refused.statusCode, refused.json().code], decision).toEqual([409, 'LEAD_WITHDRAWN']);
+    }
+    const confirmation = await confirm(s.member, s.vendor.vendorId, id, { milestone: 'qualifiedLead' });
+    expect([confirmation.statusCode, confirmation.json().code]).toEqual([409, 'LEAD_DECLINED']);
+    const send = await app().inject({
+      method: 'POST',
+      url: `/api/referrals/${id}/send-email`,
+      headers: s.referrer.headers,
+      payload: { subject: 'Meet them', body: 'Hello', recipients: { to: ['client@client.example'], cc: [], bcc: [] } },
+    });
+    expect([send.statusCode, send.json().code]).toEqual([409, 'REFERRAL_DECLINED']);
+    expect(await moneyRowsOf(id)).toEqual(before);
+    expect((await ctx.sql.query('SELECT count(*)::int n FROM referrals.outbox_events')).rows[0].n).toBe(outboxBefore);
+    const [row] = (
+      await ctx.sql.query('SELECT lead_status::text, email_sent_at FROM referrals.referrals WHERE id = $1', [id])
+    ).rows;
+    expect(row).toEqual({ lead_status: 'new', email_sent_at: null });
+    expect((await referral()).awaitingApproval).toBe(false);
+
+    // The referrer moves it out of Declined (any stage from any, spec 4): the lead is open again.
+    await move(s.referrer, id, 'intro_made');
+    expect((await inbox('?status=new')).map((l) => l.referralId)).toContain(id);
+    const accepted = await app().inject({
+      method: 'POST',
+      url: `${leadsUrl}/${id}/accept`,
+      headers: s.member.headers,
+      payload: {},
+    });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    expect(Lead.parse(accepted.json()).status).toBe('accepted');
+  });
+});
+
 describe('who confirms', () => {
   it("the referrer's stage moves and confirmation requests never create a commission", async () => {
     const s = await setup(bounties({ qualifiedLead: { enabled: true, type: 'flat', amount: 100 } }));

@@ -119,7 +119,7 @@ export const referralOperations = {
     params: ReferralIdParams,
     body: SendEmailRequest,
     response: { status: 200, description: 'Queued for sending', schema: SendEmailResponse },
-    errors: [...own, 'EMAIL_ALREADY_SENT', 'SEND_QUOTA_EXCEEDED'],
+    errors: [...own, 'EMAIL_ALREADY_SENT', 'REFERRAL_DECLINED', 'SEND_QUOTA_EXCEEDED'],
   }),
   updateStatus: defineOperation({
     method: 'PUT',
@@ -248,7 +248,7 @@ export const leadOperations = {
     summary: 'Accept a lead; the referrer is told by email',
     params: LeadParams,
     response: { status: 200, description: 'Accepted', schema: Lead },
-    errors: [...inbox, 'LEAD_NOT_FOUND', 'LEAD_ALREADY_DECIDED', 'OWN_LEAD'],
+    errors: [...inbox, 'LEAD_NOT_FOUND', 'LEAD_ALREADY_DECIDED', 'LEAD_WITHDRAWN', 'OWN_LEAD'],
   }),
   declineLead: defineOperation({
     method: 'POST',
@@ -259,7 +259,7 @@ export const leadOperations = {
     params: LeadParams,
     body: DeclineLeadRequest,
     response: { status: 200, description: 'Declined', schema: Lead },
-    errors: [...inbox, 'LEAD_NOT_FOUND', 'LEAD_ALREADY_DECIDED', 'OWN_LEAD'],
+    errors: [...inbox, 'LEAD_NOT_FOUND', 'LEAD_ALREADY_DECIDED', 'LEAD_WITHDRAWN', 'OWN_LEAD'],
   }),
   confirmMilestone: defineOperation({
     method: 'POST',

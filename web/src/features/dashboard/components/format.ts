@@ -32,6 +32,7 @@ export function leadStatusText(referral: Referral): string {
   if (!referral.lead) return '';
   if (referral.lead.status === 'accepted') return `Accepted by ${referral.lead.vendorName}`;
   if (referral.lead.status === 'declined') return `Declined by ${referral.lead.vendorName}`;
+  if (referral.lead.status === 'withdrawn') return 'Withdrawn by you';
   return `Waiting for ${referral.lead.vendorName}`;
 }
 

@@ -142,12 +142,15 @@ export function ReferralSheet({
               ) : null}
             </section>
 
-            <Button asChild variant="outline">
-              <Link to={paths.referralDraft(referral.id)}>
-                <Mail aria-hidden="true" />
-                {referral.emailSentAt ? 'View intro email' : 'Review intro email'}
-              </Link>
-            </Button>
+            {/* In Declined an unsent intro is never sent (REFERRAL_DECLINED): nothing to review. */}
+            {referral.emailSentAt || referral.status !== 'declined' ? (
+              <Button asChild variant="outline">
+                <Link to={paths.referralDraft(referral.id)}>
+                  <Mail aria-hidden="true" />
+                  {referral.emailSentAt ? 'View intro email' : 'Review intro email'}
+                </Link>
+              </Button>
+            ) : null}
           </div>
         </SheetContent>
       ) : null}
@@ -178,6 +181,10 @@ function VendorDecision({ referral }: { referral: Referral }) {
           <p className="font-medium">{`${lead.vendorName} declined this lead${decided}.`}</p>
           {lead.declineReason ? <p className="whitespace-pre-wrap">{`Reason: ${lead.declineReason}`}</p> : null}
         </div>
+      ) : lead.status === 'withdrawn' ? (
+        <p className="text-sm text-muted-foreground">
+          {`You withdrew this referral: ${lead.vendorName} sees it as withdrawn and has nothing to decide. Moving it out of Declined opens it again.`}
+        </p>
       ) : (
         <p className="text-sm text-muted-foreground">
           {`Sent to ${possessive(lead.vendorName)} lead inbox. Waiting for ${lead.vendorName} to accept it.`}

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ReferralListItem as Referral, ReferralStatus } from '@app/contracts';
 import { Button } from '@/components/ui/button';
 
@@ -16,6 +16,15 @@ export function WithdrawReferral({
   onMark: (status: ReferralStatus) => void;
 }) {
   const [asking, setAsking] = useState(false);
+  // The keyboard stays where the question is: on its safe answer when asked, back on the button after Cancel.
+  const cancel = useRef<HTMLButtonElement>(null);
+  const withdraw = useRef<HTMLButtonElement>(null);
+  const asked = useRef(false);
+  useEffect(() => {
+    if (asking) cancel.current?.focus();
+    else if (asked.current) withdraw.current?.focus();
+    asked.current = asking;
+  }, [asking]);
   if (referral.status === 'declined') return null;
   return (
     <div className="grid gap-2" role="group" aria-label="Withdraw this referral">
@@ -35,13 +44,13 @@ export function WithdrawReferral({
             >
               Yes, withdraw
             </Button>
-            <Button variant="outline" onClick={() => setAsking(false)}>
+            <Button ref={cancel} variant="outline" onClick={() => setAsking(false)}>
               Cancel
             </Button>
           </div>
         </>
       ) : (
-        <Button variant="outline" className="justify-self-start" onClick={() => setAsking(true)}>
+        <Button ref={withdraw} variant="outline" className="justify-self-start" onClick={() => setAsking(true)}>
           Withdraw referral
         </Button>
       )}

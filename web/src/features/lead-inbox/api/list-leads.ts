@@ -1,4 +1,4 @@
-import { operations, type LeadStatus } from '@app/contracts';
+import { operations, type LeadState } from '@app/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { call, urlFor } from '@/lib/api-client';
 
@@ -11,7 +11,7 @@ export const LEADS_PAGE = 20;
 export const leadsKey = (vendorId: string) => [urlFor(list, { params: { vendorId } })] as const;
 
 export interface LeadsPage {
-  status?: LeadStatus;
+  status?: LeadState;
   /** The last lead of the page before (newest first): this page holds the leads older than it. */
   before?: number;
 }

@@ -1,4 +1,4 @@
-import type { Lead, LeadStatus } from '@app/contracts';
+import type { Lead, LeadState } from '@app/contracts';
 import { Check, Loader2, X } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -8,13 +8,14 @@ import { ReferralTimeline } from '@/components/referral/referral-timeline';
 import { formatDate, formatDateTime } from '@/lib/dates';
 import { LeadMoney } from './lead-money';
 
-export const LEAD_STATUS_LABELS: Record<LeadStatus, string> = {
+export const LEAD_STATUS_LABELS: Record<LeadState, string> = {
   new: 'New',
   accepted: 'Accepted',
   declined: 'Declined',
+  withdrawn: 'Withdrawn',
 };
 
-const STATUS_VARIANT = { new: 'info', accepted: 'success', declined: 'destructive' } as const;
+const STATUS_VARIANT = { new: 'info', accepted: 'success', declined: 'destructive', withdrawn: 'secondary' } as const;
 const FIT_VARIANT = { fits: 'success', fails: 'destructive', unknown: 'warning', none: 'secondary' } as const;
 
 /** The client organization's name, else the contact's. */
@@ -108,6 +109,11 @@ export function LeadCard({
           <p className="rounded-lg bg-red-50 p-3 text-sm text-red-900">
             <span className="font-medium">Declined{lead.decidedAt ? ` on ${formatDate(lead.decidedAt)}` : ''}: </span>
             {lead.declineReason}
+          </p>
+        ) : null}
+        {lead.status === 'withdrawn' ? (
+          <p className="rounded-lg bg-muted p-3 text-sm">
+            {`${lead.referrer.name || 'The referrer'} withdrew this referral: there is nothing to accept, decline or confirm.`}
           </p>
         ) : null}
         {lead.status === 'accepted' ? (

@@ -1,4 +1,4 @@
-import { LEAD_STATUSES, type Lead, type LeadStatus, type Vendor } from '@app/contracts';
+import { LEAD_STATES, type Lead, type LeadState, type Vendor } from '@app/contracts';
 import { AlertCircle, Inbox, RefreshCw } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
@@ -84,10 +84,10 @@ function LoadFailed({ text, retry }: { text: string; retry: () => void }) {
   );
 }
 
-const FILTERS: Array<LeadStatus | 'all'> = ['all', ...LEAD_STATUSES];
+const FILTERS: Array<LeadState | 'all'> = ['all', ...LEAD_STATES];
 
 function LeadList({ vendor }: { vendor: Vendor }) {
-  const [status, setStatus] = useState<LeadStatus | 'all'>('all');
+  const [status, setStatus] = useState<LeadState | 'all'>('all');
   // The pages turned so far: the last lead of each page before this one (none on the first page).
   const [cursors, setCursors] = useState<number[]>([]);
   const leads = useLeads(vendor.id, { status: status === 'all' ? undefined : status, before: cursors.at(-1) });
