@@ -75,7 +75,10 @@ export const ERRORS = {
     message: 'You already asked the vendor to confirm this milestone today. Please give them time to answer.',
   },
   /** The referrer has the lead in Declined (withdrawn): the vendor has nothing to decide. */
-  LEAD_WITHDRAWN: { status: 409, message: 'The referrer withdrew this referral: there is nothing to accept or decline' },
+  LEAD_WITHDRAWN: {
+    status: 409,
+    message: 'The referrer withdrew this referral: there is nothing to accept or decline',
+  },
   /** An intro email of a referral in Declined (withdrawn, or declined by the vendor) is never sent. */
   REFERRAL_DECLINED: {
     status: 409,
