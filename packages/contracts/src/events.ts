@@ -199,6 +199,16 @@ export const events = {
     productName: z.string(),
     message: z.string(),
   }),
+  /** The referrer withdrew a referral routed to a vendor (referrals): the lead inbox and members are emailed. */
+  'lead.withdrawn': z.object({
+    referralId: z.number().int(),
+    vendorId: z.string(),
+    vendorName: z.string(),
+    recipients: z.array(z.string()),
+    referrerName: z.string(),
+    clientName: z.string(),
+    productName: z.string(),
+  }),
   /** An administrator recorded a payout batch (referrals): each referrer paid is emailed their lines. */
   'payout.recorded': z.object({
     payoutId: z.string(),
@@ -282,6 +292,7 @@ export const EVENT_PRODUCERS: Record<EventName, ServiceName> = {
   'lead.status_changed': 'referrals',
   'commission.created': 'referrals',
   'milestone.confirmation_requested': 'referrals',
+  'lead.withdrawn': 'referrals',
   'payout.recorded': 'referrals',
   'program.saved': 'programs',
   'vendor.saved': 'profiles',

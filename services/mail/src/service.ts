@@ -16,6 +16,7 @@ import { mailRoutes } from './routes.ts';
 import { emailSender, sendWhole } from './sender.ts';
 import { sendCommissionEarned } from './subscribers/commission-earned.ts';
 import { sendConfirmationRequested } from './subscribers/confirmation-requested.ts';
+import { sendLeadWithdrawn } from './subscribers/lead-withdrawn.ts';
 import { sendDemoRequest } from './subscribers/demo-request.ts';
 import { sendEmailChangeLink } from './subscribers/email-change.ts';
 import { sendEmailChangedNotice, sendEmailChangeRequestedNotice } from './subscribers/email-change-notices.ts';
@@ -78,6 +79,7 @@ export async function createMailService(
   await service.subscribe(sendLeadAccepted(mailer));
   await service.subscribe(sendLeadDeclined(mailer));
   await service.subscribe(sendConfirmationRequested(mailer));
+  await service.subscribe(sendLeadWithdrawn(mailer));
   await service.subscribe(sendCommissionEarned(mailer));
   await service.subscribe(sendPayoutRecorded(mailer));
   await service.subscribe(sendSignUpAttemptNotice(mailer));

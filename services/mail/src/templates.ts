@@ -329,6 +329,36 @@ export function confirmationRequestedEmail(input: {
   return { subject, text, html };
 }
 
+/**
+ * The referrer withdrew a lead, to the lead inbox and members: "{referrer} withdrew the referral of {client}",
+ * what that leaves to do (nothing), and the lead inbox link.
+ */
+export function leadWithdrawnEmail(input: {
+  appName: string;
+  publicUrl: string;
+  vendorName: string;
+  referrerName: string;
+  clientName: string;
+  productName: string;
+}): RenderedEmail {
+  const link = new URL('/vendor/leads', input.publicUrl).href;
+  const subject = oneLine(`${input.referrerName} withdrew the referral of ${input.clientName}`);
+  const intro = `${input.referrerName} withdrew their referral of ${input.clientName} to ${input.vendorName} on ${input.appName}.`;
+  const rows = rowsOf([
+    ['Client', input.clientName],
+    ['Product', input.productName],
+    ['Referred by', input.referrerName],
+  ]);
+  const after =
+    'It stays in your lead inbox as Withdrawn, with nothing to accept, decline or confirm. If you were already talking to them, you may want to let the referrer know where it stood:';
+  const text = ['Hi,', '', intro, '', ...rows.text, '', after, '', link].join('\n');
+  const html = accountHtml('A referral was withdrawn', ['Hi,', escapeHtml(intro), rows.html, escapeHtml(after)], {
+    label: 'Open the lead inbox',
+    href: link,
+  });
+  return { subject, text, html };
+}
+
 /** A commission earned, to the referrer: their share (formatCents), for which milestone of which referral. */
 export function commissionEarnedEmail(input: {
   appName: string;

@@ -737,6 +737,38 @@ describe('money emails', () => {
     expect(message!.html).toContain('<a href="https://app.example.com/vendor/leads"');
   });
 
+  it('tells the lead inbox and every member once that the referrer withdrew a lead, with the inbox link', async () => {
+    const buses = await startMail();
+    const event = envelope(
+      outboxEvent('lead.withdrawn', {
+        referralId: 46,
+        vendorId: 'vendor-1',
+        vendorName: 'Acme & Co',
+        recipients: ['leads@acme.test', 'ana@acme.test', ' LEADS@acme.test '],
+        referrerName: 'Rita <Referrer>',
+        clientName: 'Globex',
+        productName: 'Acme CRM',
+      }),
+    );
+    const messages = await deliverTwice(buses, event, (m) => m.subject.startsWith('Rita <Referrer> withdrew'));
+    expect(messages).toHaveLength(1);
+    const [message] = messages;
+    expect(message!.to.sort()).toEqual(['ana@acme.test', 'leads@acme.test']);
+    expect(message!.subject).toBe('Rita <Referrer> withdrew the referral of Globex');
+    for (const line of [
+      'Rita <Referrer> withdrew their referral of Globex to Acme & Co on Referral Hub.',
+      'Client: Globex',
+      'Product: Acme CRM',
+      'nothing to accept, decline or confirm',
+      'https://app.example.com/vendor/leads',
+    ])
+      expect(message!.text).toContain(line);
+    expect(message!.html).toContain('Rita &lt;Referrer&gt;');
+    expect(message!.html).toContain('<a href="https://app.example.com/vendor/leads"');
+    const { rows } = await sql.query('SELECT kind, status FROM mail.sent_emails WHERE event_id = $1', [event.id]);
+    expect(rows).toEqual([{ kind: 'lead-withdrawn', status: 'sent' }]);
+  });
+
   it('tells the referrer once what a commission earned them: their share to the cent, the milestone, the client', async () => {
     const buses = await startMail();
     const event = envelope(

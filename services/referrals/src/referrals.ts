@@ -14,6 +14,7 @@ import { fail, type Identity, type PgTransaction, type TransactionRunner } from 
 import type { z } from 'zod';
 import { pgSql, type Sql, type Tx } from './db.ts';
 import { countNewReferral } from './figures.ts';
+import { lockReferral } from './money-repository.ts';
 import { introSenderName, personName } from './people.ts';
 import { vendorLinks, vendorProductDescription } from './programs-repository.ts';
 import type { ReferralReads, ReferralRow } from './reads.ts';
@@ -31,7 +32,7 @@ import {
 import { leadRecipients, routeOf } from './routing.ts';
 import { changeStage } from './stage-change.ts';
 import { timelineEntry, type NewTimelineEntry } from './timeline.ts';
-import { lockVendor } from './vendors-repository.ts';
+import { lockVendor, vendorById } from './vendors-repository.ts';
 
 /** Addresses once each, case aside, in their first spelling, leaving out `except`. */
 function distinctAddresses(addresses: string[], except: string[] = []): string[] {
@@ -314,12 +315,25 @@ export function referralUseCases(deps: {
           lastName: referrer?.lastName ?? '',
           email: referrer?.email ?? '',
         });
-        await changeStage(
+        const moved = await changeStage(
           tx,
           emit,
           { id: referral.id, userId, projectId: referral.projectId },
           { status: input.status, timeline: true, actor: { kind: 'referrer', userId, name } },
         );
+        // Withdrawn: the vendor that has the lead (and has not declined it) is told, as for a new lead.
+        const lead = moved && input.status === 'declined' ? await lockReferral(tx, referral.id) : null;
+        const vendor = lead?.vendorId && lead.leadStatus !== 'declined' ? await vendorById(tx, lead.vendorId) : null;
+        if (lead && vendor?.verified)
+          emit('lead.withdrawn', {
+            referralId: referral.id,
+            vendorId: vendor.id,
+            vendorName: vendor.name,
+            recipients: leadRecipients(vendor),
+            referrerName: name,
+            clientName: lead.clientName || referral.referredName,
+            productName: lead.productName,
+          });
       });
       return reload(referral.id);
     },

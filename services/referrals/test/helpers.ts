@@ -255,6 +255,7 @@ export const startReferrals = (env: Record<string, string> = {}): Promise<TestCo
       'lead.status_changed',
       'commission.created',
       'milestone.confirmation_requested',
+      'lead.withdrawn',
       'payout.recorded',
     ],
     ({ databaseUrl, bus }) =>

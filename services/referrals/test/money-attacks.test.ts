@@ -346,6 +346,25 @@ describe('a withdrawn referral', () => {
       return Lead.array().parse(response.json());
     };
     expect((await inbox()).find((l) => l.referralId === id)?.status).toBe('withdrawn');
+    // The vendor is told: its lead inbox and every member, once.
+    await eventually(
+      () =>
+        ctx.published.some(
+          (e) => e.name === 'lead.withdrawn' && (e.payload as { referralId: number }).referralId === id,
+        ),
+      10_000,
+      'lead.withdrawn',
+    );
+    const told = ctx.published.filter(
+      (e) => e.name === 'lead.withdrawn' && (e.payload as { referralId: number }).referralId === id,
+    );
+    expect(told).toHaveLength(1);
+    expect(told[0]!.payload).toMatchObject({
+      vendorId: s.vendor.vendorId,
+      vendorName: s.vendor.name,
+      referrerName: 'Rita Referrer',
+      recipients: expect.arrayContaining([s.member.email]),
+    });
     expect((await inbox('?status=new')).some((l) => l.referralId === id)).toBe(false);
     expect((await inbox('?status=declined')).some((l) => l.referralId === id)).toBe(false);
     expect((await inbox('?status=withdrawn')).map((l) => l.referralId)).toEqual([id]);
