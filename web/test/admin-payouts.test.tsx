@@ -97,6 +97,10 @@ describe('Admin payouts (issue 10)', () => {
     await user.type(within(form).getByLabelText('Payment reference'), 'PAY-8');
     await user.click(within(form).getByRole('button', { name: 'Record payout' }));
     expect(await within(form).findByRole('alert')).toHaveTextContent('Please choose the commissions paid');
+    // Choosing answers it: the failure goes with the next choice.
+    await user.click(screen.getByRole('checkbox', { name: /\$80.00: Qualified Lead/ }));
+    expect(within(form).queryByRole('alert')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('checkbox', { name: /\$80.00: Qualified Lead/ }));
     expect(api.callsTo('POST', '/api/admin/payouts')).toHaveLength(0);
     await user.click(screen.getByRole('checkbox', { name: "All of Rita Referrer's commissions" }));
     expect(form).toHaveTextContent('2 commissions chosen, $1,680.50 in total');

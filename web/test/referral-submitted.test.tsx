@@ -46,6 +46,30 @@ describe('referral submitted screen (spec 2, 7, 9)', () => {
     vi.useRealTimers();
   });
 
+  it.each([
+    [
+      'sent',
+      { emailSentAt: '2026-03-05T10:00:00.000Z' },
+      /Your intro email was sent on Mar(ch)? 5, 2026\./,
+      'View Intro Email',
+    ],
+    ['in Declined', { status: 'declined' as const }, /its intro email will not be sent/, null],
+  ])('says when the intro was %s, instead of offering a draft to review', async (_, fields, text, link) => {
+    installServer({
+      user: makeUser(),
+      handler: (req) => {
+        if (isCheck(req)) return json(200, { ready: true, fromClay: false });
+        if (req.path === '/api/referrals/7/email-draft') return json(200, draft);
+        if (req.path === '/api/referrals/7') return json(200, makeReferral(fields));
+      },
+    });
+    renderSubmitted();
+    expect(await screen.findByText(text)).toBeInTheDocument();
+    expect(screen.queryByText('Your intro email draft is ready.')).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Review Intro Email' })).not.toBeInTheDocument();
+    if (link) expect(screen.getByRole('link', { name: link })).toHaveAttribute('href', '/referral/7/email-draft');
+  });
+
   it('polls the draft every 3 s and, once ready, waits for the user to open it (issue 12)', async () => {
     const checks: number[] = [];
     installServer({

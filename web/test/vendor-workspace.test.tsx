@@ -242,6 +242,14 @@ describe('Vendor workspace (issue 9)', () => {
     });
     expect(await screen.findByText('We emailed carol@acme.example.')).toBeInTheDocument();
 
+    // Invited again (the server answers the same invitation, emailing nothing): said so, not "We emailed".
+    await user.type(within(form).getByLabelText('Email'), 'carol@acme.example');
+    await user.click(within(form).getByRole('button', { name: 'Send invitation' }));
+    expect(
+      await screen.findByText('carol@acme.example was already invited: they join as member. No second email was sent.'),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Invitation updated')).toBeInTheDocument();
+
     await user.click(within(pending).getByRole('button', { name: 'Withdraw the invitation to carol@acme.example' }));
     expect(await screen.findByText('No pending invitations.')).toBeInTheDocument();
   });

@@ -97,7 +97,9 @@ function PayoutsDue() {
   const earliest = selected.length
     ? localDate(new Date(Math.max(...selected.map((c) => Date.parse(c.earnedAt)))))
     : undefined;
-  const toggle = (ids: string[], on: boolean) =>
+  const toggle = (ids: string[], on: boolean) => {
+    // A new choice answers the last failure ("Please choose the commissions paid", a conflict): it goes.
+    setFailure(null);
     setChosen((current) => {
       const next = new Set(current);
       for (const id of ids) {
@@ -106,6 +108,7 @@ function PayoutsDue() {
       }
       return next;
     });
+  };
 
   return (
     <Card>

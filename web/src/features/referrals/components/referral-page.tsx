@@ -9,6 +9,7 @@ import { PageSpinner } from '@/components/ui/spinner';
 import { paths } from '@/config/paths';
 import { toast } from '@/hooks/use-toast';
 import { isApiError } from '@/lib/api-client';
+import { formatDate } from '@/lib/dates';
 import { errorText } from '@/lib/errors';
 import { isJustSubmitted } from '@/lib/referral-flow';
 import { useEmailDraftCheck } from '../api/check-email-draft';
@@ -171,7 +172,14 @@ function ReferralSubmitted({ id }: { id: string }) {
         </p>
       ) : null}
       <p className="mt-6 flex items-center justify-center gap-2 text-sm text-muted-foreground" role="status">
-        {draftReady ? (
+        {data.emailSentAt ? (
+          <>
+            <MailCheck className="size-4 text-emerald-600" aria-hidden="true" />
+            {`Your intro email was sent on ${formatDate(data.emailSentAt)}.`}
+          </>
+        ) : data.status === 'declined' ? (
+          'This referral is in Declined: its intro email will not be sent.'
+        ) : draftReady ? (
           <>
             <CheckCircle2 className="size-4 text-emerald-600" aria-hidden="true" />
             Your intro email draft is ready.
@@ -191,10 +199,10 @@ function ReferralSubmitted({ id }: { id: string }) {
             Back to Dashboard
           </Link>
         </Button>
-        {draftReady ? (
+        {data.emailSentAt || (draftReady && data.status !== 'declined') ? (
           <Button asChild>
             <Link to={paths.referralDraft(id)}>
-              Review Intro Email
+              {data.emailSentAt ? 'View Intro Email' : 'Review Intro Email'}
               <ArrowRight aria-hidden="true" />
             </Link>
           </Button>

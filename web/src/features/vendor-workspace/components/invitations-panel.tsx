@@ -37,7 +37,16 @@ export function InvitationsPanel({ vendor }: { vendor: Vendor }) {
           className="grid gap-4 sm:grid-cols-[1fr_10rem_auto] sm:items-end"
           onSubmit={async (request, form) => {
             const invitation = await invite.mutateAsync(request);
-            toast({ title: 'Invitation sent', description: `We emailed ${invitation.email}.` });
+            // An address already invited keeps its invitation (its role updated) and gets no second email.
+            const again = vendor.invitations.some((pending) => pending.id === invitation.id);
+            toast(
+              again
+                ? {
+                    title: 'Invitation updated',
+                    description: `${invitation.email} was already invited: they join as ${ROLE_LABELS[invitation.role].toLowerCase()}. No second email was sent.`,
+                  }
+                : { title: 'Invitation sent', description: `We emailed ${invitation.email}.` },
+            );
             form.reset({ email: '', role: 'member' });
           }}
           onError={(error, form) => {
