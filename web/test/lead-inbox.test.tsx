@@ -221,12 +221,25 @@ describe('Lead inbox (issue 9)', () => {
 
   it('opens the workspace named in the URL, and says when its leads cannot be read', async () => {
     const globex = makeVendor({ id: 'v-globex', name: 'Globex Sales', domain: 'globex.example' });
-    inboxServer(mine([makeVendor(), globex]), [], (req) =>
+    const server = inboxServer(mine([makeVendor(), globex]), [], (req) =>
       req.path === '/api/vendors/v-globex/leads' ? problem('NOT_A_MEMBER') : undefined,
     );
     renderInbox('/vendor/leads?vendorId=v-globex');
     expect(await screen.findByRole('combobox', { name: 'Workspace' })).toHaveValue('v-globex');
-    expect(await screen.findByRole('alert')).toHaveTextContent('Failed to load the leads');
+    // Asked four times a second apart (a membership just accepted reaches the inbox a moment later), then told.
+    expect(await screen.findByRole('alert', {}, { timeout: 6000 })).toHaveTextContent('Failed to load the leads');
     expect(screen.getByText('Only members of this vendor workspace can do this')).toBeInTheDocument();
-  });
+    expect(server.callsTo('GET', '/api/vendors/v-globex/leads')).toHaveLength(4);
+  }, 10_000);
+
+  it('reads the inbox of a workspace just joined once the membership has reached it', async () => {
+    let refusals = 2;
+    const server = inboxServer(mine(), [makeLead()], (req) =>
+      req.path === '/api/vendors/v-acme/leads' && refusals-- > 0 ? problem('NOT_A_MEMBER') : undefined,
+    );
+    renderInbox();
+    expect(await screen.findByRole('article', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(server.callsTo('GET', '/api/vendors/v-acme/leads')).toHaveLength(3);
+  }, 10_000);
 });

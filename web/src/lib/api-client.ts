@@ -17,6 +17,16 @@ export { ApiError, type ApiErrorCode } from './http';
 export const isApiError = (error: unknown, code?: ApiErrorCode): error is ApiError =>
   error instanceof ApiError && (code === undefined || error.code === code);
 
+/**
+ * Retries of a workspace's data (leads, what it owes, webhooks) that answered NOT_A_MEMBER: the services
+ * serving them learn a membership from `vendor.saved`, a moment after an invitation is accepted. Three more
+ * tries a second apart; any other failure is shown at once (no retries, spec 7/9).
+ */
+export const membershipRetry = {
+  retry: (failures: number, error: unknown) => failures < 3 && isApiError(error, 'NOT_A_MEMBER'),
+  retryDelay: 1000,
+} as const;
+
 type ParamsInput<O extends OperationSpec> = O['params'] extends z.ZodType
   ? { params: Record<keyof z.input<O['params']>, string | number> }
   : { params?: undefined };

@@ -1,6 +1,6 @@
 import { operations, type LeadState } from '@app/contracts';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { call, urlFor } from '@/lib/api-client';
+import { call, membershipRetry, urlFor } from '@/lib/api-client';
 
 const list = operations.listLeads;
 
@@ -30,6 +30,7 @@ export const leadsQueryOptions = (vendorId: string, page: LeadsPage = {}) => {
     queryFn: () => listLeads(vendorId, page),
     // New leads arrive from referrers at any time: read again whenever the inbox opens.
     refetchOnMount: 'always',
+    ...membershipRetry,
     // Turning a page keeps the page before on screen while the next is read; another filter does not.
     placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[1] === status ? previous : undefined),
   });

@@ -1,6 +1,6 @@
 import { operations, type CreateWebhookRequest } from '@app/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { call, urlFor } from '@/lib/api-client';
+import { call, membershipRetry, urlFor } from '@/lib/api-client';
 
 /** GET /api/vendors/{vendorId}/commissions: what the vendor owes (gross) and has paid. */
 export const vendorCommissionsQuery = (vendorId: string) =>
@@ -8,6 +8,7 @@ export const vendorCommissionsQuery = (vendorId: string) =>
     queryKey: [urlFor(operations.listVendorCommissions, { params: { vendorId } })] as const,
     queryFn: () => call(operations.listVendorCommissions, { params: { vendorId } }),
     refetchOnMount: 'always',
+    ...membershipRetry,
   });
 export const useVendorCommissions = (vendorId: string) => useQuery(vendorCommissionsQuery(vendorId));
 
@@ -18,6 +19,7 @@ export const useWebhooks = (vendorId: string) =>
   useQuery({
     queryKey: webhooksKey(vendorId),
     queryFn: () => call(operations.listWebhooks, { params: { vendorId } }),
+    ...membershipRetry,
   });
 
 export const useWebhookDeliveries = (vendorId: string, endpointId: string) =>
