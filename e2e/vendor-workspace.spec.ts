@@ -191,6 +191,31 @@ test('a vendor workspace receives the leads routed to it; the referrer follows t
   expect(intro.cc).toContain(LEAD_INBOX);
   expect(intro.replyTo).toBe(rob.email);
 
+  // The referrer withdraws it: the vendor sees it withdrawn, with nothing left to decide, and is emailed.
+  await referrer.goto('/dashboard');
+  await row.click();
+  const withdraw = sheet.getByRole('group', { name: 'Withdraw this referral' });
+  await withdraw.getByRole('button', { name: 'Withdraw referral' }).click();
+  await expect(withdraw.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await withdraw.getByRole('button', { name: 'Yes, withdraw' }).click();
+  await expect(sheet.getByText('You withdrew this referral', { exact: false })).toBeVisible();
+  await snap(referrer, testInfo, 'sheet-withdrawn');
+  await sheet.getByRole('button', { name: 'Close', exact: true }).click();
+  await expect(row).toContainText('Withdrawn by you');
+  await snap(referrer, testInfo, 'tee-ups-withdrawn');
+  const withdrawn = await waitForEmail(
+    (m) =>
+      m.to.includes(LEAD_INBOX) &&
+      m.subject === `${rob.firstName} ${rob.lastName} withdrew the referral of Gruber Logistik GmbH`,
+    'the withdrawal email to the lead inbox',
+  );
+  expect(withdrawn.text).toContain('/vendor/leads');
+  await vendor.goto('/vendor/leads');
+  await expect(lead.getByText('Withdrawn', { exact: true })).toBeVisible();
+  await expect(lead).toContainText('withdrew this referral: there is nothing to accept, decline or confirm.');
+  await expect(lead.getByRole('button', { name: /^(Accept|Decline|Confirm) / })).toHaveCount(0);
+  await snap(vendor, testInfo, 'lead-withdrawn');
+
   // Another user registers the same company name: no workspace, nothing to see, nothing to change.
   const mallory = await userPage(browser, {
     firstName: 'Mallory',
