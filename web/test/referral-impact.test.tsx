@@ -47,6 +47,8 @@ const summary: ImpactSummary = {
       amountCents: null,
       timestamp: daysAgo(0.1),
     },
+    { id: 'a3', type: 'declined', partner: 'Tux Ltd', contact: 'Ada Byron', amountCents: null, timestamp: daysAgo(4) },
+    { id: 'a4', type: 'withdrawn', partner: 'Acme Inc', contact: 'Alan Kay', amountCents: null, timestamp: daysAgo(5) },
   ],
   conversionFunnel: { teeUps: 20, warmIntros: 10, demos: 5, closedWon: 3 },
   partnerLeaderboard: [
@@ -176,6 +178,9 @@ describe('Referral Impact Dashboard', () => {
     expect(screen.getByTestId('impact-giveget')).toHaveTextContent('Give-Get Score24:7');
 
     expect(screen.getByText('Closed-Won: Grace Hopper with Acme Inc')).toBeInTheDocument();
+    // Declined is the vendor's decision or the referrer's withdrawal, never put on the client.
+    expect(screen.getByText('Tux Ltd declined the intro of Ada Byron')).toBeInTheDocument();
+    expect(screen.getByText('You withdrew the referral of Alan Kay to Acme Inc')).toBeInTheDocument();
     expect(screen.getByText('3 days ago')).toBeInTheDocument();
     expect(screen.getByText('2 hours ago')).toBeInTheDocument();
     expect(screen.getByText('$1,750')).toBeInTheDocument();

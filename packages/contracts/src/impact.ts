@@ -18,7 +18,7 @@ export const ImpactQuery = z
   });
 export type ImpactQuery = z.input<typeof ImpactQuery>;
 
-export const ACTIVITY_TYPES = ['sent', 'received', 'accepted', 'declined', 'demo', 'closed'] as const;
+export const ACTIVITY_TYPES = ['sent', 'received', 'accepted', 'declined', 'withdrawn', 'demo', 'closed'] as const;
 
 /** Spec 3's referral impact summary; money in integer cents of `currency`, rates in percent (0-100). */
 export const ImpactSummary = z.object({

@@ -205,7 +205,10 @@ export function impactReads(pool: pg.Pool, currency: string) {
       const activityParams = [...params];
       const activitySql = `(SELECT 's' || s.id AS id,
             CASE s.to_status WHEN 'pending' THEN 'sent' WHEN 'intro_made' THEN 'accepted' WHEN 'intro_occurred' THEN 'accepted'
-              WHEN 'intro_accepted' THEN 'demo' WHEN 'declined' THEN 'declined' ELSE 'closed' END AS type,
+              WHEN 'intro_accepted' THEN 'demo'
+              -- Declined by the vendor, else by the referrer (a withdrawal: Mark Milestone never sets Declined).
+              WHEN 'declined' THEN CASE WHEN r.lead_status = 'declined' THEN 'declined' ELSE 'withdrawn' END
+              ELSE 'closed' END AS type,
             coalesce((SELECT av.name FROM vendors av WHERE av.id = r.vendor_id),
                      (SELECT ap.company_name FROM projects ap WHERE ap.id = r.project_id)) AS partner,
             r.referred_first_name || ' ' || r.referred_last_name AS contact,

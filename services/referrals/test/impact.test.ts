@@ -179,7 +179,8 @@ describe('GET /api/referral-impact', () => {
       ['received', 'Globex', 'Rob Doe', null],
       ['received', 'ACME Inc.', 'Rae Doe', null],
       ['accepted', 'Globex', 'Ivy Doe', null],
-      ['declined', 'Globex', 'Dee Doe', null],
+      // The referrer's own move to Declined: a withdrawal (Globex is not on the platform to decline it).
+      ['withdrawn', 'Globex', 'Dee Doe', null],
       ['accepted', 'Globex', 'Dee Doe', null],
       ['closed', 'Acme', 'Wes Doe', 140_000],
     ]);

@@ -21,7 +21,9 @@ const ACTIVITY_TEXT: Record<
   sent: (a) => `Referral sent to ${a.partner}`,
   received: (a) => `Referral received from ${a.partner}`,
   accepted: (a) => `${a.contact} accepted the intro with ${a.partner}`,
-  declined: (a) => `${a.contact} declined the intro with ${a.partner}`,
+  // Declined is the vendor's decline or the referrer's withdrawal, never the client's (docs/product-decisions.md).
+  declined: (a) => `${a.partner} declined the intro of ${a.contact}`,
+  withdrawn: (a) => `You withdrew the referral of ${a.contact} to ${a.partner}`,
   demo: (a) => `Demo scheduled: ${a.contact} with ${a.partner}`,
   closed: (a) => `Closed-Won: ${a.contact} with ${a.partner}`,
 };
