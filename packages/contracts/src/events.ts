@@ -4,6 +4,18 @@ import { Bounties, LeadCriteria, MILESTONES } from './profiles.ts';
 import { REFERRAL_STATUSES } from './referrals.ts';
 import { VendorRole } from './vendors.ts';
 
+/** A lead told to its vendor's team (a new one, a withdrawn one): who referred which client for what. */
+const TeamLeadNotice = z.object({
+  referralId: z.number().int(),
+  vendorId: z.string(),
+  vendorName: z.string(),
+  /** The lead inbox and every member, de-duplicated. */
+  recipients: z.array(z.string()),
+  referrerName: z.string(),
+  clientName: z.string(),
+  productName: z.string(),
+});
+
 /**
  * Every event that crosses a service boundary, named `entity.past_tense`, with its payload schema.
  * Producers write them to their outbox; consumers parse the payload with the same schema.
@@ -127,16 +139,7 @@ export const events = {
   }),
 
   /** A referral was routed to a vendor on the platform (referrals): the lead inbox and members are emailed. */
-  'lead.created': z.object({
-    referralId: z.number().int(),
-    vendorId: z.string(),
-    vendorName: z.string(),
-    /** The lead inbox and every member, de-duplicated. */
-    recipients: z.array(z.string()),
-    referrerName: z.string(),
-    clientName: z.string(),
-    productName: z.string(),
-  }),
+  'lead.created': TeamLeadNotice,
   /** The vendor accepted a lead (referrals): the referrer is emailed. */
   'lead.accepted': z.object({
     referralId: z.number().int(),
@@ -200,15 +203,7 @@ export const events = {
     message: z.string(),
   }),
   /** The referrer withdrew a referral routed to a vendor (referrals): the lead inbox and members are emailed. */
-  'lead.withdrawn': z.object({
-    referralId: z.number().int(),
-    vendorId: z.string(),
-    vendorName: z.string(),
-    recipients: z.array(z.string()),
-    referrerName: z.string(),
-    clientName: z.string(),
-    productName: z.string(),
-  }),
+  'lead.withdrawn': TeamLeadNotice,
   /** An administrator recorded a payout batch (referrals): each referrer paid is emailed their lines. */
   'payout.recorded': z.object({
     payoutId: z.string(),

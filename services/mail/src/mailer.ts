@@ -17,6 +17,17 @@ export interface Mailer {
 }
 
 /**
+ * A vendor team's addresses (its lead inbox and members) for one email: trimmed, blanks dropped, each once
+ * whatever its case, in their first spelling.
+ */
+export function teamRecipients(recipients: string[]): string[] {
+  const seen = new Set<string>();
+  return recipients
+    .map((address) => address.trim())
+    .filter((address) => address && !seen.has(address.toLowerCase()) && seen.add(address.toLowerCase()));
+}
+
+/**
  * In development, the link of an email just sent, in the log next to where the inbox is; not for an
  * address the catcher withholds (it printed that link once itself).
  */

@@ -201,34 +201,40 @@ export function vendorInvitationEmail(input: {
   return { subject, text, html };
 }
 
-/** A new lead, to the vendor's lead inbox and members: who referred which client for what. */
-export function leadCreatedEmail(input: {
+/** What an email to a vendor's team about one lead says of it (a new lead, a withdrawn one). */
+interface TeamLeadEmail {
   appName: string;
   publicUrl: string;
   vendorName: string;
   referrerName: string;
   clientName: string;
   productName: string;
-}): RenderedEmail {
-  const link = new URL('/vendor/leads', input.publicUrl).href;
-  const subject = oneLine(`New lead for ${input.vendorName}: ${input.clientName}`);
-  const intro = `${input.referrerName} referred a new lead to ${input.vendorName} on ${input.appName}.`;
-  const rows: Array<[string, string]> = [
+}
+
+/** The lead's facts as rows: client, product, who referred it. */
+const teamLeadRows = (input: TeamLeadEmail) =>
+  rowsOf([
     ['Client', input.clientName],
     ['Product', input.productName],
     ['Referred by', input.referrerName],
-  ];
+  ]);
+
+/** A new lead, to the vendor's lead inbox and members: who referred which client for what. */
+export function leadCreatedEmail(input: TeamLeadEmail): RenderedEmail {
+  const link = new URL('/vendor/leads', input.publicUrl).href;
+  const subject = oneLine(`New lead for ${input.vendorName}: ${input.clientName}`);
+  const intro = `${input.referrerName} referred a new lead to ${input.vendorName} on ${input.appName}.`;
+  const rows = teamLeadRows(input);
   const action = 'Review it, then accept or decline it, in your lead inbox:';
-  const text = ['Hi,', '', intro, '', ...rows.map(([label, value]) => `${label}: ${value}`), '', action, '', link].join(
-    '\n',
+  const text = ['Hi,', '', intro, '', ...rows.text, '', action, '', link].join('\n');
+  const html = accountHtml(
+    `New lead for ${input.vendorName}`,
+    ['Hi,', escapeHtml(intro), rows.html, escapeHtml(action)],
+    {
+      label: 'Open the lead inbox',
+      href: link,
+    },
   );
-  const table = `<table role="presentation" style="border-collapse:collapse">
-${rows.map(([label, value]) => `<tr><th style="text-align:left;padding:4px 12px 4px 0;color:#475569">${escapeHtml(label)}</th><td style="padding:4px 0">${escapeHtml(value)}</td></tr>`).join('\n')}
-</table>`;
-  const html = accountHtml(`New lead for ${input.vendorName}`, ['Hi,', escapeHtml(intro), table, escapeHtml(action)], {
-    label: 'Open the lead inbox',
-    href: link,
-  });
   return { subject, text, html };
 }
 
@@ -333,22 +339,11 @@ export function confirmationRequestedEmail(input: {
  * The referrer withdrew a lead, to the lead inbox and members: "{referrer} withdrew the referral of {client}",
  * what that leaves to do (nothing), and the lead inbox link.
  */
-export function leadWithdrawnEmail(input: {
-  appName: string;
-  publicUrl: string;
-  vendorName: string;
-  referrerName: string;
-  clientName: string;
-  productName: string;
-}): RenderedEmail {
+export function leadWithdrawnEmail(input: TeamLeadEmail): RenderedEmail {
   const link = new URL('/vendor/leads', input.publicUrl).href;
   const subject = oneLine(`${input.referrerName} withdrew the referral of ${input.clientName}`);
   const intro = `${input.referrerName} withdrew their referral of ${input.clientName} to ${input.vendorName} on ${input.appName}.`;
-  const rows = rowsOf([
-    ['Client', input.clientName],
-    ['Product', input.productName],
-    ['Referred by', input.referrerName],
-  ]);
+  const rows = teamLeadRows(input);
   const after =
     'It stays in your lead inbox as Withdrawn, with nothing to accept, decline or confirm. If you were already talking to them, you may want to let the referrer know where it stood:';
   const text = ['Hi,', '', intro, '', ...rows.text, '', after, '', link].join('\n');

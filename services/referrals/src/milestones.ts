@@ -58,6 +58,15 @@ export function checkCeiling(cents: number, settings: MoneySettings, field: stri
 const DISABLED: Bounty = { enabled: false };
 
 /**
+ * The retention bonus can be confirmed (or asked for) once Closed-Won is (MILESTONE_NEEDS_CLOSED_WON) and
+ * its date has come (RETENTION_NOT_DUE): `confirmed` is the referral's confirmations, `bonus` its bounty.
+ */
+export function checkRetentionDue(confirmed: Map<Milestone, Date>, bonus: Bounty | undefined, now: Date) {
+  const closedWon = confirmed.get('closedWon') ?? fail('MILESTONE_NEEDS_CLOSED_WON');
+  if (now < retentionDueAt(closedWon, bonus ?? DISABLED)) fail('RETENTION_NOT_DUE');
+}
+
+/**
  * Confirms a milestone of a routed referral in the caller's transaction (see above). `vendorId` is the
  * vendor the confirmer acts for (a member's workspace; the referral's own for administrators): a referral
  * routed elsewhere is LEAD_NOT_FOUND for it. Answers the new commission's id, if any.
@@ -88,10 +97,7 @@ export async function confirmMilestone(
   if (confirmed.has(milestone)) fail('MILESTONE_ALREADY_CONFIRMED');
   const bounties = await currentBounties(tx, referral.vendorId);
   const bounty = bounties?.[milestone] ?? DISABLED;
-  if (milestone === 'retentionBonus') {
-    const closedWon = confirmed.get('closedWon') ?? fail('MILESTONE_NEEDS_CLOSED_WON');
-    if (now < retentionDueAt(closedWon, bounty)) fail('RETENTION_NOT_DUE');
-  }
+  if (milestone === 'retentionBonus') checkRetentionDue(confirmed, bounty, now);
   const vendor = await vendorById(tx, referral.vendorId);
   const vendorName = vendor?.name ?? 'The vendor';
   const dealValueCents = input.dealValueCents ?? null;

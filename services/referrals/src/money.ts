@@ -11,12 +11,12 @@ import {
   type Referral,
   type VendorCommissions,
 } from '@app/contracts';
-import { milestoneLabel, retentionDueAt } from '@app/domain';
+import { milestoneLabel } from '@app/domain';
 import { fail, type Identity, type TransactionRunner } from '@app/kit';
 import type pg from 'pg';
 import type { z } from 'zod';
 import type { Tx } from './db.ts';
-import { confirmMilestone, type MoneySettings } from './milestones.ts';
+import { checkRetentionDue, confirmMilestone, type MoneySettings } from './milestones.ts';
 import {
   confirmationsOf,
   currentBounties,
@@ -178,11 +178,8 @@ export function moneyUseCases(deps: {
         const confirmed = await confirmationsOf(tx, referralId);
         if (confirmed.has(input.milestone)) fail('MILESTONE_ALREADY_CONFIRMED');
         // The vendor could not confirm it yet: asking would only send an email it cannot act on.
-        if (input.milestone === 'retentionBonus') {
-          const closedWon = confirmed.get('closedWon') ?? fail('MILESTONE_NEEDS_CLOSED_WON');
-          const bounty = (await currentBounties(tx, vendor.id))?.retentionBonus ?? { enabled: false };
-          if (now < retentionDueAt(closedWon, bounty)) fail('RETENTION_NOT_DUE');
-        }
+        if (input.milestone === 'retentionBonus')
+          checkRetentionDue(confirmed, (await currentBounties(tx, vendor.id))?.retentionBonus, now);
         const last = await lastRequestOf(tx, referralId, input.milestone);
         if (last && now.getTime() - last.getTime() < REQUEST_COOLDOWN_MS) fail('CONFIRMATION_RECENTLY_REQUESTED');
         await insertRequest(tx, {

@@ -126,12 +126,12 @@ async function amountsOf(user: TestUser, referralId: number) {
   );
 }
 
-const pay = (commissionIds: string[], reference = `REF-${randomUUID().slice(0, 8)}`) =>
+const pay = (commissionIds: string[], reference = `REF-${randomUUID().slice(0, 8)}`, paidOn = PAID_ON) =>
   app().inject({
     method: 'POST',
     url: '/api/admin/payouts',
     headers: admin.headers,
-    payload: { reference, method: 'bank_transfer', paidOn: PAID_ON, commissionIds },
+    payload: { reference, method: 'bank_transfer', paidOn, commissionIds },
   });
 
 /** Rows of every money table of one referral. */
@@ -572,17 +572,7 @@ describe('payouts', () => {
     const before = new Date(Date.parse(`${earliest}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
     const payoutsBefore = (await ctx.sql.query('SELECT count(*)::int n FROM referrals.payouts')).rows[0].n;
     for (const paidOn of [before, '1900-01-01']) {
-      const refused = await app().inject({
-        method: 'POST',
-        url: '/api/admin/payouts',
-        headers: admin.headers,
-        payload: {
-          reference: `EARLY-${randomUUID().slice(0, 8)}`,
-          method: 'wise',
-          paidOn,
-          commissionIds: [commission!.id],
-        },
-      });
+      const refused = await pay([commission!.id], `EARLY-${randomUUID().slice(0, 8)}`, paidOn);
       expect(refused.statusCode, refused.body).toBe(400);
       expect(refused.json()).toMatchObject({
         code: 'PAYOUT_BEFORE_EARNED',
@@ -592,17 +582,7 @@ describe('payouts', () => {
     }
     expect(await moneyRowsOf(id)).toEqual({ confirmations: 1, commissions: 1, entries: 1, balance: 100 * 70 });
     expect((await ctx.sql.query('SELECT count(*)::int n FROM referrals.payouts')).rows[0].n).toBe(payoutsBefore);
-    const accepted = await app().inject({
-      method: 'POST',
-      url: '/api/admin/payouts',
-      headers: admin.headers,
-      payload: {
-        reference: `ONTIME-${randomUUID().slice(0, 8)}`,
-        method: 'wise',
-        paidOn: earliest,
-        commissionIds: [commission!.id],
-      },
-    });
+    const accepted = await pay([commission!.id], `ONTIME-${randomUUID().slice(0, 8)}`, earliest);
     expect(accepted.statusCode, accepted.body).toBe(201);
     expect(Payout.parse(accepted.json()).paidOn).toBe(earliest);
   });

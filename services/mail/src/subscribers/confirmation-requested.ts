@@ -1,6 +1,6 @@
 import { milestoneLabel } from '@app/domain';
 import { defineSubscriber } from '../db.ts';
-import { logLinkForDeveloper, type Mailer } from '../mailer.ts';
+import { logLinkForDeveloper, teamRecipients, type Mailer } from '../mailer.ts';
 import { confirmationRequestedEmail } from '../templates.ts';
 
 /**
@@ -14,10 +14,7 @@ export const sendConfirmationRequested = (mailer: Mailer) =>
     event: 'milestone.confirmation_requested',
     handle: async ({ event, log }) => {
       const { referralId, vendorId, recipients, milestone } = event.payload;
-      const seen = new Set<string>();
-      const to = recipients
-        .map((address) => address.trim())
-        .filter((address) => address && !seen.has(address.toLowerCase()) && seen.add(address.toLowerCase()));
+      const to = teamRecipients(recipients);
       if (!to.length) return log.warn({ referralId, vendorId }, 'confirmation request has no recipient: nothing sent');
       const rendered = confirmationRequestedEmail({
         appName: mailer.config.APP_NAME,

@@ -1,5 +1,5 @@
 import { defineSubscriber } from '../db.ts';
-import { logLinkForDeveloper, type Mailer } from '../mailer.ts';
+import { logLinkForDeveloper, teamRecipients, type Mailer } from '../mailer.ts';
 import { leadCreatedEmail } from '../templates.ts';
 
 /**
@@ -13,10 +13,7 @@ export const sendLeadCreated = (mailer: Mailer) =>
     event: 'lead.created',
     handle: async ({ event, log }) => {
       const { referralId, vendorId, recipients } = event.payload;
-      const seen = new Set<string>();
-      const to = recipients
-        .map((address) => address.trim())
-        .filter((address) => address && !seen.has(address.toLowerCase()) && seen.add(address.toLowerCase()));
+      const to = teamRecipients(recipients);
       if (!to.length) return log.warn({ referralId, vendorId }, 'lead email has no recipient: nothing sent');
       const rendered = leadCreatedEmail({
         appName: mailer.config.APP_NAME,

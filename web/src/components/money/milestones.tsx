@@ -45,13 +45,22 @@ export function milestoneFacts(state: MilestoneState): string[] {
 }
 
 /**
- * The retention bonus can be confirmed (and so asked for) once Closed-Won is and its date has come: the
- * server's rule, shown.
+ * Whether `state` is the retention bonus and cannot be confirmed (nor so asked for) yet: it can be once
+ * Closed-Won is and its date has come (the server's rule, shown).
  */
-export function retentionConfirmable(milestones: MilestoneState[], retention: MilestoneState): boolean {
+export function retentionWaits(milestones: MilestoneState[], state: MilestoneState): boolean {
+  if (state.milestone !== 'retentionBonus') return false;
   const closedWon = milestones.find((m) => m.milestone === 'closedWon');
-  if (closedWon?.state !== 'confirmed') return false;
-  return retention.dueAt === null || new Date(retention.dueAt).getTime() <= Date.now();
+  if (closedWon?.state !== 'confirmed') return true;
+  return state.dueAt !== null && new Date(state.dueAt).getTime() > Date.now();
+}
+
+/**
+ * In place of a retention bonus's action while it waits (no button that can only fail): nothing once its
+ * card says from when, else that it comes after Closed-Won.
+ */
+export function RetentionWait({ state }: { state: MilestoneState }) {
+  return state.dueAt ? null : <span className="text-xs text-muted-foreground">After Closed-Won</span>;
 }
 
 /** The milestones of a referral in order, each with its bounty, state and what the caller lets one do. */

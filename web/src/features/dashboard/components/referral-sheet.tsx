@@ -8,7 +8,7 @@ import {
 import { milestoneLabel, possessive } from '@app/domain';
 import { CheckCircle2, CircleDollarSign, Inbox, Mail, Repeat, Send } from 'lucide-react';
 import { useState } from 'react';
-import { CommissionList, MilestoneList, retentionConfirmable } from '@/components/money/milestones';
+import { CommissionList, MilestoneList, RetentionWait, retentionWaits } from '@/components/money/milestones';
 import { Link } from 'react-router-dom';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -239,11 +239,9 @@ function MoneyPanel({ referral }: { referral: Referral }) {
         label="Milestones"
         action={(state) =>
           canAsk && (state.state === 'open' || state.state === 'requested') ? (
-            state.milestone === 'retentionBonus' && !retentionConfirmable(referral.money.milestones, state) ? (
-              // Not askable before the vendor can confirm it: its card says from when, else that it follows Closed-Won.
-              state.dueAt ? null : (
-                <span className="text-xs text-muted-foreground">After Closed-Won</span>
-              )
+            // Not askable before the vendor can confirm it.
+            retentionWaits(referral.money.milestones, state) ? (
+              <RetentionWait state={state} />
             ) : (
               <Button
                 size="sm"

@@ -10,7 +10,7 @@ import { DEAL_VALUE_AT, formatCents, milestoneLabel } from '@app/domain';
 import { CheckCircle2, CircleDollarSign, Loader2, Undo2 } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { z } from 'zod';
-import { CommissionList, MilestoneList, retentionConfirmable } from '@/components/money/milestones';
+import { CommissionList, MilestoneList, RetentionWait, retentionWaits } from '@/components/money/milestones';
 import { Button } from '@/components/ui/button';
 import {
   Dialog,
@@ -108,11 +108,8 @@ export function LeadMoney({ vendorId, lead, title }: { vendorId: string; lead: L
         label={`Milestones of ${title}`}
         action={(state) =>
           open && (state.state === 'open' || state.state === 'requested') ? (
-            state.milestone === 'retentionBonus' && !retentionConfirmable(money.milestones, state) ? (
-              // Its card says from when; before Closed-Won, that it comes after it (no button that can only fail).
-              state.dueAt ? null : (
-                <span className="text-xs text-muted-foreground">After Closed-Won</span>
-              )
+            retentionWaits(money.milestones, state) ? (
+              <RetentionWait state={state} />
             ) : (
               <Button
                 size="sm"
