@@ -185,6 +185,8 @@ test('the vendor confirms Closed-Won; the commission is earned, paid out by an a
   await expect(lead.getByRole('list', { name: /Commissions of/ })).toContainText('$5,000.00');
   await expect(lead.getByRole('listitem', { name: 'Closed-Won' })).toContainText('Confirmed');
   await snap(vendor, testInfo, 'vendor-confirmed');
+  // The reference the vendor can quote to the platform's administrators.
+  const leadReference = (await lead.getByText(/^Referral \d+$/).textContent())!;
   await vendor.goto('/vendor');
   await expect(vendor.getByRole('region', { name: 'What you owe' })).toContainText('$5,000.00');
 
@@ -200,6 +202,15 @@ test('the vendor confirms Closed-Won; the commission is earned, paid out by an a
   const reference = `PAY-${RUN}`;
   await admin.goto('/admin');
   await admin.getByRole('tab', { name: /Payouts/ }).click();
+  // The administrator finds the referral by the reference the vendor quotes: whose it is and what is confirmed.
+  const milestoneForm = admin.getByRole('form', { name: 'Record a milestone for a vendor' });
+  await milestoneForm.getByLabel('Referral id or link').fill(leadReference);
+  const found = milestoneForm.getByRole('region', { name: leadReference });
+  await expect(found).toContainText(`Nilsen Freight AS (${client.firstName} ${client.lastName})`);
+  await expect(found).toContainText(`${rob.firstName} ${rob.lastName} (${rob.email})`);
+  await expect(found.getByRole('listitem', { name: 'Closed-Won' })).toContainText('Confirmed by the vendor');
+  await snap(admin, testInfo, 'admin-referral-lookup');
+  await milestoneForm.getByLabel('Referral id or link').fill('');
   await admin.getByLabel(`All of ${possessive(`${rob.firstName} ${rob.lastName}`)} commissions`).check();
   const record = admin.getByRole('form', { name: 'Record payout' });
   await record.getByLabel('Payment reference').fill(reference);

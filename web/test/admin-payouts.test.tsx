@@ -1,10 +1,11 @@
-import type { Payout, PayoutDue } from '@app/contracts';
+import type { AdminReferral, Payout, PayoutDue } from '@app/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { paths } from '@/config/paths';
 import { AdminPage } from '@/features/admin/components/admin-page';
-import { makeCommission } from './fixtures';
+import { referralIdOf } from '@/features/admin/components/referral-lookup';
+import { makeCommission, makeMilestone, makeMoney } from './fixtures';
 import { installServer, json, makeUser, problem, renderRoute, type Handler } from './utils';
 
 const c1 = makeCommission({ id: '11111111-1111-4111-8111-111111111111', referrerCents: 8_000 });
@@ -34,6 +35,43 @@ const payout: Payout = {
   commissions: [{ ...c1, state: 'paid' }],
 };
 
+const referral7: AdminReferral = {
+  id: 7,
+  status: 'intro_made',
+  createdAt: '2026-03-01T10:00:00.000Z',
+  referredName: 'Grace Hopper',
+  referredEmail: 'grace@navy.example',
+  clientName: 'Navy Labs',
+  productName: 'Acme Analytics',
+  companyName: 'Acme',
+  referrer: { name: 'Rita Referrer', email: 'rita@northwind.example' },
+  lead: { vendorId: 'v-acme', vendorName: 'Acme', status: 'accepted', declineReason: null, decidedAt: null },
+  money: makeMoney({
+    milestones: [
+      makeMilestone('qualifiedLead', {
+        state: 'confirmed',
+        confirmedAt: '2026-03-04T10:00:00.000Z',
+        confirmedBy: 'vendor',
+      }),
+      makeMilestone('closedWon'),
+    ],
+    commissions: [c1],
+    earnedCents: 8_000,
+  }),
+  ledger: [
+    {
+      id: 'e1',
+      commissionId: c1.id,
+      kind: 'earned',
+      amountCents: 8_000,
+      actor: 'vendor',
+      actorName: 'Acme',
+      reason: 'Confirmed by Acme',
+      at: '2026-03-04T10:00:00.000Z',
+    },
+  ],
+};
+
 function server(extra?: Handler) {
   return installServer({
     user: makeUser({ isAdmin: true }),
@@ -42,6 +80,8 @@ function server(extra?: Handler) {
       if (answer) return answer;
       if (req.method === 'GET' && req.path === '/api/admin/payouts/due') return json(200, due);
       if (req.method === 'GET' && req.path === '/api/admin/payouts') return json(200, [payout]);
+      if (req.method === 'GET' && req.path === '/api/admin/referrals/7') return json(200, referral7);
+      if (req.method === 'GET' && req.path.startsWith('/api/admin/referrals/')) return problem('REFERRAL_NOT_FOUND');
       if (req.method === 'GET') return json(200, []);
       return undefined;
     },
@@ -181,9 +221,20 @@ describe('Admin payouts (issue 10)', () => {
     const user = await openPayouts();
     const form = screen.getByRole('form', { name: 'Record a milestone for a vendor' });
     await user.click(within(form).getByRole('button', { name: 'Record milestone' }));
-    expect(await within(form).findByText('Please enter the referral id (digits)')).toBeInTheDocument();
+    expect(await within(form).findByText('Please enter the referral id or its link')).toBeInTheDocument();
     expect(within(form).getByText('Please say why you record this for the vendor')).toBeInTheDocument();
-    await user.type(within(form).getByLabelText('Referral id'), '7');
+    // A pasted link names the referral; the form shows whose it is before anything is recorded.
+    await user.type(within(form).getByLabelText('Referral id or link'), 'https://hub.example/referral/7');
+    const found = await within(form).findByRole('region', { name: 'Referral 7' });
+    expect(found).toHaveTextContent('Navy Labs (Grace Hopper) · grace@navy.example');
+    expect(found).toHaveTextContent('Acme (workspace) · Acme Analytics');
+    expect(found).toHaveTextContent('Rita Referrer (rita@northwind.example) on Mar 1, 2026');
+    expect(found).toHaveTextContent('Warm Intro');
+    expect(within(found).getByRole('listitem', { name: 'Qualified Lead (Warm Intro)' })).toHaveTextContent(
+      'Confirmed by the vendor on Mar 4, 2026',
+    );
+    expect(within(found).getByRole('list', { name: 'Commissions of Referral 7' })).toHaveTextContent('$80.00');
+    expect(found).toHaveTextContent('Ledger (1 entry)');
     await user.selectOptions(within(form).getByLabelText('Milestone'), 'Closed-Won');
     await user.type(within(form).getByLabelText(/Deal value/), '48,000.99');
     await user.type(within(form).getByLabelText('Note (required)'), 'Vendor confirmed by phone');
@@ -202,11 +253,24 @@ describe('Admin payouts (issue 10)', () => {
     );
     const user = await openPayouts();
     const form = screen.getByRole('form', { name: 'Reverse a deal' });
-    await user.type(within(form).getByLabelText('Referral id'), '9');
+    await user.type(within(form).getByLabelText('Referral id or link'), '#9');
+    expect(await within(form).findByText('There is no referral 9.')).toBeInTheDocument();
     await user.type(within(form).getByLabelText('Reason'), 'Refunded');
     await user.click(within(form).getByRole('button', { name: 'Reverse deal' }));
     await waitFor(() =>
       expect(api.callsTo('POST', '/api/admin/referrals/9/reverse')[0]?.body).toEqual({ reason: 'Refunded' }),
     );
+  });
+});
+
+describe('referralIdOf', () => {
+  it('reads the id from what an administrator has at hand, and nothing else', () => {
+    expect(
+      ['1042', ' #1042 ', 'Referral 1042', 'referral #1042', 'https://hub.example/referral/1042/email-draft?x=1'].map(
+        referralIdOf,
+      ),
+    ).toEqual(['1042', '1042', '1042', '1042', '1042']);
+    for (const text of ['', 'abc', '10 42', '-5', '1e3', '1042abc', 'https://hub.example/referrals/', '1234567890123'])
+      expect(referralIdOf(text), text).toBeNull();
   });
 });

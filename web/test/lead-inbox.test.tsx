@@ -46,6 +46,7 @@ describe('Lead inbox (issue 9)', () => {
     expect(lead).toHaveTextContent('Rita Referrer, Northwind Agency (rita@northwind.example)');
     expect(lead).toHaveTextContent('Their sales team needs a CRM.');
     expect(lead).toHaveTextContent('Budget approved for Q2.');
+    expect(lead).toHaveTextContent('ReferenceReferral 7');
     expect(within(lead).getByText('New')).toBeInTheDocument();
     expect(within(lead).getByText('Fits what is known')).toBeInTheDocument();
     expect(within(lead).getByRole('list', { name: 'Fits' })).toHaveTextContent(

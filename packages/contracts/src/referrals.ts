@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ReferralMoney } from './money.ts';
+import { LedgerEntry, ReferralMoney } from './money.ts';
 import { emailField, text, urlText } from './common.ts';
 import { NOT_FOUND } from './search.ts';
 import { ClientOrganization, IcpFit, LeadState } from './vendors.ts';
@@ -257,6 +257,28 @@ export const Referral = z.object({
   timeline: z.array(TimelineEntry),
 });
 export type Referral = z.infer<typeof Referral>;
+
+/**
+ * A referral as an administrator looks it up before recording a milestone or reversing a deal: who referred
+ * whom to which vendor, its stage, its money and its ledger (not the referrer's private notes or texts).
+ */
+export const AdminReferral = z.object({
+  id: z.number().int(),
+  status: ReferralStatus,
+  createdAt: z.iso.datetime(),
+  referredName: z.string(),
+  referredEmail: z.string(),
+  /** The client organization's name (null for referrals made before it was asked). */
+  clientName: z.string().nullable(),
+  productName: z.string(),
+  /** The vendor company as the referrer named it (the workspace, when routed, is `lead`). */
+  companyName: z.string(),
+  referrer: z.object({ name: z.string(), email: z.string() }),
+  lead: ReferralLead.nullable(),
+  money: ReferralMoney,
+  ledger: z.array(LedgerEntry),
+});
+export type AdminReferral = z.infer<typeof AdminReferral>;
 
 /** A referral in the Tee ups list: without the intro draft (the detail and draft endpoints carry it). */
 export const ReferralListItem = Referral.omit({ emailDraft: true });

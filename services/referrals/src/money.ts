@@ -1,5 +1,6 @@
 import {
   ERRORS,
+  type AdminReferral,
   PAYOUT_METHOD_LABELS,
   type AdminConfirmMilestoneRequest,
   type Commission,
@@ -258,6 +259,34 @@ export function moneyUseCases(deps: {
           });
       });
       return referralOf(referralId);
+    },
+
+    /** A referral as an administrator looks it up: its parties, stage, money and ledger. */
+    async adminReferral(referralId: number): Promise<AdminReferral> {
+      const found = (await reads.byId(referralId)) ?? fail('REFERRAL_NOT_FOUND');
+      const [profile, ledger] = await Promise.all([referrerProfile(db, found.userId), ledgerOf(pool, referralId)]);
+      const { referral } = found;
+      return {
+        id: referral.id,
+        status: referral.status,
+        createdAt: referral.createdAt,
+        referredName: referral.referredName,
+        referredEmail: referral.referredEmail,
+        clientName: referral.client?.name || null,
+        productName: referral.project.productName,
+        companyName: referral.project.companyName || referral.company,
+        referrer: {
+          name: personName({
+            firstName: profile?.firstName ?? '',
+            lastName: profile?.lastName ?? '',
+            email: profile?.email ?? '',
+          }),
+          email: profile?.email ?? '',
+        },
+        lead: referral.lead,
+        money: referral.money,
+        ledger,
+      };
     },
 
     async ledger(referralId: number): Promise<LedgerEntry[]> {

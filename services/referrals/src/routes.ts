@@ -51,6 +51,7 @@ export function referralRoutes(deps: {
     listVendorCommissions: ({ identity, params }) => leads.commissions(identity, params.vendorId),
     adminConfirmMilestone: ({ identity, params, body }) => money.adminConfirm(identity, params.id, body),
     adminReverseDeal: ({ identity, params, body }) => money.adminReverse(identity, params.id, body.reason),
+    getAdminReferral: ({ params }) => money.adminReferral(params.id),
     getReferralLedger: ({ params }) => money.ledger(params.id),
     listPayoutsDue: () => money.payoutsDue(),
     recordPayout: ({ identity, body }) => money.recordPayout(identity, body),

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  AdminReferral,
   Commission,
   ImpactSummary,
   Lead,
@@ -593,6 +594,36 @@ describe('reversal', () => {
 });
 
 describe('the ledger', () => {
+  it('an administrator looks a referral up: its parties, stage, money and ledger; 404 for an unknown id', async () => {
+    const s = await setup();
+    const { id } = await refer(s, { referredFirstName: 'Cora', referredLastName: 'Client' });
+    await confirmed(s, id, { milestone: 'qualifiedLead' });
+    const lookUp = (referralId: number | string) =>
+      app().inject({ method: 'GET', url: `/api/admin/referrals/${referralId}`, headers: admin.headers });
+    const response = await lookUp(id);
+    expect(response.statusCode, response.body).toBe(200);
+    const found = AdminReferral.parse(response.json());
+    expect(found).toMatchObject({
+      id,
+      status: 'intro_made',
+      referredName: 'Cora Client',
+      referrer: { name: 'Rita Referrer', email: s.referrer.email },
+      lead: { vendorId: s.vendor.vendorId, vendorName: s.vendor.name, status: 'accepted' },
+    });
+    expect(found.money.commissions.map((c) => [c.milestone, c.referrerCents, c.state])).toEqual([
+      ['qualifiedLead', 7000, 'in_escrow'],
+    ]);
+    expect(found.ledger).toEqual(await ledger(id));
+    expect(found.ledger.map((e) => [e.kind, e.amountCents])).toEqual([['earned', 7000]]);
+    // The referrer's private texts are not in it.
+    expect(Object.keys(response.json())).not.toContain('notes');
+    for (const unknown of [id + 1_000_000, 999_999_999_999]) {
+      const missing = await lookUp(unknown);
+      expect([missing.statusCode, missing.json().code]).toEqual([404, 'REFERRAL_NOT_FOUND']);
+    }
+    expect((await lookUp('12abc')).statusCode).toBe(400);
+  });
+
   it('refuses UPDATE and DELETE of commissions and entries (append-only trigger)', async () => {
     const s = await setup();
     const { id } = await refer(s);

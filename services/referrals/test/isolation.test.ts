@@ -308,6 +308,7 @@ describe("administrators' routes", () => {
     const payoutId = (payout.json() as { id: string }).id;
 
     const routes = [
+      ['GET', `/api/admin/referrals/${lead.id}`, undefined],
       ['GET', `/api/admin/referrals/${lead.id}/ledger`, undefined],
       [
         'POST',

@@ -17,6 +17,7 @@ import {
 import { defineOperation } from '../operation.ts';
 import { DeclineLeadRequest } from '../vendors.ts';
 import {
+  AdminReferral,
   AutomateRequest,
   AutomateResponse,
   CreateReferralRequest,
@@ -330,6 +331,16 @@ export const moneyAdminOperations = {
     body: ReverseDealRequest,
     response: { status: 200, description: 'The referral', schema: Referral },
     errors: ['REFERRAL_NOT_FOUND', 'NOTHING_TO_REVERSE'],
+  }),
+  getAdminReferral: defineOperation({
+    method: 'GET',
+    path: '/api/admin/referrals/{id}',
+    service: 'referrals',
+    access: 'admin',
+    summary: 'A referral as an administrator looks it up: parties, stage, money and ledger',
+    params: ReferralIdParams,
+    response: { status: 200, description: 'The referral', schema: AdminReferral },
+    errors: ['REFERRAL_NOT_FOUND'],
   }),
   getReferralLedger: defineOperation({
     method: 'GET',

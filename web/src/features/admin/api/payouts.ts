@@ -1,6 +1,6 @@
 import { operations, type AdminConfirmMilestoneRequest, type Payout, type RecordPayoutRequest } from '@app/contracts';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { call, urlFor } from '@/lib/api-client';
+import { call, isApiError, urlFor } from '@/lib/api-client';
 import { invalidateMoney } from '@/lib/query-keys';
 
 /** GET /api/admin/payouts/due: commissions in escrow, per referrer. */
@@ -45,3 +45,20 @@ export const useAdminConfirmMilestone = () =>
   );
 export const useAdminReverseDeal = () =>
   useMoneyMutation(({ id, reason }: { id: number; reason: string }) => adminReverseDeal(id, reason));
+
+/** GET /api/admin/referrals/{id}: the referral an administrator is about to act on (null: no such referral). */
+export const adminReferralQuery = (id: number) =>
+  queryOptions({
+    queryKey: [urlFor(operations.getAdminReferral, { params: { id } })] as const,
+    queryFn: async () => {
+      try {
+        return await call(operations.getAdminReferral, { params: { id } });
+      } catch (error) {
+        if (isApiError(error, 'REFERRAL_NOT_FOUND')) return null;
+        throw error;
+      }
+    },
+  });
+
+export const useAdminReferral = (id: number | null) =>
+  useQuery({ ...adminReferralQuery(id ?? 0), enabled: id !== null });

@@ -32,6 +32,7 @@ import {
   usePayoutsDue,
   useRecordPayout,
 } from '../api/payouts';
+import { ReferralLookup, referralIdField } from './referral-lookup';
 
 /** The refusals of the money administration, said with the server's texts (chosen by code). */
 const CODES: ErrorCode[] = [
@@ -319,11 +320,6 @@ function PayoutsMade() {
   );
 }
 
-const referralIdField = z
-  .string()
-  .trim()
-  .regex(/^\d{1,12}$/, 'Please enter the referral id (digits)');
-
 const MilestoneForm = z.object({
   referralId: referralIdField,
   milestone: MilestoneName,
@@ -364,7 +360,16 @@ function RecordMilestone() {
         >
           {({ formState }) => (
             <>
-              <FormInput name="referralId" id="admin-milestone-referral" label="Referral id" inputMode="numeric" />
+              <div className="grid gap-2">
+                <FormInput
+                  name="referralId"
+                  id="admin-milestone-referral"
+                  label="Referral id or link"
+                  autoComplete="off"
+                  placeholder="e.g. 1042, or the referral's link"
+                />
+                <ReferralLookup name="referralId" />
+              </div>
               <FormSelect name="milestone" id="admin-milestone" label="Milestone">
                 {MILESTONES.map((m) => (
                   <option key={m} value={m}>
@@ -422,7 +427,16 @@ function ReverseDeal() {
         >
           {({ formState }) => (
             <>
-              <FormInput name="referralId" id="admin-reverse-referral" label="Referral id" inputMode="numeric" />
+              <div className="grid gap-2">
+                <FormInput
+                  name="referralId"
+                  id="admin-reverse-referral"
+                  label="Referral id or link"
+                  autoComplete="off"
+                  placeholder="e.g. 1042, or the referral's link"
+                />
+                <ReferralLookup name="referralId" />
+              </div>
               <FormTextarea name="reason" id="admin-reverse-reason" label="Reason" rows={2} />
               <Failure text={failure} />
               <div>

@@ -64,6 +64,8 @@ export function ReferralSheet({
               <dd className="break-all">{referral.referredEmail}</dd>
               <dt className="text-muted-foreground">Date Submitted</dt>
               <dd>{formatDate(referral.createdAt)}</dd>
+              <dt className="text-muted-foreground">Reference</dt>
+              <dd>{`Referral ${referral.id}`}</dd>
               <dt className="text-muted-foreground">Bounty</dt>
               <dd>
                 <BountyValue referral={referral} />

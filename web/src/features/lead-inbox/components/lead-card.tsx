@@ -81,6 +81,8 @@ export function LeadCard({
           <dd>
             <time dateTime={lead.createdAt}>{formatDate(lead.createdAt)}</time>
           </dd>
+          <dt className="text-muted-foreground">Reference</dt>
+          <dd>{`Referral ${lead.referralId}`}</dd>
           <dt className="text-muted-foreground">Why a good fit</dt>
           <dd className="whitespace-pre-wrap break-words">{lead.reason}</dd>
           {lead.notes ? (
