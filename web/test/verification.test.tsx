@@ -96,6 +96,41 @@ describe('email verification screen', () => {
     expect(currentPath()).toBe('/dashboard');
   });
 
+  it('after an email change opened where nobody is signed in, asks to log in with the new address', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    installServer({
+      handler: verifyHandler(() =>
+        json(200, { message: 'Your email address has been changed', redirectUrl: '/account' }),
+      ),
+    });
+    renderApp('/verify-email?token=t&userId=u1');
+    expect(await screen.findByRole('heading', { name: 'Email Verified' })).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'Your email address has been changedLog in with your new address.Redirecting you in a moment…',
+    );
+    await act(() => vi.advanceTimersByTimeAsync(2000));
+    expect(await screen.findByRole('heading', { name: 'Login to Your Account' })).toBeInTheDocument();
+    // Signed in again, the user lands on their account.
+    expect(currentPath()).toBe('/login?next=%2Faccount');
+    expect(await screen.findByText('Email changed')).toBeInTheDocument();
+    expect(screen.getAllByText('Log in with your new address.').length).toBeGreaterThan(0);
+  });
+
+  it('after an email change opened by its signed-in user, shows the account without asking to log in', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    installServer({
+      user: makeUser({ id: 'u1' }),
+      handler: verifyHandler(() =>
+        json(200, { message: 'Your email address has been changed', redirectUrl: '/account' }),
+      ),
+    });
+    renderApp('/verify-email?token=t&userId=u1');
+    expect(await screen.findByRole('heading', { name: 'Email Verified' })).toBeInTheDocument();
+    await act(() => vi.advanceTimersByTimeAsync(2000));
+    await vi.waitFor(() => expect(currentPath()).toBe('/account'));
+    expect(screen.queryByText('Log in with your new address.')).not.toBeInTheDocument();
+  });
+
   it('never leaves the site for an outside redirectUrl', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true });
     installServer({

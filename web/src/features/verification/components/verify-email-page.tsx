@@ -14,6 +14,7 @@ import { VERIFY_LINK_MISSING, useVerifyEmail, verifyFailureText } from '../api/v
 import { VerificationLayout } from './verification-layout';
 
 export const VERIFIED_REDIRECT_DELAY_MS = 2000;
+const EMAIL_CHANGED_LOG_IN = 'Log in with your new address.';
 
 /**
  * /verify-email, /email-verified and any path containing verify-email, signed in or not (`user`: the session's
@@ -28,6 +29,8 @@ export function VerifyEmailPage({ user }: { user?: User | null }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const redirectTo = verification.isSuccess ? safeInternalPath(verification.data.redirectUrl, paths.onboarding) : null;
+  // An email change opened where nobody is signed in: the account page asks to log in, with the new address.
+  const logInAgain = redirectTo === paths.account && user === null;
 
   useEffect(() => {
     if (redirectTo === null) return;
@@ -38,6 +41,7 @@ export function VerifyEmailPage({ user }: { user?: User | null }) {
     const timer = window.setTimeout(() => {
       navigate(redirectTo, { replace: true });
       // A new account continues with its profile (spec: register success).
+      if (logInAgain) toast({ title: 'Email changed', description: EMAIL_CHANGED_LOG_IN });
       if (redirectTo === paths.onboarding) {
         toast({
           title: 'Set Up Your Profile',
@@ -46,7 +50,7 @@ export function VerifyEmailPage({ user }: { user?: User | null }) {
       }
     }, VERIFIED_REDIRECT_DELAY_MS);
     return () => window.clearTimeout(timer);
-  }, [redirectTo, navigate, queryClient]);
+  }, [redirectTo, logInAgain, navigate, queryClient]);
 
   // A used link opened again by its own user, signed in and verified: nothing failed for them.
   const alreadyVerified = user?.emailVerified === true && user.id === userId;
@@ -90,6 +94,7 @@ export function VerifyEmailPage({ user }: { user?: User | null }) {
           <CardDescription role="status">
             {/* The server's message has no full stop: a line of its own, not run into the next sentence. */}
             <span className="block">{verification.data.message || 'Your email address has been verified.'}</span>
+            {logInAgain ? <span className="block">{EMAIL_CHANGED_LOG_IN}</span> : null}
             <span className="block">Redirecting you in a moment…</span>
           </CardDescription>
         </CardHeader>
