@@ -200,7 +200,7 @@ async function main() {
 
 /**
  * Bulk SQL shaped like what the service writes: 1,000 products of 300 vendors (10 of them the big user's
- * own company "Bench", so ~1 % of everyone's referrals are "received" by it), referrals over a year in
+ * own company "Bench", a workspace they are a member of, so ~1 % of everyone's referrals are "received" by it), referrals over a year in
  * every stage (deal values on Closed-Won and half of the in-flight ones), their status history (the
  * Tee-up row plus the move to the current stage), a closedWon commission per Closed-Won referral
  * (some paid out), the stage counters, and the 300 vendors as verified workspaces with bounties (their
@@ -229,6 +229,9 @@ async function seed(db: pg.Client): Promise<Array<[string, number]>> {
        INSERT INTO referrals.vendors (id, version, name, domain, company_key, lead_inbox, verified, members)
        SELECT 'vendor-' || n, 1, 'Vendor ' || n, 'vendor' || n || '.example', 'vendor ' || n, 'leads@vendor' || n || '.example', true, '[]'
          FROM generate_series(0, 299) n;
+       -- The big user's own company, a verified workspace they are a member of: what it is sent, they receive.
+       INSERT INTO referrals.vendors (id, version, name, domain, company_key, lead_inbox, verified, members)
+       VALUES ('vendor-bench', 1, 'Bench', 'bench.example', 'bench', 'leads@bench.example', true, '[{"userId":"${BIG}","email":"big@example.com","name":"Big","role":"owner"}]');
        INSERT INTO referrals.vendor_bounties (vendor_id, version, bounties)
        SELECT 'vendor-' || n, 1, '{"qualifiedLead":{"enabled":false},"meetingHeld":{"enabled":false},"opportunityCreated":{"enabled":false},"closedWon":{"enabled":true,"type":"percentage_arr","amount":20},"retentionBonus":{"enabled":false}}'
          FROM generate_series(0, 299) n`,
@@ -246,8 +249,8 @@ async function seed(db: pg.Client): Promise<Array<[string, number]>> {
        INSERT INTO referrals.referrals (user_id, project_id, status, referred_first_name, referred_last_name, referred_email, referral_reason,
                                         company, vendor_id, lead_status, search_text, created_at, updated_at, deal_value_cents, expected_value_cents, furthest_stage, closed_won_at)
        SELECT s.user_id, s.project_id, s.status, 'Anna', 'Smith' || s.n, 'anna' || s.n || '@client.example', 'They need it.', p.company_name,
-              CASE WHEN p.company_key LIKE 'vendor %' THEN 'vendor-' || split_part(p.company_key, ' ', 2) END,
-              CASE WHEN p.company_key LIKE 'vendor %' THEN 'new'::referrals.lead_status END,
+              CASE WHEN p.company_key LIKE 'vendor %' THEN 'vendor-' || split_part(p.company_key, ' ', 2) ELSE 'vendor-bench' END,
+              'new'::referrals.lead_status,
               'anna smith' || s.n, s.created_at, s.created_at,
               CASE WHEN s.status = 'became_customer' THEN (1000 + (s.n % 99) * 1000) * 100 END,
               CASE WHEN s.status IN ('intro_made', 'intro_accepted', 'intro_occurred', 'became_customer') AND s.n % 2 = 0 THEN (1000 + (s.n % 99) * 1000) * 100 END,
@@ -295,7 +298,7 @@ async function seed(db: pg.Client): Promise<Array<[string, number]>> {
     'counters',
     `INSERT INTO referrals.referrer_stage_counts (user_id, status, count) SELECT user_id, status, count(*) FROM referrals.referrals GROUP BY 1, 2;
      INSERT INTO referrals.referrer_companies (user_id, company) SELECT DISTINCT user_id, company FROM referrals.referrals;
-     INSERT INTO referrals.project_referral_counts (project_id, count) SELECT project_id, count(*) FROM referrals.referrals GROUP BY 1`,
+     INSERT INTO referrals.vendor_lead_counts (vendor_id, count) SELECT vendor_id, count(*) FROM referrals.referrals WHERE vendor_id IS NOT NULL GROUP BY 1`,
   );
   // What autovacuum would have done by now on a live table: statistics and the visibility map.
   await step(

@@ -275,7 +275,7 @@ async function registerUser(authUrl: string, db: pg.Client): Promise<{ userId: s
 
 /**
  * Bulk SQL shaped like what the service writes: 500 products of 150 vendors (10 of them the bench user's
- * own company, for "received"), referrals spread over a year in every stage, most with an intro draft,
+ * own company, a workspace they are a member of, for "received"), referrals spread over a year in every stage, most with an intro draft,
  * and their status history. Returns the time it took.
  */
 async function seed(db: pg.Client, userId: string): Promise<number> {
@@ -286,6 +286,14 @@ async function seed(db: pg.Client, userId: string): Promise<number> {
     SELECT 'bench-product-' || n, 'Product ' || n, c.name, lower(c.name), 'What product ' || n || ' does, in a sentence or two.'
       FROM generate_series(1, 500) n,
            LATERAL (SELECT CASE WHEN n <= 10 THEN 'Bench' ELSE 'Vendor ' || (n % 150) END AS name) c`);
+  // The bench user's own company, a verified workspace they are a member of: others' referrals to its products
+  // are routed to it, and so "received" by the user.
+  await db.query(
+    `INSERT INTO referrals.vendors (id, version, name, domain, company_key, lead_inbox, verified, members)
+     VALUES ('vendor-bench', 1, 'Bench', 'bench.example', 'bench', 'leads@bench.example', true,
+             jsonb_build_array(jsonb_build_object('userId', $1::text, 'email', 'bench@example.com', 'name', 'Bench', 'role', 'owner')))`,
+    [userId],
+  );
   // Bulk loading is faster without the secondary indexes (rebuilt after, as a restore would).
   await withoutIndexes(db, ['referrals', 'referral_status_changes'], async () => {
     // One insert in time order, as a live table grows: ids rise with created_at and the bench user's rows
@@ -305,8 +313,10 @@ async function seed(db: pg.Client, userId: string): Promise<number> {
                 'They need ' || p.product_name || ' for their ' || (ARRAY['sales','support','finance','marketing','ops'])[1 + s.n % 5] || ' team of ' || (5 + s.n % 200) || ' people.' AS reason
            FROM source s JOIN referrals.projects p ON p.id = s.project_id)
        INSERT INTO referrals.referrals (user_id, project_id, status, referred_first_name, referred_last_name, referred_email, referral_reason,
-                                        is_referral_aware, can_use_referrer_name, company, search_text, email_draft, created_at, updated_at)
+                                        is_referral_aware, can_use_referrer_name, company, vendor_id, lead_status, search_text, email_draft, created_at, updated_at)
        SELECT user_id, project_id, status, first_name, last_name, email, reason, n % 2 = 0, n % 3 = 0, company,
+              CASE WHEN company = 'Bench' AND user_id <> $1 THEN 'vendor-bench' END,
+              CASE WHEN company = 'Bench' AND user_id <> $1 THEN 'new'::referrals.lead_status END,
               lower(concat_ws(E'\\x1f', first_name || ' ' || last_name, email, company, company, reason)),
               CASE WHEN n % 10 <> 0 THEN jsonb_build_object(
                 'subject', 'Introduction: ' || first_name || ' ' || last_name || ' <> ' || company,
@@ -330,7 +340,7 @@ async function seed(db: pg.Client, userId: string): Promise<number> {
     `INSERT INTO referrals.referrer_companies (user_id, company) SELECT DISTINCT user_id, company FROM referrals.referrals WHERE company <> ''`,
   );
   await db.query(
-    `INSERT INTO referrals.project_referral_counts (project_id, count) SELECT project_id, count(*) FROM referrals.referrals GROUP BY 1`,
+    `INSERT INTO referrals.vendor_lead_counts (vendor_id, count) SELECT vendor_id, count(*) FROM referrals.referrals WHERE vendor_id IS NOT NULL GROUP BY 1`,
   );
   // What autovacuum would have done by now on a live table: statistics and the visibility map.
   await db.query(`VACUUM ANALYZE referrals.referrals, referrals.referral_status_changes, referrals.projects, referrals.referrers,

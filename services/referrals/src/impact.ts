@@ -10,7 +10,7 @@ import { commissionCents, companyKey, MILESTONE_STAGES, STAGE_MILESTONES, STAGE_
 import type pg from 'pg';
 import type { z } from 'zod';
 import { bountiesOf, cents, queryCommissions } from './money-repository.ts';
-import { RECEIVED_SQL } from './figures.ts';
+import { MY_WORKSPACES_SQL, RECEIVED_SQL } from './figures.ts';
 
 /**
  * The Impact dashboard (GET /api/referral-impact) and the commissions list, in SQL aggregates, never the
@@ -23,7 +23,8 @@ import { RECEIVED_SQL } from './figures.ts';
  * - Filters: `from`/`to` narrow by the referral's creation date (UTC days, both inclusive); `partner`
  *   narrows to the referrals to one partner (the vendor workspace the referral was routed to, else the
  *   project's company, compared as companyKey, so "Acme" and "ACME Inc." are one partner) and, for
- *   "received", to referrals from that partner's users.
+ *   "received" (other users' referrals routed to the verified workspaces the user is a member of), to referrals
+ *   from that partner's users.
  * - Rates are percent of the referrals in range, one decimal: accepted = past Tee-up and not declined.
  * - Funnel: Tee-ups are all referrals; Warm Intros, Demos: ever reached that stage or later (furthest_stage:
  *   Warm Intro < Intro Occurred < Demo < Closed-Won); Closed-Won: now Closed-Won.
@@ -122,23 +123,10 @@ export function impactReads(pool: pg.Pool, currency: string) {
     return conditions.map((c) => `AND ${c}`).join(' ');
   }
 
-  /** Other users' referrals to the user's company ("received", as the dashboard's reciprocity), in range. */
+  /** Other users' referrals routed to the user's workspaces ("received", as the dashboard's reciprocity), in range. */
   function receivedFrom(query: Query, params: unknown[], partnerKey: string | null) {
-    const conditions = [
-      'me.user_id = $1',
-      "me.company_key <> ''",
-      'rr.user_id <> $1',
-      ...filtersOf(query, params, 'rr'),
-    ];
-    if (partnerKey !== null) {
-      params.push(partnerKey);
-      conditions.push(`them.company_key = $${params.length}`);
-    }
-    return `FROM referrers me
-      JOIN projects mp ON mp.company_key = me.company_key
-      JOIN referrals rr ON rr.project_id = mp.id
-      ${partnerKey !== null ? 'JOIN referrers them ON them.user_id = rr.user_id' : 'LEFT JOIN referrers them ON them.user_id = rr.user_id'}
-     WHERE ${conditions.join(' AND ')}`;
+    return `FROM referrals rr LEFT JOIN referrers them ON them.user_id = rr.user_id
+     WHERE rr.vendor_id IN (${MY_WORKSPACES_SQL}) AND rr.user_id <> $1 ${receivedConditions(query, params, partnerKey)}`;
   }
 
   return {
@@ -168,7 +156,6 @@ export function impactReads(pool: pg.Pool, currency: string) {
           coalesce(sum(f.count) FILTER (WHERE f.furthest_stage >= ${STAGE_RANK.intro_accepted}), 0)::int AS demos
         FROM referrer_month_figures f WHERE f.user_id = $1`;
       const receivedParams: unknown[] = [userId];
-      // Unfiltered, from the kept per-project counts (a few rows, not one per referral received).
       const receivedSql = filtered
         ? `SELECT count(*)::int AS received ${receivedFrom(query, receivedParams, partnerKey)}`
         : `SELECT ${RECEIVED_SQL} AS received`;
@@ -223,21 +210,14 @@ export function impactReads(pool: pg.Pool, currency: string) {
          ORDER BY s.at DESC, s.id DESC LIMIT 10)
         UNION ALL
         (SELECT 'r' || rr.id, 'received', coalesce(nullif(rr.them_company, ''), 'Another company'),
-                -- A company name is anyone's to claim: another referrer's contact is named only to the members
-                -- of the vendor workspace the referral was routed to (they see it in their lead inbox anyway).
-                CASE WHEN rr.member THEN rr.referred_first_name || ' ' || rr.referred_last_name ELSE '' END,
-                NULL::text, rr.created_at
-           FROM referrers me
-           JOIN projects mp ON mp.company_key = me.company_key
+                rr.referred_first_name || ' ' || rr.referred_last_name, NULL::text, rr.created_at
+           FROM (${MY_WORKSPACES_SQL}) mine
            CROSS JOIN LATERAL (
-             -- The newest 10 of each of the company's products, by index (project_id, created_at).
-             SELECT rr.id, rr.referred_first_name, rr.referred_last_name, rr.created_at, them.company_name AS them_company,
-                    coalesce(rv.members @> jsonb_build_array(jsonb_build_object('userId', $1::text)), false) AS member
+             -- The newest 10 of each of the user's workspaces, by index (vendor_id, created_at, id).
+             SELECT rr.id, rr.referred_first_name, rr.referred_last_name, rr.created_at, them.company_name AS them_company
                FROM referrals rr LEFT JOIN referrers them ON them.user_id = rr.user_id
-                    LEFT JOIN vendors rv ON rv.id = rr.vendor_id
-              WHERE rr.project_id = mp.id AND rr.user_id <> $1 ${receivedConditions(query, activityParams, partnerKey)}
+              WHERE rr.vendor_id = mine.id AND rr.user_id <> $1 ${receivedConditions(query, activityParams, partnerKey)}
               ORDER BY rr.created_at DESC, rr.id DESC LIMIT 10) rr
-          WHERE me.user_id = $1 AND me.company_key <> ''
           ORDER BY rr.created_at DESC, rr.id DESC LIMIT 10)
         ORDER BY at DESC, id DESC LIMIT 10`;
       // The leaderboard: the top 10 partners by referrals sent, then what each sent back to the user's company.
@@ -257,11 +237,8 @@ export function impactReads(pool: pg.Pool, currency: string) {
            GROUP BY 1 ORDER BY sent DESC, partner LIMIT 10),
         received AS (
           SELECT them.company_key, count(*)::int AS received
-            FROM referrers me
-            JOIN projects mp ON mp.company_key = me.company_key
-            JOIN referrals rr ON rr.project_id = mp.id
-            JOIN referrers them ON them.user_id = rr.user_id
-           WHERE me.user_id = $1 AND me.company_key <> '' AND rr.user_id <> $1 AND them.company_key IN (SELECT company_key FROM mine)
+            FROM referrals rr JOIN referrers them ON them.user_id = rr.user_id
+           WHERE rr.vendor_id IN (${MY_WORKSPACES_SQL}) AND rr.user_id <> $1 AND them.company_key IN (SELECT company_key FROM mine)
                  ${filtersOf(query, params, 'rr')
                    .map((c) => `AND ${c}`)
                    .join(' ')}

@@ -202,7 +202,7 @@ export function referralUseCases(deps: {
         };
         const referral = await insertReferral(tx, identity.userId, project, input, routing, timeline);
         // Its answer is not needed: it goes out with the COMMIT (pipelined, one round trip fewer).
-        pgTx.withCommit(countNewReferral(tx, identity.userId, referral.company, referral.projectId));
+        pgTx.withCommit(countNewReferral(tx, identity.userId, referral.company, routing.vendorId));
         emit('referral.created', {
           referralId: referral.id,
           referrer,

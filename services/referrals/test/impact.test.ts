@@ -122,7 +122,7 @@ beforeAll(async () => {
   // Globex is not on the platform: its expected value stands in for what a vendor would have entered.
   await ctx.sql.query(`UPDATE referrals.referrals SET expected_value_cents = 500000 WHERE id = $1`, [ids.inFlight]);
 
-  // Received: other users' referrals to Mine's products (one from Acme, two from Globex).
+  // Received: other users' referrals routed to Mine's workspace (one from Acme, two from Globex).
   const acmeUser = testUser('acme');
   const globexUser = testUser('globex');
   await register(acmeUser, 'ACME Inc.');
@@ -234,19 +234,18 @@ describe('GET /api/referral-impact', () => {
     expect((await summary('?to=2026-03-31')).trends.map((t) => t.month).at(-1)).toBe('2026-03');
   });
 
-  it("names another referrer's contacts only to members of the vendor workspace they were routed to", async () => {
-    // Anyone may register with the same company name: the figures follow the name, the contacts do not.
+  it('receives only through a workspace: a company name typed at sign-up receives nothing', async () => {
+    // Anyone may register with the same company name: neither the figures nor the activity follow the name.
     const claimant = testUser('claimant');
     await register(claimant, 'MINE CORP');
     const response = await impact('', claimant);
     const s = ImpactSummary.parse(response.json());
-    expect(s.giveGetScore.received).toBe(3);
-    const received = s.recentActivity.filter((a) => a.type === 'received');
-    expect(received.map((a) => [a.partner, a.contact])).toEqual([
-      ['Globex', ''],
-      ['Globex', ''],
-      ['ACME Inc.', ''],
-    ]);
+    expect(s.giveGetScore.received).toBe(0);
+    expect(s.recentActivity).toEqual([]);
+    expect(response.body).not.toContain('Globex');
+    // Ranges and partners narrow what the member receives.
+    expect((await summary('?partner=Globex')).giveGetScore.received).toBe(2);
+    expect((await summary(`?from=${new Date().toISOString().slice(0, 10)}`)).giveGetScore.received).toBe(3);
   });
 
   it('is never stale: a confirmation or a reversal changes the figures at once', async () => {

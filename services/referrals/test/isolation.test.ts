@@ -254,7 +254,7 @@ describe("another referrer's referrals", () => {
     await refused(() => ask(a.referrer, 2_000_000_000), 404, 'REFERRAL_NOT_FOUND');
   });
 
-  it("names another referrer's contact in Impact's received activity only to the routed vendor's members", async () => {
+  it("counts and shows a received referral only to the members of the workspace it was routed to, never to a company name's claimant", async () => {
     const a = await side('Golf');
     // Someone who registered the vendor's company name without being a member of its workspace.
     const claimant = testUser('claimant');
@@ -277,13 +277,23 @@ describe("another referrer's referrals", () => {
     const activityOf = async (user: TestUser) => {
       const response = await call(user, 'GET', '/api/referral-impact');
       expect(response.statusCode, response.body).toBe(200);
-      return { body: response.body, activity: ImpactSummary.parse(response.json()).recentActivity };
+      const summary = ImpactSummary.parse(response.json());
+      const list = await call(user, 'GET', '/api/referrals');
+      return {
+        body: response.body,
+        received: [summary.giveGetScore.received, ReferralList.parse(list.json()).reciprocity.received],
+        activity: summary.recentActivity.filter((e) => e.type === 'received'),
+      };
     };
     const claimantView = await activityOf(claimant);
-    expect(claimantView.activity.filter((e) => e.type === 'received').map((e) => e.contact)).toEqual(['']);
+    expect(claimantView.received).toEqual([0, 0]);
+    expect(claimantView.activity).toEqual([]);
+    // Nothing of the referral, not even who sent it or when.
     expect(claimantView.body).not.toContain('Ulysses');
+    expect(claimantView.body).not.toContain('Golf Referrers');
     const memberView = await activityOf(a.member);
-    expect(memberView.activity.filter((e) => e.type === 'received').map((e) => e.contact)).toEqual(['Ulysses Private']);
+    expect(memberView.received).toEqual([1, 1]);
+    expect(memberView.activity.map((e) => e.contact)).toEqual(['Ulysses Private']);
   });
 });
 

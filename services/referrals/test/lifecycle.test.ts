@@ -9,9 +9,11 @@ import {
   deliver,
   redeliver,
   referralInput,
+  saveVendor,
   startAiStub,
   startReferrals,
   testUser,
+  websiteOf,
   type AiStub,
   type TestContext,
   type TestUser,
@@ -435,14 +437,19 @@ describe('PUT /api/referrals/:id/status', () => {
   it('counts concurrent creates (and changes) exactly: the kept figures equal the referrals counted', async () => {
     const users = [testUser(), testUser()];
     const products = [0, 1, 2].map((i) => `Figures ${randomUUID()} ${i}`);
-    const companies = ['Acme', 'Beta Corp', 'Gamma'];
+    const tag = randomUUID().slice(0, 8);
+    const companies = [`Acme${tag}`, `Beta${tag} Corp`, `Gamma${tag}`];
+    // Two of the three are vendor workspaces: their referrals are counted to them too.
+    await saveVendor(ctx, { name: companies[0]! });
+    await saveVendor(ctx, { name: companies[2]! });
+    const to = (company: string) => ({ company, website: websiteOf(company) });
     // Stage changes of the same users' referrals meanwhile: each locks figures and stage rows a create also
     // locks, so a create taking them in another order deadlocks (it did, with its counts in its insert).
     const first = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => created(users[i % 2]!, { product: products[0], company: 'Acme' })),
+      Array.from({ length: 8 }, (_, i) => created(users[i % 2]!, { product: products[0], ...to(companies[0]!) })),
     );
     const creates = Array.from({ length: 24 }, (_, i) =>
-      created(users[i % 2]!, { product: products[i % 3], company: companies[Math.floor(i / 3) % 3] }),
+      created(users[i % 2]!, { product: products[i % 3], ...to(companies[Math.floor(i / 3) % 3]!) }),
     );
     const changes = first.map((referral, i) => setStatus(users[i % 2]!, referral.id, { status: 'intro_made' }));
     const [, statuses] = await Promise.all([Promise.all(creates), Promise.all(changes)]);
@@ -455,12 +462,12 @@ describe('PUT /api/referrals/:id/status', () => {
               (SELECT json_agg(c ORDER BY c.user_id, c.status) FROM (
                 SELECT user_id, status::text, count(*)::int AS count FROM referrals.referrals
                  WHERE user_id = ANY($1) GROUP BY 1, 2) c) AS stages_counted,
-              (SELECT json_agg(k ORDER BY k.project_id) FROM (
-                SELECT project_id, count FROM referrals.project_referral_counts
-                 WHERE project_id IN (SELECT project_id FROM referrals.referrals WHERE user_id = ANY($1))) k) AS projects_kept,
-              (SELECT json_agg(c ORDER BY c.project_id) FROM (
-                SELECT project_id, count(*)::int AS count FROM referrals.referrals
-                 WHERE user_id = ANY($1) GROUP BY 1) c) AS projects_counted,
+              (SELECT json_agg(k ORDER BY k.vendor_id) FROM (
+                SELECT vendor_id, count FROM referrals.vendor_lead_counts
+                 WHERE vendor_id IN (SELECT vendor_id FROM referrals.referrals WHERE user_id = ANY($1))) k) AS vendors_kept,
+              (SELECT json_agg(c ORDER BY c.vendor_id) FROM (
+                SELECT vendor_id, count(*)::int AS count FROM referrals.referrals
+                 WHERE vendor_id IN (SELECT vendor_id FROM referrals.referrals WHERE user_id = ANY($1)) GROUP BY 1) c) AS vendors_counted,
               (SELECT json_agg(k ORDER BY k.user_id, k.company) FROM (
                 SELECT user_id, company FROM referrals.referrer_companies WHERE user_id = ANY($1)) k) AS companies_kept,
               (SELECT json_agg(c ORDER BY c.user_id, c.company) FROM (
@@ -471,8 +478,8 @@ describe('PUT /api/referrals/:id/status', () => {
     const figures = rows[0];
     expect(figures.stages_counted).toHaveLength(4);
     expect(figures.stages_kept).toEqual(figures.stages_counted);
-    expect(figures.projects_counted).toHaveLength(9);
-    expect(figures.projects_kept).toEqual(figures.projects_counted);
+    expect(figures.vendors_counted).toHaveLength(2);
+    expect(figures.vendors_kept).toEqual(figures.vendors_counted);
     expect(figures.companies_counted).toHaveLength(6);
     expect(figures.companies_kept).toEqual(figures.companies_counted);
   });

@@ -5,9 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   counts,
   deliver,
+  saveVendor,
   referralInput,
   startReferrals,
   testUser,
+  websiteOf,
   type TestContext,
   type TestUser,
 } from './helpers.ts';
@@ -435,15 +437,20 @@ describe('GET /api/referrals (Tee ups dashboard)', () => {
       });
       expect(response.statusCode).toBe(200);
     }
-    // Bob refers two people to products of Alice's company (another spelling), and one elsewhere.
-    await created(bob, { product: 'Wonderland', company: 'WONDER, Inc.' });
-    await created(bob, { product: 'Looking Glass', company: 'Wonder' });
+    // Alice is a member of her company's verified workspace. Bob refers two people to it (another spelling
+    // of its name), and one elsewhere; a referral to another Wonder (not routed) is nobody's to receive.
+    await saveVendor(ctx, { name: 'Wonder', members: [alice] });
+    const wonder = websiteOf('Wonder');
+    await created(bob, { product: 'Wonderland', company: 'WONDER, Inc.', website: wonder });
+    await created(bob, { product: 'Looking Glass', company: 'Wonder', website: wonder });
     await created(bob, { product: 'Other', company: 'Elsewhere' });
-    // Alice's own referral to her own company's product is not "received".
+    await created(testUser(), { product: 'Wonder Shop', company: 'Wonder', website: 'https://wonder-shop.example/' });
+    // Alice's own referral to her own workspace is not "received".
     ids.own = (
       await created(alice, {
         product: 'Wonderland',
         company: 'Wonder',
+        website: wonder,
         referredFirstName: 'Own',
         referredLastName: 'Company',
         referredEmail: 'own@x.example',
