@@ -453,6 +453,8 @@ describe('detail sheet', () => {
       'Lead accepted',
     ]);
     expect(items[2]).toHaveTextContent('Acme accepted the lead');
+    // Accepted: the stages stay the referrer's to mark.
+    expect(within(sheet).getByRole('button', { name: 'Demo Scheduled' })).toBeEnabled();
     await user.keyboard('{Escape}');
 
     await user.click(screen.getByRole('row', { name: /Linus Torvalds/ }));
@@ -460,6 +462,10 @@ describe('detail sheet', () => {
     expect(within(other).getByText('Tux declined this lead on Mar 5, 2026.')).toBeInTheDocument();
     expect(within(other).getByText('Reason: Not in our region')).toBeInTheDocument();
     expect(within(other).getByText('Declined', { selector: 'span' })).toBeInTheDocument();
+    // The decline ends the lead: no stage can be marked any more (the server refuses REFERRAL_ENDED).
+    expect(within(other).getByText('Tux declined this lead: its stage can no longer change.')).toBeInTheDocument();
+    for (const name of ['Warm Intro', 'Demo Scheduled', 'Intro Occurred', 'Closed-Won'])
+      expect(within(other).getByRole('button', { name })).toBeDisabled();
   });
 
   it('says when the vendor is not on Referral Hub', async () => {

@@ -85,6 +85,10 @@ export const ERRORS = {
     message: 'This referral was declined or withdrawn, so its intro email cannot be sent',
   },
   LEAD_DECLINED: { status: 409, message: 'This lead was declined or withdrawn; its milestones cannot be confirmed' },
+  REFERRAL_ENDED: {
+    status: 409,
+    message: 'The vendor declined this referral: its stage can no longer change',
+  },
   DEAL_VALUE_REQUIRED: { status: 400, message: 'Please enter the deal value' },
   DEAL_VALUE_NOT_EXPECTED: { status: 400, message: 'This milestone takes no deal value' },
   DEAL_VALUE_TOO_LARGE: { status: 400, message: 'Deal value is above the allowed maximum' },

@@ -309,6 +309,10 @@ export function referralUseCases(deps: {
     ): Promise<Referral> {
       const referral = await own(userId, referralId);
       await transaction(async (tx, emit) => {
+        const lead = (await lockReferral(tx, referral.id)) ?? fail('REFERRAL_NOT_FOUND');
+        // The vendor's decline ends the lead: its unpaid commissions are reversed, and a later stage would
+        // count a deal the vendor said is not one. (The referrer's own withdrawal can be undone.)
+        if (lead.leadStatus === 'declined' && input.status !== lead.status) fail('REFERRAL_ENDED');
         const referrer = await referrerProfile(tx, userId);
         const name = personName({
           firstName: referrer?.firstName ?? '',
@@ -322,9 +326,10 @@ export function referralUseCases(deps: {
           { status: input.status, timeline: true, actor: { kind: 'referrer', userId, name } },
         );
         // Withdrawn: the vendor that has the lead (and has not declined it) is told, as for a new lead.
-        const lead = moved && input.status === 'declined' ? await lockReferral(tx, referral.id) : null;
-        const vendor = lead?.vendorId && lead.leadStatus !== 'declined' ? await vendorById(tx, lead.vendorId) : null;
-        if (lead && vendor?.verified)
+        const withdrawn = moved && input.status === 'declined';
+        const vendor =
+          withdrawn && lead.vendorId && lead.leadStatus !== 'declined' ? await vendorById(tx, lead.vendorId) : null;
+        if (vendor?.verified)
           emit('lead.withdrawn', {
             referralId: referral.id,
             vendorId: vendor.id,

@@ -360,19 +360,27 @@ describe('accepting and declining', () => {
       5000,
       'referral.status_changed',
     );
-    // The referrer's own stage moves after it are on the same timeline.
-    const moved = await app().inject({
+    // The decline ends the lead: the referrer cannot move it on (a Closed-Won of theirs would count a deal the
+    // vendor said is not one), in any stage, and nothing is written; Declined again changes nothing.
+    const timeline = (await lead(member, referral.id)).timeline;
+    for (const status of ['intro_made', 'became_customer', 'pending']) {
+      const moved = await app().inject({
+        method: 'PUT',
+        url: `/api/referrals/${referral.id}/status`,
+        headers: referrer.headers,
+        payload: { status },
+      });
+      expect([moved.statusCode, moved.json().code]).toEqual([409, 'REFERRAL_ENDED']);
+    }
+    const again = await app().inject({
       method: 'PUT',
       url: `/api/referrals/${referral.id}/status`,
       headers: referrer.headers,
-      payload: { status: 'intro_made' },
+      payload: { status: 'declined' },
     });
-    expect(moved.statusCode).toBe(200);
-    expect((await lead(member, referral.id)).timeline.at(-1)).toMatchObject({
-      actor: 'referrer',
-      kind: 'stage_changed',
-      text: 'Moved to Warm Intro',
-    });
+    expect(again.statusCode, again.body).toBe(200);
+    expect((await lead(member, referral.id)).timeline).toEqual(timeline);
+    expect((await lead(member, referral.id)).stage).toBe('declined');
   });
 
   it('lets exactly one of concurrent decisions win', async () => {

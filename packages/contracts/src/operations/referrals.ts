@@ -127,11 +127,11 @@ export const referralOperations = {
     path: '/api/referrals/{id}/status',
     service: 'referrals',
     access: 'user',
-    summary: 'Move a referral to another stage',
+    summary: 'Move a referral to another stage (not one its vendor declined)',
     params: ReferralIdParams,
     body: UpdateStatusRequest,
     response: { status: 200, description: 'Updated referral', schema: Referral },
-    errors: own,
+    errors: [...own, 'REFERRAL_ENDED'],
   }),
   getReferralProgram: defineOperation({
     method: 'GET',

@@ -44,6 +44,8 @@ export function ReferralSheet({
   onMark: (status: ReferralStatus) => void;
   onOpenChange: (open: boolean) => void;
 }) {
+  // The vendor's decline ends the lead: the server refuses any other stage (REFERRAL_ENDED).
+  const declinedBy = referral?.lead?.status === 'declined' ? referral.lead.vendorName : null;
   return (
     <Sheet open={referral !== null} onOpenChange={onOpenChange}>
       {referral ? (
@@ -85,7 +87,9 @@ export function ReferralSheet({
                 Mark Milestone
               </h3>
               <p className="text-sm text-muted-foreground">
-                Stages you mark are for your own tracking. Commissions count once the vendor confirms.
+                {declinedBy
+                  ? `${declinedBy} declined this lead: its stage can no longer change.`
+                  : 'Stages you mark are for your own tracking. Commissions count once the vendor confirms.'}
               </p>
               <div className="grid grid-cols-2 gap-2">
                 {MILESTONES.map(({ label, status }) => {
@@ -94,7 +98,7 @@ export function ReferralSheet({
                     <Button
                       key={status}
                       variant={current ? 'secondary' : 'outline'}
-                      disabled={current || pendingStatus !== null}
+                      disabled={current || pendingStatus !== null || declinedBy !== null}
                       aria-pressed={current}
                       onClick={() => onMark(status)}
                     >
