@@ -229,11 +229,14 @@ test('a vendor member, an administrator and a referrer: every signed-in route fi
   await referrer.getByRole('dialog').getByRole('button', { name: 'Approve & Continue' }).click();
   await expect(referrer).toHaveURL(/\/submit-referral$/);
   await referrer.getByLabel('First name').fill('Greta');
-  await referrer.getByLabel('Last name').fill('Gruber');
+  await referrer.getByLabel('Last name').fill(`Gruber${'x'.repeat(80)}`);
   await referrer.getByLabel('Email').fill(uniqueEmail('greta'));
+  // Long unbroken texts (a pasted link, a run of letters) wrap on the vendor's lead card and the referrer's
+  // sheet instead of widening the page.
   await referrer
     .getByLabel('Why is this referral a good fit?')
-    .fill('Their Berlin sales team needs pipeline dashboards.');
+    .fill(`Their Berlin sales team needs pipeline dashboards: https://gruber.example/${'brief-'.repeat(50)}end`);
+  await referrer.getByLabel('Notes for the vendor (optional)').fill('N'.repeat(400));
   await describeClient(referrer, { name: 'Gruber Logistik GmbH', size: '51-200', country: 'Germany' });
   await expect(referrer.getByText(`Routed to ${possessive(VENDOR)} lead inbox`)).toBeVisible();
   await checkScreen(referrer, testInfo, 'referrer-submit-referral');

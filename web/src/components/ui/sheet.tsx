@@ -25,7 +25,7 @@ export function SheetContent({
       <DialogPrimitive.Content
         {...focus}
         className={cn(
-          'fixed inset-y-0 right-0 z-50 flex h-full w-full flex-col overflow-y-auto border-l border-border bg-background shadow-xl outline-none sm:max-w-lg',
+          'fixed inset-y-0 right-0 z-50 flex h-full w-full flex-col overflow-y-auto border-l border-border bg-background shadow-xl wrap-anywhere outline-none sm:max-w-lg',
           'data-[state=open]:animate-sheet-in',
           className,
         )}

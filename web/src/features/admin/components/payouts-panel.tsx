@@ -225,7 +225,7 @@ function ReferrerDue({
   return (
     <fieldset className="grid gap-2 rounded-lg border border-border p-3">
       {/* Floated, the legend sits inside the box as a heading: in the border it wrapped across it on a phone. */}
-      <legend className="float-left w-full text-sm font-semibold break-words">
+      <legend className="float-left w-full text-sm font-semibold wrap-anywhere">
         {`${group.referrer.name} (${group.referrer.email}): ${formatCents(group.totalCents, group.currency)} due`}
       </legend>
       <CheckboxField

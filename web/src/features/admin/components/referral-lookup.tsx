@@ -71,17 +71,23 @@ function ReferralSummary({ referral }: { referral: AdminReferral }) {
       </div>
       <dl className="grid gap-x-3 gap-y-1 sm:grid-cols-[8rem_1fr]">
         <dt className="text-muted-foreground">Client</dt>
-        <dd className="break-words">{`${client} · ${referral.referredEmail}`}</dd>
+        <dd className="wrap-anywhere">{`${client} · ${referral.referredEmail}`}</dd>
         <dt className="text-muted-foreground">Vendor</dt>
-        <dd className="break-words">{`${vendor} · ${referral.productName}`}</dd>
+        <dd className="wrap-anywhere">{`${vendor} · ${referral.productName}`}</dd>
         <dt className="text-muted-foreground">Referred by</dt>
-        <dd className="break-words">
+        <dd className="wrap-anywhere">
           {`${referral.referrer.name} (${referral.referrer.email}) on ${formatDate(referral.createdAt)}`}
         </dd>
         <dt className="text-muted-foreground">Earned</dt>
         <dd>{formatCents(referral.money.earnedCents, referral.money.currency)}</dd>
       </dl>
-      {referral.lead ? <MilestoneList money={referral.money} label={`Milestones of ${heading}`} /> : null}
+      {referral.lead ? (
+        <>
+          <h4 className="font-medium">Milestones</h4>
+          <MilestoneList money={referral.money} label={`Milestones of ${heading}`} />
+        </>
+      ) : null}
+      <h4 className="font-medium">Commissions (the referrer's share)</h4>
       <CommissionList
         commissions={referral.money.commissions}
         amount="referrer"
@@ -95,7 +101,7 @@ function ReferralSummary({ referral }: { referral: AdminReferral }) {
           </summary>
           <ol className="grid gap-1 border-t border-border p-2">
             {referral.ledger.map((entry) => (
-              <li key={entry.id} className="break-words">
+              <li key={entry.id} className="wrap-anywhere">
                 <time dateTime={entry.at} className="text-muted-foreground">
                   {formatDateTime(entry.at)}
                 </time>

@@ -81,7 +81,7 @@ function MatchCard({ match, rank, onRefer }: { match: ProgramMatch; rank: number
       <CardHeader className="gap-3">
         <div className="flex flex-wrap items-start justify-between gap-3">
           <div className="grid min-w-0 gap-1">
-            <CardTitle id={titleId} className="break-words">
+            <CardTitle id={titleId} className="wrap-anywhere">
               <span className="sr-only">{`#${rank} `}</span>
               {match.programName}
             </CardTitle>

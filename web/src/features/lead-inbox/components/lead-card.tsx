@@ -48,11 +48,11 @@ export function LeadCard({
   const verdict = fitVerdict(lead.fit);
 
   return (
-    <Card role="article" aria-labelledby={titleId}>
+    <Card role="article" aria-labelledby={titleId} className="wrap-anywhere">
       <CardHeader className="gap-2 pb-4">
         <div className="flex flex-wrap items-start justify-between gap-2">
           <div className="min-w-0">
-            <h2 id={titleId} className="text-lg font-semibold break-words">
+            <h2 id={titleId} className="text-lg font-semibold wrap-anywhere">
               {title}
             </h2>
             {facts ? <p className="text-sm text-muted-foreground">{facts}</p> : null}
@@ -64,14 +64,14 @@ export function LeadCard({
       <CardContent className="grid gap-5">
         <dl className="grid gap-x-4 gap-y-2 text-sm sm:grid-cols-[9rem_1fr]">
           <dt className="text-muted-foreground">Contact</dt>
-          <dd className="break-words">
+          <dd className="wrap-anywhere">
             {contact ? `${contact} · ` : null}
-            <a className="text-primary underline-offset-4 hover:underline" href={`mailto:${lead.contact.email}`}>
+            <a className="text-primary underline underline-offset-4" href={`mailto:${lead.contact.email}`}>
               {lead.contact.email}
             </a>
           </dd>
           <dt className="text-muted-foreground">Referred by</dt>
-          <dd className="break-words">
+          <dd className="wrap-anywhere">
             {[lead.referrer.name, lead.referrer.company].filter(Boolean).join(', ')}
             {lead.referrer.email ? ` (${lead.referrer.email})` : null}
           </dd>
@@ -84,11 +84,11 @@ export function LeadCard({
           <dt className="text-muted-foreground">Reference</dt>
           <dd>{`Referral ${lead.referralId}`}</dd>
           <dt className="text-muted-foreground">Why a good fit</dt>
-          <dd className="whitespace-pre-wrap break-words">{lead.reason}</dd>
+          <dd className="whitespace-pre-wrap wrap-anywhere">{lead.reason}</dd>
           {lead.notes ? (
             <>
               <dt className="text-muted-foreground">Notes</dt>
-              <dd className="whitespace-pre-wrap break-words">{lead.notes}</dd>
+              <dd className="whitespace-pre-wrap wrap-anywhere">{lead.notes}</dd>
             </>
           ) : null}
         </dl>
@@ -135,8 +135,8 @@ export function LeadCard({
           <div className="grid gap-2 border-t border-border p-3 text-sm">
             {lead.introEmail ? (
               <>
-                <p className="font-medium break-words">{lead.introEmail.subject}</p>
-                <p className="whitespace-pre-wrap break-words text-muted-foreground">{lead.introEmail.body}</p>
+                <p className="font-medium wrap-anywhere">{lead.introEmail.subject}</p>
+                <p className="whitespace-pre-wrap wrap-anywhere text-muted-foreground">{lead.introEmail.body}</p>
               </>
             ) : (
               <p className="text-muted-foreground">The referrer's intro email is still being prepared.</p>

@@ -301,7 +301,7 @@ function DraftEditor({
                   {preview.bcc.length > 0 ? <PreviewLine label="Bcc" value={recipientsText(preview.bcc)} /> : null}
                   <PreviewLine label="Subject" value={values.subject ?? ''} strong />
                 </dl>
-                <div className="whitespace-pre-wrap break-words leading-relaxed" data-testid="preview-body">
+                <div className="whitespace-pre-wrap wrap-anywhere leading-relaxed" data-testid="preview-body">
                   {values.body}
                 </div>
               </CardContent>
@@ -332,7 +332,7 @@ function PreviewLine({ label, value, strong = false }: { label: string; value: s
   return (
     <div className="grid grid-cols-[5rem_1fr] gap-2">
       <dt className="text-muted-foreground">{label}:</dt>
-      <dd className={strong ? 'font-semibold break-words' : 'break-words'}>{value}</dd>
+      <dd className={strong ? 'font-semibold wrap-anywhere' : 'wrap-anywhere'}>{value}</dd>
     </div>
   );
 }

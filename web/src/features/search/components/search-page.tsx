@@ -195,8 +195,8 @@ export function SearchPage() {
                       className="h-auto w-full min-w-0 flex-col items-start gap-0.5 px-4 py-3 text-left whitespace-normal"
                       onClick={() => dispatch(alternativeChosen(index))}
                     >
-                      <span className="font-semibold break-words text-foreground">{other.product}</span>
-                      <span className="text-xs font-normal break-words text-muted-foreground">
+                      <span className="font-semibold wrap-anywhere text-foreground">{other.product}</span>
+                      <span className="text-xs font-normal wrap-anywhere text-muted-foreground">
                         {stripLegalSuffixes(other.company)} · {other.description}
                       </span>
                     </Button>

@@ -25,7 +25,7 @@ export function AppShell({
       <TopBar user={user} onLogout={onLogout} />
       <div className="h-16 shrink-0" aria-hidden="true" />
       {banner}
-      <main id="main" className="flex flex-1 flex-col">
+      <main id="main" className="flex flex-1 flex-col wrap-anywhere">
         {children}
       </main>
     </div>

@@ -25,7 +25,7 @@ function Summary({ result }: { result: TestWebhookSummary }) {
       <dt className="font-medium">Time</dt>
       <dd>{result.durationMs} ms</dd>
       <dt className="font-medium">Fields returned</dt>
-      <dd className="break-words">{fieldsText(result)}</dd>
+      <dd className="wrap-anywhere">{fieldsText(result)}</dd>
       {result.error ? (
         <>
           <dt className="font-medium">Error</dt>

@@ -68,7 +68,7 @@ export function MembersPanel({ vendor, userId, onLeft }: { vendor: Vendor; userI
             return (
               <li key={member.userId} className="flex flex-col gap-3 p-3 sm:flex-row sm:items-center">
                 <div className="min-w-0 flex-1">
-                  <p className="font-medium break-words">
+                  <p className="font-medium wrap-anywhere">
                     {who(member)}
                     {self ? <span className="font-normal text-muted-foreground"> (you)</span> : null}
                   </p>

@@ -108,7 +108,7 @@ function Workspace({ vendor, user }: { vendor: Vendor; user: User }) {
       <Card>
         <CardContent className="grid gap-4 p-6">
           <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
-            <h2 className="text-2xl font-semibold tracking-tight break-words">{vendor.name}</h2>
+            <h2 className="text-2xl font-semibold tracking-tight wrap-anywhere">{vendor.name}</h2>
             <Badge variant={vendor.verified ? 'success' : 'warning'}>{verificationText(vendor)}</Badge>
           </div>
           <dl className="grid gap-x-6 gap-y-1 text-sm sm:grid-cols-[auto_1fr]">
