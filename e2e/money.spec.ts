@@ -227,7 +227,9 @@ test('the vendor confirms Closed-Won; the commission is earned, paid out by an a
   const exportHref = await recorded
     .getByRole('link', { name: `Export CSV of payout ${reference}` })
     .getAttribute('href');
-  const csv = await (await admin.request.get(exportHref!)).text();
+  const exported = await admin.request.get(exportHref!);
+  expect(exported.headers()['content-disposition']).toBe(`attachment; filename="payout-${today}-${reference}.csv"`);
+  const csv = await exported.text();
   expect(csv.split('\n')[0]).toContain('Payout reference');
   expect(csv).toContain(reference);
   expect(csv).toContain('5000.00');

@@ -381,8 +381,11 @@ export function moneyUseCases(deps: {
 
     listPayouts: (): Promise<Payout[]> => payoutsWhere('true', []),
 
-    /** One payout as CSV, a line per commission (amounts as decimals of cents, cells injection-safe). */
-    async exportPayout(id: string): Promise<string> {
+    /**
+     * One payout as CSV, a line per commission (amounts as decimals of cents, cells injection-safe), and the
+     * file's name: its date and reference ("payout-2026-03-20-PAY-7.csv"), so exports do not overwrite each other.
+     */
+    async exportPayout(id: string): Promise<{ filename: string; csv: string }> {
       const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
       const payout =
         (uuid.test(id) ? (await payoutsWhere('id = $1::uuid', [id]))[0] : undefined) ?? fail('PAYOUT_NOT_FOUND');
@@ -410,7 +413,14 @@ export function moneyUseCases(deps: {
           .map(csvCell)
           .join(','),
       );
-      return [PAYOUT_CSV_HEADER.join(','), ...lines].join('\r\n') + '\r\n';
+      const reference = payout.reference
+        .replace(/[^A-Za-z0-9._-]+/g, '-')
+        .replace(/^[.-]+/, '')
+        .slice(0, 80);
+      return {
+        filename: `payout-${payout.paidOn}${reference ? `-${reference}` : ''}.csv`,
+        csv: [PAYOUT_CSV_HEADER.join(','), ...lines].join('\r\n') + '\r\n',
+      };
     },
 
     /** What a vendor owes (gross, in escrow) and has paid, commission by commission (newest first). */

@@ -56,6 +56,10 @@ export function referralRoutes(deps: {
     listPayoutsDue: () => money.payoutsDue(),
     recordPayout: ({ identity, body }) => money.recordPayout(identity, body),
     listPayouts: () => money.listPayouts(),
-    exportPayout: ({ params }) => money.exportPayout(params.id),
+    exportPayout: async ({ params, reply }) => {
+      const { filename, csv } = await money.exportPayout(params.id);
+      reply.header('content-disposition', `attachment; filename="${filename}"`);
+      return csv;
+    },
   };
 }

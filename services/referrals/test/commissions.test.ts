@@ -803,6 +803,8 @@ describe('payouts', () => {
     });
     expect(csv.statusCode, csv.body).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
+    // Named after its date and reference (made safe for a file name), so exports do not overwrite each other.
+    expect(csv.headers['content-disposition']).toBe(`attachment; filename="payout-${PAID_ON}-REF.csv"`);
     const lines = csv.body.trim().split('\r\n');
     expect(lines[0]).toBe(
       'Payout reference,Method,Paid on,Referrer,Referrer email,Referral,Client,Vendor,Milestone,Gross,Referrer share,Platform fee,Currency',
