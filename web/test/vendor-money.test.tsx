@@ -57,12 +57,36 @@ function server(vendor: Vendor, extra?: Handler) {
 const renderVendor = () => renderRoute(<VendorPage user={ada} />, { path: paths.vendor, at: paths.vendor, user: ada });
 
 describe('Vendor workspace money (issue 10)', () => {
+  it('asks again while a workspace just created has not reached the service yet, then offers to try again', async () => {
+    let refusals = 2;
+    const api = server(makeVendor(), (req) =>
+      req.path === '/api/vendors/v-acme/commissions' && refusals-- > 0 ? problem('VENDOR_NOT_FOUND') : undefined,
+    );
+    renderVendor();
+    const owed = await screen.findByRole('region', { name: 'What you owe' });
+    await waitFor(() => expect(owed).toHaveTextContent('Owed (in escrow)$123.45'), { timeout: 5000 });
+    expect(api.callsTo('GET', '/api/vendors/v-acme/commissions')).toHaveLength(3);
+  }, 10_000);
+
+  it('offers Try again when what the vendor owes cannot be read', async () => {
+    let failures = 1;
+    server(makeVendor(), (req) =>
+      req.path === '/api/vendors/v-acme/commissions' && failures-- > 0 ? json(500, { message: 'Boom' }) : undefined,
+    );
+    const user = userEvent.setup();
+    renderVendor();
+    const owed = await screen.findByRole('region', { name: 'What you owe' });
+    expect(await within(owed).findByRole('alert')).toHaveTextContent('Failed to load what you owe.');
+    await user.click(within(owed).getByRole('button', { name: 'Try again' }));
+    await waitFor(() => expect(owed).toHaveTextContent('Owed (in escrow)$123.45'));
+  });
+
   it('shows what the vendor owes and has paid, line by line (gross)', async () => {
     server(makeVendor());
     renderVendor();
     const owed = await screen.findByRole('region', { name: 'What you owe' });
-    await waitFor(() => expect(owed).toHaveTextContent('Owed$123.45'));
-    expect(owed).toHaveTextContent('Paid$1,000.00');
+    await waitFor(() => expect(owed).toHaveTextContent('Owed (in escrow)$123.45'));
+    expect(owed).toHaveTextContent('Paid out to referrers$1,000.00');
     expect(within(owed).getByRole('list', { name: 'Commissions you owe or paid' })).toHaveTextContent(
       'Grace Hopper: Qualified Lead (Warm Intro)$123.45',
     );

@@ -18,12 +18,14 @@ export const isApiError = (error: unknown, code?: ApiErrorCode): error is ApiErr
   error instanceof ApiError && (code === undefined || error.code === code);
 
 /**
- * Retries of a workspace's data (leads, what it owes, webhooks) that answered NOT_A_MEMBER: the services
- * serving them learn a membership from `vendor.saved`, a moment after an invitation is accepted. Three more
- * tries a second apart; any other failure is shown at once (no retries, spec 7/9).
+ * Retries of a workspace's data (leads, what it owes, webhooks) that answered NOT_A_MEMBER or
+ * VENDOR_NOT_FOUND: the services serving them learn a workspace and its members from `vendor.saved`, a
+ * moment after it is created or an invitation is accepted. Three more tries a second apart; any other
+ * failure is shown at once (no retries, spec 7/9).
  */
 export const membershipRetry = {
-  retry: (failures: number, error: unknown) => failures < 3 && isApiError(error, 'NOT_A_MEMBER'),
+  retry: (failures: number, error: unknown) =>
+    failures < 3 && (isApiError(error, 'NOT_A_MEMBER') || isApiError(error, 'VENDOR_NOT_FOUND')),
   retryDelay: 1000,
 } as const;
 

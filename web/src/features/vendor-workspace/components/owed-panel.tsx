@@ -1,6 +1,7 @@
 import type { Vendor } from '@app/contracts';
 import { formatCents, milestoneLabel } from '@app/domain';
 import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Spinner } from '@/components/ui/spinner';
 import { COMMISSION_STATE_LABELS, commissionDates } from '@/components/money/milestones';
@@ -18,28 +19,30 @@ export function OwedPanel({ vendor }: { vendor: Vendor }) {
         </CardTitle>
         <CardDescription>
           Each milestone you confirm creates a commission from your bounties at that moment: what you owe Referral Hub
-          for the referrer.
+          for the referrer. It stays in escrow until Referral Hub pays the referrer out.
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
         {owed.isError ? (
-          <p
-            role="alert"
-            className="text-sm"
-          >{`Failed to load what you owe. ${errorText(owed.error, 'Please try again.')}`}</p>
+          <div role="alert" className="grid justify-items-start gap-2 text-sm">
+            <p>{`Failed to load what you owe. ${errorText(owed.error, 'Please try again.')}`}</p>
+            <Button variant="outline" size="sm" onClick={() => void owed.refetch()}>
+              Try again
+            </Button>
+          </div>
         ) : owed.isPending ? (
           <Spinner className="size-6" label="Loading what you owe" />
         ) : (
           <>
             <dl className="grid grid-cols-2 gap-3" aria-label="Totals">
               <div className="rounded-lg border border-border p-3">
-                <dt className="text-sm text-muted-foreground">Owed</dt>
+                <dt className="text-sm text-muted-foreground">Owed (in escrow)</dt>
                 <dd className="text-2xl font-bold tabular-nums">
                   {formatCents(owed.data.owedCents, owed.data.currency)}
                 </dd>
               </div>
               <div className="rounded-lg border border-border p-3">
-                <dt className="text-sm text-muted-foreground">Paid</dt>
+                <dt className="text-sm text-muted-foreground">Paid out to referrers</dt>
                 <dd className="text-2xl font-bold tabular-nums">
                   {formatCents(owed.data.paidCents, owed.data.currency)}
                 </dd>
