@@ -20,13 +20,18 @@ export interface Destination {
  * is the vendor's verified domain (or a subdomain of it); (2) it is the website of an active program linked
  * to the vendor (programs a member saves must be on the vendor's own domain; administrators link the rest).
  * A name is never enough: anyone can call a workspace "Bravo" (issue 9), so a product without a website is
- * tracked, not routed.
+ * tracked, not routed. Nor is a referral routed to a workspace with nobody to receive it.
  */
 export async function destinationVendor(tx: Sql, destination: Destination): Promise<StoredVendor | null> {
   const host = websiteHost(destination.website);
   if (!host) return null;
-  const byDomain = await verifiedVendorByHost(tx, host);
-  if (byDomain) return byDomain;
+  const vendor = (await verifiedVendorByHost(tx, host)) ?? (await programVendor(tx, host));
+  // A workspace nobody would hear of a lead from (no member, no lead inbox: one an administrator created and
+  // nobody joined yet) receives none: the referrer would be told it was delivered when it reached no one.
+  return vendor && leadRecipients(vendor).length > 0 ? vendor : null;
+}
+
+async function programVendor(tx: Sql, host: string): Promise<StoredVendor | null> {
   const program = await verifiedVendorProgram(tx, host);
   if (!program) return null;
   const vendor = await vendorById(tx, program.vendorId);

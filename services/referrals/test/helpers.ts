@@ -158,7 +158,7 @@ export async function saveVendor(
     leadInbox: '',
     ...fields,
   };
-  if (!vendor.leadInbox) vendor.leadInbox = `leads@${vendor.domain}`;
+  if (fields.leadInbox === undefined) vendor.leadInbox = `leads@${vendor.domain}`;
   await deliver(ctx, 'vendor.saved', {
     vendorId: vendor.vendorId,
     version: vendor.version,

@@ -193,6 +193,28 @@ describe('routing a referral to a verified vendor', () => {
     expect(ctx.published.filter((e) => e.name === 'lead.created').length).toBe(before);
   });
 
+  it('routes nothing to a workspace nobody would hear of it from (no member, no lead inbox), until someone joins', async () => {
+    const empty = await saveVendor(ctx, { name: 'Empty Co', leadInbox: '' });
+    const user = testUser();
+    const before = await fitOf(user, {
+      company: 'Empty Co',
+      product: 'Empty CRM',
+      website: empty.domain,
+      client: fittingClient,
+    });
+    expect(before.vendor).toBeNull();
+    const unrouted = await created(user, { company: 'Empty Co', website: empty.domain });
+    expect(unrouted.lead).toBeNull();
+    // Its first owner joins: referrals reach it from then on.
+    await saveVendor(ctx, { ...empty, members: [testUser('first-owner')], version: 2 });
+    expect((await created(user, { company: 'Empty Co', website: empty.domain })).lead?.vendorId).toBe(empty.vendorId);
+    // A lead inbox alone is someone to tell, too.
+    const inboxOnly = await saveVendor(ctx, { name: 'Inbox Only Co' });
+    expect((await created(user, { company: 'Inbox Only Co', website: inboxOnly.domain })).lead?.vendorId).toBe(
+      inboxOnly.vendorId,
+    );
+  });
+
   it('stops routing to a vendor once it is no longer verified, and ignores an older version', async () => {
     const fading = await saveVendor(ctx, { name: 'Fading Co' });
     const user = testUser();

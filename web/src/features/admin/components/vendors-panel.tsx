@@ -290,7 +290,7 @@ function CreateVendorCard({ onDone }: { onDone: () => void }) {
                 name="approve"
                 id="admin-vendor-approve"
                 label="Approve it now"
-                hint="It receives leads at once. Leave it unchecked to let a member verify it with their address."
+                hint="It receives leads as soon as someone can read them: the lead inbox above, or a member who joins. Leave it unchecked to let a member verify it with their address."
               />
               {watch('approve') ? (
                 <FormTextarea name="note" id="admin-vendor-note" label="Why do you approve it?" rows={2} />
