@@ -204,6 +204,25 @@ export const events = {
   }),
   /** The referrer withdrew a referral routed to a vendor (referrals): the lead inbox and members are emailed. */
   'lead.withdrawn': TeamLeadNotice,
+  /**
+   * The vendor or an administrator reversed a deal (referrals): its unpaid commissions were reversed, and the
+   * referrer is emailed what they lost and why.
+   */
+  'commissions.reversed': z.object({
+    referralId: z.number().int(),
+    vendorId: z.string().nullable(),
+    vendorName: z.string(),
+    clientName: z.string(),
+    referrerEmail: z.string(),
+    referrerFirstName: z.string(),
+    reversedBy: z.enum(['vendor', 'admin']),
+    reason: z.string(),
+    milestones: z.array(z.enum(MILESTONES)),
+    currency: z.string(),
+    /** The referrer's share of the reversed commissions, in cents. */
+    referrerCents: z.number().int(),
+    reversedAt: z.iso.datetime(),
+  }),
   /** An administrator recorded a payout batch (referrals): each referrer paid is emailed their lines. */
   'payout.recorded': z.object({
     payoutId: z.string(),
@@ -288,6 +307,7 @@ export const EVENT_PRODUCERS: Record<EventName, ServiceName> = {
   'commission.created': 'referrals',
   'milestone.confirmation_requested': 'referrals',
   'lead.withdrawn': 'referrals',
+  'commissions.reversed': 'referrals',
   'payout.recorded': 'referrals',
   'program.saved': 'programs',
   'vendor.saved': 'profiles',

@@ -15,6 +15,7 @@ import { sentEmails } from './repository.ts';
 import { mailRoutes } from './routes.ts';
 import { emailSender, sendWhole } from './sender.ts';
 import { sendCommissionEarned } from './subscribers/commission-earned.ts';
+import { sendCommissionsReversed } from './subscribers/commissions-reversed.ts';
 import { sendConfirmationRequested } from './subscribers/confirmation-requested.ts';
 import { sendLeadWithdrawn } from './subscribers/lead-withdrawn.ts';
 import { sendDemoRequest } from './subscribers/demo-request.ts';
@@ -81,6 +82,7 @@ export async function createMailService(
   await service.subscribe(sendConfirmationRequested(mailer));
   await service.subscribe(sendLeadWithdrawn(mailer));
   await service.subscribe(sendCommissionEarned(mailer));
+  await service.subscribe(sendCommissionsReversed(mailer));
   await service.subscribe(sendPayoutRecorded(mailer));
   await service.subscribe(sendSignUpAttemptNotice(mailer));
   await service.subscribe(sendEmailChangeRequestedNotice(mailer));

@@ -355,6 +355,45 @@ export function leadWithdrawnEmail(input: TeamLeadEmail): RenderedEmail {
 }
 
 /** A commission earned, to the referrer: their share (formatCents), for which milestone of which referral. */
+/** A deal the vendor or an administrator reversed: the referrer hears what they lost and why. */
+export function commissionsReversedEmail(input: {
+  appName: string;
+  publicUrl: string;
+  referrerFirstName: string;
+  vendorName: string;
+  clientName: string;
+  reversedBy: 'vendor' | 'admin';
+  reason: string;
+  /** milestoneLabel of each milestone reversed, in order. */
+  milestones: string[];
+  /** formatCents(referrerCents, currency). */
+  amount: string;
+}): RenderedEmail {
+  const link = new URL('/referral-impact', input.publicUrl).href;
+  const name = input.referrerFirstName.trim() || 'there';
+  const client = input.clientName.trim() || 'your client';
+  const vendor = input.vendorName.trim() || 'The vendor';
+  const who = input.reversedBy === 'admin' ? `An administrator of ${input.appName}` : vendor;
+  const subject = oneLine(`Your commission for ${client} was reversed`);
+  const what = `${who} reversed the deal of your referral of ${client}: ${input.amount} not paid out yet is no longer yours.`;
+  const rows = rowsOf([
+    ['Client', client],
+    ['Vendor', vendor],
+    ['Milestones', input.milestones.join(', ')],
+    ['Reversed', input.amount],
+    ['Reason', input.reason],
+  ]);
+  const paid = 'Commissions already paid out stay paid. If you think this is a mistake, reply to the vendor.';
+  const follow = 'Your earnings are in your Referral Impact:';
+  const text = [`Hi ${name},`, '', what, '', ...rows.text, '', paid, '', follow, '', link].join('\n');
+  const html = accountHtml(
+    'Commission reversed',
+    [`Hi ${escapeHtml(name)},`, escapeHtml(what), rows.html, escapeHtml(paid), escapeHtml(follow)],
+    { label: 'Open Referral Impact', href: link },
+  );
+  return { subject, text, html };
+}
+
 export function commissionEarnedEmail(input: {
   appName: string;
   publicUrl: string;

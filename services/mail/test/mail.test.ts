@@ -811,6 +811,53 @@ describe('money emails', () => {
     expect(rows).toEqual([{ kind: 'commission-created', recipient: 'rita@agency.test', status: 'sent' }]);
   });
 
+  it('tells the referrer once that a deal was reversed: by whom, why, the milestones and their share lost', async () => {
+    const buses = await startMail();
+    const reversal = (reversedBy: 'vendor' | 'admin', referralId: number) =>
+      envelope(
+        outboxEvent('commissions.reversed', {
+          referralId,
+          vendorId: 'vendor-1',
+          vendorName: 'Acme <Labs>',
+          clientName: 'Globex & Sons',
+          referrerEmail: 'rita@agency.test',
+          referrerFirstName: 'Rita',
+          reversedBy,
+          reason: 'Contract cancelled in week 2',
+          milestones: ['qualifiedLead', 'opportunityCreated'],
+          currency: 'USD',
+          referrerCents: 24_539,
+          reversedAt: new Date().toISOString(),
+        }),
+      );
+    const event = reversal('vendor', 47);
+    const messages = await deliverTwice(buses, event, (m) => m.subject.includes('was reversed'));
+    expect(messages).toHaveLength(1);
+    const [message] = messages;
+    expect(message!.to).toEqual(['rita@agency.test']);
+    expect(message!.subject).toBe('Your commission for Globex & Sons was reversed');
+    for (const line of [
+      'Hi Rita,',
+      'Acme <Labs> reversed the deal of your referral of Globex & Sons: $245.39 not paid out yet is no longer yours.',
+      'Milestones: Qualified Lead (Warm Intro), Opportunity Created (Demo)',
+      'Reason: Contract cancelled in week 2',
+      'already paid out stay paid',
+      'https://app.example.com/referral-impact',
+    ])
+      expect(message!.text).toContain(line);
+    expect(message!.html).toContain('Acme &lt;Labs&gt;');
+    const { rows } = await sql.query('SELECT kind, recipient, status FROM mail.sent_emails WHERE event_id = $1', [
+      event.id,
+    ]);
+    expect(rows).toEqual([{ kind: 'commissions-reversed', recipient: 'rita@agency.test', status: 'sent' }]);
+    // An administrator's reversal is said to be the platform's.
+    await buses[0]!.publish(reversal('admin', 48));
+    const byAdmin = await catcher.waitFor(
+      (m) => m.subject.includes('was reversed') && m.text.includes('administrator'),
+    );
+    expect(byAdmin.text).toContain('An administrator of');
+  });
+
   it('tells each referrer paid once, with only their own total, the reference and the date', async () => {
     const buses = await startMail();
     const event = envelope(

@@ -200,8 +200,9 @@ export function impactReads(pool: pg.Pool, currency: string) {
                      (SELECT ap.company_name FROM projects ap WHERE ap.id = r.project_id)) AS partner,
             r.referred_first_name || ' ' || r.referred_last_name AS contact,
             -- The stage's commission, on the referral's latest move to that stage only (a stage reached twice
-            -- shows it once): what the move led to, whoever confirmed it.
+            -- shows it once): what the move led to, whoever confirmed it; none once it was reversed.
             (SELECT cm.referrer_cents::text FROM commissions cm WHERE cm.referral_id = s.referral_id AND cm.milestone = ${MILESTONE_OF_STATUS}
+                AND NOT EXISTS (SELECT 1 FROM commission_entries ce WHERE ce.commission_id = cm.id AND ce.kind = 'reversed')
                 AND NOT EXISTS (SELECT 1 FROM referral_status_changes later WHERE later.referral_id = s.referral_id
                                    AND later.to_status = s.to_status AND (later.at, later.id) > (s.at, s.id))) AS amount,
             s.at

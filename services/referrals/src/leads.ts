@@ -2,9 +2,9 @@ import type { ConfirmMilestoneRequest, Lead, LeadStatus, VendorCommissions } fro
 import { fail, type Identity, type TransactionRunner } from '@app/kit';
 import type { Tx } from './db.ts';
 import type { LeadReads, LeadsQuery } from './lead-reads.ts';
-import { checkCeiling, confirmMilestone, type MoneySettings } from './milestones.ts';
+import { checkCeiling, confirmMilestone, reverseDeal, type MoneySettings } from './milestones.ts';
 import type { MoneyUseCases } from './money.ts';
-import { lockReferral, reverseUnpaid, setDealValues, type Actor } from './money-repository.ts';
+import { lockReferral, setDealValues, type Actor } from './money-repository.ts';
 import { personName } from './people.ts';
 import { addTimelineEntry, decideLead, decidedReferral, referrerProfile } from './repository.ts';
 import { changeStage } from './stage-change.ts';
@@ -185,20 +185,8 @@ export function leadUseCases(deps: {
       await lead(vendor.id, referralId);
       const actor = memberActor(identity, vendor);
       await transaction(async (tx, emit) => {
-        const now = new Date();
         const referral = (await lockReferral(tx, referralId)) ?? fail('LEAD_NOT_FOUND');
-        const reversed = await reverseUnpaid(tx, referralId, actor, reason, now);
-        if (!reversed.count) fail('NOTHING_TO_REVERSE');
-        await addTimelineEntry(tx, referralId, timelineEntry.dealReversed('vendor', vendor.name, reason), now);
-        emit('lead.status_changed', {
-          referralId,
-          vendorId: vendor.id,
-          stage: referral.status,
-          previousStage: referral.status,
-          change: 'deal_reversed',
-          milestone: null,
-          changedAt: now.toISOString(),
-        });
+        await reverseDeal(tx, emit, { referral, actor, reason, vendorName: vendor.name, currency: settings.currency });
       });
       return lead(vendor.id, referralId);
     },

@@ -9,6 +9,7 @@ import {
   insertCommission,
   insertConfirmation,
   lockReferral,
+  reverseUnpaid,
   setDealValues,
   type Actor,
   type LockedReferral,
@@ -209,4 +210,48 @@ async function earn(
     createdAt: at.toISOString(),
   });
   return id;
+}
+
+/**
+ * The vendor or an administrator reverses a deal, in the caller's transaction with the referral locked: every
+ * unpaid commission of the referral gets its reversal entry (409 NOTHING_TO_REVERSE when none is left), the
+ * timeline says who and why, the vendor's webhooks hear `lead.status_changed` (deal_reversed) and the referrer
+ * is emailed through `commissions.reversed`.
+ */
+export async function reverseDeal(
+  tx: Tx,
+  emit: Emit,
+  deal: { referral: LockedReferral; actor: Actor; reason: string; vendorName: string; currency: string },
+): Promise<void> {
+  const { referral, actor, reason } = deal;
+  const at = new Date();
+  const reversed = await reverseUnpaid(tx, referral.id, actor, reason, at);
+  if (!reversed.count) fail('NOTHING_TO_REVERSE');
+  const by = actor.kind === 'admin' ? 'admin' : 'vendor';
+  await addTimelineEntry(tx, referral.id, timelineEntry.dealReversed(by, deal.vendorName, reason), at);
+  if (referral.vendorId)
+    emit('lead.status_changed', {
+      referralId: referral.id,
+      vendorId: referral.vendorId,
+      stage: referral.status,
+      previousStage: referral.status,
+      change: 'deal_reversed',
+      milestone: null,
+      changedAt: at.toISOString(),
+    });
+  const referrer = await referrerProfile(tx, referral.userId);
+  emit('commissions.reversed', {
+    referralId: referral.id,
+    vendorId: referral.vendorId,
+    vendorName: deal.vendorName,
+    clientName: referral.clientName,
+    referrerEmail: referrer?.email ?? '',
+    referrerFirstName: referrer?.firstName || personName({ firstName: '', lastName: '', email: referrer?.email ?? '' }),
+    reversedBy: by,
+    reason,
+    milestones: reversed.milestones,
+    currency: deal.currency,
+    referrerCents: reversed.cents,
+    reversedAt: at.toISOString(),
+  });
 }

@@ -1,4 +1,11 @@
-import { Bounties, type Commission, type LedgerEntry, type Milestone, type ReferralStatus } from '@app/contracts';
+import {
+  Bounties,
+  MILESTONES,
+  type Commission,
+  type LedgerEntry,
+  type Milestone,
+  type ReferralStatus,
+} from '@app/contracts';
 import { prepared } from '@app/kit';
 import type pg from 'pg';
 import type { Tx } from './db.ts';
@@ -211,10 +218,12 @@ export async function reverseUnpaid(
   actor: Actor,
   reason: string,
   at: Date,
-): Promise<{ count: number; cents: number }> {
+): Promise<{ count: number; cents: number; milestones: Milestone[] }> {
   await tx.$queryRaw`SELECT id FROM commissions WHERE referral_id = ${referralId} ORDER BY id FOR UPDATE`;
-  const open = await tx.$queryRawUnsafe<Array<{ id: string; user_id: string; referrer_cents: bigint }>>(
-    `SELECT c.id::text, c.user_id, c.referrer_cents FROM commissions c WHERE c.referral_id = $1 AND NOT ${SETTLED} ORDER BY c.id`,
+  const open = await tx.$queryRawUnsafe<
+    Array<{ id: string; user_id: string; referrer_cents: bigint; milestone: Milestone }>
+  >(
+    `SELECT c.id::text, c.user_id, c.referrer_cents, c.milestone FROM commissions c WHERE c.referral_id = $1 AND NOT ${SETTLED} ORDER BY c.id`,
     referralId,
   );
   let total = 0;
@@ -225,7 +234,8 @@ export async function reverseUnpaid(
       VALUES (${commission.id}::uuid, ${referralId}, ${commission.user_id}, 'reversed', ${-cents(commission.referrer_cents)},
               ${actor.kind}, ${actor.userId}, ${actor.name}, ${reason}, ${at})`;
   }
-  return { count: open.length, cents: total };
+  const milestones = MILESTONES.filter((m) => open.some((c) => c.milestone === m));
+  return { count: open.length, cents: total, milestones };
 }
 
 /** The listed commissions locked in id order; those still in escrow with their referrer. */

@@ -17,7 +17,7 @@ import { fail, type Identity, type TransactionRunner } from '@app/kit';
 import type pg from 'pg';
 import type { z } from 'zod';
 import type { Tx } from './db.ts';
-import { checkRetentionDue, confirmMilestone, type MoneySettings } from './milestones.ts';
+import { checkRetentionDue, confirmMilestone, reverseDeal, type MoneySettings } from './milestones.ts';
 import {
   confirmationsOf,
   currentBounties,
@@ -29,7 +29,6 @@ import {
   lockForPayout,
   lockReferral,
   queryCommissions,
-  reverseUnpaid,
   type Actor,
 } from './money-repository.ts';
 import { personName } from './people.ts';
@@ -242,21 +241,15 @@ export function moneyUseCases(deps: {
       await referralOf(referralId);
       const actor = await actorOf(db, identity, 'admin');
       await transaction(async (tx, emit) => {
-        const now = new Date();
         const referral = (await lockReferral(tx, referralId)) ?? fail('REFERRAL_NOT_FOUND');
-        const reversed = await reverseUnpaid(tx, referralId, actor, reason, now);
-        if (!reversed.count) fail('NOTHING_TO_REVERSE');
-        await addTimelineEntry(tx, referralId, timelineEntry.dealReversed('admin', actor.name, reason), now);
-        if (referral.vendorId)
-          emit('lead.status_changed', {
-            referralId,
-            vendorId: referral.vendorId,
-            stage: referral.status,
-            previousStage: referral.status,
-            change: 'deal_reversed',
-            milestone: null,
-            changedAt: now.toISOString(),
-          });
+        const vendor = referral.vendorId ? await vendorById(tx, referral.vendorId) : null;
+        await reverseDeal(tx, emit, {
+          referral,
+          actor,
+          reason,
+          vendorName: vendor?.name ?? '',
+          currency: settings.currency,
+        });
       });
       return referralOf(referralId);
     },

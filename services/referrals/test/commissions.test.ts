@@ -531,6 +531,19 @@ describe('reversal', () => {
       reversalReason: 'Contract cancelled',
     });
     expect(await leadChange(id, 'deal_reversed')).toMatchObject({ vendorId: s.vendor.vendorId });
+    // The referrer is told what they lost and why (the mail service emails them).
+    const [notice] = await published('commissions.reversed', id);
+    expect(notice?.payload).toMatchObject({
+      vendorId: s.vendor.vendorId,
+      vendorName: s.vendor.name,
+      referrerEmail: s.referrer.email,
+      referrerFirstName: 'Rita',
+      reversedBy: 'vendor',
+      reason: 'Contract cancelled',
+      milestones: ['qualifiedLead'],
+      referrerCents: 7000,
+      currency: 'USD',
+    });
     const before = await moneyRows();
     const again = await reverse(s.member, vendorUrl);
     expect([again.statusCode, again.json().code]).toEqual([409, 'NOTHING_TO_REVERSE']);
@@ -561,6 +574,10 @@ describe('reversal', () => {
     expect(referral.money.milestones.find((m) => m.milestone === 'opportunityCreated')?.confirmedBy).toBe('admin');
     expect(referral.status).toBe('intro_accepted');
     expect((await reverse(admin, `/api/admin/referrals/${id}/reverse`)).statusCode).toBe(200);
+    expect((await published('commissions.reversed', id, 2)).map((e) => e.payload)).toMatchObject([
+      { reversedBy: 'vendor', referrerCents: 7000 },
+      { reversedBy: 'admin', vendorName: s.vendor.name, milestones: ['opportunityCreated'], referrerCents: 17539 },
+    ]);
     const entries = await ledger(id);
     expect(entries.map((e) => [e.kind, e.actor, e.reason])).toEqual([
       ['earned', 'vendor', `Confirmed by ${s.vendor.name}`],

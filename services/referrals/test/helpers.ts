@@ -256,6 +256,7 @@ export const startReferrals = (env: Record<string, string> = {}): Promise<TestCo
       'commission.created',
       'milestone.confirmation_requested',
       'lead.withdrawn',
+      'commissions.reversed',
       'payout.recorded',
     ],
     ({ databaseUrl, bus }) =>

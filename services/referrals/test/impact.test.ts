@@ -283,6 +283,20 @@ describe('GET /api/referral-impact', () => {
       ['accepted', null],
       ['sent', null],
     ]);
+    // Acme reverses the deal: the activity no longer shows money the referrer does not have.
+    const reversed = await app().inject({
+      method: 'POST',
+      url: `/api/vendors/${acmeId}/leads/${id}/reverse`,
+      headers: acmeMember.headers,
+      payload: { reason: 'Duplicate lead' },
+    });
+    expect(reversed.statusCode, reversed.body).toBe(200);
+    const after = ImpactSummary.parse((await impact('', back)).json()).recentActivity;
+    expect(after.map((a) => [a.type, a.amountCents])).toEqual([
+      ['accepted', null],
+      ['accepted', null],
+      ['sent', null],
+    ]);
   });
 
   it('shows nothing of other users', async () => {
