@@ -410,12 +410,43 @@ describe('Admin: vendor workspaces (issue 9)', () => {
     );
   });
 
-  it('approves a workspace with a note, which is required', async () => {
-    const server = adminServer();
+  it('approves a workspace with a note, which is required, after seeing who claims it', async () => {
+    const server = adminServer((req) =>
+      req.method === 'GET' && req.path === '/api/vendors/v-tux'
+        ? json(
+            200,
+            vendorOf(summary({ id: 'v-tux', name: 'Tux Cloud', domain: 'tux.example', verified: false }), {
+              members: [
+                {
+                  userId: 'u-vic',
+                  email: 'vic@tux-partners.example',
+                  name: 'Vic',
+                  role: 'owner',
+                  joinedAt: '2026-03-01T10:00:00.000Z',
+                },
+                {
+                  userId: 'u-ann',
+                  email: 'ann@eu.tux.example',
+                  name: 'Ann',
+                  role: 'member',
+                  joinedAt: '2026-03-02T10:00:00.000Z',
+                },
+              ],
+            }),
+          )
+        : undefined,
+    );
     const user = userEvent.setup();
     const region = await openVendors(user);
     await user.click(within(region).getByRole('button', { name: 'Approve Tux Cloud' }));
     const dialog = await screen.findByRole('dialog', { name: 'Approve Tux Cloud?' });
+    // Who claims it, and whether their addresses are at its domain (an address elsewhere proves nothing).
+    const members = await within(dialog).findByRole('list', { name: 'Members' });
+    const [vic, ann] = within(members).getAllByRole('listitem');
+    expect(vic).toHaveTextContent('vic@tux-partners.example (owner), joined Mar 1, 2026');
+    expect(vic).toHaveTextContent('Not at tux.example');
+    expect(ann).toHaveTextContent('ann@eu.tux.example (member)');
+    expect(ann).toHaveTextContent('At tux.example');
     await user.click(within(dialog).getByRole('button', { name: 'Approve' }));
     expect(await within(dialog).findByText('Please say why you approve this vendor')).toBeInTheDocument();
     expect(server.callsTo('POST', '/api/vendors/v-tux/approve')).toHaveLength(0);

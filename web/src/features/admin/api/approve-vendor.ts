@@ -1,6 +1,6 @@
 import { operations } from '@app/contracts';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { call } from '@/lib/api-client';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { call, urlFor } from '@/lib/api-client';
 import { vendorDirectoryKey } from './vendor-directory';
 
 /** POST /api/vendors/{vendorId}/approve {note}: verified by an administrator; the note goes to the audit log. */
@@ -14,3 +14,11 @@ export function useApproveVendor() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: vendorDirectoryKey }),
   });
 }
+
+/** GET /api/vendors/{vendorId}: the workspace with its members, for the administrator about to approve it. */
+export const useVendorClaim = (vendorId: string | null) =>
+  useQuery({
+    queryKey: [urlFor(operations.getVendor, { params: { vendorId: vendorId ?? '' } })],
+    queryFn: () => call(operations.getVendor, { params: { vendorId: vendorId! } }),
+    enabled: vendorId !== null,
+  });

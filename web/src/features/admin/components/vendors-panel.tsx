@@ -30,7 +30,7 @@ import { isApiError } from '@/lib/api-client';
 import { formatDate } from '@/lib/dates';
 import { errorText } from '@/lib/errors';
 import { useAdminCreateVendor } from '../api/admin-create-vendor';
-import { useApproveVendor } from '../api/approve-vendor';
+import { useApproveVendor, useVendorClaim } from '../api/approve-vendor';
 import { useVendorDirectory } from '../api/vendor-directory';
 
 type Status = 'all' | 'verified' | 'unverified';
@@ -172,6 +172,43 @@ export function VendorsPanel() {
   );
 }
 
+/**
+ * Who claims a workspace, for the administrator about to vouch for it: each member's address and role, and
+ * whether the address is at the workspace's domain (a member at another domain proves nothing about it).
+ */
+function VendorClaim({ vendorId, domain }: { vendorId: string; domain: string }) {
+  const claim = useVendorClaim(vendorId);
+  const atDomain = (email: string) => {
+    const host = email.split('@')[1]?.toLowerCase() ?? '';
+    return domain !== '' && (host === domain || host.endsWith(`.${domain}`));
+  };
+  return (
+    <section aria-label="Who claims it" className="grid gap-2 text-sm">
+      <h3 className="font-semibold">Who claims it</h3>
+      {claim.isPending ? (
+        <p className="text-muted-foreground">Loading its members…</p>
+      ) : claim.isError ? (
+        <p role="alert">{errorText(claim.error, 'Failed to load its members')}</p>
+      ) : claim.data.members.length === 0 ? (
+        <p className="text-muted-foreground">Nobody has joined it yet: it receives no lead until someone does.</p>
+      ) : (
+        <ul className="grid gap-1" aria-label="Members">
+          {claim.data.members.map((member) => (
+            <li key={member.userId} className="flex flex-wrap items-center gap-2">
+              <span className="wrap-anywhere">{`${member.email} (${member.role}), joined ${formatDate(member.joinedAt)}`}</span>
+              {domain ? (
+                <Badge variant={atDomain(member.email) ? 'success' : 'warning'}>
+                  {atDomain(member.email) ? `At ${domain}` : `Not at ${domain}`}
+                </Badge>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
 function ApproveDialog({ vendor, onClose }: { vendor: VendorSummary | null; onClose: () => void }) {
   const approve = useApproveVendor();
   return (
@@ -183,6 +220,7 @@ function ApproveDialog({ vendor, onClose }: { vendor: VendorSummary | null; onCl
             {`It becomes verified by an administrator: it receives leads for ${vendor?.domain || 'its website'}, and its lead criteria and bounties apply. Your note is kept in its audit log.`}
           </DialogDescription>
         </DialogHeader>
+        {vendor ? <VendorClaim vendorId={vendor.id} domain={vendor.domain} /> : null}
         <Form
           schema={ApproveVendorRequest}
           defaultValues={{ note: '' }}
