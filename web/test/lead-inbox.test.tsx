@@ -9,7 +9,7 @@ import { installServer, json, makeUser, problem, renderRoute, type Handler } fro
 
 const ada = makeUser({ id: 'u1', email: 'ada@acme.example' });
 const renderInbox = (at: string = paths.vendorLeads) =>
-  renderRoute(<LeadsPage />, { path: paths.vendorLeads, at, user: ada });
+  renderRoute(<LeadsPage user={ada} />, { path: paths.vendorLeads, at, user: ada });
 
 function inboxServer(mine: MyVendors, leads: Lead[], extra?: Handler) {
   const state = { leads };
@@ -64,6 +64,20 @@ describe('Lead inbox (issue 9)', () => {
     ).toEqual(['Referral submitted', "Sent to the vendor's lead inbox"]);
   });
 
+  it("shows a member's own referral as theirs: nothing to accept, decline or confirm (the server refuses OWN_LEAD)", async () => {
+    const own = makeLead({ referrer: { name: 'Ada Lovelace', company: 'Acme', email: 'ADA@acme.example' } });
+    inboxServer(mine(), [own]);
+    renderInbox();
+    const card = await screen.findByRole('article');
+    expect(card).toHaveTextContent(
+      'This is your own referral: another member of the workspace accepts or declines it.',
+    );
+    expect(within(card).queryByRole('button', { name: /^Accept|^Decline/ })).not.toBeInTheDocument();
+    expect(within(card).queryByRole('button', { name: /^Confirm/ })).not.toBeInTheDocument();
+    expect(within(card).queryByRole('button', { name: 'Set expected value' })).not.toBeInTheDocument();
+    expect(card).toHaveTextContent('another member of the workspace confirms its milestones');
+  });
+
   it('accepts a lead; the list is read again', async () => {
     const server = inboxServer(mine(), [makeLead()], (req) => {
       if (req.method !== 'POST' || req.path !== '/api/vendors/v-acme/leads/7/accept') return undefined;
@@ -77,6 +91,8 @@ describe('Lead inbox (issue 9)', () => {
     await user.click(within(lead).getByRole('button', { name: 'Accept Globex' }));
     expect(await within(lead).findByText('Accepted on Mar 3, 2026. The referrer has been told.')).toBeInTheDocument();
     expect(within(lead).queryByRole('button', { name: /Accept/ })).not.toBeInTheDocument();
+    // The keyboard stays on the lead (its title), not back at the top of the page.
+    await waitFor(() => expect(within(lead).getByRole('heading', { name: 'Globex' })).toHaveFocus());
     expect(await screen.findByText('Lead accepted')).toBeInTheDocument();
     expect(server.callsTo('GET', '/api/vendors/v-acme/leads').length).toBeGreaterThanOrEqual(2);
   });

@@ -43,7 +43,7 @@ export function SignedInRoutes({ user }: { user: User }) {
         <Route path={paths.testClay} element={user.isAdmin ? <TestClayPage /> : <NotFoundPage />} />
         <Route path={paths.admin} element={user.isAdmin ? <AdminPage /> : <NotFoundPage />} />
         <Route path={paths.vendor} element={<VendorPage user={user} />} />
-        <Route path={paths.vendorLeads} element={<LeadsPage />} />
+        <Route path={paths.vendorLeads} element={<LeadsPage user={user} />} />
         <Route path={paths.onboarding} element={<OnboardingPage user={user} />} />
         <Route path={paths.bounties} element={<BountiesPage user={user} />} />
         <Route path="*" element={<NotFoundPage />} />

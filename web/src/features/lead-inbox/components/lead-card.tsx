@@ -1,5 +1,6 @@
 import type { Lead, LeadState } from '@app/contracts';
 import { Check, Loader2, X } from 'lucide-react';
+import { useEffect, useRef } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader } from '@/components/ui/card';
@@ -29,12 +30,15 @@ export const leadTitle = (lead: Lead) =>
 export function LeadCard({
   vendorId,
   lead,
+  own = false,
   busy,
   onAccept,
   onDecline,
 }: {
   vendorId: string;
   lead: Lead;
+  /** The signed-in member referred it: another member decides it and confirms its milestones (OWN_LEAD). */
+  own?: boolean;
   /** 'accept' while this lead's acceptance is being saved. */
   busy: boolean;
   onAccept: () => void;
@@ -42,6 +46,16 @@ export function LeadCard({
 }) {
   const title = leadTitle(lead);
   const titleId = `lead-${lead.referralId}-title`;
+  // Deciding removes Accept and Decline: the keyboard lands on the lead's title, not back at the page's top.
+  const titleRef = useRef<HTMLHeadingElement>(null);
+  const decidedFrom = useRef(lead.status);
+  useEffect(() => {
+    const wasNew = decidedFrom.current === 'new';
+    decidedFrom.current = lead.status;
+    if (!wasNew || lead.status === 'new') return;
+    const active = document.activeElement;
+    if (!active || active === document.body) titleRef.current?.focus();
+  }, [lead.status]);
   const contact = `${lead.contact.firstName} ${lead.contact.lastName}`.trim();
   const client = lead.client;
   const facts = client ? [client.size, client.country, client.industry].filter(Boolean).join(' · ') : '';
@@ -52,7 +66,7 @@ export function LeadCard({
       <CardHeader className="gap-2 pb-4">
         <div className="flex flex-wrap items-start justify-between gap-2">
           <div className="min-w-0">
-            <h2 id={titleId} className="text-lg font-semibold wrap-anywhere">
+            <h2 id={titleId} ref={titleRef} tabIndex={-1} className="text-lg font-semibold wrap-anywhere outline-none">
               {title}
             </h2>
             {facts ? <p className="text-sm text-muted-foreground">{facts}</p> : null}
@@ -124,7 +138,7 @@ export function LeadCard({
           </p>
         ) : null}
 
-        <LeadMoney vendorId={vendorId} lead={lead} title={title} />
+        <LeadMoney vendorId={vendorId} lead={lead} title={title} own={own} />
 
         <details className="group rounded-lg border border-border">
           <summary className="cursor-pointer rounded-lg p-3 text-sm font-semibold focus-visible:ring-2 focus-visible:ring-ring focus-visible:outline-none">
@@ -153,7 +167,11 @@ export function LeadCard({
           </div>
         </details>
 
-        {lead.status === 'new' ? (
+        {lead.status === 'new' && own ? (
+          <p className="rounded-lg bg-muted p-3 text-sm">
+            This is your own referral: another member of the workspace accepts or declines it.
+          </p>
+        ) : lead.status === 'new' ? (
           <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
             <Button variant="outline" onClick={onDecline} disabled={busy} aria-label={`Decline ${title}`}>
               <X aria-hidden="true" />

@@ -63,10 +63,22 @@ type Action = { kind: 'confirm'; milestone: Milestone } | { kind: 'expected' } |
  * the bounties now; opportunity asks the expected deal value, Closed-Won the actual one), the expected value,
  * Reverse deal, and the lead's commissions at their gross amount (what the vendor owes).
  */
-export function LeadMoney({ vendorId, lead, title }: { vendorId: string; lead: Lead; title: string }) {
+export function LeadMoney({
+  vendorId,
+  lead,
+  title,
+  own = false,
+}: {
+  vendorId: string;
+  lead: Lead;
+  title: string;
+  /** The signed-in member's own referral: its money is another member's to confirm. */
+  own?: boolean;
+}) {
   const [action, setAction] = useState<Action | null>(null);
   const money = lead.money;
-  const open = lead.status !== 'declined' && lead.stage !== 'declined';
+  const ended = lead.status === 'declined' || lead.stage === 'declined';
+  const open = !ended && !own;
   const reversible = money.commissions.some((c) => c.state === 'in_escrow');
   const headingId = `lead-${lead.referralId}-money`;
   const close = () => setAction(null);
@@ -99,9 +111,11 @@ export function LeadMoney({ vendorId, lead, title }: { vendorId: string; lead: L
         <dd>{money.dealValueCents !== null ? formatCents(money.dealValueCents, money.currency) : 'Not known yet'}</dd>
       </dl>
       <p className="text-sm text-muted-foreground">
-        {open
-          ? 'Confirm each milestone when it happens: its bounty becomes the referrer’s commission, which you owe.'
-          : 'This lead was declined or withdrawn: its milestones cannot be confirmed.'}
+        {ended
+          ? 'This lead was declined or withdrawn: its milestones cannot be confirmed.'
+          : own
+            ? 'This is your own referral: another member of the workspace confirms its milestones and deal values.'
+            : 'Confirm each milestone when it happens: its bounty becomes the referrer’s commission, which you owe.'}
       </p>
       <MilestoneList
         money={money}

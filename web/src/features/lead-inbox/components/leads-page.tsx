@@ -1,4 +1,4 @@
-import { LEAD_STATES, type Lead, type LeadState, type Vendor } from '@app/contracts';
+import { LEAD_STATES, type Lead, type LeadState, type User, type Vendor } from '@app/contracts';
 import { AlertCircle, Inbox, RefreshCw } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
@@ -18,7 +18,8 @@ import { DeclineDialog } from './decline-dialog';
 import { LEAD_STATUS_LABELS, LeadCard, leadTitle } from './lead-card';
 
 /** /vendor/leads (issue 9): the leads routed to the selected verified workspace, to accept or decline. */
-export function LeadsPage() {
+/** `user`: the signed-in user, whose own referrals among the leads are shown as theirs (nothing to decide). */
+export function LeadsPage({ user }: { user?: User }) {
   const mine = useMyVendors();
   const [wanted, select] = useVendorParam();
 
@@ -36,7 +37,7 @@ export function LeadsPage() {
       ) : !vendor.verified ? (
         <WorkspaceNotice problem="unverified" vendor={vendor} action="receive leads" />
       ) : (
-        <LeadList key={vendor.id} vendor={vendor} />
+        <LeadList key={vendor.id} vendor={vendor} email={user?.email ?? null} />
       )}
     </Page>
   );
@@ -86,7 +87,7 @@ function LoadFailed({ text, retry }: { text: string; retry: () => void }) {
 
 const FILTERS: Array<LeadState | 'all'> = ['all', ...LEAD_STATES];
 
-function LeadList({ vendor }: { vendor: Vendor }) {
+function LeadList({ vendor, email }: { vendor: Vendor; email: string | null }) {
   const [status, setStatus] = useState<LeadState | 'all'>('all');
   // The pages turned so far: the last lead of each page before this one (none on the first page).
   const [cursors, setCursors] = useState<number[]>([]);
@@ -185,6 +186,7 @@ function LeadList({ vendor }: { vendor: Vendor }) {
                 <LeadCard
                   vendorId={vendor.id}
                   lead={lead}
+                  own={email !== null && lead.referrer.email.toLowerCase() === email.toLowerCase()}
                   busy={(accept.isPending && accept.variables === lead.referralId) || decline.isPending}
                   onAccept={() => onAccept(lead)}
                   onDecline={() => setDeclining(lead)}
