@@ -146,8 +146,10 @@ describe('Admin payouts (issue 10)', () => {
     expect(form).toHaveTextContent('2 commissions chosen, $1,680.50 in total');
     await user.click(within(form).getByRole('button', { name: 'Record payout' }));
     expect(await within(form).findByRole('alert')).toHaveTextContent(
-      'Some of these commissions are already paid, reversed or unknown.',
+      'Some of these commissions are already paid, reversed or unknown. The list is up to date now: choose again.',
     );
+    // It is: what is due was read again after the refusal.
+    await waitFor(() => expect(api.callsTo('GET', '/api/admin/payouts/due').length).toBeGreaterThanOrEqual(2));
     expect((api.callsTo('POST', '/api/admin/payouts')[0]!.body as { commissionIds: string[] }).commissionIds).toEqual([
       c1.id,
       c2.id,

@@ -165,7 +165,14 @@ function PayoutsDue() {
                 description: `${payout.reference}: ${formatCents(payout.totalCents, payout.currency)} to ${payout.referrers.length} referrer${payout.referrers.length === 1 ? '' : 's'}.`,
               });
             }}
-            onError={(error) => setFailure(refusalText(error, 'Failed to record the payout'))}
+            onError={(error) =>
+              // The list is read again after every refusal (useMoneyMutation): say so, not "Reload the list".
+              setFailure(
+                isApiError(error, 'PAYOUT_CONFLICT')
+                  ? 'Some of these commissions are already paid, reversed or unknown. The list is up to date now: choose again.'
+                  : refusalText(error, 'Failed to record the payout'),
+              )
+            }
           >
             {({ formState }) => (
               <>
