@@ -271,6 +271,14 @@ describe('the first choice of a new user (issue 12)', () => {
     });
   }
 
+  it("is not asked on the way from one's workspace to its Lead Criteria: the form opens", async () => {
+    const fresh = makeUser({ intent: null });
+    icpServer(undefined, fresh);
+    renderRoute(<OnboardingPage user={fresh} />, { at: `${paths.onboarding}?vendorId=v-acme`, user: fresh });
+    expect(await screen.findByRole('heading', { name: 'Ideal Customer Profile' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'How will you use Referral Hub?' })).not.toBeInTheDocument();
+  });
+
   it('says a failed save and stays', async () => {
     const fresh = makeUser({ intent: null });
     installServer({

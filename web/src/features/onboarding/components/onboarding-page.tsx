@@ -25,7 +25,7 @@ import { paths } from '@/config/paths';
 import { WorkspaceBar, type WorkspaceProblem } from '@/components/vendor/workspace';
 import { toast } from '@/hooks/use-toast';
 import { errorText } from '@/lib/errors';
-import { withVendor } from '@/lib/my-vendors';
+import { useVendorParam, withVendor } from '@/lib/my-vendors';
 import { useLeadCriteria, useSaveLeadCriteria } from '../api/lead-criteria';
 import { IntentChoice } from './intent-choice';
 import { LoadFailedNotice } from './load-failed';
@@ -62,8 +62,10 @@ const ICP_ACTION = 'set lead criteria';
  * without one is guided to create it, an unverified one is told how to verify it.
  */
 export function OnboardingPage({ user }: { user?: User | null }) {
-  // Issue 12: a new user first says what they came for.
-  if (user && user.intent === null) return <IntentChoice />;
+  // Issue 12: a new user first says what they came for, unless they came from their workspace's Lead Criteria
+  // (its id in the address): they have said it by creating the workspace.
+  const [fromWorkspace] = useVendorParam();
+  if (user && user.intent === null && !fromWorkspace) return <IntentChoice />;
   return <CriteriaPage user={user} />;
 }
 
