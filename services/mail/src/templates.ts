@@ -354,7 +354,6 @@ export function leadWithdrawnEmail(input: TeamLeadEmail): RenderedEmail {
   return { subject, text, html };
 }
 
-/** A commission earned, to the referrer: their share (formatCents), for which milestone of which referral. */
 /** A deal the vendor or an administrator reversed: the referrer hears what they lost and why. */
 export function commissionsReversedEmail(input: {
   appName: string;
@@ -394,6 +393,7 @@ export function commissionsReversedEmail(input: {
   return { subject, text, html };
 }
 
+/** A commission earned, to the referrer: their share (formatCents), for which milestone of which referral. */
 export function commissionEarnedEmail(input: {
   appName: string;
   publicUrl: string;

@@ -40,8 +40,8 @@ export function VerifyEmailPage({ user }: { user?: User | null }) {
     dismissToast();
     const timer = window.setTimeout(() => {
       navigate(redirectTo, { replace: true });
-      // A new account continues with its profile (spec: register success).
       if (logInAgain) toast({ title: 'Email changed', description: EMAIL_CHANGED_LOG_IN });
+      // A new account continues with its profile (spec: register success).
       if (redirectTo === paths.onboarding) {
         toast({
           title: 'Set Up Your Profile',
