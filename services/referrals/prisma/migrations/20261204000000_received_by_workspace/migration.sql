@@ -17,3 +17,7 @@ SELECT "vendor_id", count(*)::int FROM "referrals" WHERE "vendor_id" IS NOT NULL
 -- Impact's recent "received" activity reads the workspaces' leads by (vendor_id, created_at, id): the projects'
 -- index by date served only the activity by company name.
 DROP INDEX "referrals_project_id_created_at_idx";
+
+-- "Received" subtracts the user's own referrals to their workspaces from the workspaces' counts: their kept
+-- figures by (user, vendor), a few rows, not every product the user ever referred to.
+CREATE INDEX "referrer_project_figures_user_id_vendor_id_idx" ON "referrer_project_figures"("user_id", "vendor_id");
