@@ -5,7 +5,7 @@ import type { LeadReads, LeadsQuery } from './lead-reads.ts';
 import { checkCeiling, confirmMilestone, reverseDeal, type MoneySettings } from './milestones.ts';
 import type { MoneyUseCases } from './money.ts';
 import { lockReferral, setDealValues, type Actor } from './money-repository.ts';
-import { personName } from './people.ts';
+import { profileFirstName } from './people.ts';
 import { addTimelineEntry, decideLead, decidedReferral, referrerProfile } from './repository.ts';
 import { changeStage } from './stage-change.ts';
 import { timelineEntry } from './timeline.ts';
@@ -69,8 +69,7 @@ export function leadUseCases(deps: {
         referralId,
         vendorName: vendor.name,
         referrerEmail: referrer?.email ?? '',
-        referrerFirstName:
-          referrer?.firstName || personName({ firstName: '', lastName: '', email: referrer?.email ?? '' }),
+        referrerFirstName: profileFirstName(referrer),
         clientName,
         productName,
       };

@@ -14,7 +14,7 @@ import {
   type Actor,
   type LockedReferral,
 } from './money-repository.ts';
-import { personName } from './people.ts';
+import { profileFirstName } from './people.ts';
 import { addTimelineEntry, referrerProfile } from './repository.ts';
 import { changeStage } from './stage-change.ts';
 import { timelineEntry } from './timeline.ts';
@@ -205,7 +205,7 @@ async function earn(
     grossCents: amounts.gross,
     referrerCents: amounts.referrer,
     referrerEmail: referrer?.email ?? '',
-    referrerFirstName: referrer?.firstName || personName({ firstName: '', lastName: '', email: referrer?.email ?? '' }),
+    referrerFirstName: profileFirstName(referrer),
     clientName: referral.clientName,
     createdAt: at.toISOString(),
   });
@@ -246,7 +246,7 @@ export async function reverseDeal(
     vendorName: deal.vendorName,
     clientName: referral.clientName,
     referrerEmail: referrer?.email ?? '',
-    referrerFirstName: referrer?.firstName || personName({ firstName: '', lastName: '', email: referrer?.email ?? '' }),
+    referrerFirstName: profileFirstName(referrer),
     reversedBy: by,
     reason,
     milestones: reversed.milestones,

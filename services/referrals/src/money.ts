@@ -31,7 +31,7 @@ import {
   queryCommissions,
   type Actor,
 } from './money-repository.ts';
-import { personName } from './people.ts';
+import { profileFirstName, profileName } from './people.ts';
 import type { ReferralReads } from './reads.ts';
 import { addTimelineEntry, referrerProfile } from './repository.ts';
 import { leadRecipients } from './routing.ts';
@@ -87,11 +87,7 @@ export const PAYOUT_CSV_HEADER = [
 /** How an identity is named in the ledger: their referrer profile's name, else their email's local part. */
 async function actorOf(db: Tx, identity: Identity, kind: Actor['kind']): Promise<Actor> {
   const profile = await referrerProfile(db, identity.userId);
-  const name = personName({
-    firstName: profile?.firstName ?? '',
-    lastName: profile?.lastName ?? '',
-    email: identity.email,
-  });
+  const name = profileName(profile, identity.email);
   return { kind, userId: identity.userId, name: kind === 'admin' ? `${name} (${identity.email})` : name };
 }
 
@@ -197,11 +193,7 @@ export function moneyUseCases(deps: {
           vendorName: vendor.name,
           recipients: leadRecipients(vendor),
           milestone: input.milestone,
-          referrerName: personName({
-            firstName: referrer?.firstName ?? '',
-            lastName: referrer?.lastName ?? '',
-            email: referrer?.email ?? identity.email,
-          }),
+          referrerName: profileName(referrer, referrer?.email ?? identity.email),
           clientName: referral.clientName,
           productName: referral.productName,
           message: input.message,
@@ -268,14 +260,7 @@ export function moneyUseCases(deps: {
         clientName: referral.client?.name || null,
         productName: referral.project.productName,
         companyName: referral.project.companyName || referral.company,
-        referrer: {
-          name: personName({
-            firstName: profile?.firstName ?? '',
-            lastName: profile?.lastName ?? '',
-            email: profile?.email ?? '',
-          }),
-          email: profile?.email ?? '',
-        },
+        referrer: { name: profileName(profile), email: profile?.email ?? '' },
         lead: referral.lead,
         money: referral.money,
         ledger,
@@ -351,13 +336,7 @@ export function moneyUseCases(deps: {
         const paid = [];
         for (const [userId, total] of referrers) {
           const profile = await referrerProfile(tx, userId);
-          const email = profile?.email ?? '';
-          paid.push({
-            userId,
-            email,
-            firstName: profile?.firstName || personName({ firstName: '', lastName: '', email }),
-            ...total,
-          });
+          paid.push({ userId, email: profile?.email ?? '', firstName: profileFirstName(profile), ...total });
         }
         emit('payout.recorded', {
           payoutId: id,

@@ -6,6 +6,16 @@ export function personName(person: { firstName: string; lastName: string; email:
   return name || person.email.split('@')[0] || person.email;
 }
 
+type Profile = { firstName: string; lastName: string; email: string } | null;
+
+/** A referrer profile's name (personName; null: none known yet), `email` standing in for its address. */
+export const profileName = (profile: Profile, email = profile?.email ?? '') =>
+  personName({ firstName: profile?.firstName ?? '', lastName: profile?.lastName ?? '', email });
+
+/** Whom an email to a referrer greets: their profile's first name, else their address's local part. */
+export const profileFirstName = (profile: Profile) =>
+  profile?.firstName || personName({ firstName: '', lastName: '', email: profile?.email ?? '' });
+
 /**
  * The sender name of intro emails: the referrer's own name, through the platform (never the vendor's, never
  * the product's). Made safe for a header (no `<`, `>`, `@`, quotes or control characters; at most

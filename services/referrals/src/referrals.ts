@@ -15,7 +15,7 @@ import type { z } from 'zod';
 import { pgSql, type Sql, type Tx } from './db.ts';
 import { countNewReferral } from './figures.ts';
 import { lockReferral } from './money-repository.ts';
-import { introSenderName, personName } from './people.ts';
+import { introSenderName, personName, profileName } from './people.ts';
 import { vendorLinks, vendorProductDescription } from './programs-repository.ts';
 import type { ReferralReads, ReferralRow } from './reads.ts';
 import {
@@ -314,11 +314,7 @@ export function referralUseCases(deps: {
         // count a deal the vendor said is not one. (The referrer's own withdrawal can be undone.)
         if (lead.leadStatus === 'declined' && input.status !== lead.status) fail('REFERRAL_ENDED');
         const referrer = await referrerProfile(tx, userId);
-        const name = personName({
-          firstName: referrer?.firstName ?? '',
-          lastName: referrer?.lastName ?? '',
-          email: referrer?.email ?? '',
-        });
+        const name = profileName(referrer);
         const moved = await changeStage(
           tx,
           emit,

@@ -4,6 +4,7 @@ import {
   type AdminCreateVendorRequest as AdminCreateVendorInput,
   type VendorSummary,
 } from '@app/contracts';
+import { emailOnDomain } from '@app/domain';
 import { BadgeCheck, Loader2, Plus } from 'lucide-react';
 import { useState } from 'react';
 import { z } from 'zod';
@@ -178,10 +179,6 @@ export function VendorsPanel() {
  */
 function VendorClaim({ vendorId, domain }: { vendorId: string; domain: string }) {
   const claim = useVendorClaim(vendorId);
-  const atDomain = (email: string) => {
-    const host = email.split('@')[1]?.toLowerCase() ?? '';
-    return domain !== '' && (host === domain || host.endsWith(`.${domain}`));
-  };
   return (
     <section aria-label="Who claims it" className="grid gap-2 text-sm">
       <h3 className="font-semibold">Who claims it</h3>
@@ -197,8 +194,8 @@ function VendorClaim({ vendorId, domain }: { vendorId: string; domain: string })
             <li key={member.userId} className="flex flex-wrap items-center gap-2">
               <span className="wrap-anywhere">{`${member.email} (${member.role}), joined ${formatDate(member.joinedAt)}`}</span>
               {domain ? (
-                <Badge variant={atDomain(member.email) ? 'success' : 'warning'}>
-                  {atDomain(member.email) ? `At ${domain}` : `Not at ${domain}`}
+                <Badge variant={emailOnDomain(member.email, domain) ? 'success' : 'warning'}>
+                  {emailOnDomain(member.email, domain) ? `At ${domain}` : `Not at ${domain}`}
                 </Badge>
               ) : null}
             </li>
