@@ -84,3 +84,34 @@ export function retentionDueAt(closedWonAt: Date, bonus: Bounty): Date {
   due.setUTCMonth(due.getUTCMonth() + (bonus.months ?? DEFAULT_RETENTION_MONTHS));
   return due;
 }
+
+/** A $1,000,000 deal, in cents: where two percentage bounties are compared before a deal value is known. */
+const COMPARISON_DEAL_CENTS = 100_000_000;
+
+/** How much a bounty is worth to the referrer at a deal value, for comparing two of them (termsOf). */
+function worth(bounty: Bounty | undefined, dealValueCents: number | null): [number, number] {
+  if (!bounty?.enabled) return [0, 0];
+  const gross = commissionCents(bounty, dealValueCents)?.gross;
+  if (gross !== undefined) return [3, gross];
+  // A percentage that cannot pay yet grows with the deal, as any other percentage does: two of them compare
+  // at one deal value, whichever it is. A flat bounty of nothing is worth the least of the enabled ones.
+  if ((bounty.type ?? 'flat') !== 'flat') return [2, grossCents(bounty, COMPARISON_DEAL_CENTS) ?? 0];
+  return [1, 0];
+}
+
+/**
+ * The terms one milestone of a referral pays by: the better for the referrer, at the deal value known (actual,
+ * else expected), of the vendor's bounty when the referral was made (`atReferral`) and its bounty now (`now`).
+ * A vendor may raise a bounty for the referrals it already has, never lower (or disable) it under them.
+ * A bounty that pays at that value beats one that cannot yet (a percentage without a deal value); a tie keeps
+ * today's. The retention bonus's months come with the terms chosen.
+ */
+export function termsOf(
+  atReferral: Bounty | undefined,
+  now: Bounty | undefined,
+  dealValueCents: number | null,
+): Bounty | undefined {
+  const [old, current] = [worth(atReferral, dealValueCents), worth(now, dealValueCents)];
+  const better = old[0] !== current[0] ? old[0] > current[0] : old[1] > current[1];
+  return better ? atReferral : now;
+}

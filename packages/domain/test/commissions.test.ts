@@ -6,6 +6,7 @@ import {
   grossCents,
   retentionDueAt,
   splitPayout,
+  termsOf,
 } from '../src/index.ts';
 
 describe('grossCents', () => {
@@ -78,5 +79,47 @@ describe('retentionDueAt', () => {
     expect(retentionDueAt(wonAt, { enabled: true, type: 'flat', amount: 300 })).toEqual(
       new Date('2027-01-15T10:00:00Z'),
     );
+  });
+});
+
+describe('termsOf', () => {
+  const flat = (amount: number) => ({ enabled: true, type: 'flat' as const, amount });
+  const arr = (amount: number) => ({ enabled: true, type: 'percentage_arr' as const, amount });
+  const mrr = (amount: number, months: number) => ({ enabled: true, type: 'percentage_mrr' as const, amount, months });
+
+  it('keeps the terms at referral when the vendor lowers or disables the bounty, takes a raise', () => {
+    expect(termsOf(flat(500), flat(1), null)).toEqual(flat(500));
+    expect(termsOf(flat(500), { enabled: false }, null)).toEqual(flat(500));
+    expect(termsOf(flat(500), undefined, null)).toEqual(flat(500));
+    expect(termsOf(flat(500), flat(750), null)).toEqual(flat(750));
+    expect(termsOf(arr(10), arr(1), 1_000_000)).toEqual(arr(10));
+    expect(termsOf(arr(1), arr(10), 1_000_000)).toEqual(arr(10));
+  });
+
+  it("takes the bounty the referral was made without, and today's on a tie", () => {
+    expect(termsOf(undefined, flat(100), null)).toEqual(flat(100));
+    expect(termsOf({ enabled: false }, arr(5), null)).toEqual(arr(5));
+    const today = { ...flat(100) };
+    expect(termsOf(flat(100), today, null)).toBe(today);
+    expect(termsOf(undefined, undefined, null)).toBeUndefined();
+  });
+
+  it('compares flat and percentage terms at the deal value known', () => {
+    // 10% of $4,000 = $400 < $500 flat; 10% of $6,000 = $600 > $500.
+    expect(termsOf(flat(500), arr(10), 400_000)).toEqual(flat(500));
+    expect(termsOf(flat(500), arr(10), 600_000)).toEqual(arr(10));
+    expect(termsOf(arr(10), flat(500), 600_000)).toEqual(arr(10));
+    // Without a deal value a percentage pays nothing yet: the flat amount is what a confirmation would pay.
+    expect(termsOf(arr(10), flat(500), null)).toEqual(flat(500));
+    // 6% of MRR for 24 months = 12% of the deal > 10% of ARR, whatever the deal, known or not.
+    expect(termsOf(arr(10), mrr(6, 24), null)).toEqual(mrr(6, 24));
+    expect(termsOf(mrr(6, 24), arr(10), 1_234_567)).toEqual(mrr(6, 24));
+    expect(termsOf(mrr(6, 24), arr(13), null)).toEqual(arr(13));
+  });
+
+  it('a percentage that pays nothing yet still beats a disabled bounty or a flat one of nothing', () => {
+    expect(termsOf(arr(10), { enabled: false }, null)).toEqual(arr(10));
+    expect(termsOf(arr(10), flat(0), null)).toEqual(arr(10));
+    expect(termsOf(flat(0), { enabled: false }, null)).toEqual(flat(0));
   });
 });

@@ -46,6 +46,7 @@ interface LeadRow {
   status: ReferralStatus;
   deal_value_cents: string | null;
   expected_value_cents: string | null;
+  bounties_at_referral: unknown;
 }
 
 /** leadState (@app/domain) in SQL, over the referral row `r`: the inbox's filter. */
@@ -58,7 +59,8 @@ const SELECT_LEADS = `
          rf.first_name AS referrer_first_name, rf.last_name AS referrer_last_name, rf.email AS referrer_email,
          rf.company_name AS referrer_company, r.referral_reason, r.notes, r.fit, r.email_draft,
          ${iso('r.email_sent_at')} AS email_sent_at, ${TIMELINE_OF_R} AS timeline,
-         r.vendor_id, r.status::text AS status, r.deal_value_cents::text, r.expected_value_cents::text
+         r.vendor_id, r.status::text AS status, r.deal_value_cents::text, r.expected_value_cents::text,
+         r.bounties_at_referral
     FROM referrals r JOIN projects p ON p.id = r.project_id LEFT JOIN referrers rf ON rf.user_id = r.user_id`;
 
 function toLead(row: LeadRow, money: ReferralMoney): Lead {

@@ -4,8 +4,8 @@ import { fail, type Emit } from '@app/kit';
 import type { Tx } from './db.ts';
 import {
   acceptIfNew,
+  bountyOf,
   confirmationsOf,
-  currentBounties,
   insertCommission,
   insertConfirmation,
   lockReferral,
@@ -27,8 +27,9 @@ import { vendorById } from './vendors-repository.ts';
  *
  * - The referral row is locked FOR UPDATE for the whole confirmation; confirmations and commissions are
  *   unique per (referral, milestone): of concurrent confirmations exactly one wins, the rest get 409.
- * - The commission comes from the vendor's bounties AT THAT MOMENT and the referral's deal value (actual
- *   when known, else expected). A percentage bounty on qualifiedLead/meetingHeld, confirmed before any deal
+ * - The commission comes from the better for the referrer of the vendor's bounty when the referral was made
+ *   and its bounty at that moment (termsOf), at the referral's deal value (actual when known, else
+ *   expected). A percentage bounty on qualifiedLead/meetingHeld, confirmed before any deal
  *   value exists, pays nothing (vendors should use flat bounties there). A disabled bounty, or one that
  *   pays nothing, records the confirmation without a commission.
  * - Confirming a milestone whose stage is ahead of the referral's moves it forward (never back), and
@@ -96,12 +97,17 @@ export async function confirmMilestone(
   if (referral.leadStatus === 'declined' || referral.status === 'declined') fail('LEAD_DECLINED');
   const confirmed = await confirmationsOf(tx, referral.id);
   if (confirmed.has(milestone)) fail('MILESTONE_ALREADY_CONFIRMED');
-  const bounties = await currentBounties(tx, referral.vendorId);
-  const bounty = bounties?.[milestone] ?? DISABLED;
+  const dealValueCents = input.dealValueCents ?? null;
+  const deal = { ...referral };
+  if (dealValueCents !== null) {
+    if (DEAL_VALUE_AT[milestone] === 'expected') deal.expectedValueCents = dealValueCents;
+    else deal.dealValueCents = dealValueCents;
+  }
+  // The terms at the deal value this confirmation gives (the value of a Closed-Won decides flat or percentage).
+  const bounty = (await bountyOf(tx, deal, milestone)) ?? DISABLED;
   if (milestone === 'retentionBonus') checkRetentionDue(confirmed, bounty, now);
   const vendor = await vendorById(tx, referral.vendorId);
   const vendorName = vendor?.name ?? 'The vendor';
-  const dealValueCents = input.dealValueCents ?? null;
   if (
     !(await insertConfirmation(tx, {
       referralId: referral.id,
@@ -113,17 +119,13 @@ export async function confirmMilestone(
     }))
   )
     fail('MILESTONE_ALREADY_CONFIRMED');
-  const deal = { ...referral };
-  if (dealValueCents !== null) {
-    if (DEAL_VALUE_AT[milestone] === 'expected') deal.expectedValueCents = dealValueCents;
-    else deal.dealValueCents = dealValueCents;
+  if (dealValueCents !== null)
     await setDealValues(
       tx,
       referral.id,
       DEAL_VALUE_AT[milestone] === 'expected' ? { expectedValueCents: dealValueCents } : { dealValueCents },
       now,
     );
-  }
   if (await acceptIfNew(tx, referral.id, now))
     await addTimelineEntry(tx, referral.id, timelineEntry.accepted(vendorName), now);
   await addTimelineEntry(

@@ -1,11 +1,13 @@
 import {
   Bounties,
   MILESTONES,
+  type Bounty,
   type Commission,
   type LedgerEntry,
   type Milestone,
   type ReferralStatus,
 } from '@app/contracts';
+import { termsOf } from '@app/domain';
 import { prepared } from '@app/kit';
 import type pg from 'pg';
 import type { Tx } from './db.ts';
@@ -59,6 +61,18 @@ export async function currentBounties(tx: Tx, vendorId: string): Promise<Bountie
   return row ? bountiesOf(row.bounties) : null;
 }
 
+/**
+ * The bounty a milestone of a locked referral pays by now (termsOf: the better of its vendor's bounty when the
+ * referral was made and today's, at the deal value known); undefined when there is none, or the vendor is not
+ * verified (no terms apply then).
+ */
+export async function bountyOf(tx: Tx, referral: LockedReferral, milestone: Milestone): Promise<Bounty | undefined> {
+  const current = referral.vendorId ? await currentBounties(tx, referral.vendorId) : null;
+  if (!current) return undefined;
+  const dealValueCents = referral.dealValueCents ?? referral.expectedValueCents;
+  return termsOf(referral.bountiesAtReferral?.[milestone], current[milestone], dealValueCents);
+}
+
 /** What the money rules need of a referral, its row locked until the transaction ends. */
 export interface LockedReferral {
   id: number;
@@ -71,6 +85,8 @@ export interface LockedReferral {
   expectedValueCents: number | null;
   clientName: string;
   productName: string;
+  /** The vendor's bounties when the referral was made (null: it had none, or it was made unrouted). */
+  bountiesAtReferral: Bounties | null;
 }
 
 export async function lockReferral(tx: Tx, referralId: number): Promise<LockedReferral | null> {
@@ -86,10 +102,12 @@ export async function lockReferral(tx: Tx, referralId: number): Promise<LockedRe
       expected_value_cents: bigint | null;
       client_name: string | null;
       product_name: string;
+      bounties_at_referral: unknown;
     }>
   >`
     SELECT r.id, r.user_id, r.project_id, r.status::text AS status, r.vendor_id, r.lead_status::text AS lead_status,
-           r.deal_value_cents, r.expected_value_cents, r.client ->> 'name' AS client_name, p.product_name
+           r.deal_value_cents, r.expected_value_cents, r.client ->> 'name' AS client_name, p.product_name,
+           r.bounties_at_referral
       FROM referrals r JOIN projects p ON p.id = r.project_id WHERE r.id = ${referralId} FOR UPDATE OF r`;
   if (!row) return null;
   return {
@@ -103,6 +121,7 @@ export async function lockReferral(tx: Tx, referralId: number): Promise<LockedRe
     expectedValueCents: centsOrNull(row.expected_value_cents),
     clientName: row.client_name ?? '',
     productName: row.product_name,
+    bountiesAtReferral: row.bounties_at_referral == null ? null : bountiesOf(row.bounties_at_referral),
   };
 }
 

@@ -7,7 +7,7 @@ import {
   type MilestoneState,
   type ReferralMoney,
 } from '@app/contracts';
-import { commissionCents, formatCents, grossCents, retentionDueAt } from '@app/domain';
+import { commissionCents, formatCents, grossCents, retentionDueAt, termsOf } from '@app/domain';
 import { prepared } from '@app/kit';
 import type pg from 'pg';
 import { bountiesOf, SELECT_COMMISSIONS, toCommission, type CommissionRow } from './money-repository.ts';
@@ -24,6 +24,8 @@ export interface MoneySubject {
   declined: boolean;
   dealValueCents: number | null;
   expectedValueCents: number | null;
+  /** The vendor's bounties when the referral was made, as stored (null when it had none). */
+  bountiesAtReferral: unknown;
 }
 
 const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -45,7 +47,7 @@ export function bountyWords(bounty: Bounty, currency: string): string | null {
   }
 }
 
-/** What an open milestone would pay the referrer at today's bounty and the known deal value (null: cannot tell). */
+/** What an open milestone would pay the referrer at its terms and the known deal value (null: cannot tell). */
 export function expectedReferrerCents(bounty: Bounty | undefined, dealValueCents: number | null): number | null {
   if (!bounty) return null;
   return commissionCents(bounty, dealValueCents)?.referrer ?? null;
@@ -129,12 +131,14 @@ export function moneyFrom(rows: MoneyRows, subjects: MoneySubject[], currency: s
   };
   const result = new Map<number, ReferralMoney>();
   for (const subject of subjects) {
+    // No terms apply while the vendor is not verified (it has no row then), not even those at referral.
     const vendorBounties: Bounties | undefined = subject.vendorId ? bounties.get(subject.vendorId) : undefined;
+    const atReferral = vendorBounties && subject.bountiesAtReferral ? bountiesOf(subject.bountiesAtReferral) : null;
     const own = byReferral.get(subject.id) ?? [];
     const dealValue = subject.dealValueCents ?? subject.expectedValueCents;
     let expected: number | null = null;
     const milestones: MilestoneState[] = MILESTONES.map((milestone) => {
-      const bounty = vendorBounties?.[milestone];
+      const bounty = vendorBounties && termsOf(atReferral?.[milestone], vendorBounties[milestone], dealValue);
       const confirmation = confirmed.get(key(subject.id, milestone));
       const commission = own.find((c) => c.milestone === milestone);
       const closedWon = confirmed.get(key(subject.id, 'closedWon'));

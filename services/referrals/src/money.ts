@@ -19,8 +19,8 @@ import type { z } from 'zod';
 import type { Tx } from './db.ts';
 import { checkRetentionDue, confirmMilestone, reverseDeal, type MoneySettings } from './milestones.ts';
 import {
+  bountyOf,
   confirmationsOf,
-  currentBounties,
   insertPaidEntry,
   insertPayout,
   insertRequest,
@@ -175,7 +175,7 @@ export function moneyUseCases(deps: {
         if (confirmed.has(input.milestone)) fail('MILESTONE_ALREADY_CONFIRMED');
         // The vendor could not confirm it yet: asking would only send an email it cannot act on.
         if (input.milestone === 'retentionBonus')
-          checkRetentionDue(confirmed, (await currentBounties(tx, vendor.id))?.retentionBonus, now);
+          checkRetentionDue(confirmed, await bountyOf(tx, referral, 'retentionBonus'), now);
         const last = await lastRequestOf(tx, referralId, input.milestone);
         if (last && now.getTime() - last.getTime() < REQUEST_COOLDOWN_MS) fail('CONFIRMATION_RECENTLY_REQUESTED');
         await insertRequest(tx, {

@@ -62,6 +62,7 @@ export interface ReferralRow {
   decline_reason: string | null;
   decided_at: string | null;
   fit: IcpFit | null;
+  bounties_at_referral: unknown;
   timeline: TimelineEntry[];
 }
 
@@ -96,7 +97,7 @@ const selectReferrals = (draft: 'r.email_draft' | 'NULL::jsonb', extra = '') => 
          p.product_name, p.company_name AS project_company_name, p.description AS project_description,
          p.website AS project_website, p.referral_program,
          r.description, r.client, r.vendor_id, v.name AS vendor_name, r.lead_status::text AS lead_status, r.decline_reason,
-         ${iso('r.decided_at')} AS decided_at, r.fit, ${TIMELINE_OF_R} AS timeline${extra}
+         ${iso('r.decided_at')} AS decided_at, r.fit, r.bounties_at_referral, ${TIMELINE_OF_R} AS timeline${extra}
     FROM referrals r JOIN projects p ON p.id = r.project_id LEFT JOIN vendors v ON v.id = r.vendor_id`;
 /** One referral: with its intro draft. */
 const SELECT_REFERRAL = selectReferrals('r.email_draft');
@@ -224,12 +225,14 @@ export const moneySubjectOf = (row: {
   status: ReferralStatus;
   deal_value_cents: string | null;
   expected_value_cents: string | null;
+  bounties_at_referral: unknown;
 }): MoneySubject => ({
   id: row.id,
   vendorId: row.vendor_id && row.lead_status ? row.vendor_id : null,
   declined: row.status === 'declined' || row.lead_status === 'declined',
   dealValueCents: row.deal_value_cents === null ? null : Number(row.deal_value_cents),
   expectedValueCents: row.expected_value_cents === null ? null : Number(row.expected_value_cents),
+  bountiesAtReferral: row.bounties_at_referral ?? null,
 });
 
 export function referralReads(pool: pg.Pool, currency: string) {

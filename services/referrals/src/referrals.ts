@@ -100,6 +100,7 @@ function createdRow(created: {
     decline_reason: null,
     decided_at: null,
     fit: referral.fit as IcpFit | null,
+    bounties_at_referral: referral.bountiesAtReferral,
     timeline: timeline.map((entry) => ({ at, ...entry })),
   };
 }

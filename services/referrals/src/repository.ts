@@ -137,6 +137,7 @@ export interface NewReferral {
   vendorId: string | null;
   leadStatus: LeadStatus | null;
   fit: unknown;
+  bountiesAtReferral: unknown;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -184,6 +185,7 @@ export async function insertReferral(
       vendor_id: string | null;
       lead_status: LeadStatus | null;
       fit: unknown;
+      bounties_at_referral: unknown;
       created_at: Date;
       updated_at: Date;
     }>
@@ -191,11 +193,13 @@ export async function insertReferral(
     WITH inserted AS (
       INSERT INTO referrals (user_id, project_id, referred_first_name, referred_last_name, referred_email, referral_reason,
                              is_referral_aware, can_use_referrer_name, company, description, client, notes, vendor_id,
-                             lead_status, fit, search_text, created_at, updated_at)
+                             lead_status, fit, bounties_at_referral, search_text, created_at, updated_at)
       VALUES (${userId}, ${project.id}, ${input.referredFirstName}, ${input.referredLastName}, ${input.referredEmail},
               ${input.referralReason}, ${input.isReferralAware}, ${input.canUseReferrerName}, ${routing.company},
               ${input.description}, ${JSON.stringify(input.client)}::jsonb, ${input.notes || null}, ${routing.vendorId},
               ${routing.vendorId ? 'new' : null}::lead_status, ${routing.fit ? JSON.stringify(routing.fit) : null}::jsonb,
+              (SELECT vb.bounties FROM vendor_bounties vb JOIN vendors v ON v.id = vb.vendor_id AND v.verified
+                WHERE vb.vendor_id = ${routing.vendorId}),
               ${searchText}, ${at}, ${at})
       RETURNING *),
     history AS (
@@ -210,7 +214,8 @@ export async function insertReferral(
        ORDER BY e.n)
     SELECT id, user_id, project_id, status::text AS status, referred_first_name, referred_last_name, referred_email,
            referred_phone, referral_reason, is_referral_aware, can_use_referrer_name, notes, company, from_clay,
-           description, client, vendor_id, lead_status::text AS lead_status, fit, created_at, updated_at
+           description, client, vendor_id, lead_status::text AS lead_status, fit, bounties_at_referral,
+           created_at, updated_at
       FROM inserted`;
   const r = row!;
   return {
@@ -233,6 +238,7 @@ export async function insertReferral(
     vendorId: r.vendor_id,
     leadStatus: r.lead_status,
     fit: r.fit,
+    bountiesAtReferral: r.bounties_at_referral,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };

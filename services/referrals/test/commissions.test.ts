@@ -854,6 +854,136 @@ describe('payouts', () => {
   });
 });
 
+describe('terms at referral', () => {
+  const milestoneOf = (money: Referral['money'], milestone: string) =>
+    money.milestones.find((m) => m.milestone === milestone)!;
+
+  async function leadOf(s: Setup, id: number): Promise<Lead> {
+    const response = await app().inject({
+      method: 'GET',
+      url: `/api/vendors/${s.vendor.vendorId}/leads/${id}`,
+      headers: s.member.headers,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return Lead.parse(response.json());
+  }
+
+  it('a lowered or disabled bounty does not lower the referrals already made; a raise reaches them', async () => {
+    const s = await setup();
+    const before = await refer(s);
+    // The vendor cuts Qualified Lead to $1, turns Closed-Won off and raises the opportunity to $300.
+    await deliver(ctx, 'bounties.saved', {
+      vendorId: s.vendor.vendorId,
+      version: 2,
+      bounties: bounties({
+        qualifiedLead: { enabled: true, type: 'flat', amount: 1 },
+        opportunityCreated: { enabled: true, type: 'flat', amount: 300 },
+      }),
+    });
+    const after = await refer(s);
+
+    // Both sides see the terms each referral pays by, and the referrer what it expects at them.
+    for (const money of [(await referralOf(s.referrer, before.id)).money, (await leadOf(s, before.id)).money]) {
+      expect(milestoneOf(money, 'qualifiedLead').bounty).toBe('$100.00 flat');
+      expect(milestoneOf(money, 'opportunityCreated').bounty).toBe('$300.00 flat');
+      expect(milestoneOf(money, 'closedWon')).toMatchObject({ bountyEnabled: true, bounty: '20% of first-year ARR' });
+      // $100 + $300 + the $500 retention bonus, 70% of each (the percentages wait for a deal value).
+      expect(money.expectedCents).toBe(7_000 + 21_000 + 35_000);
+    }
+    const later = (await referralOf(s.referrer, after.id)).money;
+    expect(milestoneOf(later, 'qualifiedLead').bounty).toBe('$1.00 flat');
+    expect(milestoneOf(later, 'closedWon')).toMatchObject({ bountyEnabled: false, bounty: null });
+    expect(later.expectedCents).toBe(70 + 21_000);
+
+    for (const { id } of [before, after]) {
+      await confirmed(s, id, { milestone: 'qualifiedLead' });
+      await confirmed(s, id, { milestone: 'opportunityCreated', dealValueCents: 500_000 });
+      await confirmed(s, id, { milestone: 'closedWon', dealValueCents: 1_000_000 });
+    }
+    expect(await amountsOf(s.referrer, before.id)).toEqual({
+      qualifiedLead: [10_000, 7_000, 3_000, 'in_escrow'],
+      opportunityCreated: [30_000, 21_000, 9_000, 'in_escrow'],
+      closedWon: [200_000, 140_000, 60_000, 'in_escrow'],
+    });
+    expect(await amountsOf(s.referrer, after.id)).toEqual({
+      qualifiedLead: [100, 70, 30, 'in_escrow'],
+      opportunityCreated: [30_000, 21_000, 9_000, 'in_escrow'],
+    });
+  });
+
+  it('compares a flat bounty and a percentage at the deal value confirmed', async () => {
+    const s = await setup(bounties({ closedWon: { enabled: true, type: 'flat', amount: 500 } }));
+    const small = await refer(s);
+    const large = await refer(s);
+    await deliver(ctx, 'bounties.saved', {
+      vendorId: s.vendor.vendorId,
+      version: 2,
+      bounties: bounties({ closedWon: { enabled: true, type: 'percentage_arr', amount: 10 } }),
+    });
+    // Without a deal value the percentage pays nothing yet: the flat amount is what it pays now.
+    expect(milestoneOf((await referralOf(s.referrer, small.id)).money, 'closedWon').bounty).toBe('$500.00 flat');
+    // 10% of $4,000 is less than $500; 10% of $6,000 is more.
+    await confirmed(s, small.id, { milestone: 'closedWon', dealValueCents: 400_000 });
+    await confirmed(s, large.id, { milestone: 'closedWon', dealValueCents: 600_000 });
+    expect(await amountsOf(s.referrer, small.id)).toEqual({ closedWon: [50_000, 35_000, 15_000, 'in_escrow'] });
+    expect(await amountsOf(s.referrer, large.id)).toEqual({ closedWon: [60_000, 42_000, 18_000, 'in_escrow'] });
+    expect(milestoneOf((await referralOf(s.referrer, large.id)).money, 'closedWon').bounty).toBe(
+      '10% of first-year ARR',
+    );
+  });
+
+  it('a referral made before the vendor had bounties earns those it has at confirmation', async () => {
+    const member = testUser('member');
+    const vendor = await saveVendor(ctx, { name: `Vendor ${randomUUID().slice(0, 6)}`, members: [member] });
+    const referrer = testUser('referrer');
+    const s = { vendor, member, referrer };
+    const { id } = await refer(s);
+    const { rows } = await ctx.sql.query('SELECT bounties_at_referral FROM referrals.referrals WHERE id = $1', [id]);
+    expect(rows).toEqual([{ bounties_at_referral: null }]);
+    await deliver(ctx, 'bounties.saved', {
+      vendorId: vendor.vendorId,
+      version: 1,
+      bounties: bounties({ qualifiedLead: { enabled: true, type: 'flat', amount: 40 } }),
+    });
+    await confirmed(s, id, { milestone: 'qualifiedLead' });
+    expect(await amountsOf(referrer, id)).toEqual({ qualifiedLead: [4_000, 2_800, 1_200, 'in_escrow'] });
+  });
+
+  it("the retention bonus's date comes with the terms that pay it", async () => {
+    const s = await setup(
+      bounties({
+        closedWon: { enabled: true, type: 'flat', amount: 10 },
+        retentionBonus: { enabled: true, type: 'flat', amount: 500, months: 12 },
+      }),
+    );
+    const kept = await refer(s);
+    // Later: a smaller bonus, due sooner. The referral made before keeps $500 at 12 months.
+    await deliver(ctx, 'bounties.saved', {
+      vendorId: s.vendor.vendorId,
+      version: 2,
+      bounties: bounties({
+        closedWon: { enabled: true, type: 'flat', amount: 10 },
+        retentionBonus: { enabled: true, type: 'flat', amount: 100, months: 3 },
+      }),
+    });
+    const lead = await confirmed(s, kept.id, { milestone: 'closedWon', dealValueCents: 100_000 });
+    const closedWonAt = new Date(milestoneOf(lead.money, 'closedWon').confirmedAt!);
+    const due = new Date(closedWonAt);
+    due.setUTCMonth(due.getUTCMonth() + 12);
+    expect(milestoneOf(lead.money, 'retentionBonus')).toMatchObject({
+      bounty: '$500.00 flat',
+      dueAt: due.toISOString(),
+    });
+    await ctx.sql.query(
+      `UPDATE referrals.milestone_confirmations SET confirmed_at = now() - interval '4 months'
+        WHERE referral_id = $1 AND milestone = 'closedWon'`,
+      [kept.id],
+    );
+    const early = await confirm(s.member, s.vendor.vendorId, kept.id, { milestone: 'retentionBonus' });
+    expect([early.statusCode, early.json().code]).toEqual([409, 'RETENTION_NOT_DUE']);
+  });
+});
+
 describe('retention bonus', () => {
   it('needs Closed-Won confirmed and its date: 409 before, earned after', async () => {
     const s = await setup();

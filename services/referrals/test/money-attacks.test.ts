@@ -206,10 +206,11 @@ describe('amounts to the cent', () => {
 });
 
 describe('bounties changed after the referral was sent', () => {
-  it('pays the bounties at the moment of confirmation; an older or repeated bounties.saved changes nothing', async () => {
+  it('pays the better of the terms at referral and at confirmation; an older or repeated bounties.saved changes nothing', async () => {
     const s = await setup(bounties({ closedWon: { enabled: true, type: 'flat', amount: 1000 } }));
     const { id } = await refer(s);
-    // The vendor switches Closed-Won off after the referral was sent: confirming it earns nothing.
+    // The vendor switches Closed-Won off after the referral was sent, and adds a Qualified Lead bounty: the
+    // referral keeps its Closed-Won (the terms it was sent on) and takes the new bounty too.
     const v2 = await deliver(ctx, 'bounties.saved', {
       vendorId: s.vendor.vendorId,
       version: 2,
@@ -224,8 +225,12 @@ describe('bounties changed after the referral was sent', () => {
     await redeliver(ctx, v2);
     await confirmed(s, id, { milestone: 'closedWon', dealValueCents: 500_000 });
     await confirmed(s, id, { milestone: 'qualifiedLead' });
-    expect(await amountsOf(s.referrer, id)).toEqual({ qualifiedLead: [1000, 700, 300, 'in_escrow'] });
-    // Switched back on later: the confirmed milestone earns nothing after the fact.
+    const earned = {
+      closedWon: [100_000, 70_000, 30_000, 'in_escrow'],
+      qualifiedLead: [1000, 700, 300, 'in_escrow'],
+    };
+    expect(await amountsOf(s.referrer, id)).toEqual(earned);
+    // Raised later: a confirmed milestone earns nothing more after the fact.
     await deliver(ctx, 'bounties.saved', {
       vendorId: s.vendor.vendorId,
       version: 3,
@@ -234,10 +239,13 @@ describe('bounties changed after the referral was sent', () => {
         closedWon: { enabled: true, type: 'flat', amount: 1000 },
       }),
     });
-    expect(await amountsOf(s.referrer, id)).toEqual({ qualifiedLead: [1000, 700, 300, 'in_escrow'] });
+    expect(await amountsOf(s.referrer, id)).toEqual(earned);
     const again = await confirm(s.member, s.vendor.vendorId, id, { milestone: 'closedWon', dealValueCents: 500_000 });
     expect([again.statusCode, again.json().code]).toEqual([409, 'MILESTONE_ALREADY_CONFIRMED']);
-    expect((await expectFiguresAgree(s.referrer)).payoutSummary).toMatchObject({ inEscrowCents: 700, pendingCents: 0 });
+    expect((await expectFiguresAgree(s.referrer)).payoutSummary).toMatchObject({
+      inEscrowCents: 70_700,
+      pendingCents: 0,
+    });
   });
 
   it('a vendor that lost its verification pays nothing, even through an administrator', async () => {

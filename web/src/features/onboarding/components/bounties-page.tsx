@@ -193,6 +193,12 @@ function BountiesEditor({
             </p>
           ) : null}
 
+          <p className="text-sm text-muted-foreground">
+            Referrals you already have keep their terms: each milestone pays the better of your bounty when the referral
+            was made and your bounty when you confirm it. Lowering or turning off a bounty applies to new referrals
+            only.
+          </p>
+
           <div className="flex justify-end gap-3">
             <Button type="button" variant="outline" onClick={() => navigate(paths.home)}>
               Back
