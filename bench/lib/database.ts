@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 
@@ -41,10 +40,6 @@ const FIGURE_TRIGGERS = [
   ['referrals', 'referrals_figures_update'],
   ['milestone_confirmations', 'milestone_confirmations_figures'],
 ] as const;
-const FIGURES_MIGRATION = new URL(
-  '../../services/referrals/prisma/migrations/20261128000000_referral_figures/migration.sql',
-  import.meta.url,
-);
 
 /**
  * Runs a bulk load without the secondary indexes of `tables` (schema `referrals`): they are dropped
@@ -66,10 +61,6 @@ export async function withoutIndexes(db: pg.Client, tables: string[], load: () =
   await db.query(indexes.map((index) => index.definition).join(';\n'));
   for (const [table, trigger] of FIGURE_TRIGGERS)
     await db.query(`ALTER TABLE referrals.${table} ENABLE TRIGGER ${trigger}`);
-  const backfill = (await readFile(FIGURES_MIGRATION, 'utf8')).split('-- The referrals already made.')[1]!;
-  await db.query(`SET search_path = referrals;
-    TRUNCATE referrer_month_figures, referrer_project_figures, referrer_pending_figures;
-    ${backfill};
-    RESET search_path`);
+  await db.query('SELECT referrals.rebuild_referral_figures()');
   return Date.now() - started;
 }

@@ -1,4 +1,5 @@
 import {
+  Bounty,
   MILESTONES,
   type Bounties,
   type Commission,
@@ -6,7 +7,7 @@ import {
   type ImpactSummary,
   type Milestone,
 } from '@app/contracts';
-import { commissionCents, companyKey, MILESTONE_STAGES, STAGE_MILESTONES, STAGE_RANK } from '@app/domain';
+import { commissionCents, companyKey, MILESTONE_STAGES, STAGE_MILESTONES, STAGE_RANK, termsOf } from '@app/domain';
 import type pg from 'pg';
 import type { z } from 'zod';
 import { bountiesOf, cents, queryCommissions } from './money-repository.ts';
@@ -163,29 +164,34 @@ export function impactReads(pool: pg.Pool, currency: string) {
           coalesce(-sum(e.amount_cents) FILTER (WHERE e.kind = 'paid'), 0)::text AS paid,
           coalesce(-sum(e.amount_cents) FILTER (WHERE e.kind = 'reversed'), 0)::text AS reversed
         FROM commission_entries e ${filtered ? `JOIN referrals r ON r.id = e.referral_id WHERE e.user_id = $1 AND ${where}` : 'WHERE e.user_id = $1'}`;
-      // Pending: per vendor, milestone and deal value, the referrals whose stage reached a milestone the vendor
-      // has not confirmed (routed, not declined); valued below at the vendor's bounties now.
-      // Unfiltered, from the kept per (user, vendor, milestone, deal value) counts, probed for the milestones each
-      // verified vendor pays now (a few hundred index probes, not the user's routed referrals and their confirmations).
+      // Pending: per vendor, milestone, deal value and the milestone's terms at referral, the referrals whose stage
+      // reached a milestone the vendor has not confirmed (routed, not declined); valued below at their terms
+      // (termsOf: the better of those at referral and the vendor's bounty now), as a confirmation would pay.
+      // Unfiltered, from the kept per (user, vendor, milestone, deal value, terms) counts, probed for each verified
+      // vendor's milestones (a few hundred index probes, not the user's routed referrals and their confirmations).
       const pendingSql = !filtered
-        ? `SELECT f.vendor_id, f.milestone, nullif(f.deal_cents, -1)::text AS deal, f.count AS n, vb.bounties::text AS bounties
+        ? `SELECT f.vendor_id, f.milestone, nullif(f.deal_cents, -1)::text AS deal, nullif(f.terms, '') AS terms, f.count AS n,
+                  vb.bounties::text AS bounties
           FROM vendors v JOIN vendor_bounties vb ON vb.vendor_id = v.id
-          JOIN (VALUES ${reachable.map(([milestone]) => `('${milestone}')`).join(', ')}) AS m(milestone) ON (vb.bounties -> m.milestone ->> 'enabled') = 'true'
+          CROSS JOIN (VALUES ${reachable.map(([milestone]) => `('${milestone}')`).join(', ')}) AS m(milestone)
           JOIN referrer_pending_figures f ON f.user_id = $1 AND f.vendor_id = v.id AND f.milestone = m.milestone
-         WHERE v.verified AND f.count > 0`
+         WHERE v.verified AND f.count > 0
+           AND ((vb.bounties -> m.milestone ->> 'enabled') = 'true' OR (nullif(f.terms, '')::jsonb ->> 'enabled') = 'true')`
         : `WITH mine AS MATERIALIZED (
-          SELECT r.id, r.vendor_id, r.furthest_stage, coalesce(r.deal_value_cents, r.expected_value_cents) AS deal
+          SELECT r.id, r.vendor_id, r.furthest_stage, coalesce(r.deal_value_cents, r.expected_value_cents) AS deal,
+                 r.bounties_at_referral
             FROM referrals r
            WHERE ${where} AND r.furthest_stage > 0 AND r.vendor_id IS NOT NULL AND r.status <> 'declined'
              AND r.lead_status <> 'declined')
-        SELECT mine.vendor_id, m.milestone, mine.deal::text AS deal, count(*)::int AS n, min(vb.bounties::text) AS bounties
+        SELECT mine.vendor_id, m.milestone, mine.deal::text AS deal, (mine.bounties_at_referral -> m.milestone)::text AS terms,
+               count(*)::int AS n, min(vb.bounties::text) AS bounties
           FROM mine
           JOIN vendors v ON v.id = mine.vendor_id AND v.verified JOIN vendor_bounties vb ON vb.vendor_id = mine.vendor_id
           JOIN (VALUES ${reachable.map(([milestone, rank]) => `('${milestone}', ${rank})`).join(', ')}) AS m(milestone, rank)
             ON mine.furthest_stage >= m.rank
-         WHERE (vb.bounties -> m.milestone ->> 'enabled') = 'true'
+         WHERE ((vb.bounties -> m.milestone ->> 'enabled') = 'true' OR (mine.bounties_at_referral -> m.milestone ->> 'enabled') = 'true')
            AND NOT EXISTS (SELECT 1 FROM milestone_confirmations mc WHERE mc.referral_id = mine.id AND mc.milestone = m.milestone)
-         GROUP BY 1, 2, 3`;
+         GROUP BY 1, 2, 3, 4`;
       // Recent activity: the newest status changes by index (user_id, at), filtered by their referral. The partner
       // (vendor, else project) is looked up for the 10 kept, after the LIMIT: joined, a misestimate for a user with
       // few changes planned a pass over all vendors per change (15 ms for the bench's user with 100 referrals).
@@ -300,10 +306,14 @@ export function impactReads(pool: pg.Pool, currency: string) {
           leaderboardParams,
         ),
         pool.query<{ kind: 'sent' | 'closedWon' | 'earned'; month: string; value: number }>(trendsSql, trendParams),
-        pool.query<{ vendor_id: string; milestone: Milestone; deal: string | null; n: number; bounties: string }>(
-          pendingSql,
-          params.slice(0, countOf(pendingSql)),
-        ),
+        pool.query<{
+          vendor_id: string;
+          milestone: Milestone;
+          deal: string | null;
+          terms: string | null;
+          n: number;
+          bounties: string;
+        }>(pendingSql, params.slice(0, countOf(pendingSql))),
       ]);
       const t = totalsR.rows[0]!;
       const payout = payoutR.rows[0]!;
@@ -312,11 +322,22 @@ export function impactReads(pool: pg.Pool, currency: string) {
         const entry = trend.get(row.month);
         if (entry) entry[row.kind === 'earned' ? 'earnedCents' : row.kind] = row.value;
       }
+      // Each vendor's bounties and each terms text are parsed once, however many rows share them.
+      const parsedBounties = new Map<string, Bounties | null>();
+      const parsedTerms = new Map<string, Bounty | undefined>();
       let pendingCents = 0;
       for (const row of pendingR.rows) {
-        const bounties: Bounties | null = bountiesOf(JSON.parse(row.bounties));
-        const amounts =
-          bounties && commissionCents(bounties[row.milestone], row.deal === null ? null : Number(row.deal));
+        if (!parsedBounties.has(row.bounties)) parsedBounties.set(row.bounties, bountiesOf(JSON.parse(row.bounties)));
+        const bounties = parsedBounties.get(row.bounties);
+        if (!bounties) continue;
+        if (row.terms !== null && !parsedTerms.has(row.terms)) {
+          const parsed = Bounty.safeParse(JSON.parse(row.terms));
+          parsedTerms.set(row.terms, parsed.success ? parsed.data : undefined);
+        }
+        const atReferral = row.terms === null ? undefined : parsedTerms.get(row.terms);
+        const deal = row.deal === null ? null : Number(row.deal);
+        const terms = termsOf(atReferral, bounties[row.milestone], deal);
+        const amounts = terms && commissionCents(terms, deal);
         if (amounts) pendingCents += amounts.referrer * row.n;
       }
       const inEscrowCents = cents(payout.in_escrow);

@@ -87,12 +87,14 @@ describe('the referral figures migration', () => {
       { user_id: 'u1', project_id: 'q', vendor_id: '', count: 1, revenue_cents: '0' },
       { user_id: 'u2', project_id: 'p', vendor_id: 'v1', count: 1, revenue_cents: '0' },
     ]);
-    // Only the routed, undeclined referral past Tee-up: its three milestones not confirmed, at its actual deal value.
+    // Only the routed, undeclined referral past Tee-up: its three milestones not confirmed, at its actual deal value
+    // (no terms at referral: its workspace has no bounties, 20261205000000).
     const referral2 = (milestone: string) => ({
       user_id: 'u1',
       vendor_id: 'v1',
       milestone,
       deal_cents: '500000',
+      terms: '',
       count: 1,
     });
     expect(await pending()).toEqual([
@@ -109,11 +111,11 @@ describe('the referral figures migration', () => {
     expect(await pending()).toEqual([
       referral2('meetingHeld'),
       referral2('opportunityCreated'),
-      { user_id: 'u1', vendor_id: 'v1', milestone: 'qualifiedLead', deal_cents: '-1', count: 1 },
+      { user_id: 'u1', vendor_id: 'v1', milestone: 'qualifiedLead', deal_cents: '-1', terms: '', count: 1 },
     ]);
     await client.query(`UPDATE referrals SET lead_status = 'declined' WHERE id = 2`);
     expect(await pending()).toEqual([
-      { user_id: 'u1', vendor_id: 'v1', milestone: 'qualifiedLead', deal_cents: '-1', count: 1 },
+      { user_id: 'u1', vendor_id: 'v1', milestone: 'qualifiedLead', deal_cents: '-1', terms: '', count: 1 },
     ]);
     // A deleted referral (none is, today) leaves its figures.
     await client.query(`DELETE FROM referrals WHERE id = 3`);

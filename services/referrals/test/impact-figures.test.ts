@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { ImpactSummary, type Bounties, type Milestone, type ReferralStatus } from '@app/contracts';
 import { seededRandom } from '@app/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +20,7 @@ import {
  * - every user's unfiltered dashboard (read from the figures) equals the same dashboard computed from the
  *   rows (`from=1970-01-01`: a filter, so the raw SQL, matching every referral), and a few filtered ones
  *   agree with it where they must;
- * - each figures table equals what the migration's backfill computes from the rows now.
+ * - each figures table equals what rebuild_referral_figures() (migration 20261205000000) computes from the rows now.
  */
 let ctx: TestContext;
 const app = () => ctx.service.app;
@@ -67,16 +66,12 @@ async function summary(user: TestUser, query = ''): Promise<ImpactSummary> {
   return ImpactSummary.parse(response.json());
 }
 
-/** The figures tables' rows that count, and what the migration's backfill builds from the rows now. */
+/** The figures tables' rows that count, and what rebuild_referral_figures() builds from the rows now. */
 async function figuresAgainstRows() {
-  const backfill = readFileSync(
-    new URL('../prisma/migrations/20261128000000_referral_figures/migration.sql', import.meta.url),
-    'utf8',
-  ).split('-- The referrals already made.')[1]!;
   const tables = {
     referrer_month_figures: 'user_id, month, status, furthest_stage, closed_won_month',
     referrer_project_figures: 'user_id, project_id, vendor_id',
-    referrer_pending_figures: 'user_id, vendor_id, milestone, deal_cents',
+    referrer_pending_figures: 'user_id, vendor_id, milestone, deal_cents, terms',
   };
   const read = async (client: { query: (text: string) => Promise<{ rows: unknown[] }> }) => {
     const rows: Record<string, unknown[]> = {};
@@ -88,7 +83,7 @@ async function figuresAgainstRows() {
   try {
     const kept = await read(client);
     await client.query('BEGIN');
-    await client.query(`SET LOCAL search_path = referrals; TRUNCATE ${Object.keys(tables).join(', ')}; ${backfill}`);
+    await client.query('SELECT referrals.rebuild_referral_figures()');
     const rebuilt = await read(client);
     await client.query('ROLLBACK');
     return { kept, rebuilt };

@@ -248,6 +248,33 @@ describe('bounties changed after the referral was sent', () => {
     });
   });
 
+  it("Impact's pending bounties are valued at each referral's terms, kept and computed alike", async () => {
+    const s = await setup(
+      bounties({
+        qualifiedLead: { enabled: true, type: 'flat', amount: 100 },
+        meetingHeld: { enabled: true, type: 'flat', amount: 30 },
+      }),
+    );
+    const before = await refer(s);
+    await move(s.referrer, before.id, 'intro_occurred');
+    // $100 and $30 pending, 70% of each.
+    expect((await expectFiguresAgree(s.referrer)).payoutSummary.pendingCents).toBe(7_000 + 2_100);
+    await deliver(ctx, 'bounties.saved', {
+      vendorId: s.vendor.vendorId,
+      version: 2,
+      bounties: bounties({ qualifiedLead: { enabled: true, type: 'flat', amount: 1 } }),
+    });
+    const after = await refer(s);
+    await move(s.referrer, after.id, 'intro_occurred');
+    // The referral made before keeps $100 and $30; the one made after pends $1 at Qualified Lead only.
+    expect((await expectFiguresAgree(s.referrer)).payoutSummary.pendingCents).toBe(7_000 + 2_100 + 70);
+    await confirmed(s, before.id, { milestone: 'qualifiedLead' });
+    expect((await expectFiguresAgree(s.referrer)).payoutSummary).toMatchObject({
+      pendingCents: 2_100 + 70,
+      inEscrowCents: 7_000,
+    });
+  });
+
   it('a vendor that lost its verification pays nothing, even through an administrator', async () => {
     const s = await setup(bounties({ qualifiedLead: { enabled: true, type: 'flat', amount: 10 } }));
     const { id } = await refer(s);
