@@ -224,6 +224,7 @@ function examples(f: Fixture): Partial<Record<OperationId, unknown>> {
     inviteMember: { email: `colleague@${VENDOR_DOMAIN}`, role: 'member' },
     adminCreateVendor: { name: 'Admin Vendor', website: 'admin-vendor.example', approve: true, note: 'Known partner' },
     approveVendor: { note: 'Checked by phone' },
+    revokeVendor: { note: 'Approved by mistake' },
     createWebhook: { url: 'https://hooks.example.com/in', events: ['lead.created'], description: 'CRM' },
     createProgram: {
       name: 'Fuzz Partners',

@@ -89,6 +89,7 @@ export const summary = (overrides: Partial<VendorSummary> = {}): VendorSummary =
   domain: 'acme.example',
   verified: true,
   verification: 'domain',
+  revokedAt: null,
   members: 2,
   createdAt: '2026-01-05T00:00:00.000Z',
   ...overrides,
@@ -102,6 +103,7 @@ const vendorOf = (s: VendorSummary, overrides: Partial<Vendor> = {}): Vendor => 
   verified: s.verified,
   verification: s.verification,
   verifiedAt: s.verified ? '2026-01-06T00:00:00.000Z' : null,
+  revokedAt: s.revokedAt,
   role: null,
   members: [],
   invitations: [],
@@ -165,6 +167,14 @@ function adminServer(extra?: Handler, user = makeUser({ isAdmin: true })) {
       if (req.method === 'POST' && approve) {
         vendors = vendors.map((v) => (v.id === approve[1] ? { ...v, verified: true, verification: 'admin' } : v));
         return json(200, vendorOf(vendors.find((v) => v.id === approve[1])!));
+      }
+      const revoke = /^\/api\/vendors\/([^/]+)\/revoke$/.exec(req.path);
+      if (req.method === 'POST' && revoke) {
+        const at = '2026-04-01T09:00:00.000Z';
+        vendors = vendors.map((v) =>
+          v.id === revoke[1] ? { ...v, verified: false, verification: null, revokedAt: at } : v,
+        );
+        return json(200, vendorOf(vendors.find((v) => v.id === revoke[1])!));
       }
       return undefined;
     },
@@ -458,6 +468,26 @@ describe('Admin: vendor workspaces (issue 9)', () => {
     await waitFor(() =>
       expect(within(region).getByRole('row', { name: /Tux Cloud/ })).toHaveTextContent('Verified by an administrator'),
     );
+  });
+
+  it("revokes a workspace's verification with a note, which is required", async () => {
+    const server = adminServer();
+    const user = userEvent.setup();
+    const region = await openVendors(user);
+    await user.click(within(region).getByRole('button', { name: 'Revoke the verification of Acme' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Revoke the verification of Acme?' });
+    expect(dialog).toHaveTextContent('acme.example is free for another workspace to verify');
+    await user.click(within(dialog).getByRole('button', { name: 'Revoke verification' }));
+    expect(await within(dialog).findByText('Please say why you revoke its verification')).toBeInTheDocument();
+    expect(server.callsTo('POST', '/api/vendors/v-acme/revoke')).toHaveLength(0);
+    await user.type(within(dialog).getByLabelText('Why do you revoke it?'), 'The domain changed hands');
+    await user.click(within(dialog).getByRole('button', { name: 'Revoke verification' }));
+    await waitFor(() => expect(server.callsTo('POST', '/api/vendors/v-acme/revoke')).toHaveLength(1));
+    expect(server.callsTo('POST', '/api/vendors/v-acme/revoke')[0]!.body).toEqual({ note: 'The domain changed hands' });
+    expect(await screen.findByText('Acme is no longer verified.')).toBeInTheDocument();
+    // The row says so, and offers to approve it again.
+    const row = await within(region).findByRole('row', { name: /Acme.*Verification revoked/ });
+    expect(within(row).getByRole('button', { name: 'Approve Acme' })).toBeInTheDocument();
   });
 
   it('creates a workspace for a vendor; a verified domain is refused next to the website', async () => {

@@ -77,6 +77,7 @@ export const makeVendor = (overrides: Partial<Vendor> = {}): Vendor => ({
   verified: true,
   verification: 'domain',
   verifiedAt: '2026-02-01T10:00:00.000Z',
+  revokedAt: null,
   role: 'owner',
   members: [
     {

@@ -131,6 +131,23 @@ describe('Vendor workspace (issue 9)', () => {
     );
   });
 
+  it('says when an administrator revoked the verification, without offering to check the domain again', async () => {
+    const revoked = makeVendor({
+      verified: false,
+      verification: null,
+      verifiedAt: null,
+      revokedAt: '2026-04-01T09:00:00.000Z',
+    });
+    vendorServer({ vendors: [revoked], invitations: [] });
+    renderVendor(paths.vendor, makeUser({ id: 'u1', email: 'ada@acme.example' }));
+    const panel = await screen.findByRole('region', { name: 'Verification revoked' });
+    expect(panel).toHaveTextContent(
+      'A Referral Hub administrator revoked the verification of Acme on Apr 1, 2026. Until an administrator approves it again, it receives no new leads',
+    );
+    expect(within(panel).queryByRole('button', { name: 'Check again' })).not.toBeInTheDocument();
+    expect(screen.getByText('Verification revoked', { selector: '[data-slot="badge"], span' })).toBeInTheDocument();
+  });
+
   it('lists members and roles; an owner removes a member after confirming', async () => {
     const server = vendorServer({ vendors: [makeVendor()], invitations: [] }, (req) =>
       req.method === 'DELETE' && req.path === '/api/vendors/v-acme/members/u2'

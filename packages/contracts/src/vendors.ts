@@ -80,6 +80,15 @@ export const ApproveVendorRequest = z.strictObject({
   note: text({ label: 'Note', max: 1000, multiline: true, required: 'Please say why you approve this vendor' }),
 });
 
+/**
+ * POST /api/vendors/{vendorId}/revoke: administrators only, with the reason kept in the audit log. The workspace
+ * is no longer verified, its domain is free for another claim, and it cannot verify itself by its domain again
+ * until an administrator approves it.
+ */
+export const RevokeVendorRequest = z.strictObject({
+  note: text({ label: 'Note', max: 1000, multiline: true, required: 'Please say why you revoke its verification' }),
+});
+
 export const InviteMemberRequest = z.strictObject({
   email: emailField('Please enter a valid email address'),
   role: VendorRole.default('member'),
@@ -114,6 +123,8 @@ export const Vendor = z.object({
   verified: z.boolean(),
   verification: z.enum(VERIFICATION_METHODS).nullable(),
   verifiedAt: z.iso.datetime().nullable(),
+  /** When an administrator last revoked its verification, while it stays revoked (null once approved again). */
+  revokedAt: z.iso.datetime().nullable(),
   /** The caller's role, null for an administrator who is not a member. */
   role: VendorRole.nullable(),
   members: z.array(VendorMember),
@@ -135,6 +146,7 @@ export const VendorSummary = z.object({
   domain: z.string(),
   verified: z.boolean(),
   verification: z.enum(VERIFICATION_METHODS).nullable(),
+  revokedAt: z.iso.datetime().nullable(),
   members: z.number().int(),
   createdAt: z.iso.datetime(),
 });

@@ -36,6 +36,7 @@ export function profileRoutes(deps: {
     listVendors: ({ query }) => workspaces.directory(query),
     adminCreateVendor: ({ identity, body }) => workspaces.adminCreate(identity, body),
     approveVendor: ({ identity, params, body }) => workspaces.approve(identity, params.vendorId, body.note),
+    revokeVendor: ({ identity, params, body }) => workspaces.revoke(identity, params.vendorId, body.note),
 
     inviteMember: ({ identity, params, body }) => membership.invite(identity, params.vendorId, body),
     revokeInvitation: ({ identity, params }) => membership.revoke(identity, params.vendorId, params.invitationId),

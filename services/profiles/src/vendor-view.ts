@@ -48,6 +48,7 @@ export function vendorView(record: VendorRecord, viewer: Viewer, inviters: Map<s
     verified: record.verifiedAt !== null,
     verification: method(record.verificationMethod),
     verifiedAt: record.verifiedAt?.toISOString() ?? null,
+    revokedAt: record.revokedAt?.toISOString() ?? null,
     role: viewer.role,
     members: record.members.map((m) => ({
       userId: m.userId,
@@ -84,7 +85,7 @@ export function vendorSnapshot(record: VendorRecord): EventPayload<'vendor.saved
 
 /** A line of the administrators' directory. */
 export function summaryView(
-  row: Pick<VendorRow, 'id' | 'name' | 'domain' | 'verifiedAt' | 'verificationMethod' | 'createdAt'> & {
+  row: Pick<VendorRow, 'id' | 'name' | 'domain' | 'verifiedAt' | 'verificationMethod' | 'revokedAt' | 'createdAt'> & {
     _count: { members: number };
   },
 ): z.infer<typeof VendorSummary> {
@@ -94,6 +95,7 @@ export function summaryView(
     domain: row.domain,
     verified: row.verifiedAt !== null,
     verification: method(row.verificationMethod),
+    revokedAt: row.revokedAt?.toISOString() ?? null,
     members: row._count.members,
     createdAt: row.createdAt.toISOString(),
   };

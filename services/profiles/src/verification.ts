@@ -10,8 +10,9 @@ export const PLATFORM_ACTOR = 'Referral Hub';
 
 /**
  * Verifies an unverified workspace when a member has a verified address on its domain or a subdomain (never
- * webmail: `emailOnDomain`), unless another workspace is already verified for that domain. `alsoProven`:
- * addresses the caller proved by acting (fresher than the copy). Run with the workspace row locked.
+ * webmail: `emailOnDomain`), unless another workspace is already verified for that domain, or an administrator
+ * revoked its verification (then only an administrator verifies it again). `alsoProven`: addresses the caller
+ * proved by acting (fresher than the copy). Run with the workspace row locked.
  */
 export async function verifyByDomain(
   tx: Tx,
@@ -20,7 +21,7 @@ export async function verifyByDomain(
 ): Promise<VerificationOutcome> {
   const vendor = await tx.vendor.findUniqueOrThrow({ where: { id: vendorId } });
   if (vendor.verifiedAt) return 'already-verified';
-  if (!vendor.domain) return 'unproven';
+  if (!vendor.domain || vendor.revokedAt) return 'unproven';
   const emails = [...alsoProven, ...(await verifiedMemberEmails(tx, vendorId))];
   const proof = emails.find((email) => emailOnDomain(email, vendor.domain));
   if (!proof) return 'unproven';
@@ -38,7 +39,24 @@ export async function approveByAdmin(tx: Tx, vendorId: string, actor: string, no
   const vendor = await tx.vendor.findUniqueOrThrow({ where: { id: vendorId } });
   await tx.vendor.update({
     where: { id: vendorId },
-    data: { verifiedAt: new Date(), verificationMethod: 'admin', verifiedDomain: vendor.domain || null },
+    data: {
+      verifiedAt: new Date(),
+      verificationMethod: 'admin',
+      verifiedDomain: vendor.domain || null,
+      revokedAt: null,
+    },
   });
   await addAudit(tx, vendorId, actor, 'approved', note);
+}
+
+/**
+ * An administrator withdraws the workspace's verification, however it was verified; the note says why (kept in
+ * the audit log). Its domain is free for another workspace's claim.
+ */
+export async function revokeByAdmin(tx: Tx, vendorId: string, actor: string, note: string): Promise<void> {
+  await tx.vendor.update({
+    where: { id: vendorId },
+    data: { verifiedAt: null, verificationMethod: null, verifiedDomain: null, revokedAt: new Date() },
+  });
+  await addAudit(tx, vendorId, actor, 'revoked', note);
 }

@@ -25,7 +25,7 @@ import {
   verifiedHolderOf,
 } from './vendor-repository.ts';
 import { auditView, invitationView, summaryView, vendorSnapshot, vendorView, type Viewer } from './vendor-view.ts';
-import { approveByAdmin, verifyByDomain } from './verification.ts';
+import { approveByAdmin, revokeByAdmin, verifyByDomain } from './verification.ts';
 import { guardDomain, openWorkspace, provenBy, requireOwner } from './workspace-access.ts';
 
 type Out<T extends z.ZodType> = z.output<T>;
@@ -230,6 +230,22 @@ export function workspaceUseCases(transaction: TransactionRunner<Tx>, db: Tx) {
           return showVendor(tx, vendorId, viewer);
         }),
       );
+    },
+
+    /**
+     * An administrator revokes a verified workspace's verification (see revokeByAdmin); `vendor.saved` tells the
+     * consumers, which stop routing to it and applying its criteria and bounties. An unverified one is answered
+     * as it is.
+     */
+    async revoke(identity: Identity, vendorId: string, note: string): Promise<Vendor> {
+      return transaction(async (tx, emit) => {
+        const { vendor, role } = await openWorkspace(tx, identity, vendorId, { lock: true, admins: true });
+        const viewer = { role, isAdmin: true };
+        if (!vendor.verifiedAt) return showVendor(tx, vendorId, viewer);
+        await revokeByAdmin(tx, vendorId, identity.email, note);
+        await announceVendor(tx, emit, vendorId);
+        return showVendor(tx, vendorId, viewer);
+      });
     },
   };
 }

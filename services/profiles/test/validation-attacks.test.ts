@@ -90,6 +90,7 @@ function examples(): Record<string, unknown> {
     inviteMember: { email: `someone@${domain}`, role: 'member' },
     adminCreateVendor: { name: 'Admin Vendor', website: uniqueDomain('admin'), approve: true, note: 'Known partner' },
     approveVendor: { note: 'Checked by phone' },
+    revokeVendor: { note: 'Approved by mistake' },
     createWebhook: { url: 'https://hooks.example.com/in', events: ['lead.created'], description: 'CRM' },
   };
 }
@@ -108,7 +109,7 @@ function target(path: string, access: string) {
 
 describe('every operation of the profiles service, attacked from its contract', () => {
   it('covers every operation the gateway routes to the service', () => {
-    expect(operationsOf('profiles').length).toBe(23);
+    expect(operationsOf('profiles').length).toBe(24);
   });
 
   for (const op of operationsOf('profiles')) {

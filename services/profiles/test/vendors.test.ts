@@ -367,6 +367,7 @@ describe('administrators', () => {
         domain,
         verified: false,
         verification: null,
+        revokedAt: null,
         members: 0,
         createdAt: vendor.createdAt,
       },
@@ -414,6 +415,82 @@ describe('administrators', () => {
     expect(direct).toMatchObject({ verified: true, verification: 'admin' });
     const [saved] = await published(direct.id, 'vendor.saved');
     expect(saved!.payload).toMatchObject({ version: 1, verified: true, members: [] });
+  });
+});
+
+describe('revoking a verification', () => {
+  /** One more than the newest version before the revocation's (the workspace's only change since). */
+  const revokedVersion = (saved: Array<{ payload: { version: number; verified: boolean } }>) =>
+    Math.max(...saved.filter((e) => e.payload.verified).map((e) => e.payload.version)) + 1;
+
+  it('an administrator revokes it with a note: unverified, the domain free, only an administrator verifies it again', async () => {
+    const admin = testUser('admin', { isAdmin: true });
+    const { owner, vendorId, domain } = await verifiedVendor(ctx, 'revoked');
+    const revoke = (user: TestUser, id: string, note: string) =>
+      call(user, 'POST', `/api/vendors/${id}/revoke`, { note });
+    await expectRefused(() => revoke(owner, vendorId, 'mine'), 403, 'ADMIN_ONLY');
+    await expectRefused(() => revoke(admin, vendorId, ' '), 400, 'VALIDATION_FAILED');
+    await expectRefused(() => revoke(admin, crypto.randomUUID(), 'x'), 404, 'VENDOR_NOT_FOUND');
+    expect((await ok<Vendor>(await call(admin, 'GET', `/api/vendors/${vendorId}`))).verified).toBe(true);
+
+    const revoked = await ok<Vendor>(await revoke(admin, vendorId, 'The domain was bought by another company'));
+    expect(revoked).toMatchObject({ verified: false, verification: null, verifiedAt: null });
+    expect(revoked.revokedAt).not.toBeNull();
+    const audit = await ok<AuditEntry[]>(await call(admin, 'GET', `/api/vendors/${vendorId}/audit`));
+    expect(audit[0]).toMatchObject({
+      action: 'revoked',
+      actor: admin.email,
+      note: 'The domain was bought by another company',
+    });
+    // Consumers are told: a newer vendor.saved says it is not verified.
+    const saved = await published(vendorId, 'vendor.saved', 2);
+    const newest = saved.reduce((a, b) => (b.payload.version > a.payload.version ? b : a));
+    expect(newest.payload).toMatchObject({ verified: false, version: revokedVersion(saved) });
+    // Revoking it again changes nothing (no second entry).
+    await ok(await revoke(admin, vendorId, 'again'));
+    expect(await ok<AuditEntry[]>(await call(admin, 'GET', `/api/vendors/${vendorId}/audit`))).toHaveLength(
+      audit.length,
+    );
+
+    // The owner's address on the domain no longer verifies it: saving settings keeps the lead inbox locked.
+    const checked = await ok<Vendor>(await call(owner, 'POST', `/api/vendors/${vendorId}/verification`));
+    expect(checked).toMatchObject({ verified: false });
+    await expectRefused(
+      () => call(owner, 'PATCH', `/api/vendors/${vendorId}`, { leadInbox: `leads@${domain}` }),
+      403,
+      'WORKSPACE_NOT_VERIFIED',
+    );
+    // The directory shows it revoked.
+    const [row] = await ok<Array<{ id: string; revokedAt: string | null }>>(
+      await call(admin, 'GET', `/api/admin/vendors?search=${domain}`),
+    );
+    expect(row).toMatchObject({ id: vendorId, verified: false, revokedAt: revoked.revokedAt });
+
+    // An administrator's approval verifies it again, and clears the revocation.
+    const again = await ok<Vendor>(
+      await call(admin, 'POST', `/api/vendors/${vendorId}/approve`, { note: 'Checked again with their CEO' }),
+    );
+    expect(again).toMatchObject({ verified: true, verification: 'admin', revokedAt: null });
+  });
+
+  it('frees the domain: another workspace of the domain can be verified', async () => {
+    const admin = testUser('admin', { isAdmin: true });
+    const domain = uniqueDomain('freed');
+    const impostor = await ok<Vendor>(
+      await call(admin, 'POST', '/api/admin/vendors', { name: 'Freed', website: domain, approve: true, note: 'Oops' }),
+      201,
+    );
+    const real = testUser('real', { domain });
+    await expectRefused(() => create(real, { name: 'Freed', website: domain }), 409, 'DOMAIN_TAKEN');
+    await ok(await call(admin, 'POST', `/api/vendors/${impostor.id}/revoke`, { note: 'Approved the wrong company' }));
+    const theirs = await created(real, { name: 'Freed', website: domain });
+    expect(theirs).toMatchObject({ verified: true, verification: 'domain' });
+    // And the revoked one cannot be approved over it.
+    await expectRefused(
+      () => call(admin, 'POST', `/api/vendors/${impostor.id}/approve`, { note: 'Again' }),
+      409,
+      'DOMAIN_TAKEN',
+    );
   });
 });
 

@@ -11,6 +11,7 @@ import {
   CreateVendorRequest,
   InviteMemberRequest,
   MyVendors,
+  RevokeVendorRequest,
   UpdateVendorRequest,
   Vendor,
   VendorDirectoryQuery,
@@ -236,6 +237,18 @@ export const vendorOperations = {
     body: ApproveVendorRequest,
     response: { status: 200, description: 'Approved', schema: Vendor },
     errors: ['VENDOR_NOT_FOUND', 'DOMAIN_TAKEN'],
+  }),
+  revokeVendor: defineOperation({
+    method: 'POST',
+    path: '/api/vendors/{vendorId}/revoke',
+    service: 'profiles',
+    access: 'admin',
+    summary:
+      'Revoke a workspace’s verification, with a note kept in its audit log: it receives no new leads, its lead criteria and bounties stop applying, its domain is free, and only an administrator can verify it again (administrators only)',
+    params: VendorIdParams,
+    body: RevokeVendorRequest,
+    response: { status: 200, description: 'Revoked', schema: Vendor },
+    errors: ['VENDOR_NOT_FOUND'],
   }),
 } as const;
 

@@ -56,7 +56,7 @@ export function WorkspaceNotice({
   alert = false,
 }: {
   problem: WorkspaceProblem;
-  vendor?: { id: string; name: string; domain: string } | null;
+  vendor?: { id: string; name: string; domain: string; revokedAt?: string | null } | null;
   action: string;
   /** Announce it at once (it follows a refused save). */
   alert?: boolean;
@@ -68,17 +68,23 @@ export function WorkspaceNotice({
           text: `A vendor workspace is your company's space on Referral Hub. Create one to ${action}. If you only refer clients, you do not need one.`,
           link: { to: paths.vendor, label: 'Create a vendor workspace' },
         }
-      : problem === 'unverified'
+      : problem === 'unverified' && vendor?.revokedAt
         ? {
-            title: `${vendor?.name ?? 'This workspace'} is not verified yet`,
-            text: `Only a verified workspace can ${action}. Sign in with an address at ${vendor?.domain || 'your company website'}, or ask an administrator to approve it.`,
-            link: { to: withVendor(paths.vendor, vendor?.id), label: 'Verify your workspace' },
+            title: `The verification of ${vendor.name} was revoked`,
+            text: `Only a verified workspace can ${action}. A Referral Hub administrator revoked this one's verification: only an administrator can approve it again.`,
+            link: { to: withVendor(paths.vendor, vendor.id), label: 'Your vendor workspace' },
           }
-        : {
-            title: 'You are not a member of this workspace',
-            text: `Only members of a vendor workspace can ${action}.`,
-            link: { to: paths.vendor, label: 'Your vendor workspaces' },
-          };
+        : problem === 'unverified'
+          ? {
+              title: `${vendor?.name ?? 'This workspace'} is not verified yet`,
+              text: `Only a verified workspace can ${action}. Sign in with an address at ${vendor?.domain || 'your company website'}, or ask an administrator to approve it.`,
+              link: { to: withVendor(paths.vendor, vendor?.id), label: 'Verify your workspace' },
+            }
+          : {
+              title: 'You are not a member of this workspace',
+              text: `Only members of a vendor workspace can ${action}.`,
+              link: { to: paths.vendor, label: 'Your vendor workspaces' },
+            };
   return (
     <Card role={alert ? 'alert' : 'region'} aria-label={alert ? undefined : content.title}>
       <CardContent className="p-6">

@@ -15,6 +15,18 @@ export function useApproveVendor() {
   });
 }
 
+/** POST /api/vendors/{vendorId}/revoke {note}: no longer verified; only an administrator verifies it again. */
+export const revokeVendor = (vendorId: string, note: string) =>
+  call(operations.revokeVendor, { params: { vendorId }, body: { note } });
+
+export function useRevokeVendor() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ vendorId, note }: { vendorId: string; note: string }) => revokeVendor(vendorId, note),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: vendorDirectoryKey }),
+  });
+}
+
 /** GET /api/vendors/{vendorId}: the workspace with its members, for the administrator about to approve it. */
 export const useVendorClaim = (vendorId: string | null) =>
   useQuery({

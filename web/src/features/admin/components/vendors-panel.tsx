@@ -1,11 +1,12 @@
 import {
   AdminCreateVendorRequest,
   ApproveVendorRequest,
+  RevokeVendorRequest,
   type AdminCreateVendorRequest as AdminCreateVendorInput,
   type VendorSummary,
 } from '@app/contracts';
 import { emailOnDomain } from '@app/domain';
-import { BadgeCheck, Loader2, Plus } from 'lucide-react';
+import { BadgeCheck, Loader2, Plus, ShieldOff } from 'lucide-react';
 import { useState } from 'react';
 import { z } from 'zod';
 import { Badge } from '@/components/ui/badge';
@@ -31,14 +32,16 @@ import { isApiError } from '@/lib/api-client';
 import { formatDate } from '@/lib/dates';
 import { errorText } from '@/lib/errors';
 import { useAdminCreateVendor } from '../api/admin-create-vendor';
-import { useApproveVendor, useVendorClaim } from '../api/approve-vendor';
+import { useApproveVendor, useRevokeVendor, useVendorClaim } from '../api/approve-vendor';
 import { useVendorDirectory } from '../api/vendor-directory';
 
 type Status = 'all' | 'verified' | 'unverified';
 
-export const verificationLabel = (vendor: Pick<VendorSummary, 'verified' | 'verification'>) =>
+export const verificationLabel = (vendor: Pick<VendorSummary, 'verified' | 'verification' | 'revokedAt'>) =>
   !vendor.verified
-    ? 'Not verified'
+    ? vendor.revokedAt
+      ? 'Verification revoked'
+      : 'Not verified'
     : vendor.verification === 'admin'
       ? 'Verified by an administrator'
       : 'Verified by domain';
@@ -72,6 +75,7 @@ export function VendorsPanel() {
   const debounced = useDebouncedValue(search.trim(), 300);
   const directory = useVendorDirectory({ status, ...(debounced ? { search: debounced } : {}) });
   const [approving, setApproving] = useState<VendorSummary | null>(null);
+  const [revoking, setRevoking] = useState<VendorSummary | null>(null);
   const [creating, setCreating] = useState(false);
 
   return (
@@ -158,7 +162,17 @@ export function VendorsPanel() {
                           <BadgeCheck aria-hidden="true" />
                           Approve
                         </Button>
-                      ) : null}
+                      ) : (
+                        <Button
+                          size="sm"
+                          variant="outline"
+                          onClick={() => setRevoking(vendor)}
+                          aria-label={`Revoke the verification of ${vendor.name}`}
+                        >
+                          <ShieldOff aria-hidden="true" />
+                          Revoke
+                        </Button>
+                      )}
                     </td>
                   </tr>
                 ))}
@@ -169,6 +183,7 @@ export function VendorsPanel() {
       </div>
 
       <ApproveDialog vendor={approving} onClose={() => setApproving(null)} />
+      <RevokeDialog vendor={revoking} onClose={() => setRevoking(null)} />
     </div>
   );
 }
@@ -255,6 +270,65 @@ function ApproveDialog({ vendor, onClose }: { vendor: VendorSummary | null; onCl
                 <Button type="submit" disabled={formState.isSubmitting}>
                   {formState.isSubmitting ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
                   Approve
+                </Button>
+              </DialogFooter>
+            </>
+          )}
+        </Form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/** Revoking a verification (a wrong approval, a domain that changed hands): the note goes to the audit log. */
+function RevokeDialog({ vendor, onClose }: { vendor: VendorSummary | null; onClose: () => void }) {
+  const revoke = useRevokeVendor();
+  return (
+    <Dialog open={vendor !== null} onOpenChange={(open) => !open && onClose()}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Revoke the verification of {vendor?.name}?</DialogTitle>
+          <DialogDescription>
+            {`It receives no new leads, its lead criteria and bounties stop applying, and ${vendor?.domain || 'its website'} is free for another workspace to verify. It cannot verify itself by its domain again: only an administrator's approval does. The leads and commissions it already has stay. Your note is kept in its audit log.`}
+          </DialogDescription>
+        </DialogHeader>
+        <Form
+          schema={RevokeVendorRequest}
+          defaultValues={{ note: '' }}
+          aria-label="Revoke the verification"
+          className="grid gap-4"
+          onSubmit={async ({ note }) => {
+            if (!vendor) return;
+            const revoked = await revoke.mutateAsync({ vendorId: vendor.id, note });
+            toast({ title: 'Verification revoked', description: `${revoked.name} is no longer verified.` });
+            onClose();
+          }}
+          onError={(error) =>
+            toast({
+              variant: 'destructive',
+              title: 'Error',
+              description: errorText(error, 'Failed to revoke the verification'),
+            })
+          }
+        >
+          {({ formState }) => (
+            <>
+              <FormTextarea
+                name="note"
+                id="revoke-note"
+                label="Why do you revoke it?"
+                rows={3}
+                placeholder="e.g. Approved by mistake: the domain belongs to another company."
+              />
+              <DialogFooter>
+                <DialogClose asChild>
+                  <Button variant="outline" disabled={formState.isSubmitting}>
+                    Cancel
+                  </Button>
+                </DialogClose>
+                <Button type="submit" variant="destructive" disabled={formState.isSubmitting}>
+                  {formState.isSubmitting ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
+                  Revoke verification
                 </Button>
               </DialogFooter>
             </>

@@ -10,7 +10,7 @@ import { useCheckVerification } from '../api/check-verification';
 
 /** What verification means for this workspace, in plain words, and how to get there. */
 export function verificationText(vendor: Vendor): string {
-  if (!vendor.verified) return 'Not verified';
+  if (!vendor.verified) return vendor.revokedAt ? 'Verification revoked' : 'Not verified';
   return vendor.verification === 'admin' ? 'Verified by an administrator' : 'Verified by domain';
 }
 
@@ -59,6 +59,24 @@ export function VerificationPanel({
                 ? `A Referral Hub administrator approved ${vendor.name}${since}.`
                 : `A member has a confirmed address at ${vendor.domain}${since}.`}{' '}
               Leads referrers send to {vendor.name} come to this workspace, and its lead criteria and bounties apply.
+            </p>
+          </div>
+        </CardHeader>
+      </Card>
+    );
+  }
+
+  if (vendor.revokedAt) {
+    return (
+      <Card role="region" aria-labelledby="verification-title">
+        <CardHeader className="flex-row items-start gap-3">
+          <ShieldAlert className="size-6 shrink-0 text-amber-600" aria-hidden="true" />
+          <div className="grid gap-1">
+            <CardTitle id="verification-title" className="text-lg">
+              Verification revoked
+            </CardTitle>
+            <p className="text-sm text-muted-foreground">
+              {`A Referral Hub administrator revoked the verification of ${vendor.name} on ${formatDate(vendor.revokedAt)}. Until an administrator approves it again, it receives no new leads, and its lead criteria and bounties do not apply; an address at its domain no longer verifies it. The leads it already received stay in its inbox.`}
             </p>
           </div>
         </CardHeader>
