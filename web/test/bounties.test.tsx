@@ -62,6 +62,11 @@ describe('Set Your Bounties (spec 2, 5, 8)', () => {
       description: 'Please enter a payout amount for every active milestone.',
     });
     expect(bountyProblem({ ...none, closedWon: { enabled: true, type: 'flat', amount: 10 } })).toBeNull();
+    // A negative amount is not a missing one: its own message, under the field, not the 'Incomplete' toast.
+    expect(bountyProblem({ ...none, closedWon: { enabled: true, type: 'flat', amount: -5 } })).toEqual({
+      title: 'Check your bounties',
+      description: 'Payout amount must be positive',
+    });
   });
 
   it('starts from the defaults, shows details only when enabled and sends one entry per milestone', async () => {

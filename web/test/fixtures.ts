@@ -127,6 +127,15 @@ const BOUNTY_TEXT: Record<MilestoneState['milestone'], string | null> = {
   retentionBonus: null,
 };
 
+/** The fixture vendor's bounties, as BOUNTY_TEXT says them (the referral was made before it had any). */
+const BOUNTY_TERMS: Record<MilestoneState['milestone'], MilestoneState['termsNow']> = {
+  qualifiedLead: { enabled: true, type: 'flat', amount: 100 },
+  meetingHeld: { enabled: false },
+  opportunityCreated: { enabled: true, type: 'flat', amount: 250 },
+  closedWon: { enabled: true, type: 'percentage_arr', amount: 10 },
+  retentionBonus: { enabled: false },
+};
+
 /** One milestone of a referral, open with the fixture vendor's bounty unless told. */
 export const makeMilestone = (
   milestone: MilestoneState['milestone'],
@@ -135,6 +144,8 @@ export const makeMilestone = (
   milestone,
   bountyEnabled: BOUNTY_TEXT[milestone] !== null,
   bounty: BOUNTY_TEXT[milestone],
+  termsAtReferral: null,
+  termsNow: BOUNTY_TERMS[milestone],
   state: 'open',
   requestedAt: null,
   confirmedAt: null,

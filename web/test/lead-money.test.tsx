@@ -131,7 +131,10 @@ describe('Lead inbox money (issue 10)', () => {
     await user.type(input, '12.345');
     expect(await within(dialog).findByText(/Please enter an amount in dollars/)).toBeInTheDocument();
     await user.clear(input);
+    expect(dialog).toHaveTextContent('Bounty: 10% of first-year ARR. Enter the deal value to see what you will owe.');
     await user.type(input, '$24,000.50');
+    // What confirming records, at the value typed.
+    expect(dialog).toHaveTextContent('Bounty: 10% of first-year ARR. You will owe $2,400.05.');
     await user.type(within(dialog).getByLabelText('Note (optional)'), 'Signed on Monday');
     await user.click(within(dialog).getByRole('button', { name: 'Confirm' }));
     await waitFor(() => expect(api.callsTo('POST', `${base}/milestones`)).toHaveLength(1));
@@ -141,6 +144,25 @@ describe('Lead inbox money (issue 10)', () => {
       note: 'Signed on Monday',
     });
     await waitFor(() => expect(reads).toBeGreaterThan(before));
+  });
+
+  it("shows the better of the referral's terms and today's at the deal value typed", async () => {
+    const closedWon = makeMilestone('closedWon', {
+      bounty: '$5,000.00 flat',
+      termsAtReferral: { enabled: true, type: 'flat', amount: 5000 },
+      termsNow: { enabled: true, type: 'percentage_arr', amount: 10 },
+    });
+    server(makeLead({ status: 'accepted', stage: 'intro_made', money: makeMoney({ milestones: [closedWon] }) }));
+    const user = userEvent.setup();
+    const card = await openLead();
+    await user.click(card.getByRole('button', { name: 'Confirm Closed-Won' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm Closed-Won' });
+    const input = within(dialog).getByLabelText('Deal value (first-year ARR, USD)');
+    await user.type(input, '24,000');
+    expect(dialog).toHaveTextContent('Bounty: $5,000.00 flat. You will owe $5,000.00.');
+    await user.clear(input);
+    await user.type(input, '60,000');
+    expect(dialog).toHaveTextContent('Bounty: 10% of first-year ARR. You will owe $6,000.00.');
   });
 
   it('asks the expected value at Opportunity Created and shows the server field error next to it', async () => {

@@ -86,7 +86,7 @@ describe('Vendor workspace money (issue 10)', () => {
     renderVendor();
     const owed = await screen.findByRole('region', { name: 'What you owe' });
     await waitFor(() => expect(owed).toHaveTextContent('Owed (in escrow)$123.45'));
-    expect(owed).toHaveTextContent('Paid out to referrers$1,000.00');
+    expect(owed).toHaveTextContent('Paid out (share and fee)$1,000.00');
     expect(within(owed).getByRole('list', { name: 'Commissions you owe or paid' })).toHaveTextContent(
       'Grace Hopper: Qualified Lead (Warm Intro)$123.45',
     );

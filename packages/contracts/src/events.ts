@@ -188,6 +188,8 @@ export const events = {
     referrerEmail: z.string(),
     referrerFirstName: z.string(),
     clientName: z.string(),
+    /** Who confirmed the milestone: a member of the vendor, or an administrator on its behalf. */
+    confirmedBy: z.enum(['vendor', 'admin']).optional(),
     createdAt: z.iso.datetime(),
   }),
   /** The referrer asked the vendor to confirm a milestone (referrals): the lead inbox and members are emailed. */

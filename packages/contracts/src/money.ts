@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { text } from './common.ts';
-import { MILESTONES } from './profiles.ts';
+import { Bounty, MILESTONES } from './profiles.ts';
 
 /**
  * Money (issue 10): every amount is an integer number of cents in the one currency the platform runs in
@@ -66,8 +66,18 @@ export const MilestoneState = z.object({
   milestone: MilestoneName,
   /** Whether the vendor's bounty for it is enabled (a milestone without one can still be confirmed). */
   bountyEnabled: z.boolean(),
-  /** The bounty in words ("$500 flat", "10% of first-year ARR"), or null when disabled. */
+  /**
+   * The bounty it pays by, in words ("$500 flat", "10% of first-year ARR"), or null when none: open, the better
+   * of termsAtReferral and termsNow at the deal value known; confirmed, the terms it was confirmed under.
+   */
   bounty: z.string().nullable(),
+  /**
+   * Open milestones: the vendor's bounty for it when the referral was made, and today's (null: none). A
+   * confirmation pays the better of the two at the deal value it gives (termsOf of @app/domain). Null once
+   * confirmed.
+   */
+  termsAtReferral: Bounty.nullable(),
+  termsNow: Bounty.nullable(),
   state: z.enum(MILESTONE_STATES),
   /** When the referrer last asked the vendor to confirm it. */
   requestedAt: z.iso.datetime().nullable(),

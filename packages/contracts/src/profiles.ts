@@ -69,6 +69,7 @@ export const BOUNTY_MESSAGES = {
   missingAmount: 'Incomplete bounties – Please enter a payout amount for every active milestone.',
   months: 'Months must be between 1 and 60',
   percentage: 'A percentage must be at most 100',
+  flatCents: 'A flat amount must be in whole cents, e.g. 50 or 50.25',
 } as const;
 
 export const Bounty = z.strictObject({
@@ -98,7 +99,8 @@ export const Bounties = BountyFields.superRefine((bounties, ctx) => {
   if (enabled.length === 0) ctx.addIssue({ code: 'custom', message: BOUNTY_MESSAGES.noneEnabled });
   for (const m of enabled) {
     const bounty = bounties[m];
-    if (!(bounty.amount !== undefined && bounty.amount > 0))
+    // Missing or zero; a negative amount is said by its own rule ('Payout amount must be positive'), not as missing.
+    if (bounty.amount === undefined || bounty.amount === 0)
       ctx.addIssue({ code: 'custom', path: [m, 'amount'], message: BOUNTY_MESSAGES.missingAmount });
     if (bounty.type?.startsWith('percentage') && bounty.amount !== undefined && bounty.amount > 100)
       ctx.addIssue({ code: 'custom', path: [m, 'amount'], message: BOUNTY_MESSAGES.percentage });
@@ -107,6 +109,24 @@ export const Bounties = BountyFields.superRefine((bounties, ctx) => {
   }
 });
 export type Bounties = z.infer<typeof Bounties>;
+
+/**
+ * POST /api/bounties: the rules of spec 5, and a flat amount in whole cents (a bounty of $0.001 paid nothing, one
+ * of $50.555 a rounded amount). Saved bounties are still read with `Bounties`, so none stored before is refused.
+ */
+export const SaveBountiesRequest = Bounties.superRefine((bounties, ctx) => {
+  for (const m of MILESTONES) {
+    const { enabled, type, amount } = bounties[m];
+    if (
+      enabled &&
+      (type ?? 'flat') === 'flat' &&
+      amount !== undefined &&
+      amount > 0 &&
+      !/^\d+(\.\d{1,2})?$/.test(String(amount))
+    )
+      ctx.addIssue({ code: 'custom', path: [m, 'amount'], message: BOUNTY_MESSAGES.flatCents });
+  }
+});
 
 /** Spec 3 defaults: only closedWon enabled. */
 export const DEFAULT_BOUNTIES: Bounties = {

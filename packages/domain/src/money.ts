@@ -1,5 +1,6 @@
-import type { Milestone } from '@app/contracts';
+import type { Bounty, Milestone } from '@app/contracts';
 import { BOUNTY_LABELS } from './bounties.ts';
+import { DEFAULT_MRR_MONTHS, grossCents } from './commissions.ts';
 import { STAGE_MILESTONES } from './stages.ts';
 import { STATUS_LABELS, type ReferralStatus } from '@app/contracts';
 
@@ -47,3 +48,20 @@ export const DEAL_VALUE_AT: Partial<Record<Milestone, 'expected' | 'actual'>> = 
   opportunityCreated: 'expected',
   closedWon: 'actual',
 };
+
+/** A bounty in words: "$500.00 flat", "10% of first-year ARR", "5% of MRR for 12 months". */
+export function bountyWords(bounty: Bounty, currency: string): string | null {
+  if (!bounty.enabled) return null;
+  const amount = bounty.amount ?? 0;
+  switch (bounty.type ?? 'flat') {
+    case 'percentage_arr':
+      return `${amount}% of first-year ARR`;
+    case 'percentage_mrr': {
+      const months = bounty.months ?? DEFAULT_MRR_MONTHS;
+      return `${amount}% of MRR for ${months} month${months === 1 ? '' : 's'}`;
+    }
+    default:
+      // The cents it pays (rounded once, as the commission is), not its float times 100: $1.005 pays $1.01.
+      return `${formatCents(grossCents(bounty, null) ?? 0, currency)} flat`;
+  }
+}

@@ -404,11 +404,17 @@ export function commissionEarnedEmail(input: {
   milestone: string;
   /** formatCents(referrerCents, currency). */
   amount: string;
+  /** An administrator recorded the milestone on the vendor's behalf (else a member of the vendor confirmed it). */
+  confirmedBy?: 'vendor' | 'admin';
 }): RenderedEmail {
   const link = new URL('/referral-impact', input.publicUrl).href;
   const name = input.referrerFirstName.trim() || 'there';
   const subject = oneLine(`You earned ${input.amount} for your referral of ${input.clientName}`);
-  const what = `${input.vendorName} confirmed ${input.milestone} for your referral of ${input.clientName}: you earned ${input.amount}.`;
+  const who =
+    input.confirmedBy === 'admin'
+      ? `A ${input.appName} administrator recorded ${input.milestone} on behalf of ${input.vendorName}`
+      : `${input.vendorName} confirmed ${input.milestone}`;
+  const what = `${who} for your referral of ${input.clientName}: you earned ${input.amount}.`;
   const escrow = `It is held in escrow until ${input.appName} pays it out; you will get an email then.`;
   const rows = rowsOf([
     ['Client', input.clientName],

@@ -811,6 +811,37 @@ describe('money emails', () => {
     expect(rows).toEqual([{ kind: 'commission-created', recipient: 'rita@agency.test', status: 'sent' }]);
   });
 
+  it("says when an administrator recorded the milestone on the vendor's behalf", async () => {
+    const buses = await startMail();
+    const event = envelope(
+      outboxEvent('commission.created', {
+        commissionId: 'commission-2',
+        referralId: 47,
+        vendorId: 'vendor-1',
+        vendorName: 'Acme',
+        milestone: 'meetingHeld',
+        currency: 'USD',
+        grossCents: 10_000,
+        referrerCents: 7_000,
+        referrerEmail: 'rita@agency.test',
+        referrerFirstName: 'Rita',
+        clientName: 'Globex',
+        confirmedBy: 'admin',
+        createdAt: new Date().toISOString(),
+      }),
+    );
+    const messages = await deliverTwice(
+      buses,
+      event,
+      (m) => m.subject === 'You earned $70.00 for your referral of Globex',
+    );
+    expect(messages).toHaveLength(1);
+    expect(messages[0]!.text).toContain(
+      'A Referral Hub administrator recorded Meeting Held (Intro Occurred) on behalf of Acme for your referral of Globex: you earned $70.00.',
+    );
+    expect(messages[0]!.text).not.toContain('Acme confirmed');
+  });
+
   it('tells the referrer once that a deal was reversed: by whom, why, the milestones and their share lost', async () => {
     const buses = await startMail();
     const reversal = (reversedBy: 'vendor' | 'admin', referralId: number) =>
@@ -864,7 +895,7 @@ describe('money emails', () => {
       outboxEvent('payout.recorded', {
         payoutId: 'payout-1',
         reference: 'BATCH-2026-11',
-        method: 'Bank transfer',
+        method: 'bank_transfer',
         paidOn: '2026-11-20',
         currency: 'USD',
         referrers: [

@@ -391,6 +391,9 @@ describe('bounties', () => {
       ],
       [bounties({ closedWon: { enabled: true, type: 'flat', amount: -1 } }), 'Payout amount must be positive'],
       [bounties({ closedWon: { enabled: true, type: 'flat', amount: 10_000_001 } }), 'Payout amount is too large'],
+      // A flat amount is money: whole cents (a $0.001 bounty paid nothing, $50.555 a rounded amount).
+      [bounties({ closedWon: { enabled: true, type: 'flat', amount: 0.001 } }), BOUNTY_MESSAGES.flatCents],
+      [bounties({ closedWon: { enabled: true, amount: 50.555 } }), BOUNTY_MESSAGES.flatCents],
       [bounties({ closedWon: { enabled: true, type: 'flat', amount: '100' } }), 'Payout amount must be a number'],
       [bounties({ closedWon: { enabled: true, type: 'bitcoin', amount: 100 } }), 'Unknown payout type'],
       [bounties({ closedWon: { enabled: 'yes', type: 'flat', amount: 100 } }), 'enabled must be true or false'],
@@ -406,6 +409,12 @@ describe('bounties', () => {
       'Request body is too large',
     );
     expect((await call(vendor, 'GET', '/api/bounties')).json<{ bounties: unknown }>().bounties).toEqual(bounties());
+    // Cents and fractional percentages are fine.
+    const exact = bounties({
+      qualifiedLead: { enabled: true, type: 'flat', amount: 250.55 },
+      closedWon: { enabled: true, type: 'percentage_arr', amount: 0.125 },
+    });
+    expect((await saveBounties(vendor, exact)).statusCode).toBe(200);
   });
 });
 

@@ -115,6 +115,7 @@ export async function confirmMilestone(
       actor,
       note: input.note,
       dealValueCents,
+      bounty,
       at: now,
     }))
   )
@@ -209,6 +210,7 @@ async function earn(
     referrerEmail: referrer?.email ?? '',
     referrerFirstName: profileFirstName(referrer),
     clientName: referral.clientName,
+    confirmedBy: actor.kind === 'admin' ? 'admin' : 'vendor',
     createdAt: at.toISOString(),
   });
   return id;

@@ -141,13 +141,16 @@ export async function insertConfirmation(
     actor: Actor;
     note: string;
     dealValueCents: number | null;
+    /** The terms it is confirmed under. */
+    bounty: Bounty;
     at: Date;
   },
 ): Promise<boolean> {
-  const { referralId, milestone, actor, note, dealValueCents, at } = confirmation;
+  const { referralId, milestone, actor, note, dealValueCents, bounty, at } = confirmation;
   const inserted = await tx.$executeRaw`
-    INSERT INTO milestone_confirmations (referral_id, milestone, actor, actor_user_id, actor_name, note, deal_value_cents, confirmed_at)
-    VALUES (${referralId}, ${milestone}, ${actor.kind}, ${actor.userId}, ${actor.name}, ${note}, ${dealValueCents}, ${at})
+    INSERT INTO milestone_confirmations (referral_id, milestone, actor, actor_user_id, actor_name, note, deal_value_cents, bounty, confirmed_at)
+    VALUES (${referralId}, ${milestone}, ${actor.kind}, ${actor.userId}, ${actor.name}, ${note}, ${dealValueCents},
+            ${JSON.stringify(bounty)}::jsonb, ${at})
     ON CONFLICT (referral_id, milestone) DO NOTHING`;
   return inserted === 1;
 }

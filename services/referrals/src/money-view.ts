@@ -1,13 +1,13 @@
 import {
+  Bounty,
   MILESTONES,
   type Bounties,
-  type Bounty,
   type Commission,
   type Milestone,
   type MilestoneState,
   type ReferralMoney,
 } from '@app/contracts';
-import { commissionCents, formatCents, grossCents, retentionDueAt, termsOf } from '@app/domain';
+import { bountyWords, commissionCents, retentionDueAt, termsOf } from '@app/domain';
 import { prepared } from '@app/kit';
 import type pg from 'pg';
 import { bountiesOf, SELECT_COMMISSIONS, toCommission, type CommissionRow } from './money-repository.ts';
@@ -30,23 +30,6 @@ export interface MoneySubject {
 
 const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-/** A bounty in words: "$500.00 flat", "10% of first-year ARR", "5% of MRR for 12 months". */
-export function bountyWords(bounty: Bounty, currency: string): string | null {
-  if (!bounty.enabled) return null;
-  const amount = bounty.amount ?? 0;
-  switch (bounty.type ?? 'flat') {
-    case 'percentage_arr':
-      return `${amount}% of first-year ARR`;
-    case 'percentage_mrr': {
-      const months = bounty.months ?? 12;
-      return `${amount}% of MRR for ${months} month${months === 1 ? '' : 's'}`;
-    }
-    default:
-      // The cents it pays (rounded once, as the commission is), not its float times 100: $1.005 pays $1.01.
-      return `${formatCents(grossCents(bounty, null) ?? 0, currency)} flat`;
-  }
-}
-
 /** What an open milestone would pay the referrer at its terms and the known deal value (null: cannot tell). */
 export function expectedReferrerCents(bounty: Bounty | undefined, dealValueCents: number | null): number | null {
   if (!bounty) return null;
@@ -61,7 +44,7 @@ export function expectedReferrerCents(bounty: Bounty | undefined, dealValueCents
  */
 export const moneyColumns = (referralIds: string, vendorIds: string) => `
     (SELECT coalesce(json_agg(json_build_object('referral_id', referral_id, 'milestone', milestone,
-                                                'confirmed_at', ${iso('confirmed_at')}, 'actor', actor)), '[]')
+                                                'confirmed_at', ${iso('confirmed_at')}, 'actor', actor, 'bounty', bounty)), '[]')
        FROM milestone_confirmations WHERE referral_id ${referralIds}) AS confirmations,
     (SELECT coalesce(json_agg(q), '[]') FROM (
        SELECT referral_id, milestone, ${iso('max(requested_at)')} AS requested_at
@@ -77,7 +60,14 @@ const MONEY_SQL = `SELECT ${moneyColumns('= ANY($1::int[])', '= ANY($2::text[])'
 
 /** The columns of moneyColumns, as pg parses them. */
 export interface MoneyRows {
-  confirmations: Array<{ referral_id: number; milestone: Milestone; confirmed_at: string; actor: 'vendor' | 'admin' }>;
+  confirmations: Array<{
+    referral_id: number;
+    milestone: Milestone;
+    confirmed_at: string;
+    actor: 'vendor' | 'admin';
+    /** The terms it was confirmed under; null when made before they were kept. */
+    bounty: unknown;
+  }>;
   requests: Array<{ referral_id: number; milestone: Milestone; requested_at: string }>;
   commissions: CommissionRow[];
   bounties: Array<{ vendor_id: string; bounties: unknown }>;
@@ -138,8 +128,13 @@ export function moneyFrom(rows: MoneyRows, subjects: MoneySubject[], currency: s
     const dealValue = subject.dealValueCents ?? subject.expectedValueCents;
     let expected: number | null = null;
     const milestones: MilestoneState[] = MILESTONES.map((milestone) => {
-      const bounty = vendorBounties && termsOf(atReferral?.[milestone], vendorBounties[milestone], dealValue);
       const confirmation = confirmed.get(key(subject.id, milestone));
+      const recorded = confirmation?.bounty ? Bounty.safeParse(confirmation.bounty) : null;
+      // Confirmed: the terms it was confirmed under (else, for older ones, what the terms would be now).
+      const bounty = recorded?.success
+        ? recorded.data
+        : vendorBounties && termsOf(atReferral?.[milestone], vendorBounties[milestone], dealValue);
+      const open = !confirmation && vendorBounties !== undefined;
       const commission = own.find((c) => c.milestone === milestone);
       const closedWon = confirmed.get(key(subject.id, 'closedWon'));
       const requestedAt = requested.get(key(subject.id, milestone)) ?? null;
@@ -151,6 +146,8 @@ export function moneyFrom(rows: MoneyRows, subjects: MoneySubject[], currency: s
         milestone,
         bountyEnabled: bounty?.enabled ?? false,
         bounty: bounty ? wordsOf(bounty) : null,
+        termsAtReferral: open ? (atReferral?.[milestone] ?? null) : null,
+        termsNow: open ? (vendorBounties[milestone] ?? null) : null,
         state:
           commission?.state === 'reversed'
             ? 'reversed'

@@ -909,6 +909,29 @@ describe('terms at referral', () => {
       qualifiedLead: [100, 70, 30, 'in_escrow'],
       opportunityCreated: [30_000, 21_000, 9_000, 'in_escrow'],
     });
+
+    // Edited again later: a confirmed milestone keeps saying the terms it paid by; an open one gives both terms.
+    const v3 = bounties({
+      meetingHeld: { enabled: true, type: 'flat', amount: 20 },
+      opportunityCreated: { enabled: true, type: 'flat', amount: 10_000 },
+    });
+    await deliver(ctx, 'bounties.saved', { vendorId: s.vendor.vendorId, version: 3, bounties: v3 });
+    for (const money of [(await referralOf(s.referrer, before.id)).money, (await leadOf(s, before.id)).money]) {
+      expect(milestoneOf(money, 'opportunityCreated')).toMatchObject({
+        state: 'confirmed',
+        bounty: '$300.00 flat',
+        termsAtReferral: null,
+        termsNow: null,
+      });
+      expect(milestoneOf(money, 'closedWon').bounty).toBe('20% of first-year ARR');
+      // 5% of the $10,000 deal ($500) beats today's $20.
+      expect(milestoneOf(money, 'meetingHeld')).toMatchObject({
+        state: 'open',
+        bounty: '5% of first-year ARR',
+        termsAtReferral: standard.meetingHeld,
+        termsNow: v3.meetingHeld,
+      });
+    }
   });
 
   it('compares a flat bounty and a percentage at the deal value confirmed', async () => {

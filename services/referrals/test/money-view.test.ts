@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bountyWords } from '../src/money-view.ts';
+import { bountyWords } from '@app/domain';
 
 describe('a bounty in words', () => {
   it('shows a flat bounty as the cents it pays, rounded once as its commission is', () => {

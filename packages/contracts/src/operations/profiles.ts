@@ -3,7 +3,7 @@ import { idText, MessageResponse } from '../common.ts';
 import { DemoRequest } from '../demo.ts';
 import { CreatedWebhook, CreateWebhookRequest, WebhookDelivery, WebhookEndpoint } from '../money.ts';
 import { defineOperation } from '../operation.ts';
-import { Bounties, LeadCriteria, SavedBounties, SavedLeadCriteria } from '../profiles.ts';
+import { LeadCriteria, SaveBountiesRequest, SavedBounties, SavedLeadCriteria } from '../profiles.ts';
 import {
   AdminCreateVendorRequest,
   ApproveVendorRequest,
@@ -80,7 +80,7 @@ export const profileOperations = {
     access: 'verified',
     summary: 'Save the bounties per milestone of a verified workspace the user is a member of',
     query: WorkspaceQuery,
-    body: Bounties,
+    body: SaveBountiesRequest,
     response: { status: 200, description: 'Saved', schema: SavedBounties },
     errors: ['NO_WORKSPACE', 'CHOOSE_WORKSPACE', 'VENDOR_NOT_FOUND', 'NOT_A_MEMBER', 'WORKSPACE_NOT_VERIFIED'],
   }),

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { PAYOUT_METHOD_LABELS } from '@app/contracts';
 import { formatCents } from '@app/domain';
 import { defineSubscriber } from '../db.ts';
 import type { Mailer } from '../mailer.ts';
@@ -34,7 +35,8 @@ export const sendPayoutRecorded = (mailer: Mailer) =>
           publicUrl: mailer.config.PUBLIC_URL,
           firstName: referrer.firstName,
           reference,
-          method,
+          // The method as people say it ("Bank transfer"); one the labels do not know, as it came.
+          method: PAYOUT_METHOD_LABELS[method as keyof typeof PAYOUT_METHOD_LABELS] ?? method,
           paidOn,
           amount: formatCents(referrer.totalCents, currency),
           commissions: referrer.commissions,

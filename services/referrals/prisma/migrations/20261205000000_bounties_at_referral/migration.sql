@@ -9,6 +9,10 @@ UPDATE "referrals" r SET "bounties_at_referral" = vb."bounties"
   FROM "vendor_bounties" vb JOIN "vendors" v ON v."id" = vb."vendor_id" AND v."verified"
  WHERE vb."vendor_id" = r."vendor_id";
 
+-- A confirmation keeps the bounty it was confirmed under (what its commission was computed from), so both sides
+-- keep seeing the terms it paid by after the vendor edits its bounties. Those made before did not keep it.
+ALTER TABLE "milestone_confirmations" ADD COLUMN "bounty" JSONB;
+
 -- Impact's pending figures count each milestone by its terms at referral too (the text of the referral's bounty
 -- for it, '' when none), so Impact values them as the referral's terms (termsOf) and not at today's bounty only.
 ALTER TABLE "referrer_pending_figures" ADD COLUMN "terms" TEXT NOT NULL DEFAULT '';

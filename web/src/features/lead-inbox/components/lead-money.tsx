@@ -6,7 +6,15 @@ import {
   type Lead,
   type Milestone,
 } from '@app/contracts';
-import { DEAL_VALUE_AT, formatCents, milestoneLabel } from '@app/domain';
+import {
+  bountyWords,
+  commissionCents,
+  DEAL_VALUE_AT,
+  formatCents,
+  milestoneLabel,
+  parseDollarsToCents,
+  termsOf,
+} from '@app/domain';
 import { CheckCircle2, CircleDollarSign, Loader2, Undo2 } from 'lucide-react';
 import { useState, type ReactNode } from 'react';
 import { z } from 'zod';
@@ -158,6 +166,35 @@ export function LeadMoney({
   );
 }
 
+/**
+ * What confirming will record, at the deal value typed (or known): the milestone's terms (the better of the
+ * vendor's bounty when the referral was made and today's, as the server decides) and the amount owed.
+ */
+function OwedPreview({ lead, milestone, typed }: { lead: Lead; milestone: Milestone; typed: string }) {
+  const state = lead.money.milestones.find((m) => m.milestone === milestone);
+  if (!state) return null;
+  const valueAt = DEAL_VALUE_AT[milestone];
+  const entered = valueAt ? parseDollarsToCents(typed.trim()) : null;
+  const known = lead.money.dealValueCents ?? lead.money.expectedValueCents;
+  // The deal value the server will use: the actual one given at Closed-Won, the actual one else the expected.
+  const deal = valueAt === 'actual' ? entered : valueAt === 'expected' ? (lead.money.dealValueCents ?? entered) : known;
+  const terms = termsOf(state.termsAtReferral ?? undefined, state.termsNow ?? undefined, deal);
+  const words = terms ? bountyWords(terms, lead.money.currency) : null;
+  const owed = terms ? commissionCents(terms, deal) : null;
+  const text = !words
+    ? 'No bounty applies: confirming records the milestone without a commission.'
+    : owed
+      ? `Bounty: ${words}. You will owe ${formatCents(owed.gross, lead.money.currency)}.`
+      : valueAt && entered === null
+        ? `Bounty: ${words}. Enter the deal value to see what you will owe.`
+        : `Bounty: ${words}. It pays nothing at this deal value.`;
+  return (
+    <p className="rounded-lg bg-muted p-3 text-sm" aria-live="polite">
+      {text}
+    </p>
+  );
+}
+
 function Failure({ text }: { text: string | null }) {
   return text ? (
     <p role="alert" className="rounded-lg bg-red-50 p-3 text-sm text-red-900">
@@ -210,7 +247,6 @@ function ConfirmDialog({
   const valueAt = DEAL_VALUE_AT[milestone];
   const label = milestoneLabel(milestone);
   const currency = lead.money.currency;
-  const bounty = lead.money.milestones.find((m) => m.milestone === milestone)?.bounty;
   const send = async (body: ConfirmMilestoneRequest) => {
     setFailure(null);
     await confirm.mutateAsync({ referralId: lead.referralId, body });
@@ -218,7 +254,8 @@ function ConfirmDialog({
     onDone();
   };
   const onError = (error: unknown) => setFailure(moneyErrorText(error, 'Failed to confirm the milestone'));
-  const description = `${bounty ? `Bounty: ${bounty}. ` : ''}Confirming records what you owe the referrer now; it cannot be undone, only reversed if the deal falls through.`;
+  const description =
+    'Confirming records what you owe the referrer now; it cannot be undone, only reversed if the deal falls through.';
   const note = <FormTextarea name="note" id="confirm-note" label="Note (optional)" rows={2} />;
 
   return (
@@ -234,7 +271,7 @@ function ConfirmDialog({
           }
           onError={onError}
         >
-          {({ formState }) => (
+          {({ formState, watch }) => (
             <>
               <FormInput
                 name="dealValueCents"
@@ -246,6 +283,7 @@ function ConfirmDialog({
                 required
                 aria-required="true"
               />
+              <OwedPreview lead={lead} milestone={milestone} typed={watch('dealValueCents')} />
               {note}
               <Failure text={failure} />
               <Footer submitting={formState.isSubmitting} label="Confirm" />
@@ -263,6 +301,7 @@ function ConfirmDialog({
         >
           {({ formState }) => (
             <>
+              <OwedPreview lead={lead} milestone={milestone} typed="" />
               {note}
               <Failure text={failure} />
               <Footer submitting={formState.isSubmitting} label="Confirm" />

@@ -1,4 +1,4 @@
-import { BOUNTY_MESSAGES, Bounties, DEFAULT_BOUNTIES, MILESTONES } from '@app/contracts';
+import { BOUNTY_MESSAGES, DEFAULT_BOUNTIES, MILESTONES, SaveBountiesRequest, type Bounties } from '@app/contracts';
 import { DEFAULT_MRR_MONTHS } from '@app/domain';
 import { z } from 'zod';
 
@@ -25,14 +25,14 @@ export function bountiesPayload(bounties: Bounties): Bounties {
 }
 
 /** The form's schema: what the form holds (details of switched-off milestones too), checked as it is sent. */
-export const BountiesForm = z.custom<Bounties>().transform(bountiesPayload).pipe(Bounties);
+export const BountiesForm = z.custom<Bounties>().transform(bountiesPayload).pipe(SaveBountiesRequest);
 
 /** The title of a problem whose message the spec does not write as a toast (months, percentages). */
 export const BOUNTY_PROBLEM_TITLE = 'Check your bounties';
 
 /** The first rule of spec 5 the bounties break, as a toast; null when they can be saved. */
 export function bountyProblem(bounties: Bounties): { title: string; description: string } | null {
-  const result = Bounties.safeParse(bountiesPayload(bounties));
+  const result = SaveBountiesRequest.safeParse(bountiesPayload(bounties));
   if (result.success) return null;
   const messages = result.error.issues.map((i) => i.message);
   const first =

@@ -18,8 +18,9 @@ export function OwedPanel({ vendor }: { vendor: Vendor }) {
           What you owe
         </CardTitle>
         <CardDescription>
-          Each milestone you confirm creates a commission from your bounties at that moment: what you owe Referral Hub
-          for the referrer. It stays in escrow until Referral Hub pays the referrer out.
+          Each milestone you confirm creates a commission at its terms: the better of your bounty when the referral was
+          made and your bounty when you confirm it. Amounts are what you owe Referral Hub: the referrer's share and the
+          platform fee. A commission stays in escrow until Referral Hub pays the referrer out.
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
@@ -42,7 +43,7 @@ export function OwedPanel({ vendor }: { vendor: Vendor }) {
                 </dd>
               </div>
               <div className="rounded-lg border border-border p-3">
-                <dt className="text-sm text-muted-foreground">Paid out to referrers</dt>
+                <dt className="text-sm text-muted-foreground">Paid out (share and fee)</dt>
                 <dd className="text-2xl font-bold tabular-nums">
                   {formatCents(owed.data.paidCents, owed.data.currency)}
                 </dd>
