@@ -121,7 +121,8 @@ export default defineConfig({
         OPENAI_API_KEY: '',
         SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
         // One administrator per spec file: files run side by side against the one app.
-        ADMIN_EMAILS: 'admin@e2e.test,admin-workspaces@e2e.test,admin-money@e2e.test,admin-phone@e2e.test,admin-revoke@e2e.test',
+        ADMIN_EMAILS:
+          'admin@e2e.test,admin-workspaces@e2e.test,admin-money@e2e.test,admin-phone@e2e.test,admin-revoke@e2e.test',
         S3_ENDPOINT: '',
         // Every browser signs up from 127.0.0.1, two spec files at a time: the per-address limit on sign-ups
         // and logins (10 a minute) is for people, and is tested in gateway/test.
