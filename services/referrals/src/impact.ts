@@ -167,16 +167,22 @@ export function impactReads(pool: pg.Pool, currency: string) {
       // Pending: per vendor, milestone, deal value and the milestone's terms at referral, the referrals whose stage
       // reached a milestone the vendor has not confirmed (routed, not declined); valued below at their terms
       // (termsOf: the better of those at referral and the vendor's bounty now), as a confirmation would pay.
-      // Unfiltered, from the kept per (user, vendor, milestone, deal value, terms) counts, probed for each verified
-      // vendor's milestones (a few hundred index probes, not the user's routed referrals and their confirmations).
-      const pendingSql = !filtered
-        ? `SELECT f.vendor_id, f.milestone, nullif(f.deal_cents, -1)::text AS deal, nullif(f.terms, '') AS terms, f.count AS n,
-                  vb.bounties::text AS bounties
+      // Unfiltered, from the kept per (user, vendor, milestone, deal value, terms) counts, probed for the milestones
+      // each verified vendor pays now (a few hundred index probes, not the user's routed referrals and their
+      // confirmations), and for those it no longer pays, only the counts with terms at referral (a partial index:
+      // probing every milestone read all 10,000 of the bench's big user's counts, 12 ms instead of 1.5).
+      const milestones = `(VALUES ${reachable.map(([milestone]) => `('${milestone}')`).join(', ')}) AS m(milestone)`;
+      const pendingOf = (paid: string, terms: string) => `
+        SELECT f.vendor_id, f.milestone, nullif(f.deal_cents, -1)::text AS deal, nullif(f.terms, '') AS terms,
+               f.count AS n, vb.bounties::text AS bounties
           FROM vendors v JOIN vendor_bounties vb ON vb.vendor_id = v.id
-          CROSS JOIN (VALUES ${reachable.map(([milestone]) => `('${milestone}')`).join(', ')}) AS m(milestone)
-          JOIN referrer_pending_figures f ON f.user_id = $1 AND f.vendor_id = v.id AND f.milestone = m.milestone
-         WHERE v.verified AND f.count > 0
-           AND ((vb.bounties -> m.milestone ->> 'enabled') = 'true' OR (nullif(f.terms, '')::jsonb ->> 'enabled') = 'true')`
+          JOIN ${milestones} ON (vb.bounties -> m.milestone ->> 'enabled') ${paid}
+          JOIN referrer_pending_figures f ON f.user_id = $1 AND f.vendor_id = v.id AND f.milestone = m.milestone ${terms}
+         WHERE v.verified AND f.count > 0`;
+      const pendingSql = !filtered
+        ? `${pendingOf("= 'true'", '')}
+          UNION ALL
+          ${pendingOf("IS DISTINCT FROM 'true'", "AND f.terms <> ''")}`
         : `WITH mine AS MATERIALIZED (
           SELECT r.id, r.vendor_id, r.furthest_stage, coalesce(r.deal_value_cents, r.expected_value_cents) AS deal,
                  r.bounties_at_referral

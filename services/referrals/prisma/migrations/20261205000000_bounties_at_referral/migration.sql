@@ -14,10 +14,15 @@ UPDATE "referrals" r SET "bounties_at_referral" = vb."bounties"
 ALTER TABLE "milestone_confirmations" ADD COLUMN "bounty" JSONB;
 
 -- Impact's pending figures count each milestone by its terms at referral too (the text of the referral's bounty
--- for it, '' when none), so Impact values them as the referral's terms (termsOf) and not at today's bounty only.
+-- for it, '' when none or not enabled: a disabled bounty at referral is no term, termsOf takes today's), so Impact
+-- values them as the referral's terms (termsOf) and not at today's bounty only.
 ALTER TABLE "referrer_pending_figures" ADD COLUMN "terms" TEXT NOT NULL DEFAULT '';
 ALTER TABLE "referrer_pending_figures" DROP CONSTRAINT "referrer_pending_figures_pkey",
   ADD CONSTRAINT "referrer_pending_figures_pkey" PRIMARY KEY ("user_id", "vendor_id", "milestone", "deal_cents", "terms");
+-- Impact probes the milestones a vendor no longer pays only for the counts with terms at referral (impact.ts).
+-- Partial: Prisma cannot describe it (it ignores it).
+CREATE INDEX "referrer_pending_figures_terms_idx" ON "referrer_pending_figures" ("user_id", "vendor_id", "milestone")
+  WHERE "terms" <> '';
 
 CREATE OR REPLACE FUNCTION "count_referral_figures"() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
@@ -62,7 +67,8 @@ BEGIN
     SELECT c.user_id, c.vendor_id, c.milestone, c.deal_cents, c.terms, sum(c.d)
       FROM (SELECT (x.r).user_id, (x.r).vendor_id, m.milestone,
                    coalesce((x.r).deal_value_cents, (x.r).expected_value_cents, -1) AS deal_cents,
-                   coalesce(((x.r).bounties_at_referral -> m.milestone)::text, '') AS terms, x.d
+                   CASE WHEN ((x.r).bounties_at_referral -> m.milestone ->> 'enabled') = 'true'
+                        THEN ((x.r).bounties_at_referral -> m.milestone)::text ELSE '' END AS terms, x.d
               FROM (SELECT OLD AS r, -1 AS d UNION ALL SELECT NEW, 1 WHERE TG_OP = 'UPDATE') AS x
               JOIN (VALUES ('qualifiedLead', 1), ('meetingHeld', 2), ('opportunityCreated', 3), ('closedWon', 4)) AS m (milestone, rank)
                 ON (x.r).furthest_stage >= m.rank
@@ -94,7 +100,8 @@ BEGIN
   -- None at Tee-up (furthest_stage 0), the service's case.
   INSERT INTO "referrer_pending_figures" AS f ("user_id", "vendor_id", "milestone", "deal_cents", "terms", "count")
   SELECT r."user_id", r."vendor_id", m.milestone, coalesce(r."deal_value_cents", r."expected_value_cents", -1),
-         coalesce((r."bounties_at_referral" -> m.milestone)::text, ''), count(*)::int
+         CASE WHEN (r."bounties_at_referral" -> m.milestone ->> 'enabled') = 'true'
+              THEN (r."bounties_at_referral" -> m.milestone)::text ELSE '' END, count(*)::int
     FROM "new_referrals" r
     JOIN (VALUES ('qualifiedLead', 1), ('meetingHeld', 2), ('opportunityCreated', 3), ('closedWon', 4)) AS m (milestone, rank)
       ON r."furthest_stage" >= m.rank
@@ -111,7 +118,8 @@ DECLARE
 BEGIN
   INSERT INTO "referrer_pending_figures" AS f ("user_id", "vendor_id", "milestone", "deal_cents", "terms", "count")
   SELECT r."user_id", r."vendor_id", m.milestone, coalesce(r."deal_value_cents", r."expected_value_cents", -1),
-         coalesce((r."bounties_at_referral" -> m.milestone)::text, ''), CASE WHEN TG_OP = 'INSERT' THEN -1 ELSE 1 END
+         CASE WHEN (r."bounties_at_referral" -> m.milestone ->> 'enabled') = 'true'
+              THEN (r."bounties_at_referral" -> m.milestone)::text ELSE '' END, CASE WHEN TG_OP = 'INSERT' THEN -1 ELSE 1 END
     FROM "referrals" r
     JOIN (VALUES ('qualifiedLead', 1), ('meetingHeld', 2), ('opportunityCreated', 3), ('closedWon', 4)) AS m (milestone, rank)
       ON m.milestone = c."milestone" AND r."furthest_stage" >= m.rank
@@ -145,7 +153,8 @@ BEGIN
     FROM "referrals" GROUP BY 1, 2, 3;
   INSERT INTO "referrer_pending_figures" ("user_id", "vendor_id", "milestone", "deal_cents", "terms", "count")
   SELECT r."user_id", r."vendor_id", m.milestone, coalesce(r."deal_value_cents", r."expected_value_cents", -1),
-         coalesce((r."bounties_at_referral" -> m.milestone)::text, ''), count(*)::int
+         CASE WHEN (r."bounties_at_referral" -> m.milestone ->> 'enabled') = 'true'
+              THEN (r."bounties_at_referral" -> m.milestone)::text ELSE '' END, count(*)::int
     FROM "referrals" r
     JOIN (VALUES ('qualifiedLead', 1), ('meetingHeld', 2), ('opportunityCreated', 3), ('closedWon', 4)) AS m (milestone, rank)
       ON r."furthest_stage" >= m.rank
