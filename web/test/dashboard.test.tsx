@@ -8,7 +8,7 @@ import { DashboardPage } from '@/features/dashboard/components/dashboard-page';
 import { buildTimeline } from '@/features/dashboard/utils/timeline';
 import { greetingName } from '@/features/dashboard/utils/filters';
 import { SearchPage } from '@/features/search/components/search-page';
-import { makeList, makeReferral, queryOf } from './fixtures';
+import { makeList, makeMilestone, makeMoney, makeReferral, queryOf } from './fixtures';
 import {
   currentPath,
   installServer,
@@ -466,6 +466,27 @@ describe('detail sheet', () => {
     expect(within(other).getByText('Tux declined this lead: its stage can no longer change.')).toBeInTheDocument();
     for (const name of ['Warm Intro', 'Demo Scheduled', 'Intro Occurred', 'Closed-Won'])
       expect(within(other).getByRole('button', { name })).toBeDisabled();
+  });
+
+  it('says when the vendor reversed the deal: the stage stays Closed-Won, its commissions do not', async () => {
+    const reversed = makeReferral({
+      status: 'became_customer',
+      lead: {
+        vendorId: 'v-acme',
+        vendorName: 'Acme',
+        status: 'accepted',
+        declineReason: null,
+        decidedAt: '2026-03-03T10:00:00.000Z',
+      },
+      money: makeMoney({
+        milestones: [makeMilestone('closedWon', { state: 'reversed', confirmedAt: '2026-03-09T10:00:00.000Z' })],
+      }),
+    });
+    dashboardServer(makeList([reversed]));
+    renderDashboard();
+    const row = await screen.findByRole('row', { name: /Grace Hopper, .*Closed-Won, Deal reversed/ });
+    expect(row).toHaveTextContent('Deal reversed');
+    expect(row).not.toHaveTextContent('Accepted by Acme');
   });
 
   it('says when the vendor is not on Referral Hub', async () => {

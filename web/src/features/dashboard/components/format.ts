@@ -30,9 +30,11 @@ export const STATUS_BADGE: Record<ReferralStatus, NonNullable<VariantProps<typeo
 /** The vendor's decision on a routed referral, in a few words (nothing when it was not routed). */
 export function leadStatusText(referral: Referral): string {
   if (!referral.lead) return '';
-  if (referral.lead.status === 'accepted') return `Accepted by ${referral.lead.vendorName}`;
   if (referral.lead.status === 'declined') return `Declined by ${referral.lead.vendorName}`;
   if (referral.lead.status === 'withdrawn') return 'Withdrawn by you';
+  // The deal fell through after its milestones were confirmed: the stage stays, its commissions do not.
+  if (referral.money.milestones.some((m) => m.state === 'reversed')) return 'Deal reversed';
+  if (referral.lead.status === 'accepted') return `Accepted by ${referral.lead.vendorName}`;
   return `Waiting for ${referral.lead.vendorName}`;
 }
 

@@ -98,7 +98,9 @@ export function ReferralsTable({ referrals, onOpen }: { referrals: Referral[]; o
                 </td>
                 <td className={cell}>
                   <div className="font-medium text-foreground">{name}</div>
-                  <div className="text-xs wrap-anywhere text-muted-foreground">{referral.referredEmail}</div>
+                  <div className="text-xs wrap-anywhere text-muted-foreground md:wrap-break-word">
+                    {referral.referredEmail}
+                  </div>
                 </td>
                 <td className={`flex flex-wrap items-center gap-x-2 gap-y-1 md:table-cell ${cell}`}>
                   <Badge variant={STATUS_BADGE[referral.status]}>{STATUS_LABELS[referral.status]}</Badge>
