@@ -476,7 +476,9 @@ describe('Admin: vendor workspaces (issue 9)', () => {
     const region = await openVendors(user);
     await user.click(within(region).getByRole('button', { name: 'Revoke the verification of Acme' }));
     const dialog = await screen.findByRole('dialog', { name: 'Revoke the verification of Acme?' });
-    expect(dialog).toHaveTextContent('acme.example is free for another workspace to verify');
+    expect(dialog).toHaveTextContent(
+      "no workspace of acme.example is verified by its domain, this one or a new one: only an administrator's approval verifies one",
+    );
     await user.click(within(dialog).getByRole('button', { name: 'Revoke verification' }));
     expect(await within(dialog).findByText('Please say why you revoke its verification')).toBeInTheDocument();
     expect(server.callsTo('POST', '/api/vendors/v-acme/revoke')).toHaveLength(0);

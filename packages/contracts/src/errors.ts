@@ -155,6 +155,11 @@ export const ERRORS = {
   CHOOSE_WORKSPACE: { status: 400, message: 'You belong to several vendor workspaces: choose one.' },
   NOT_A_MEMBER: { status: 403, message: 'Only members of this vendor workspace can do this' },
   NOT_AN_OWNER: { status: 403, message: 'Only owners of this vendor workspace can do this' },
+  VENDOR_NOT_VERIFIED: {
+    status: 409,
+    message:
+      "This referral's vendor workspace is not verified (its verification was revoked): no milestone can be recorded for it until an administrator approves it again.",
+  },
   WORKSPACE_NOT_VERIFIED: {
     status: 403,
     message:

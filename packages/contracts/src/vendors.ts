@@ -82,8 +82,8 @@ export const ApproveVendorRequest = z.strictObject({
 
 /**
  * POST /api/vendors/{vendorId}/revoke: administrators only, with the reason kept in the audit log. The workspace
- * is no longer verified, its domain is free for another claim, and it cannot verify itself by its domain again
- * until an administrator approves it.
+ * is no longer verified, and while it stays revoked no workspace of its domain (it, or a new one) is verified by
+ * the domain: only an administrator's approval verifies one.
  */
 export const RevokeVendorRequest = z.strictObject({
   note: text({ label: 'Note', max: 1000, multiline: true, required: 'Please say why you revoke its verification' }),

@@ -89,6 +89,16 @@ export const verifiedHolderOf = (db: Tx, domain: string, exceptId?: string) =>
       })
     : Promise.resolve(null);
 
+/**
+ * A workspace of the domain (or of a domain it is under) whose verification an administrator revoked and has
+ * not approved again: while there is one, no workspace of that domain is verified by its domain, only by an
+ * administrator (revoking would mean nothing if its members could claim the domain again in a new workspace).
+ */
+export const revokedHolderOf = (db: Tx, domain: string) =>
+  domain
+    ? db.vendor.findFirst({ where: { domain: { in: hostAndParents(domain) }, revokedAt: { not: null } } })
+    : Promise.resolve(null);
+
 /** Addresses of members whose copy says the address is verified. */
 export async function verifiedMemberEmails(db: Tx, vendorId: string): Promise<string[]> {
   const members = await db.vendorMember.findMany({

@@ -1,6 +1,6 @@
 import { emailOnDomain } from '@app/domain';
 import type { Tx } from './db.ts';
-import { addAudit, verifiedHolderOf, verifiedMemberEmails } from './vendor-repository.ts';
+import { addAudit, revokedHolderOf, verifiedHolderOf, verifiedMemberEmails } from './vendor-repository.ts';
 
 /** How a verification attempt ended. */
 export type VerificationOutcome = 'verified' | 'already-verified' | 'unproven' | 'domain-taken';
@@ -11,8 +11,9 @@ export const PLATFORM_ACTOR = 'Referral Hub';
 /**
  * Verifies an unverified workspace when a member has a verified address on its domain or a subdomain (never
  * webmail: `emailOnDomain`), unless another workspace is already verified for that domain, or an administrator
- * revoked its verification (then only an administrator verifies it again). `alsoProven`: addresses the caller
- * proved by acting (fresher than the copy). Run with the workspace row locked.
+ * revoked the verification of a workspace of that domain (then only an administrator verifies one again: see
+ * revokedHolderOf). `alsoProven`: addresses the caller proved by acting (fresher than the copy). Run with the
+ * workspace row locked.
  */
 export async function verifyByDomain(
   tx: Tx,
@@ -21,7 +22,7 @@ export async function verifyByDomain(
 ): Promise<VerificationOutcome> {
   const vendor = await tx.vendor.findUniqueOrThrow({ where: { id: vendorId } });
   if (vendor.verifiedAt) return 'already-verified';
-  if (!vendor.domain || vendor.revokedAt) return 'unproven';
+  if (!vendor.domain || vendor.revokedAt || (await revokedHolderOf(tx, vendor.domain))) return 'unproven';
   const emails = [...alsoProven, ...(await verifiedMemberEmails(tx, vendorId))];
   const proof = emails.find((email) => emailOnDomain(email, vendor.domain));
   if (!proof) return 'unproven';
@@ -51,7 +52,7 @@ export async function approveByAdmin(tx: Tx, vendorId: string, actor: string, no
 
 /**
  * An administrator withdraws the workspace's verification, however it was verified; the note says why (kept in
- * the audit log). Its domain is free for another workspace's claim.
+ * the audit log). No workspace holds its domain then, and none is verified by it while this one stays revoked.
  */
 export async function revokeByAdmin(tx: Tx, vendorId: string, actor: string, note: string): Promise<void> {
   await tx.vendor.update({

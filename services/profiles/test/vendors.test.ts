@@ -473,21 +473,31 @@ describe('revoking a verification', () => {
     expect(again).toMatchObject({ verified: true, verification: 'admin', revokedAt: null });
   });
 
-  it('frees the domain: another workspace of the domain can be verified', async () => {
+  it('the domain is free, but only an administrator verifies a workspace for it again', async () => {
     const admin = testUser('admin', { isAdmin: true });
-    const domain = uniqueDomain('freed');
-    const impostor = await ok<Vendor>(
-      await call(admin, 'POST', '/api/admin/vendors', { name: 'Freed', website: domain, approve: true, note: 'Oops' }),
-      201,
-    );
-    const real = testUser('real', { domain });
-    await expectRefused(() => create(real, { name: 'Freed', website: domain }), 409, 'DOMAIN_TAKEN');
-    await ok(await call(admin, 'POST', `/api/vendors/${impostor.id}/revoke`, { note: 'Approved the wrong company' }));
-    const theirs = await created(real, { name: 'Freed', website: domain });
-    expect(theirs).toMatchObject({ verified: true, verification: 'domain' });
-    // And the revoked one cannot be approved over it.
+    const { owner, vendorId, domain } = await verifiedVendor(ctx, 'reclaimed');
+    await ok(await call(admin, 'POST', `/api/vendors/${vendorId}/revoke`, { note: 'The domain changed hands' }));
+    // Its owner cannot get around it with a new workspace of the domain, or of a subdomain.
+    const again = await created(owner, { name: 'Reclaimed again', website: domain });
+    const sub = await created(owner, { name: 'Reclaimed EU', website: `eu.${domain}` });
+    expect([again.verified, sub.verified]).toEqual([false, false]);
+    expect((await ok<Vendor>(await call(owner, 'POST', `/api/vendors/${again.id}/verification`))).verified).toBe(false);
     await expectRefused(
-      () => call(admin, 'POST', `/api/vendors/${impostor.id}/approve`, { note: 'Again' }),
+      () => call(owner, 'POST', `/api/bounties?vendorId=${again.id}`, bounties),
+      403,
+      'WORKSPACE_NOT_VERIFIED',
+    );
+    // Nor can anyone else at the domain: the administrator decides who holds it now.
+    const newcomer = testUser('newcomer', { domain });
+    const theirs = await created(newcomer, { name: 'Reclaimed', website: domain });
+    expect(theirs.verified).toBe(false);
+    const approved = await ok<Vendor>(
+      await call(admin, 'POST', `/api/vendors/${theirs.id}/approve`, { note: 'The new owner of the domain' }),
+    );
+    expect(approved).toMatchObject({ verified: true, verification: 'admin' });
+    // The revoked one cannot be approved over it.
+    await expectRefused(
+      () => call(admin, 'POST', `/api/vendors/${vendorId}/approve`, { note: 'Again' }),
       409,
       'DOMAIN_TAKEN',
     );

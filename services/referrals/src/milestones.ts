@@ -103,11 +103,14 @@ export async function confirmMilestone(
     if (DEAL_VALUE_AT[milestone] === 'expected') deal.expectedValueCents = dealValueCents;
     else deal.dealValueCents = dealValueCents;
   }
+  const vendor = await vendorById(tx, referral.vendorId);
+  // An administrator acts on the vendor's behalf: not for a workspace that is not verified (revoked), whose
+  // members cannot confirm either. The stage would move with nothing earned.
+  if (actor.kind === 'admin' && !vendor?.verified) fail('VENDOR_NOT_VERIFIED');
+  const vendorName = vendor?.name ?? 'The vendor';
   // The terms at the deal value this confirmation gives (the value of a Closed-Won decides flat or percentage).
   const bounty = (await bountyOf(tx, deal, milestone)) ?? DISABLED;
   if (milestone === 'retentionBonus') checkRetentionDue(confirmed, bounty, now);
-  const vendor = await vendorById(tx, referral.vendorId);
-  const vendorName = vendor?.name ?? 'The vendor';
   if (
     !(await insertConfirmation(tx, {
       referralId: referral.id,

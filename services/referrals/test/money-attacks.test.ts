@@ -275,7 +275,7 @@ describe('bounties changed after the referral was sent', () => {
     });
   });
 
-  it('a vendor that lost its verification pays nothing, even through an administrator', async () => {
+  it('a vendor that lost its verification pays nothing; an administrator cannot record for it (409)', async () => {
     const s = await setup(bounties({ qualifiedLead: { enabled: true, type: 'flat', amount: 10 } }));
     const { id } = await refer(s);
     await move(s.referrer, id, 'intro_made');
@@ -284,9 +284,12 @@ describe('bounties changed after the referral was sent', () => {
     // The old verified snapshot arriving late changes nothing.
     await saveVendor(ctx, { ...s.vendor, verified: true, version: 1 });
     expect((await expectFiguresAgree(s.referrer)).payoutSummary.pendingCents).toBe(0);
-    const response = await adminConfirm(id, { milestone: 'qualifiedLead' });
-    expect(response.statusCode, response.body).toBe(200);
-    expect(await moneyRowsOf(id)).toEqual({ confirmations: 1, commissions: 0, entries: 0, balance: 0 });
+    const response = await adminConfirm(id, { milestone: 'closedWon', dealValueCents: 500_000 });
+    expect([response.statusCode, response.json().code]).toEqual([409, 'VENDOR_NOT_VERIFIED']);
+    // Nothing recorded, and the referral did not move to Closed-Won (it would count as a win on Impact).
+    expect(await moneyRowsOf(id)).toEqual({ confirmations: 0, commissions: 0, entries: 0, balance: 0 });
+    const after = await app().inject({ method: 'GET', url: `/api/referrals/${id}`, headers: s.referrer.headers });
+    expect(after.json().status).toBe('intro_made');
   });
 });
 

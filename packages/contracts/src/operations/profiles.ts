@@ -244,7 +244,7 @@ export const vendorOperations = {
     service: 'profiles',
     access: 'admin',
     summary:
-      'Revoke a workspace’s verification, with a note kept in its audit log: it receives no new leads, its lead criteria and bounties stop applying, its domain is free, and only an administrator can verify it again (administrators only)',
+      'Revoke a workspace’s verification, with a note kept in its audit log: it receives no new leads, its lead criteria and bounties stop applying, and while it stays revoked only an administrator verifies a workspace of its domain (administrators only)',
     params: VendorIdParams,
     body: RevokeVendorRequest,
     response: { status: 200, description: 'Revoked', schema: Vendor },

@@ -319,7 +319,7 @@ export const moneyAdminOperations = {
     params: ReferralIdParams,
     body: AdminConfirmMilestoneRequest,
     response: { status: 200, description: 'The referral as its referrer sees it', schema: Referral },
-    errors: ['REFERRAL_NOT_FOUND', 'REFERRAL_NOT_ROUTED', ...confirming],
+    errors: ['REFERRAL_NOT_FOUND', 'REFERRAL_NOT_ROUTED', 'VENDOR_NOT_VERIFIED', ...confirming],
   }),
   adminReverseDeal: defineOperation({
     method: 'POST',

@@ -289,7 +289,7 @@ function RevokeDialog({ vendor, onClose }: { vendor: VendorSummary | null; onClo
         <DialogHeader>
           <DialogTitle>Revoke the verification of {vendor?.name}?</DialogTitle>
           <DialogDescription>
-            {`It receives no new leads, its lead criteria and bounties stop applying, and ${vendor?.domain || 'its website'} is free for another workspace to verify. It cannot verify itself by its domain again: only an administrator's approval does. The leads and commissions it already has stay. Your note is kept in its audit log.`}
+            {`It receives no new leads and its lead criteria and bounties stop applying. From then on no workspace of ${vendor?.domain || 'its website'} is verified by its domain, this one or a new one: only an administrator's approval verifies one. The leads and commissions it already has stay. Your note is kept in its audit log.`}
           </DialogDescription>
         </DialogHeader>
         <Form
