@@ -23,6 +23,12 @@ const columns = [
 const cell = 'p-0 align-top md:px-4 md:py-3';
 /** A cell of a `wide` column. */
 const wideCell = `hidden md:table-cell ${cell}`;
+/**
+ * Texts people typed, in a column of the table: from md a word breaks only where it cannot fit (an address
+ * stays whole), and no wider than 16rem, so a pasted unbroken text wraps instead of pushing the columns after
+ * it off screen (its min-content is capped by the max width).
+ */
+const capped = 'md:max-w-64 md:wrap-break-word';
 
 /**
  * The referrals table. Rows are focusable: a click, Enter or Space opens the detail sheet. From md it is a
@@ -83,8 +89,8 @@ export function ReferralsTable({ referrals, onOpen }: { referrals: Referral[]; o
                 className="flex cursor-pointer flex-col gap-2 border-border px-4 py-3 transition-colors outline-none not-first:border-t md:table-row md:border-t md:p-0 hover:bg-muted/50 focus-visible:bg-muted/60 focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-inset"
               >
                 <td className={cell}>
-                  <div className="font-medium text-foreground">{destinationCompany(referral)}</div>
-                  <div className="text-xs text-muted-foreground">{referral.project.productName}</div>
+                  <div className={`font-medium text-foreground ${capped}`}>{destinationCompany(referral)}</div>
+                  <div className={`text-xs text-muted-foreground ${capped}`}>{referral.project.productName}</div>
                   {referral.awaitingApproval ? (
                     <Link
                       to={paths.referralDraft(referral.id)}
@@ -97,10 +103,8 @@ export function ReferralsTable({ referrals, onOpen }: { referrals: Referral[]; o
                   ) : null}
                 </td>
                 <td className={cell}>
-                  <div className="font-medium text-foreground">{name}</div>
-                  <div className="text-xs wrap-anywhere text-muted-foreground md:wrap-break-word">
-                    {referral.referredEmail}
-                  </div>
+                  <div className={`font-medium text-foreground ${capped}`}>{name}</div>
+                  <div className={`text-xs text-muted-foreground ${capped}`}>{referral.referredEmail}</div>
                 </td>
                 <td className={`flex flex-wrap items-center gap-x-2 gap-y-1 md:table-cell ${cell}`}>
                   <Badge variant={STATUS_BADGE[referral.status]}>{STATUS_LABELS[referral.status]}</Badge>
