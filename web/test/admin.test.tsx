@@ -104,6 +104,7 @@ const vendorOf = (s: VendorSummary, overrides: Partial<Vendor> = {}): Vendor => 
   verification: s.verification,
   verifiedAt: s.verified ? '2026-01-06T00:00:00.000Z' : null,
   revokedAt: s.revokedAt,
+  domainRevoked: false,
   role: null,
   members: [],
   invitations: [],

@@ -78,6 +78,7 @@ export const makeVendor = (overrides: Partial<Vendor> = {}): Vendor => ({
   verification: 'domain',
   verifiedAt: '2026-02-01T10:00:00.000Z',
   revokedAt: null,
+  domainRevoked: false,
   role: 'owner',
   members: [
     {

@@ -148,6 +148,17 @@ describe('Vendor workspace (issue 9)', () => {
     expect(screen.getByText('Verification revoked', { selector: '[data-slot="badge"], span' })).toBeInTheDocument();
   });
 
+  it('says when only an administrator can verify it, as another workspace of its domain stays revoked', async () => {
+    const claim = makeVendor({ verified: false, verification: null, verifiedAt: null, domainRevoked: true });
+    vendorServer({ vendors: [claim], invitations: [] });
+    renderVendor(paths.vendor, makeUser({ id: 'u1', email: 'ada@acme.example' }));
+    const panel = await screen.findByRole('region', { name: 'Not verified yet' });
+    expect(panel).toHaveTextContent(
+      'an address at acme.example does not verify a workspace of it any more. Ask an administrator to approve it.',
+    );
+    expect(within(panel).queryByRole('button', { name: 'Check again' })).not.toBeInTheDocument();
+  });
+
   it('lists members and roles; an owner removes a member after confirming', async () => {
     const server = vendorServer({ vendors: [makeVendor()], invitations: [] }, (req) =>
       req.method === 'DELETE' && req.path === '/api/vendors/v-acme/members/u2'

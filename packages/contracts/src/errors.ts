@@ -158,7 +158,7 @@ export const ERRORS = {
   VENDOR_NOT_VERIFIED: {
     status: 409,
     message:
-      "This referral's vendor workspace is not verified (its verification was revoked): no milestone can be recorded for it until an administrator approves it again.",
+      "This referral's vendor workspace is no longer verified (its verification was revoked): no milestone can be confirmed for it until an administrator approves it again.",
   },
   WORKSPACE_NOT_VERIFIED: {
     status: 403,

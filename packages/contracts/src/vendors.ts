@@ -125,6 +125,11 @@ export const Vendor = z.object({
   verifiedAt: z.iso.datetime().nullable(),
   /** When an administrator last revoked its verification, while it stays revoked (null once approved again). */
   revokedAt: z.iso.datetime().nullable(),
+  /**
+   * Not verified, and another workspace of its domain stays revoked: an address at the domain does not verify
+   * it, only an administrator's approval does.
+   */
+  domainRevoked: z.boolean(),
   /** The caller's role, null for an administrator who is not a member. */
   role: VendorRole.nullable(),
   members: z.array(VendorMember),

@@ -38,7 +38,12 @@ export function invitationView(row: InvitationRow, vendorName: string, names: Ma
   };
 }
 
-export function vendorView(record: VendorRecord, viewer: Viewer, inviters: Map<string, string>): Vendor {
+export function vendorView(
+  record: VendorRecord,
+  viewer: Viewer,
+  inviters: Map<string, string>,
+  domainRevoked: boolean,
+): Vendor {
   const seesInvitations = viewer.role === 'owner' || viewer.isAdmin;
   return {
     id: record.id,
@@ -49,6 +54,7 @@ export function vendorView(record: VendorRecord, viewer: Viewer, inviters: Map<s
     verification: method(record.verificationMethod),
     verifiedAt: record.verifiedAt?.toISOString() ?? null,
     revokedAt: record.revokedAt?.toISOString() ?? null,
+    domainRevoked,
     role: viewer.role,
     members: record.members.map((m) => ({
       userId: m.userId,

@@ -19,10 +19,12 @@ import {
   auditOf,
   directory,
   pendingInvitationsFor,
+  revokedHolderOf,
   userNames,
   vendorRecord,
   vendorRecordsOf,
   verifiedHolderOf,
+  type VendorRecord,
 } from './vendor-repository.ts';
 import { auditView, invitationView, summaryView, vendorSnapshot, vendorView, type Viewer } from './vendor-view.ts';
 import { approveByAdmin, revokeByAdmin, verifyByDomain } from './verification.ts';
@@ -37,7 +39,12 @@ export async function showVendor(db: Tx, vendorId: string, viewer: Viewer): Prom
     db,
     record.invitations.map((i) => i.invitedBy),
   );
-  return vendorView(record, viewer, inviters);
+  return vendorView(record, viewer, inviters, await domainRevoked(db, record));
+}
+
+/** Whether only an administrator can verify the workspace because another one of its domain stays revoked. */
+async function domainRevoked(db: Tx, record: Pick<VendorRecord, 'verifiedAt' | 'revokedAt' | 'domain'>) {
+  return !record.verifiedAt && !record.revokedAt && (await revokedHolderOf(db, record.domain)) !== null;
 }
 
 /**
@@ -67,11 +74,14 @@ export function workspaceUseCases(transaction: TransactionRunner<Tx>, db: Tx) {
         ...records.flatMap((r) => r.invitations.map((i) => i.invitedBy)),
         ...invitations.map((i) => i.invitedBy),
       ]);
+      const vendors: Vendor[] = [];
+      for (const record of records) {
+        const role = record.members.find((m) => m.userId === identity.userId)?.role ?? null;
+        const viewer = { role: role as Viewer['role'], isAdmin: identity.isAdmin };
+        vendors.push(vendorView(record, viewer, names, await domainRevoked(db, record)));
+      }
       return {
-        vendors: records.map((record) => {
-          const role = record.members.find((m) => m.userId === identity.userId)?.role ?? null;
-          return vendorView(record, { role: role as Viewer['role'], isAdmin: identity.isAdmin }, names);
-        }),
+        vendors,
         invitations: invitations.map((i) => invitationView(i, i.vendor.name, names)),
       };
     },

@@ -481,6 +481,8 @@ describe('revoking a verification', () => {
     const again = await created(owner, { name: 'Reclaimed again', website: domain });
     const sub = await created(owner, { name: 'Reclaimed EU', website: `eu.${domain}` });
     expect([again.verified, sub.verified]).toEqual([false, false]);
+    // Their members are told only an administrator can verify them.
+    expect([again.domainRevoked, sub.domainRevoked]).toEqual([true, true]);
     expect((await ok<Vendor>(await call(owner, 'POST', `/api/vendors/${again.id}/verification`))).verified).toBe(false);
     await expectRefused(
       () => call(owner, 'POST', `/api/bounties?vendorId=${again.id}`, bounties),
@@ -494,7 +496,7 @@ describe('revoking a verification', () => {
     const approved = await ok<Vendor>(
       await call(admin, 'POST', `/api/vendors/${theirs.id}/approve`, { note: 'The new owner of the domain' }),
     );
-    expect(approved).toMatchObject({ verified: true, verification: 'admin' });
+    expect(approved).toMatchObject({ verified: true, verification: 'admin', domainRevoked: false });
     // The revoked one cannot be approved over it.
     await expectRefused(
       () => call(admin, 'POST', `/api/vendors/${vendorId}/approve`, { note: 'Again' }),

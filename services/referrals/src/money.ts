@@ -169,7 +169,9 @@ export function moneyUseCases(deps: {
         const now = new Date();
         const referral = (await lockReferral(tx, referralId)) ?? fail('REFERRAL_NOT_FOUND');
         const vendor = referral.vendorId && referral.leadStatus ? await vendorById(tx, referral.vendorId) : null;
-        if (!vendor?.verified) fail('REFERRAL_NOT_ROUTED');
+        if (!vendor) fail('REFERRAL_NOT_ROUTED');
+        // Routed, but the workspace is no longer verified (revoked): nobody can confirm anything for it.
+        if (!vendor.verified) fail('VENDOR_NOT_VERIFIED');
         if (referral.leadStatus === 'declined' || referral.status === 'declined') fail('LEAD_DECLINED');
         const confirmed = await confirmationsOf(tx, referralId);
         if (confirmed.has(input.milestone)) fail('MILESTONE_ALREADY_CONFIRMED');

@@ -290,6 +290,14 @@ describe('bounties changed after the referral was sent', () => {
     expect(await moneyRowsOf(id)).toEqual({ confirmations: 0, commissions: 0, entries: 0, balance: 0 });
     const after = await app().inject({ method: 'GET', url: `/api/referrals/${id}`, headers: s.referrer.headers });
     expect(after.json().status).toBe('intro_made');
+    // Nor can its referrer ask for a confirmation nobody can give; told why, not that it reached no vendor.
+    const asked = await app().inject({
+      method: 'POST',
+      url: `/api/referrals/${id}/confirmation-requests`,
+      headers: s.referrer.headers,
+      payload: { milestone: 'qualifiedLead' },
+    });
+    expect([asked.statusCode, asked.json().code]).toEqual([409, 'VENDOR_NOT_VERIFIED']);
   });
 });
 

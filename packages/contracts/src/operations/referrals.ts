@@ -189,6 +189,7 @@ export const referralOperations = {
     errors: [
       ...own,
       'REFERRAL_NOT_ROUTED',
+      'VENDOR_NOT_VERIFIED',
       'LEAD_DECLINED',
       'MILESTONE_ALREADY_CONFIRMED',
       'MILESTONE_NEEDS_CLOSED_WON',

@@ -21,6 +21,7 @@ import { useRequestConfirmation } from '../api/request-confirmation';
 /** The refusals a referrer can meet here, said for them (the server's texts, chosen by code). */
 const REFUSALS = [
   'REFERRAL_NOT_ROUTED',
+  'VENDOR_NOT_VERIFIED',
   'LEAD_DECLINED',
   'MILESTONE_ALREADY_CONFIRMED',
   'CONFIRMATION_RECENTLY_REQUESTED',

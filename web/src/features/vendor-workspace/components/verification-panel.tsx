@@ -84,6 +84,24 @@ export function VerificationPanel({
     );
   }
 
+  if (vendor.domainRevoked) {
+    return (
+      <Card role="region" aria-labelledby="verification-title">
+        <CardHeader className="flex-row items-start gap-3">
+          <ShieldAlert className="size-6 shrink-0 text-amber-600" aria-hidden="true" />
+          <div className="grid gap-1">
+            <CardTitle id="verification-title" className="text-lg">
+              Not verified yet
+            </CardTitle>
+            <p className="text-sm text-muted-foreground">
+              {`Until it is verified, ${vendor.name} receives no leads, and its lead criteria and bounties cannot be set. A Referral Hub administrator revoked the verification of a workspace of ${vendor.domain}: an address at ${vendor.domain} does not verify a workspace of it any more. Ask an administrator to approve it.`}
+            </p>
+          </div>
+        </CardHeader>
+      </Card>
+    );
+  }
+
   const yours = vendor.domain !== '' && emailOnDomain(user.email, vendor.domain);
   const yourAddress = !yours
     ? `Yours, ${user.email}, is not: invite a colleague who has one.`
