@@ -164,3 +164,7 @@ BEGIN
 END $$;
 
 SELECT "rebuild_referral_figures"();
+
+-- Impact's leaderboard reads what each top partner sent back from the kept figures of the partner's users, found
+-- by their company (impact.ts).
+CREATE INDEX "referrers_company_key_idx" ON "referrers"("company_key");
