@@ -7,7 +7,7 @@ import {
 } from '@app/contracts';
 import { emailOnDomain } from '@app/domain';
 import { BadgeCheck, Loader2, Plus, ShieldOff } from 'lucide-react';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { z } from 'zod';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -224,59 +224,27 @@ function VendorClaim({ vendorId, domain }: { vendorId: string; domain: string })
 function ApproveDialog({ vendor, onClose }: { vendor: VendorSummary | null; onClose: () => void }) {
   const approve = useApproveVendor();
   return (
-    <Dialog open={vendor !== null} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Approve {vendor?.name}?</DialogTitle>
-          <DialogDescription>
-            {`It becomes verified by an administrator: it receives leads for ${vendor?.domain || 'its website'}, and its lead criteria and bounties apply. Your note is kept in its audit log.`}
-          </DialogDescription>
-        </DialogHeader>
-        {vendor ? <VendorClaim vendorId={vendor.id} domain={vendor.domain} /> : null}
-        <Form
-          schema={ApproveVendorRequest}
-          defaultValues={{ note: '' }}
-          aria-label="Approve the vendor"
-          className="grid gap-4"
-          onSubmit={async ({ note }) => {
-            if (!vendor) return;
-            const approved = await approve.mutateAsync({ vendorId: vendor.id, note });
-            toast({ title: 'Vendor approved', description: `${approved.name} is verified.` });
-            onClose();
-          }}
-          onError={(error) =>
-            toast({
-              variant: 'destructive',
-              title: 'Error',
-              description: errorText(error, 'Failed to approve the vendor'),
-            })
-          }
-        >
-          {({ formState }) => (
-            <>
-              <FormTextarea
-                name="note"
-                id="approve-note"
-                label="Why do you approve it?"
-                rows={3}
-                placeholder="e.g. Confirmed by phone with their head of partnerships."
-              />
-              <DialogFooter>
-                <DialogClose asChild>
-                  <Button variant="outline" disabled={formState.isSubmitting}>
-                    Cancel
-                  </Button>
-                </DialogClose>
-                <Button type="submit" disabled={formState.isSubmitting}>
-                  {formState.isSubmitting ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
-                  Approve
-                </Button>
-              </DialogFooter>
-            </>
-          )}
-        </Form>
-      </DialogContent>
-    </Dialog>
+    <NoteDialog
+      vendor={vendor}
+      onClose={onClose}
+      title={`Approve ${vendor?.name}?`}
+      description={`It becomes verified by an administrator: it receives leads for ${vendor?.domain || 'its website'}, and its lead criteria and bounties apply. Your note is kept in its audit log.`}
+      schema={ApproveVendorRequest}
+      action="Approve the vendor"
+      note={{
+        id: 'approve-note',
+        label: 'Why do you approve it?',
+        placeholder: 'e.g. Confirmed by phone with their head of partnerships.',
+      }}
+      submit="Approve"
+      failure="Failed to approve the vendor"
+      onNote={async (vendorId, note) => {
+        const approved = await approve.mutateAsync({ vendorId, note });
+        toast({ title: 'Vendor approved', description: `${approved.name} is verified.` });
+      }}
+    >
+      {vendor ? <VendorClaim vendorId={vendor.id} domain={vendor.domain} /> : null}
+    </NoteDialog>
   );
 }
 
@@ -284,51 +252,96 @@ function ApproveDialog({ vendor, onClose }: { vendor: VendorSummary | null; onCl
 function RevokeDialog({ vendor, onClose }: { vendor: VendorSummary | null; onClose: () => void }) {
   const revoke = useRevokeVendor();
   return (
+    <NoteDialog
+      vendor={vendor}
+      onClose={onClose}
+      title={`Revoke the verification of ${vendor?.name}?`}
+      description={`It receives no new leads and its lead criteria and bounties stop applying. From then on no workspace of ${vendor?.domain || 'its website'} is verified by its domain, this one or a new one: only an administrator's approval verifies one. The leads and commissions it already has stay. Your note is kept in its audit log.`}
+      schema={RevokeVendorRequest}
+      action="Revoke the verification"
+      note={{
+        id: 'revoke-note',
+        label: 'Why do you revoke it?',
+        placeholder: 'e.g. Approved by mistake: the domain belongs to another company.',
+      }}
+      submit="Revoke verification"
+      destructive
+      failure="Failed to revoke the verification"
+      onNote={async (vendorId, note) => {
+        const revoked = await revoke.mutateAsync({ vendorId, note });
+        toast({ title: 'Verification revoked', description: `${revoked.name} is no longer verified.` });
+      }}
+    />
+  );
+}
+
+/** An administrator's decision on a workspace, with the note its audit log keeps (approve, revoke). */
+function NoteDialog({
+  vendor,
+  onClose,
+  title,
+  description,
+  schema,
+  action,
+  note,
+  submit,
+  destructive = false,
+  failure,
+  onNote,
+  children,
+}: {
+  vendor: VendorSummary | null;
+  onClose: () => void;
+  title: string;
+  description: string;
+  schema: typeof ApproveVendorRequest | typeof RevokeVendorRequest;
+  /** The form's accessible name. */
+  action: string;
+  note: { id: string; label: string; placeholder: string };
+  submit: string;
+  destructive?: boolean;
+  /** The toast's text when the call fails without a message of its own. */
+  failure: string;
+  onNote: (vendorId: string, note: string) => Promise<void>;
+  /** Shown above the note (who claims the workspace). */
+  children?: ReactNode;
+}) {
+  return (
     <Dialog open={vendor !== null} onOpenChange={(open) => !open && onClose()}>
       <DialogContent>
         <DialogHeader>
-          <DialogTitle>Revoke the verification of {vendor?.name}?</DialogTitle>
-          <DialogDescription>
-            {`It receives no new leads and its lead criteria and bounties stop applying. From then on no workspace of ${vendor?.domain || 'its website'} is verified by its domain, this one or a new one: only an administrator's approval verifies one. The leads and commissions it already has stay. Your note is kept in its audit log.`}
-          </DialogDescription>
+          <DialogTitle>{title}</DialogTitle>
+          <DialogDescription>{description}</DialogDescription>
         </DialogHeader>
+        {children}
         <Form
-          schema={RevokeVendorRequest}
+          schema={schema}
           defaultValues={{ note: '' }}
-          aria-label="Revoke the verification"
+          aria-label={action}
           className="grid gap-4"
-          onSubmit={async ({ note }) => {
+          onSubmit={async ({ note: text }) => {
             if (!vendor) return;
-            const revoked = await revoke.mutateAsync({ vendorId: vendor.id, note });
-            toast({ title: 'Verification revoked', description: `${revoked.name} is no longer verified.` });
+            await onNote(vendor.id, text);
             onClose();
           }}
-          onError={(error) =>
-            toast({
-              variant: 'destructive',
-              title: 'Error',
-              description: errorText(error, 'Failed to revoke the verification'),
-            })
-          }
+          onError={(error) => toast({ variant: 'destructive', title: 'Error', description: errorText(error, failure) })}
         >
           {({ formState }) => (
             <>
-              <FormTextarea
-                name="note"
-                id="revoke-note"
-                label="Why do you revoke it?"
-                rows={3}
-                placeholder="e.g. Approved by mistake: the domain belongs to another company."
-              />
+              <FormTextarea name="note" id={note.id} label={note.label} rows={3} placeholder={note.placeholder} />
               <DialogFooter>
                 <DialogClose asChild>
                   <Button variant="outline" disabled={formState.isSubmitting}>
                     Cancel
                   </Button>
                 </DialogClose>
-                <Button type="submit" variant="destructive" disabled={formState.isSubmitting}>
+                <Button
+                  type="submit"
+                  variant={destructive ? 'destructive' : 'default'}
+                  disabled={formState.isSubmitting}
+                >
                   {formState.isSubmitting ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
-                  Revoke verification
+                  {submit}
                 </Button>
               </DialogFooter>
             </>
