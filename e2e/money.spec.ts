@@ -1,11 +1,12 @@
 import { createHmac } from 'node:crypto';
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { possessive } from '@app/domain';
 import {
   addLinkedProgram,
   createVerifiedWorkspace,
   describeClient,
   referFromSmartMatch,
+  snap,
   uniqueEmail,
   userPage,
   waitForEmail,
@@ -32,18 +33,6 @@ interface Delivery {
   headers: Record<string, string>;
   body: string;
   answered: number;
-}
-
-async function snap(page: Page, testInfo: TestInfo, name: string) {
-  for (const [width, height] of [
-    [360, 800],
-    [1280, 800],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await page.waitForTimeout(300);
-    await page.screenshot({ path: testInfo.outputPath(`${name}-${width}x${height}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
 }
 
 /** Registers a webhook endpoint on /vendor and answers the secret shown once. */

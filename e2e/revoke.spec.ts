@@ -1,10 +1,11 @@
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { possessive } from '@app/domain';
 import {
   addLinkedProgram,
   createVerifiedWorkspace,
   describeClient,
   referFromSmartMatch,
+  snap,
   uniqueEmail,
   userPage,
 } from './support.ts';
@@ -20,18 +21,6 @@ const DOMAIN = `revoked-${RUN}.test`;
 const VENDOR = `Revokia ${RUN}`;
 const PROGRAM = `${VENDOR} Partner Program`;
 const NEED = 'Warehouse robots that pick and pack e-commerce orders';
-
-async function snap(page: Page, testInfo: TestInfo, name: string) {
-  for (const [width, height] of [
-    [360, 800],
-    [1280, 800],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await page.waitForTimeout(300);
-    await page.screenshot({ path: testInfo.outputPath(`${name}-${width}x${height}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 async function referClient(referrer: Page) {
   await referFromSmartMatch(referrer, NEED, PROGRAM);

@@ -1,5 +1,5 @@
 import { AxeBuilder } from '@axe-core/playwright';
-import { expect, type Browser, type Page } from '@playwright/test';
+import { expect, type Browser, type Page, type TestInfo } from '@playwright/test';
 
 /** The test SMTP server's reader, on the port playwright.config.ts chose. */
 export const SMTP_MESSAGES = `http://127.0.0.1:${process.env.E2E_SMTP_HTTP_PORT}/messages`;
@@ -175,4 +175,22 @@ export async function axeViolations(page: Page, screen: string): Promise<string[
 /** Fails the test with every violation axe finds on the screen (`axeViolations`). */
 export async function expectNoAxeViolations(page: Page, screen: string): Promise<void> {
   expect(await axeViolations(page, screen), 'axe violations').toEqual([]);
+}
+
+/**
+ * Screenshots of the page as it is, full length, on a phone (360 x 800 unless told) and at 1280 x 800, kept with
+ * the test's results as `<name>-<width>x<height>.png`; the page is left at 1280 x 800.
+ */
+export async function snap(
+  page: Page,
+  testInfo: TestInfo,
+  name: string,
+  phone: readonly [number, number] = [360, 800],
+) {
+  for (const [width, height] of [phone, [1280, 800]] as const) {
+    await page.setViewportSize({ width, height });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: testInfo.outputPath(`${name}-${width}x${height}.png`), fullPage: true });
+  }
+  await page.setViewportSize({ width: 1280, height: 800 });
 }

@@ -1,10 +1,11 @@
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { possessive } from '@app/domain';
 import {
   addLinkedProgram,
   createVerifiedWorkspace,
   describeClient,
   referFromSmartMatch,
+  snap,
   uniqueEmail,
   userPage,
   waitForEmail,
@@ -24,19 +25,8 @@ const VENDOR = `Acme Analytics ${RUN}`;
 const PROGRAM = `${VENDOR} Partner Program`;
 const LEAD_INBOX = `leads@${DOMAIN}`;
 const NEED = 'Sales analytics dashboards and pipeline reporting for the revenue team';
-
-/** Full-page screenshots of the current screen on a phone and on a desktop, into the test's output folder. */
-async function snap(page: Page, testInfo: TestInfo, name: string) {
-  for (const [width, height] of [
-    [390, 844],
-    [1280, 800],
-  ] as const) {
-    await page.setViewportSize({ width, height });
-    await page.waitForTimeout(300);
-    await page.screenshot({ path: testInfo.outputPath(`${name}-${width}x${height}.png`), fullPage: true });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
+/** The phone its screenshots are taken on (besides 1280 x 800). */
+const PHONE = [390, 844] as const;
 
 test('a vendor workspace receives the leads routed to it; the referrer follows them; nobody else can touch it', async ({
   browser,
@@ -54,10 +44,10 @@ test('a vendor workspace receives the leads routed to it; the referrer follows t
   const vendor = await userPage(browser, vera);
   await vendor.goto('/vendor');
   await expect(vendor.getByRole('form', { name: 'Create a vendor workspace' })).toBeVisible();
-  await snap(vendor, testInfo, 'vendor-create');
+  await snap(vendor, testInfo, 'vendor-create', PHONE);
   await createVerifiedWorkspace(vendor, { name: VENDOR, website: `https://www.${DOMAIN}`, leadInbox: LEAD_INBOX });
   await expect(vendor.getByRole('region', { name: 'Verified by domain' })).toContainText(DOMAIN);
-  await snap(vendor, testInfo, 'vendor-workspace');
+  await snap(vendor, testInfo, 'vendor-workspace', PHONE);
 
   // Its ideal customer profile: companies of 51-200 people in Germany.
   await vendor.goto('/onboarding');
@@ -88,7 +78,7 @@ test('a vendor workspace receives the leads routed to it; the referrer follows t
   await expect(
     admin.getByRole('region', { name: 'Vendor workspaces' }).getByRole('row', { name: new RegExp(VENDOR) }),
   ).toContainText('Verified by domain');
-  await snap(admin, testInfo, 'admin-vendors');
+  await snap(admin, testInfo, 'admin-vendors', PHONE);
   await addLinkedProgram(admin, {
     name: PROGRAM,
     workspace: `${VENDOR} (${DOMAIN})`,
@@ -123,7 +113,7 @@ test('a vendor workspace receives the leads routed to it; the referrer follows t
   await expect(referrer.getByText(`Routed to ${possessive(VENDOR)} lead inbox`)).toBeVisible();
   await expect(referrer.getByRole('list', { name: 'Fits' })).toBeVisible();
   await expect(referrer.getByRole('button', { name: 'Submit Referral' })).toBeEnabled();
-  await snap(referrer, testInfo, 'referral-fits');
+  await snap(referrer, testInfo, 'referral-fits', PHONE);
   await referrer.getByRole('button', { name: 'Submit Referral' }).click();
   await expect(referrer.getByText('Referral submitted successfully', { exact: true })).toBeVisible();
   await expect(referrer.getByRole('dialog', { name: 'Automating Referral Form' })).toBeVisible();
@@ -141,7 +131,7 @@ test('a vendor workspace receives the leads routed to it; the referrer follows t
   await expect(refusal.getByRole('list', { name: 'Why it cannot be routed' }).getByRole('listitem')).not.toHaveCount(0);
   await expect(refusal.getByRole('link', { name: /Smart Match/ })).toBeVisible();
   await expect(referrer.getByRole('button', { name: 'Submit Referral' })).toBeDisabled();
-  await snap(referrer, testInfo, 'referral-refused');
+  await snap(referrer, testInfo, 'referral-refused', PHONE);
 
   // The vendor's lead inbox is emailed, with a link to the inbox.
   const notice = await waitForEmail((m) => m.to.includes(LEAD_INBOX), 'the new lead email to the lead inbox');
@@ -155,7 +145,7 @@ test('a vendor workspace receives the leads routed to it; the referrer follows t
   await expect(lead).toContainText('Their Berlin sales team needs pipeline dashboards.');
   await expect(lead.getByRole('list', { name: 'Fits' })).toBeVisible();
   await expect(vendor.getByRole('article', { name: 'Fromagerie Dupont' })).toHaveCount(0);
-  await snap(vendor, testInfo, 'lead-inbox');
+  await snap(vendor, testInfo, 'lead-inbox', PHONE);
   await lead.getByRole('button', { name: 'Accept Gruber Logistik GmbH' }).click();
   await expect(lead.getByText('Accepted', { exact: true })).toBeVisible();
 
@@ -167,7 +157,7 @@ test('a vendor workspace receives the leads routed to it; the referrer follows t
   const sheet = referrer.getByRole('dialog', { name: new RegExp(`${greta.firstName} ${greta.lastName}`) });
   await expect(sheet.getByText(`${VENDOR} accepted this lead`, { exact: false })).toBeVisible();
   await expect(sheet.getByRole('list', { name: 'Activity timeline' })).toContainText('Lead accepted');
-  await snap(referrer, testInfo, 'tee-ups-accepted');
+  await snap(referrer, testInfo, 'tee-ups-accepted', PHONE);
   const accepted = await waitForEmail(
     (m) => m.to.includes(rob.email) && /accept/i.test(`${m.subject} ${m.text}`),
     'the acceptance email to the referrer',
@@ -182,7 +172,7 @@ test('a vendor workspace receives the leads routed to it; the referrer follows t
   await referrer.getByLabel('Subject').fill(`${greta.firstName}, meet ${VENDOR}`);
   await referrer.getByRole('tab', { name: 'Preview' }).click();
   await expect(referrer.getByRole('tabpanel')).toContainText(`${rob.firstName} ${rob.lastName} via Referral Hub`);
-  await snap(referrer, testInfo, 'intro-preview');
+  await snap(referrer, testInfo, 'intro-preview', PHONE);
   await referrer.getByRole('button', { name: 'Send Email' }).click();
   await expect(referrer.getByText('Email Sent!')).toBeVisible();
   const intro = await waitForEmail((m) => m.subject === `${greta.firstName}, meet ${VENDOR}`, 'the intro email');
@@ -199,10 +189,10 @@ test('a vendor workspace receives the leads routed to it; the referrer follows t
   await expect(withdraw.getByRole('button', { name: 'Cancel' })).toBeFocused();
   await withdraw.getByRole('button', { name: 'Yes, withdraw' }).click();
   await expect(sheet.getByText('You withdrew this referral', { exact: false })).toBeVisible();
-  await snap(referrer, testInfo, 'sheet-withdrawn');
+  await snap(referrer, testInfo, 'sheet-withdrawn', PHONE);
   await sheet.getByRole('button', { name: 'Close', exact: true }).click();
   await expect(row).toContainText('Withdrawn by you');
-  await snap(referrer, testInfo, 'tee-ups-withdrawn');
+  await snap(referrer, testInfo, 'tee-ups-withdrawn', PHONE);
   const withdrawn = await waitForEmail(
     (m) =>
       m.to.includes(LEAD_INBOX) &&
@@ -214,7 +204,7 @@ test('a vendor workspace receives the leads routed to it; the referrer follows t
   await expect(lead.getByText('Withdrawn', { exact: true })).toBeVisible();
   await expect(lead).toContainText('withdrew this referral: there is nothing to accept, decline or confirm.');
   await expect(lead.getByRole('button', { name: /^(Accept|Decline|Confirm) / })).toHaveCount(0);
-  await snap(vendor, testInfo, 'lead-withdrawn');
+  await snap(vendor, testInfo, 'lead-withdrawn', PHONE);
 
   // Another user registers the same company name: no workspace, nothing to see, nothing to change.
   const mallory = await userPage(browser, {
