@@ -98,11 +98,14 @@ export async function confirmMilestone(
   const confirmed = await confirmationsOf(tx, referral.id);
   if (confirmed.has(milestone)) fail('MILESTONE_ALREADY_CONFIRMED');
   const dealValueCents = input.dealValueCents ?? null;
-  const deal = { ...referral };
-  if (dealValueCents !== null) {
-    if (DEAL_VALUE_AT[milestone] === 'expected') deal.expectedValueCents = dealValueCents;
-    else deal.dealValueCents = dealValueCents;
-  }
+  // The deal value it gives: the expected one at the opportunity, the actual one at Closed-Won.
+  const given: { expectedValueCents?: number; dealValueCents?: number } =
+    dealValueCents === null
+      ? {}
+      : DEAL_VALUE_AT[milestone] === 'expected'
+        ? { expectedValueCents: dealValueCents }
+        : { dealValueCents };
+  const deal = { ...referral, ...given };
   const vendor = await vendorById(tx, referral.vendorId);
   // An administrator acts on the vendor's behalf: not for a workspace that is not verified (revoked), whose
   // members cannot confirm either. The stage would move with nothing earned.
@@ -123,13 +126,7 @@ export async function confirmMilestone(
     }))
   )
     fail('MILESTONE_ALREADY_CONFIRMED');
-  if (dealValueCents !== null)
-    await setDealValues(
-      tx,
-      referral.id,
-      DEAL_VALUE_AT[milestone] === 'expected' ? { expectedValueCents: dealValueCents } : { dealValueCents },
-      now,
-    );
+  if (dealValueCents !== null) await setDealValues(tx, referral.id, given, now);
   if (await acceptIfNew(tx, referral.id, now))
     await addTimelineEntry(tx, referral.id, timelineEntry.accepted(vendorName), now);
   await addTimelineEntry(

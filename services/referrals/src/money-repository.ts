@@ -70,7 +70,8 @@ export async function bountyOf(tx: Tx, referral: LockedReferral, milestone: Mile
   const current = referral.vendorId ? await currentBounties(tx, referral.vendorId) : null;
   if (!current) return undefined;
   const dealValueCents = referral.dealValueCents ?? referral.expectedValueCents;
-  return termsOf(referral.bountiesAtReferral?.[milestone], current[milestone], dealValueCents);
+  const atReferral = referral.bountiesAtReferral == null ? null : bountiesOf(referral.bountiesAtReferral);
+  return termsOf(atReferral?.[milestone], current[milestone], dealValueCents);
 }
 
 /** What the money rules need of a referral, its row locked until the transaction ends. */
@@ -85,8 +86,11 @@ export interface LockedReferral {
   expectedValueCents: number | null;
   clientName: string;
   productName: string;
-  /** The vendor's bounties when the referral was made (null: it had none, or it was made unrouted). */
-  bountiesAtReferral: Bounties | null;
+  /**
+   * The vendor's bounties when the referral was made, as stored (null: it had none, or it was made unrouted);
+   * read by bountyOf, the one that needs them.
+   */
+  bountiesAtReferral: unknown;
 }
 
 export async function lockReferral(tx: Tx, referralId: number): Promise<LockedReferral | null> {
@@ -121,7 +125,7 @@ export async function lockReferral(tx: Tx, referralId: number): Promise<LockedRe
     expectedValueCents: centsOrNull(row.expected_value_cents),
     clientName: row.client_name ?? '',
     productName: row.product_name,
-    bountiesAtReferral: row.bounties_at_referral == null ? null : bountiesOf(row.bounties_at_referral),
+    bountiesAtReferral: row.bounties_at_referral,
   };
 }
 
