@@ -59,7 +59,12 @@ export async function serviceSubscribers(service: ServiceName): Promise<Subscrib
     const file = `services/${service}/src/subscribers/${name}`;
     const module = (await import(pathToFileURL(`${root}${file}`).href)) as Record<string, unknown>;
     const before = found.length;
-    for (const value of Object.values(module)) {
+    // In the order of their names, as a module namespace lists them (a test's transformed module lists its
+    // exports in source order instead).
+    const exports = Object.keys(module)
+      .sort()
+      .map((key) => module[key]);
+    for (const value of exports) {
       const subscriber = typeof value === 'function' ? (value as (...args: unknown[]) => unknown)(anything) : value;
       // A file may export variants of one subscriber (ai's intro draft with and without enrichment): one consumer.
       if (isSubscriber(subscriber) && !found.some((f) => f.id === subscriber.id && f.event === subscriber.event)) {

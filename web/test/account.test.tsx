@@ -105,12 +105,12 @@ describe('Account', () => {
   });
 
   it('requests an email change and toasts the server message when it is refused', async () => {
-    let taken = false;
+    let same = false;
     let wrongPassword = false;
     const server = accountServer((req) => {
       if (req.method === 'POST' && req.path === '/api/account/email') {
         if (wrongPassword) return problem('WRONG_PASSWORD', undefined, { field: 'password' });
-        return taken ? problem('EMAIL_TAKEN') : json(200, { message: ACCOUNT_MESSAGES.emailChangeSent });
+        return same ? problem('SAME_EMAIL') : json(200, { message: ACCOUNT_MESSAGES.emailChangeSent });
       }
     });
     const user = userEvent.setup();
@@ -131,11 +131,11 @@ describe('Account', () => {
       password: 'secret',
     });
 
-    taken = true;
-    await user.type(screen.getByLabelText('New Email'), 'grace@example.com');
+    same = true;
+    await user.type(screen.getByLabelText('New Email'), 'ada@example.com');
     await user.type(screen.getByLabelText('Confirm Password'), 'secret');
     await user.click(screen.getByRole('button', { name: 'Update Email' }));
-    expect(await screen.findByText(ACCOUNT_MESSAGES.emailTaken)).toBeInTheDocument();
+    expect(await screen.findByText(ACCOUNT_MESSAGES.sameEmail)).toBeInTheDocument();
 
     // A wrong password stands next to the password field (issue 12).
     wrongPassword = true;

@@ -109,12 +109,14 @@ describe('calls', () => {
       'fetch',
       vi
         .fn()
-        .mockResolvedValue(json(409, { message: 'An account with this email already exists', code: 'EMAIL_TAKEN' })),
+        .mockResolvedValue(
+          json(409, { message: 'This intro email has already been sent', code: 'EMAIL_ALREADY_SENT' }),
+        ),
     );
-    const body = { firstName: 'A', lastName: 'B', companyName: 'C', email: 'a@b.co', password: 'x' };
-    await expect(call(operations.register, { body })).rejects.toMatchObject({
-      message: 'An account with this email already exists',
-      code: 'EMAIL_TAKEN',
+    const body = { subject: 'Hi', body: 'Hello', recipients: { to: ['a@b.co'], cc: [], bcc: [] } };
+    await expect(call(operations.sendEmail, { params: { id: '7' }, body })).rejects.toMatchObject({
+      message: 'This intro email has already been sent',
+      code: 'EMAIL_ALREADY_SENT',
       status: 409,
     });
   });

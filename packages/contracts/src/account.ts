@@ -25,7 +25,6 @@ export type ChangeEmailRequest = z.input<typeof ChangeEmailRequest>;
 export const ACCOUNT_MESSAGES = {
   passwordChanged: 'Password updated. Other sessions have been signed out.',
   wrongPassword: 'The password is not correct',
-  emailChangeSent: 'We sent a verification link to the new address. Your email changes once you open it.',
-  emailTaken: 'An account with this email already exists',
+  emailChangeSent: 'We sent an email to the new address. Your email changes once you open the verification link in it.',
   sameEmail: 'That is already your email address',
 } as const;

@@ -73,7 +73,6 @@ export const AUTH_MESSAGES = {
   registered: 'Account created. Please check your email to verify your account.',
   invalidCredentials: 'Invalid email or password',
   emailNotVerified: 'Email not verified. Please check your inbox for a verification link or request a new one.',
-  emailTaken: 'An account with this email already exists',
   loggedOut: 'Logged out',
   notAuthenticated: 'Authentication required',
   verified: 'Email verified successfully',

@@ -34,7 +34,6 @@ export const ERRORS = {
     status: 403,
     message: 'Email not verified. Please check your inbox for a verification link or request a new one.',
   },
-  EMAIL_TAKEN: { status: 409, message: 'An account with this email already exists' },
   VERIFICATION_LINK_INVALID: {
     status: 400,
     message: 'This verification link is invalid or has expired. Please request a new one.',

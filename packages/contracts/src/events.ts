@@ -268,6 +268,11 @@ export const events = {
    * new one, and the account's owner is told instead.
    */
   'user.sign_up_attempted': z.object({ userId: z.string(), email: z.string(), firstName: z.string() }),
+  /**
+   * Someone asked to move another account to an address that already has one (auth): the request answered as
+   * for a free address, and this address's owner is told instead (no link: nothing can change).
+   */
+  'email_change.taken_notice_requested': z.object({ userId: z.string(), email: z.string(), firstName: z.string() }),
   /** An email change was requested (auth): a notice goes to the CURRENT (old) address. */
   'email_change.notice_requested': z.object({
     userId: z.string(),
@@ -319,6 +324,7 @@ export const EVENT_PRODUCERS: Record<EventName, ServiceName> = {
   'demo_request.submitted': 'profiles',
   'user.sign_up_attempted': 'auth',
   'email_change.notice_requested': 'auth',
+  'email_change.taken_notice_requested': 'auth',
   'user.email_changed': 'auth',
 };
 export type EventPayload<N extends EventName> = z.infer<(typeof events)[N]>;

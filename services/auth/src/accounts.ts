@@ -58,12 +58,18 @@ export function accountUseCases(deps: {
     return user;
   }
 
-  /** Tells the owner of an address that someone tried to register it (once per cooldown). */
-  async function noticeSignUpAttempt(userId: string): Promise<void> {
+  /**
+   * Tells the owner of an address that someone tried to register it, or to move another account to it: one
+   * notice of either kind per cooldown.
+   */
+  async function noticeAttempt(
+    userId: string,
+    event: 'user.sign_up_attempted' | 'email_change.taken_notice_requested',
+  ): Promise<void> {
     await transaction(async (tx, emit) => {
       if (!(await claimSignUpNotice(tx, userId, config.RESEND_COOLDOWN_SECONDS))) return;
       const user = (await findUserById(tx, userId)) ?? fail('UNAUTHENTICATED');
-      emit('user.sign_up_attempted', { userId: user.id, email: user.email, firstName: user.firstName });
+      emit(event, { userId: user.id, email: user.email, firstName: user.firstName });
     });
   }
 
@@ -91,7 +97,7 @@ export function accountUseCases(deps: {
     async register(input: z.output<typeof RegisterRequest>): Promise<void> {
       const passwordHash = await hashPassword(input.password);
       const existing = await findUserByEmail(db, input.email);
-      if (existing) return noticeSignUpAttempt(existing.id);
+      if (existing) return noticeAttempt(existing.id, 'user.sign_up_attempted');
       try {
         await transaction(async (tx, emit) => {
           const user = await createUser(tx, {
@@ -114,7 +120,7 @@ export function accountUseCases(deps: {
         // The unique index on users.email: a concurrent sign-up took the address (stored lower-cased).
         if (!isUniqueViolation(error)) throw error;
         const winner = await findUserByEmail(db, input.email);
-        if (winner) await noticeSignUpAttempt(winner.id);
+        if (winner) await noticeAttempt(winner.id, 'user.sign_up_attempted');
       }
     },
 
@@ -170,12 +176,18 @@ export function accountUseCases(deps: {
       });
     },
 
-    /** Checks the password and the new address, then sends the confirmation link to it. */
+    /**
+     * Checks the password, then sends the confirmation link to the new address. An address that has an
+     * account gets the same answer (sign-up reveals nothing, nor does this): no link, and its owner is told
+     * by email instead. Opening a link to an address taken since then is refused.
+     */
     async changeEmail(identity: Identity, input: z.output<typeof ChangeEmailRequest>): Promise<void> {
       const user = await userWithPassword(identity.userId, input.password, 'password');
       if (input.newEmail === user.email) fail('SAME_EMAIL');
-      if (await findUserByEmail(db, input.newEmail)) fail('EMAIL_TAKEN');
-      await verification.requestEmailChange(user, input.newEmail);
+      const holder = await findUserByEmail(db, input.newEmail);
+      if (!holder) return verification.requestEmailChange(user, input.newEmail);
+      await verification.requestEmailChangeToTaken(user, input.newEmail);
+      await noticeAttempt(holder.id, 'email_change.taken_notice_requested');
     },
   };
 }

@@ -152,8 +152,9 @@ export async function clearLoginFailures(db: Tx, email: string): Promise<void> {
 }
 
 /**
- * Marks that the owner of an address is being told of a sign-up attempt, at most once per cooldown (a
- * conditional update: of concurrent attempts one wins); false when a notice went out within it.
+ * Marks that the owner of an address is being told of an attempt on it (a sign-up, or another account's email
+ * change to it), at most once per cooldown (a conditional update: of concurrent attempts one wins); false when
+ * a notice went out within it.
  */
 export async function claimSignUpNotice(db: Tx, userId: string, cooldownSeconds: number): Promise<boolean> {
   const claimed = await db.$executeRaw`

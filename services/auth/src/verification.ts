@@ -2,6 +2,7 @@ import { fail, sealer, type Emit, type TransactionRunner } from '@app/kit';
 import type { AuthConfig } from './config.ts';
 import type { Tx } from './db.ts';
 import {
+  deletePendingEmailChanges,
   deletePendingLinks,
   findLinkWithUser,
   findUserByEmail,
@@ -77,6 +78,27 @@ export function verificationUseCases(deps: {
           fail('WRONG_PASSWORD', undefined, { field: 'password' });
         const link = await issueLink(tx, user.id, newEmail);
         emit('email_change.requested', { userId: user.id, newEmail, firstName: user.firstName, ...link });
+        emit('email_change.notice_requested', {
+          userId: user.id,
+          email: user.email,
+          newEmail,
+          firstName: user.firstName,
+        });
+      }),
+
+    /**
+     * A change to an address that another account has: what `requestEmailChange` does that the requester can
+     * see (an earlier pending change cancelled, the current address told), but no link. The caller tells the
+     * address's owner, in a transaction of its own (two users asking for each other's address at once would
+     * otherwise lock their rows in opposite orders).
+     */
+    requestEmailChangeToTaken: (user: Recipient & { passwordHash: string }, newEmail: string) =>
+      transaction(async (tx, emit) => {
+        await lockUser(tx, user.id);
+        const current = await findUserById(tx, user.id);
+        if (!current || current.passwordHash !== user.passwordHash)
+          fail('WRONG_PASSWORD', undefined, { field: 'password' });
+        await deletePendingEmailChanges(tx, user.id);
         emit('email_change.notice_requested', {
           userId: user.id,
           email: user.email,

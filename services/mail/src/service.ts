@@ -20,7 +20,11 @@ import { sendConfirmationRequested } from './subscribers/confirmation-requested.
 import { sendLeadWithdrawn } from './subscribers/lead-withdrawn.ts';
 import { sendDemoRequest } from './subscribers/demo-request.ts';
 import { sendEmailChangeLink } from './subscribers/email-change.ts';
-import { sendEmailChangedNotice, sendEmailChangeRequestedNotice } from './subscribers/email-change-notices.ts';
+import {
+  sendEmailChangedNotice,
+  sendEmailChangeRequestedNotice,
+  sendEmailChangeTakenNotice,
+} from './subscribers/email-change-notices.ts';
 import { sendLeadCreated } from './subscribers/lead-created.ts';
 import { sendLeadAccepted, sendLeadDeclined } from './subscribers/lead-decided.ts';
 import { sendPasswordChangedNotice } from './subscribers/password-changed.ts';
@@ -87,6 +91,7 @@ export async function createMailService(
   await service.subscribe(sendSignUpAttemptNotice(mailer));
   await service.subscribe(sendEmailChangeRequestedNotice(mailer));
   await service.subscribe(sendEmailChangedNotice(mailer));
+  await service.subscribe(sendEmailChangeTakenNotice(mailer));
 
   return {
     ...service,

@@ -494,6 +494,32 @@ export function signUpAttemptEmail(input: {
   return { subject, text, html };
 }
 
+/**
+ * To the owner of an address that someone signed in to another account asked to move that account to: the
+ * address stays theirs, nothing changed (the request was answered as for a free address, so it reveals nothing).
+ */
+export function emailChangeTakenNoticeEmail(input: {
+  appName: string;
+  publicUrl: string;
+  supportEmail: string;
+  firstName: string;
+}): RenderedEmail {
+  const name = input.firstName.trim() || 'there';
+  const login = new URL('/login', input.publicUrl).href;
+  const subject = `Someone asked to move another ${input.appName} account to your email`;
+  const lines = [
+    `Someone signed in to another ${input.appName} account just asked to change its email address to this one. This address already belongs to your account, so nothing changed and no account can take it.`,
+    `If it was you (with a second account), log in with this address instead: ${login}.`,
+    `If it was not you, you can ignore this email; your password was not used. Questions: ${input.supportEmail}.`,
+  ];
+  const text = [`Hi ${name},`, '', ...lines].join('\n');
+  const html = accountHtml('Someone asked to move another account to your email', [
+    `Hi ${escapeHtml(name)},`,
+    ...lines.map(escapeHtml),
+  ]);
+  return { subject, text, html };
+}
+
 /** To the CURRENT address when a change to another one is requested (the link went to the new one). */
 export function emailChangeRequestedNoticeEmail(input: {
   appName: string;

@@ -66,10 +66,11 @@ describe('every email template, fed markup, attribute break-outs, script links a
     expect(email.html).toContain('You asked to use &quot;&gt;&lt;img src=x onerror=alert(1)&gt;@x.test for your');
   });
 
-  it('password changed, sign-up attempt and the two email-change notices: the name and addresses escaped', () => {
+  it('password changed, sign-up attempt and the three email-change notices: the name and addresses escaped', () => {
     const account = { ...base, supportEmail: 'support@example.com', firstName: ATTACK };
     expectSafe(templates.passwordChangedEmail(account), []);
     expectSafe(templates.signUpAttemptEmail(account), []);
+    expectSafe(templates.emailChangeTakenNoticeEmail(account), []);
     const newEmail = `"><script>alert(1)</script>@x.test`;
     for (const email of [
       templates.emailChangeRequestedNoticeEmail({ ...account, newEmail }),

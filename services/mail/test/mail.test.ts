@@ -449,6 +449,25 @@ describe('account emails', () => {
     expect(message!.html).toContain('Ada &lt;i&gt;');
   });
 
+  it('tells the owner of an address another account asked to move to, once, that nothing changed', async () => {
+    const buses = await startMail();
+    const event = envelope(
+      outboxEvent('email_change.taken_notice_requested', {
+        userId: '11111111-2222-3333-4444-555555555555',
+        email: 'holder@example.com',
+        firstName: 'Ada <i>',
+      }),
+    );
+    const messages = await deliverTwice(buses, event, (m) => m.to.includes('holder@example.com'));
+    expect(messages).toHaveLength(1);
+    const [message] = messages;
+    expect(message!.subject).toBe('Someone asked to move another Referral Hub account to your email');
+    expect(message!.text).toContain('This address already belongs to your account, so nothing changed');
+    expect(message!.text).toContain('log in with this address instead: https://app.example.com/login');
+    expect(message!.text).not.toMatch(/verify-email/);
+    expect(message!.html).toContain('Ada &lt;i&gt;');
+  });
+
   it('tells the old address of an email change request and of the change, each once', async () => {
     const buses = await startMail();
     const userId = '11111111-2222-3333-4444-555555555555';

@@ -113,10 +113,11 @@ export const authOperations = {
     service: 'auth',
     access: 'user',
     rateLimit: 'credentials',
-    summary: 'Change the email (password checked); takes effect when the link sent to the new address is opened',
+    summary:
+      'Change the email (password checked); takes effect when the link sent to the new address is opened. An address with an account gets the same answer and no link (its owner is told)',
     body: ChangeEmailRequest,
     response: { status: 200, description: 'Link sent', schema: MessageResponse },
-    errors: ['WRONG_PASSWORD', 'EMAIL_TAKEN', 'SAME_EMAIL', 'LOGIN_BACKOFF'],
+    errors: ['WRONG_PASSWORD', 'SAME_EMAIL', 'LOGIN_BACKOFF'],
   }),
   resolveSession: defineOperation({
     method: 'POST',

@@ -1,6 +1,6 @@
 import { defineSubscriber } from '../db.ts';
 import type { Mailer } from '../mailer.ts';
-import { emailChangedNoticeEmail, emailChangeRequestedNoticeEmail } from '../templates.ts';
+import { emailChangedNoticeEmail, emailChangeRequestedNoticeEmail, emailChangeTakenNoticeEmail } from '../templates.ts';
 
 /** The current address is told that a change to another one was requested. */
 export const sendEmailChangeRequestedNotice = (mailer: Mailer) =>
@@ -37,5 +37,24 @@ export const sendEmailChangedNotice = (mailer: Mailer) =>
       });
       const outcome = await mailer.sendOnce(event.id, 'email-changed-notice', { to: [oldEmail] }, rendered);
       log.info({ outcome }, 'email changed notice');
+    },
+  });
+
+/** Someone asked to move another account to an address that has one: its owner is told (no link goes out). */
+export const sendEmailChangeTakenNotice = (mailer: Mailer) =>
+  defineSubscriber({
+    kind: 'idempotent',
+    id: 'mail-email-change-taken-notice',
+    event: 'email_change.taken_notice_requested',
+    handle: async ({ event, log }) => {
+      const { email, firstName } = event.payload;
+      const rendered = emailChangeTakenNoticeEmail({
+        appName: mailer.config.APP_NAME,
+        publicUrl: mailer.config.PUBLIC_URL,
+        supportEmail: mailer.config.SUPPORT_EMAIL,
+        firstName,
+      });
+      const outcome = await mailer.sendOnce(event.id, 'email-change-taken-notice', { to: [email] }, rendered);
+      log.info({ outcome }, 'email change to a taken address notice');
     },
   });
