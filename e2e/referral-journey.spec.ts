@@ -35,6 +35,8 @@ test('refer a client: find the product, submit, review and send the intro, move 
     .fill('Their team of 40 is drowning in email threads and needs a shared chat tool.');
   // Issue 9: the client organization; Slack has no workspace here, so nothing is routed.
   await describeClient(page, { name: 'Carl & Co', size: '11-50', country: 'Canada' });
+  // The referrer lets their name be used: the intro comes from them (vendor-workspace.spec.ts sends one without).
+  await page.getByLabel('The vendor may mention my name when reaching out').check();
   await expect(page.getByText(/is not on Referral Hub yet: the intro goes to your client only/)).toBeVisible();
   await page.getByRole('button', { name: 'Submit Referral' }).click();
 

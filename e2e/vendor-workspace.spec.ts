@@ -164,22 +164,25 @@ test('a vendor workspace receives the leads routed to it; the referrer follows t
   );
   expect(`${accepted.subject} ${accepted.text}`).toContain(VENDOR);
 
-  // The intro is a warm intro: from the referrer via Referral Hub, to the client, copying the vendor's inbox.
+  // The referrer did not allow their name (the form's default): the intro names them nowhere. It comes from
+  // Referral Hub, to the client, copying the vendor's inbox, and replies go to that inbox, never to the referrer.
   await sheet.getByRole('link', { name: /intro email/ }).click();
   await expect(referrer).toHaveURL(/\/referral\/\d+\/email-draft$/);
   // The draft is written by the AI service from the referral; the screen checks again until it is there.
   await expect(referrer.getByLabel('Subject')).not.toHaveValue('', { timeout: 30_000 });
   await referrer.getByLabel('Subject').fill(`${greta.firstName}, meet ${VENDOR}`);
   await referrer.getByRole('tab', { name: 'Preview' }).click();
-  await expect(referrer.getByRole('tabpanel')).toContainText(`${rob.firstName} ${rob.lastName} via Referral Hub`);
+  await expect(referrer.getByRole('tabpanel')).toContainText('Referral Hub');
+  await expect(referrer.getByRole('tabpanel')).not.toContainText(`${rob.firstName} ${rob.lastName}`);
   await snap(referrer, testInfo, 'intro-preview', PHONE);
   await referrer.getByRole('button', { name: 'Send Email' }).click();
   await expect(referrer.getByText('Email Sent!')).toBeVisible();
   const intro = await waitForEmail((m) => m.subject === `${greta.firstName}, meet ${VENDOR}`, 'the intro email');
-  expect(intro.from).toContain(`${rob.firstName} ${rob.lastName} via Referral Hub`);
+  expect(intro.from).toMatch(/^"?Referral Hub"? </);
   expect(intro.to).toContain(greta.email);
   expect(intro.cc).toContain(LEAD_INBOX);
-  expect(intro.replyTo).toBe(rob.email);
+  expect(intro.replyTo).toBe(LEAD_INBOX);
+  expect(`${intro.from} ${intro.replyTo} ${intro.cc} ${intro.text}`).not.toContain(rob.lastName);
 
   // The referrer withdraws it: the vendor sees it withdrawn, with nothing left to decide, and is emailed.
   await referrer.goto('/dashboard');

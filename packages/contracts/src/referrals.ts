@@ -337,9 +337,15 @@ export type ReferralList = z.infer<typeof ReferralList>;
 export const EmailDraftResponse = z.object({
   emailDraft: EmailDraft,
   fromClay: z.boolean(),
-  /** The sender name as the email shows it (at the platform's address): "{referrer's name} via Referral Hub". */
+  /**
+   * The sender name as the email shows it (at the platform's address): "{referrer's name} via Referral Hub", or
+   * "Referral Hub" when the referrer did not allow their name to be used.
+   */
   from: z.string(),
-  /** Replies go to the referrer. */
+  /**
+   * Replies go to the referrer; when they did not allow their name, to the vendor's lead inbox when routed,
+   * else '' (no Reply-To: replies reach the platform's own address).
+   */
   replyTo: z.string(),
   /** What the server always adds to the Cc when it sends: the vendor's lead inbox when the referral was routed. */
   alwaysCc: z.array(z.string()),

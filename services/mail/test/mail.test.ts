@@ -987,6 +987,29 @@ describe('the warm intro', () => {
     expect((await arrived('kim@globex.test')).from).toBe('"Zoë Ødegård via Referral Hub" <hello@example.com>');
   });
 
+  it('names no referrer who kept their name: from Referral Hub at our address, and no Reply-To when none is given', async () => {
+    const [eventBus] = await startMail({}, 1);
+    const event = envelope(
+      outboxEvent('referral.intro_email_requested', {
+        referralId: 10,
+        fromName: 'Referral Hub',
+        replyTo: '',
+        to: ['max@globex.test'],
+        cc: [],
+        bcc: ['ana@agency.test'],
+        subject: 'An introduction to Acme',
+        body: 'Hi Max,\n\nSomeone in your network thought Acme could help.',
+      }),
+    );
+    await eventBus!.publish(event);
+    const message = await arrived('max@globex.test');
+    expect(message.from).toBe('"Referral Hub" <hello@example.com>');
+    expect(message.replyTo).toBe(''); // no Reply-To header: replies reach our own address
+    // The referrer gets their copy in Bcc: in the envelope, in no header.
+    expect(message.to.sort()).toEqual(['ana@agency.test', 'max@globex.test']);
+    expect(message.cc).toBe('');
+  });
+
   it('never lets a name add an address or a header', async () => {
     const [eventBus] = await startMail({}, 1);
     const event = intro('Mallory <evil@attacker.test>\r\nBcc: evil@attacker.test\r\nX-Evil: 1', 'lee@globex.test');

@@ -16,6 +16,9 @@ export const profileName = (profile: Profile, email = profile?.email ?? '') =>
 export const profileFirstName = (profile: Profile) =>
   profile?.firstName || personName({ firstName: '', lastName: '', email: profile?.email ?? '' });
 
+/** The sender name of an intro email whose referrer did not allow their name: the platform, which sends it. */
+export const PLATFORM_SENDER = 'Referral Hub';
+
 /**
  * The sender name of intro emails: the referrer's own name, through the platform (never the vendor's, never
  * the product's). Made safe for a header (no `<`, `>`, `@`, quotes or control characters; at most
@@ -26,6 +29,6 @@ export function introSenderName(referrer: { firstName: string; lastName: string;
   const name =
     displayNameText(`${referrer.firstName} ${referrer.lastName}`) ||
     displayNameText(referrer.email.split('@')[0] ?? '') ||
-    'A Referral Hub member';
-  return `${name} via Referral Hub`;
+    `A ${PLATFORM_SENDER} member`;
+  return `${name} via ${PLATFORM_SENDER}`;
 }

@@ -15,7 +15,7 @@ import type { z } from 'zod';
 import { pgSql, type Sql, type Tx } from './db.ts';
 import { countNewReferral } from './figures.ts';
 import { lockReferral } from './money-repository.ts';
-import { introSenderName, personName, profileName } from './people.ts';
+import { introSenderName, personName, PLATFORM_SENDER, profileName } from './people.ts';
 import { vendorLinks, vendorProductDescription } from './programs-repository.ts';
 import type { ReferralReads, ReferralRow } from './reads.ts';
 import {
@@ -136,11 +136,16 @@ export function referralUseCases(deps: {
   /**
    * How the intro email of a referral is sent: From "{referrer's name} via Referral Hub" (the mail service
    * adds MAIL_FROM's address), Reply-To the referrer, and the vendor's lead inbox always in Cc while the
-   * referral's vendor is a verified workspace. Never signed or named as the vendor.
+   * referral's vendor is a verified workspace. Never signed or named as the vendor. A referrer who did not
+   * allow their name is named nowhere (the draft is signed "Referral Hub" and copies them in Bcc): From
+   * "Referral Hub", replies to the vendor's lead inbox when routed (the team the email offers to put the
+   * client in touch with), else to the platform's own address (no Reply-To).
    */
   function envelopeOf(identity: Identity, facts: IntroSendFacts) {
+    const alwaysCc = facts.leadInbox ? [facts.leadInbox] : [];
+    if (!facts.namesReferrer) return { from: PLATFORM_SENDER, replyTo: facts.leadInbox ?? '', alwaysCc };
     const from = introSenderName({ firstName: facts.firstName, lastName: facts.lastName, email: identity.email });
-    return { from, replyTo: identity.email, alwaysCc: facts.leadInbox ? [facts.leadInbox] : [] };
+    return { from, replyTo: identity.email, alwaysCc };
   }
 
   /** The user's own referral's sending facts (`own`'s 404 and 403, in one statement, without the referral). */
@@ -251,8 +256,8 @@ export function referralUseCases(deps: {
     },
 
     /**
-     * Sends the (edited) intro email once (mail service): From the referrer via Referral Hub, Reply-To the
-     * referrer, Cc the vendor's lead inbox when routed. The stored draft becomes what was sent. The user's
+     * Sends the (edited) intro email once (mail service), as `envelopeOf` says: From the referrer via Referral
+     * Hub, Reply-To the referrer (neither when they did not allow their name), Cc the vendor's lead inbox when routed. The stored draft becomes what was sent. The user's
      * recipients (the addresses they chose, each once) must fit their hourly and daily quotas, counted under a
      * lock of the user's: over either, 429 SEND_QUOTA_EXCEEDED and nothing is stored or sent.
      */

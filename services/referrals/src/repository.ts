@@ -343,6 +343,8 @@ export interface IntroSendFacts {
   emailSent: boolean;
   /** In Declined (withdrawn, or declined by the vendor): its intro email is never sent. */
   declined: boolean;
+  /** Whether the referrer allowed their name to be used (the referral form's "may mention my name"). */
+  namesReferrer: boolean;
   /** The referrer's profile names ('' when no profile yet). */
   firstName: string;
   lastName: string;
@@ -361,12 +363,14 @@ export async function introSendFacts(db: Sql, referralId: number, userId: string
       user_id: string;
       sent: boolean;
       declined: boolean;
+      names_referrer: boolean;
       first_name: string | null;
       last_name: string | null;
       lead_inbox: string | null;
     }>
   >`
-    SELECT r.user_id, r.email_sent_at IS NOT NULL AS sent, r.status = 'declined' AS declined, p.first_name, p.last_name,
+    SELECT r.user_id, r.email_sent_at IS NOT NULL AS sent, r.status = 'declined' AS declined,
+           r.can_use_referrer_name AS names_referrer, p.first_name, p.last_name,
            CASE WHEN r.lead_status IS NOT NULL AND v.verified AND v.lead_inbox <> '' THEN v.lead_inbox END AS lead_inbox
       FROM referrals r
       LEFT JOIN referrers p ON p.user_id = ${userId}
@@ -377,6 +381,7 @@ export async function introSendFacts(db: Sql, referralId: number, userId: string
     userId: row.user_id,
     emailSent: row.sent,
     declined: row.declined,
+    namesReferrer: row.names_referrer,
     firstName: row.first_name ?? '',
     lastName: row.last_name ?? '',
     leadInbox: row.lead_inbox,

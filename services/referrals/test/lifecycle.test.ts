@@ -77,7 +77,7 @@ afterAll(async () => {
 describe('the intro email draft', () => {
   it('is not found until the draft event arrives; checkOnly answers readiness either way', async () => {
     const user = testUser();
-    const { id } = await created(user);
+    const { id } = await created(user, { canUseReferrerName: true });
     const missing = await get(user, `/api/referrals/${id}/email-draft`);
     expect([missing.statusCode, missing.json()]).toEqual([
       404,
@@ -269,7 +269,7 @@ describe('POST /api/referrals/:id/send-email', () => {
       lastName: 'Sender',
       companyName: 'Senders Ltd',
     });
-    const { id } = await created(user);
+    const { id } = await created(user, { canUseReferrerName: true });
     const response = await sendEmail(user, id, {
       ...validEmail,
       recipients: { to: 'grace@navy.example, second@navy.example', cc: '["boss@navy.example"]' },

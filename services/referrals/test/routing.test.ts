@@ -392,7 +392,7 @@ describe('the intro email of a routed referral', () => {
       lastName: 'Intro',
       companyName: 'Intros Ltd',
     });
-    const referral = await created(referrer, { website: acme.domain, client: fittingClient });
+    const referral = await created(referrer, { website: acme.domain, client: fittingClient, canUseReferrerName: true });
     await deliver(ctx, 'referral.draft_generated', {
       referralId: referral.id,
       subject: 'Meet Acme',
@@ -440,6 +440,57 @@ describe('the intro email of a routed referral', () => {
       actor: 'referrer',
       kind: 'intro_sent',
       text: 'Intro email sent to grace@navy.example',
+    });
+  });
+
+  it("names no one when the referrer kept their name: from Referral Hub, replies to the vendor's lead inbox", async () => {
+    const referrer = testUser('quiet');
+    await deliver(ctx, 'user.registered', {
+      userId: referrer.userId,
+      email: referrer.email,
+      firstName: 'Quinn',
+      lastName: 'Quiet',
+      companyName: 'Quiet Ltd',
+    });
+    const referral = await created(referrer, {
+      website: acme.domain,
+      client: fittingClient,
+      canUseReferrerName: false,
+    });
+    await deliver(ctx, 'referral.draft_generated', {
+      referralId: referral.id,
+      subject: 'An introduction to Acme',
+      body: 'Someone in your network thought Acme could help.',
+      recipients: { to: ['grace@navy.example'], cc: [], bcc: [referrer.email] },
+      source: 'template',
+    });
+    const draft = await app().inject({
+      method: 'GET',
+      url: `/api/referrals/${referral.id}/email-draft`,
+      headers: referrer.headers,
+    });
+    expect(draft.json()).toMatchObject({
+      from: 'Referral Hub',
+      replyTo: acme.leadInbox,
+      alwaysCc: [acme.leadInbox],
+      sendTo: { to: ['grace@navy.example'], cc: [acme.leadInbox], bcc: [referrer.email] },
+    });
+    const sent = await app().inject({
+      method: 'POST',
+      url: `/api/referrals/${referral.id}/send-email`,
+      headers: referrer.headers,
+      payload: {
+        subject: 'An introduction to Acme',
+        body: 'Someone in your network thought Acme could help.',
+        recipients: { to: ['grace@navy.example'], bcc: [referrer.email] },
+      },
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(await published('referral.intro_email_requested', referral.id)).toMatchObject({
+      fromName: 'Referral Hub',
+      replyTo: acme.leadInbox,
+      cc: [acme.leadInbox],
+      bcc: [referrer.email],
     });
   });
 });

@@ -70,7 +70,9 @@ async function introEvents(userIds: string[] = []) {
       WHERE o.name = 'referral.intro_email_requested' AND r.user_id = ANY($1)`,
     [userIds],
   );
-  return rows.map((row) => row.payload as { to: string[]; cc: string[]; bcc: string[]; fromName: string });
+  return rows.map(
+    (row) => row.payload as { to: string[]; cc: string[]; bcc: string[]; fromName: string; replyTo: string },
+  );
 }
 
 const recipientsOf = (events: Array<{ to: string[]; cc: string[]; bcc: string[] }>) =>
@@ -251,6 +253,7 @@ describe('the sender name of an intro email', () => {
     const { id } = await created(user, {
       product: 'PayPal Security <security@paypal.com>',
       company: '"PayPal" <security@paypal.com>',
+      canUseReferrerName: true,
     });
     const draft = await app().inject({ method: 'GET', url: `/api/referrals/${id}/email-draft`, headers: user.headers });
     expect(draft.statusCode).toBe(404); // no draft yet: sending does not need one
@@ -279,12 +282,40 @@ describe('the sender name of an intro email', () => {
       companyName: '',
     });
     for (const user of [blank, long]) {
-      const { id } = await created(user);
+      const { id } = await created(user, { canUseReferrerName: true });
       expect((await sendEmail(user, id, email({ to: ['jo@client.example'] }))).statusCode).toBe(200);
     }
     const [fromBlank] = await introEvents([blank.userId]);
     expect(fromBlank!.fromName).toBe(`${blank.email.split('@')[0]} via Referral Hub`);
     const [fromLong] = await introEvents([long.userId]);
     expect(fromLong!.fromName).toBe(`${'A'.repeat(64)} via Referral Hub`);
+  });
+
+  it('names nobody when the referrer did not allow their name: from Referral Hub, no reply to them', async () => {
+    const user = testUser('private');
+    await deliver(ctx, 'user.registered', {
+      userId: user.userId,
+      email: user.email,
+      firstName: 'Paula',
+      lastName: 'Private',
+      companyName: 'Quiet Agency',
+    });
+    const { id } = await created(user, { canUseReferrerName: false });
+    const draftEvent = {
+      referralId: id,
+      subject: 'An introduction to Slack',
+      body: 'Someone in your network thought Slack could help.',
+      recipients: { to: ['jo@client.example'], cc: [], bcc: [user.email] },
+      source: 'template' as const,
+    };
+    await deliver(ctx, 'referral.draft_generated', draftEvent);
+    const draft = await app().inject({ method: 'GET', url: `/api/referrals/${id}/email-draft`, headers: user.headers });
+    // Slack is not a workspace here: no lead inbox, so no Reply-To (replies reach the platform's address).
+    expect(draft.json()).toMatchObject({ from: 'Referral Hub', replyTo: '', alwaysCc: [] });
+    const response = await sendEmail(user, id, email({ to: ['jo@client.example'], bcc: [user.email] }));
+    expect(response.statusCode).toBe(200);
+    const [event] = await introEvents([user.userId]);
+    expect(event).toMatchObject({ fromName: 'Referral Hub', replyTo: '', bcc: [user.email] });
+    expect(JSON.stringify({ from: event!.fromName, replyTo: event!.replyTo })).not.toMatch(/Paula|Private|private-/);
   });
 });
