@@ -1,5 +1,5 @@
 import { ACCOUNT_MESSAGES } from '@app/contracts';
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
@@ -65,6 +65,25 @@ describe('Account', () => {
     await user.click(screen.getByRole('button', { name: 'Update Password' }));
     expect(await screen.findByText('Passwords do not match')).toBeInTheDocument();
     expect(server.callsTo('POST', '/api/account/password')).toHaveLength(0);
+  });
+
+  it('sends one password change for a double click (the button is not disabled yet when the second lands)', async () => {
+    const server = accountServer((req) => {
+      if (req.method === 'POST' && req.path === '/api/account/password')
+        return json(200, { message: ACCOUNT_MESSAGES.passwordChanged });
+    });
+    const user = userEvent.setup();
+    renderAccount(paths.accountPassword);
+    await user.type(await screen.findByLabelText('Current Password'), 'old-secret');
+    await user.type(screen.getByLabelText('New Password'), 'new-secret-1');
+    await user.type(screen.getByLabelText('Confirm New Password'), 'new-secret-1');
+    // Both clicks before React renders again (a fast double click on a busy device).
+    const button = screen.getByRole('button', { name: 'Update Password' });
+    fireEvent.click(button);
+    fireEvent.click(button);
+    expect(await screen.findByText('Password Updated')).toBeInTheDocument();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(server.callsTo('POST', '/api/account/password')).toHaveLength(1);
   });
 
   it('changes the password: success toast, then the server message on failure', async () => {

@@ -21,6 +21,7 @@ import {
   findUserByEmail,
   findUserById,
   isUniqueViolation,
+  lockUser,
   setPasswordHash,
 } from './repository.ts';
 import { isAdmin, type SessionUseCases } from './sessions.ts';
@@ -161,12 +162,18 @@ export function accountUseCases(deps: {
     /**
      * New hash, and in the same transaction: pending email changes are cancelled, every other session of
      * the user ends (each announced with `session.ended`, so gateways evict it at once), the current one
-     * stays, and `password.changed` queues the notice.
+     * stays, and `password.changed` queues the notice. Under the user's lock the password must still be the
+     * one checked: of two changes made at once with the same current password, the second is refused as a
+     * wrong password (it was told its new password was saved, and the other one won).
      */
     async changePassword(identity: Identity, input: z.output<typeof ChangePasswordRequest>): Promise<void> {
       const user = await userWithPassword(identity.userId, input.currentPassword, 'currentPassword');
       const passwordHash = await hashPassword(input.newPassword);
       await transaction(async (tx, emit) => {
+        await lockUser(tx, user.id);
+        const current = await findUserById(tx, user.id);
+        if (!current || current.passwordHash !== user.passwordHash)
+          fail('WRONG_PASSWORD', undefined, { field: 'currentPassword' });
         await setPasswordHash(tx, user.id, passwordHash);
         // A change of address asked for before (perhaps by whoever knew the old password) no longer applies.
         await deletePendingEmailChanges(tx, user.id);

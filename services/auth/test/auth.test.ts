@@ -776,6 +776,37 @@ describe('account', () => {
       expectError(await login(user.email, user.password), 401, 'INVALID_CREDENTIALS');
       expect((await login(user.email, 'new password')).statusCode).toBe(200);
     });
+
+    it('changes it once when several changes are sent at once with the same current password', async () => {
+      const user = await verifiedUser();
+      published.length = 0;
+      const wanted = ['first new password', 'second new password', 'third new password'];
+      const answers = await Promise.all(
+        wanted.map((newPassword) =>
+          post('/api/account/password', user.headers, {
+            currentPassword: user.password,
+            newPassword,
+            confirmPassword: newPassword,
+          }),
+        ),
+      );
+      // One wins; the others are told the current password is no longer right (next to its field).
+      const won = answers.flatMap((answer, i) => (answer.statusCode === 200 ? [wanted[i]!] : []));
+      expect(won).toHaveLength(1);
+      for (const answer of answers.filter((a) => a.statusCode !== 200))
+        expect(answer.json()).toEqual({
+          message: ACCOUNT_MESSAGES.wrongPassword,
+          code: 'WRONG_PASSWORD',
+          field: 'currentPassword',
+        });
+      // The password that works is the one its caller was told was saved, and one notice went out.
+      expect((await login(user.email, won[0]!)).statusCode).toBe(200);
+      for (const lost of wanted.filter((p) => p !== won[0]))
+        expectError(await login(user.email, lost), 401, 'INVALID_CREDENTIALS');
+      await eventually(() => published.some((e) => e.name === 'password.changed'), 5000, 'password.changed');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(published.filter((e) => e.name === 'password.changed')).toHaveLength(1);
+    });
   });
 
   describe('POST /api/account/email', () => {

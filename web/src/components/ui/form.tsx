@@ -1,4 +1,4 @@
-import type { ComponentProps, KeyboardEvent, ReactNode } from 'react';
+import { useRef, type ComponentProps, type FormEvent, type KeyboardEvent, type ReactNode } from 'react';
 import {
   FormProvider,
   get,
@@ -145,6 +145,19 @@ function FormBody<S extends Schema>({
   children,
   ...formProps
 }: FormBodyProps<S> & { form: FormApi<S> }) {
+  // One submit at a time: a second click arrives before the screen has disabled its button (validation runs
+  // first, asynchronously), and would send the request again (a password changed twice, two notices).
+  const submitting = useRef(false);
+  const submitOnce = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (submitting.current) return;
+    submitting.current = true;
+    try {
+      await submit(event);
+    } finally {
+      submitting.current = false;
+    }
+  };
   const submit = form.handleSubmit(
     async (values) => {
       try {
@@ -162,7 +175,7 @@ function FormBody<S extends Schema>({
       <form
         noValidate
         {...formProps}
-        onSubmit={(event) => void submit(event)}
+        onSubmit={(event) => void submitOnce(event)}
         onKeyDown={noEnterSubmit ? preventEnterSubmit : formProps.onKeyDown}
       >
         {typeof children === 'function' ? children(form) : children}
