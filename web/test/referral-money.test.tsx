@@ -170,10 +170,21 @@ describe('Withdrawing a referral (issue 10)', () => {
     await user.click(await screen.findByRole('row', { name: /Grace Hopper/ }));
     const group = await screen.findByRole('group', { name: 'Withdraw this referral' });
     await user.click(within(group).getByRole('button', { name: 'Withdraw referral' }));
-    expect(group).toHaveTextContent('Commissions not paid yet are reversed.');
+    expect(group).toHaveTextContent('and tells the vendor. Commissions not paid yet are reversed.');
     expect(srv.callsTo('PUT', '/api/referrals/7/status')).toHaveLength(0);
     await user.click(within(group).getByRole('button', { name: 'Yes, withdraw' }));
     await waitFor(() => expect(srv.callsTo('PUT', '/api/referrals/7/status')[0]?.body).toEqual({ status: 'declined' }));
+  });
+
+  it('tells the vendor only when the referral reached one', async () => {
+    server([makeReferral({ lead: null })]);
+    const user = userEvent.setup();
+    renderDashboard();
+    await user.click(await screen.findByRole('row', { name: /Grace Hopper/ }));
+    const group = await screen.findByRole('group', { name: 'Withdraw this referral' });
+    await user.click(within(group).getByRole('button', { name: 'Withdraw referral' }));
+    expect(group).toHaveTextContent('Withdrawing moves the referral to Declined.');
+    expect(group).not.toHaveTextContent('tells the vendor');
   });
 
   it("keeps the keyboard in place: the question focuses Cancel, Cancel the button again, Escape the row's View", async () => {

@@ -86,8 +86,9 @@ describe('referral submitted screen (spec 2, 7, 9)', () => {
     renderSubmitted();
     expect(await screen.findByRole('heading', { name: 'Referral Successfully Submitted!' })).toBeInTheDocument();
     expect(screen.getByRole('heading', { name: 'What happens next' })).toBeInTheDocument();
+    // Acme is not on the platform (no lead): nothing is said to have been sent to it.
     expect(screen.getAllByRole('listitem').map((li) => li.textContent)).toEqual([
-      expect.stringContaining('The vendor is alerted'),
+      expect.stringContaining('The intro goes to your client'),
       expect.stringContaining('A draft intro is prepared'),
       expect.stringContaining('A quick review'),
       expect.stringContaining('Track and earn'),
@@ -145,6 +146,38 @@ describe('referral submitted screen (spec 2, 7, 9)', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(currentPath()).toBe('/referral/7');
     expect(screen.getByRole('link', { name: 'Review Intro Email' })).toBeInTheDocument();
+  });
+
+  it.each([
+    [
+      'a vendor on the platform',
+      { vendorId: 'v-acme', vendorName: 'Acme Inc', status: 'new' as const, declineReason: null, decidedAt: null },
+      'We let Acme Inc know a warm referral is on its way.',
+      "We'll let them know",
+    ],
+    [
+      'no vendor',
+      null,
+      'is not on Referral Hub yet, so nothing is sent to them: your intro email goes to your client only.',
+      null,
+    ],
+  ])('says the vendor was alerted only when the referral reached %s', async (_, lead, step, thanks) => {
+    installServer({
+      user: makeUser(),
+      handler: (req) => {
+        if (isCheck(req)) return json(200, { ready: false, fromClay: false });
+        if (req.path === '/api/referrals/7') return json(200, makeReferral({ lead }));
+        if (req.path === '/api/products/p-acme/referral-program') return json(200, { referralProgram: 'NO' });
+      },
+    });
+    renderSubmitted({ pathname: paths.referral(7), state: { justSubmitted: true } });
+    const dialog = await screen.findByRole('dialog', { name: 'Thanks for Your Referral!' });
+    expect(dialog).toHaveTextContent('first in line for rewards when their program launches');
+    if (thanks) expect(dialog).toHaveTextContent(thanks);
+    else expect(dialog).not.toHaveTextContent('let them know');
+    // Behind the modal (hidden from assistive technology while it is open).
+    expect(screen.getAllByRole('listitem', { hidden: true })[0]).toHaveTextContent(step);
+    if (!lead) expect(screen.queryByText(/The vendor is alerted/)).not.toBeInTheDocument();
   });
 
   it("keeps the 'Thanks' modal until Close", async () => {

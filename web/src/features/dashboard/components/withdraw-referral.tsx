@@ -31,7 +31,9 @@ export function WithdrawReferral({
       {asking ? (
         <>
           <p className="text-sm">
-            Withdrawing moves the referral to Declined and tells the vendor. Commissions not paid yet are reversed.
+            {referral.lead
+              ? 'Withdrawing moves the referral to Declined and tells the vendor. Commissions not paid yet are reversed.'
+              : 'Withdrawing moves the referral to Declined.'}
           </p>
           <div className="flex flex-wrap gap-2">
             <Button

@@ -45,8 +45,18 @@ const couldNotCheck = (error: unknown) =>
     (code) => error.code === code,
   );
 
-const steps = [
-  { icon: Bell, title: 'The vendor is alerted', text: 'We let the vendor know a warm referral is on its way.' },
+/**
+ * Spec 2's four steps. The first is only true of a referral routed to a vendor on the platform; one that
+ * reached no vendor says so instead (the form and the timeline said it already).
+ */
+const stepsFor = (vendorName: string | null, company: string) => [
+  vendorName
+    ? { icon: Bell, title: 'The vendor is alerted', text: `We let ${vendorName} know a warm referral is on its way.` }
+    : {
+        icon: Bell,
+        title: 'The intro goes to your client',
+        text: `${company || 'This vendor'} is not on Referral Hub yet, so nothing is sent to them: your intro email goes to your client only.`,
+      },
   {
     icon: FileText,
     title: 'A draft intro is prepared',
@@ -145,7 +155,7 @@ function ReferralSubmitted({ id }: { id: string }) {
         <CardContent className="pt-6">
           <h2 className="text-lg font-semibold">What happens next</h2>
           <ol className="mt-4 grid gap-4">
-            {steps.map(({ icon: Icon, title, text }, index) => (
+            {stepsFor(data.lead?.vendorName ?? null, shownCompany).map(({ icon: Icon, title, text }, index) => (
               <li key={title} className="flex gap-3">
                 <span className="flex size-9 shrink-0 items-center justify-center rounded-full bg-primary/10 text-primary">
                   <Icon className="size-4" aria-hidden="true" />
@@ -222,7 +232,7 @@ function ReferralSubmitted({ id }: { id: string }) {
           onClose={dismiss}
         />
       ) : null}
-      {phase === 'thanks' ? <ThanksModal company={shownCompany} onClose={dismiss} /> : null}
+      {phase === 'thanks' ? <ThanksModal company={shownCompany} routed={data.lead !== null} onClose={dismiss} /> : null}
       {phase === 'unchecked' || phase === 'rechecking' ? (
         <UncheckedModal retrying={phase === 'rechecking'} onRetry={retryCheck} onClose={dismiss} />
       ) : null}

@@ -9,8 +9,11 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog';
 
-/** Spec 2: shown when the vendor has no referral program. Close returns to the submitted screen (the caller's onClose). */
-export function ThanksModal({ company, onClose }: { company: string; onClose: () => void }) {
+/**
+ * Spec 2: shown when the vendor has no referral program. Close returns to the submitted screen (the caller's
+ * onClose). "We'll let them know" only when the referral reached the vendor's lead inbox (`routed`).
+ */
+export function ThanksModal({ company, routed, onClose }: { company: string; routed: boolean; onClose: () => void }) {
   const vendor = company.trim() || 'This vendor';
   return (
     <Dialog open onOpenChange={(open) => (open ? undefined : onClose())}>
@@ -21,8 +24,9 @@ export function ThanksModal({ company, onClose }: { company: string; onClose: ()
           </span>
           <DialogTitle className="text-xl sm:text-center">Thanks for Your Referral!</DialogTitle>
           <DialogDescription className="sm:text-center">
-            {vendor} doesn't have a referral program with us yet, so you're among the first to refer them. We'll let
-            them know, and you're first in line for rewards when their program launches.
+            {vendor} doesn't have a referral program with us yet, so you're among the first to refer them.{' '}
+            {routed ? "We'll let them know, and you're" : "You're"} first in line for rewards when their program
+            launches.
           </DialogDescription>
         </DialogHeader>
         <DialogFooter className="sm:justify-center">
