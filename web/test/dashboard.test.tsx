@@ -283,6 +283,34 @@ describe('Tee ups dashboard (spec 2, 4, 9)', () => {
 });
 
 describe('detail sheet', () => {
+  it("shows the referrer's notes and the client organization, and the notes under the latest activity", async () => {
+    const noted = makeReferral({
+      notes: 'Met them at SaaStr;\nfollow up in May',
+      client: { name: 'Navy Yard Ltd', website: 'https://navy.example', size: '51-200', country: 'USA', industry: '' },
+    });
+    const plain = makeReferral({
+      id: 9,
+      referredFirstName: 'Ada',
+      referredLastName: 'Lovelace',
+      referredName: 'Ada Lovelace',
+      referredEmail: 'ada@engine.example',
+    });
+    dashboardServer(makeList([noted, plain]));
+    const user = userEvent.setup();
+    renderDashboard();
+    const row = await screen.findByRole('row', { name: /Grace Hopper/ });
+    // Spec 2: Latest Activity shows the notes; the newest thing that happened stays first (issue 10).
+    expect(within(row).getAllByRole('cell')[5]).toHaveTextContent(
+      'Referral submittedMar 2, 2026Notes: Met them at SaaStr; follow up in May',
+    );
+    expect(within(rowFor('Ada Lovelace')).getAllByRole('cell')[5]).toHaveTextContent(/^Referral submittedMar 2, 2026$/);
+    await user.click(row);
+    const sheet = await screen.findByRole('dialog', { name: 'Grace Hopper' });
+    const term = (name: string) => within(sheet).getByText(name, { selector: 'dt' }).nextElementSibling;
+    expect(term('Client organization')).toHaveTextContent('Navy Yard Ltd · 51-200 · USA · https://navy.example');
+    expect(term('Your notes')).toHaveTextContent('Met them at SaaStr; follow up in May');
+  });
+
   it('opens on a row click and on Enter, and closes with Escape', async () => {
     dashboardServer();
     const user = userEvent.setup();

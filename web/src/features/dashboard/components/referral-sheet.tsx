@@ -72,10 +72,22 @@ export function ReferralSheet({
               <dd>
                 <BountyValue referral={referral} />
               </dd>
+              {referral.client ? (
+                <>
+                  <dt className="text-muted-foreground">Client organization</dt>
+                  <dd>{clientText(referral.client)}</dd>
+                </>
+              ) : null}
               {referral.referralReason ? (
                 <>
                   <dt className="text-muted-foreground">Why a good fit</dt>
                   <dd className="whitespace-pre-wrap">{referral.referralReason}</dd>
+                </>
+              ) : null}
+              {referral.notes ? (
+                <>
+                  <dt className="text-muted-foreground">Your notes</dt>
+                  <dd className="whitespace-pre-wrap">{referral.notes}</dd>
                 </>
               ) : null}
             </dl>
@@ -272,4 +284,9 @@ function MoneyPanel({ referral }: { referral: Referral }) {
       <AskConfirmationDialog referral={referral} milestone={asking} onClose={() => setAsking(null)} />
     </section>
   );
+}
+
+/** The client organization in one line, as the vendor's lead card shows it: name, size, country, industry, website. */
+function clientText(client: NonNullable<Referral['client']>): string {
+  return [client.name, client.size, client.country, client.industry, client.website].filter(Boolean).join(' · ');
 }

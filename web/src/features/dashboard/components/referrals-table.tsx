@@ -126,6 +126,9 @@ export function ReferralsTable({ referrals, onOpen }: { referrals: Referral[]; o
                   <time dateTime={referral.lastActivity.at} className="block text-xs text-muted-foreground">
                     {formatDate(referral.lastActivity.at)}
                   </time>
+                  {referral.notes ? (
+                    <span className="mt-1 line-clamp-1 text-xs text-muted-foreground">{`Notes: ${referral.notes}`}</span>
+                  ) : null}
                 </td>
                 <td className={wideCell}>
                   <div className="flex items-center gap-1">
