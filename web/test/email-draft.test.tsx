@@ -260,6 +260,8 @@ describe('email draft editor', () => {
     await user.click(screen.getByRole('button', { name: 'Send Email' }));
 
     expect(await screen.findByRole('heading', { name: 'Email Sent!' })).toBeInTheDocument();
+    // The form the user acted on is gone: the result takes the focus (a screen reader reads it).
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Email Sent!' })).toHaveFocus());
     expect(await screen.findByText('Email sent successfully!')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Return to Dashboard' })).toHaveAttribute('href', '/dashboard');
     expect(server.callsTo('POST', '/api/referrals/7/send-email')[0]?.body).toEqual({

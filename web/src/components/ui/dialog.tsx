@@ -22,7 +22,9 @@ type AutoFocusHandler = (event: Event) => void;
 /**
  * Radix gives the focus back to a `DialogTrigger` only: a dialog opened from state (a button that sets it,
  * most of ours) has none, and the focus fell to the page's start. These handlers remember what had the focus
- * when the dialog opened and give it back on close, while it is still on the page (else Radix's own rule).
+ * when the dialog opened and give it back on close, while it is still on the page. A dialog that opened by
+ * itself (the submitted screen's, whose "opener" was the previous page's button) gives it to the page's main
+ * heading instead, where a keyboard or screen reader user goes on reading.
  */
 export function useReturnFocus(onOpenAutoFocus?: AutoFocusHandler, onCloseAutoFocus?: AutoFocusHandler) {
   const opener = useRef<HTMLElement | null>(null);
@@ -36,11 +38,20 @@ export function useReturnFocus(onOpenAutoFocus?: AutoFocusHandler, onCloseAutoFo
       onCloseAutoFocus?.(event);
       const target = opener.current;
       opener.current = null;
-      if (event.defaultPrevented || !target?.isConnected || target === document.body) return;
+      if (event.defaultPrevented) return;
+      const next = target?.isConnected && target !== document.body ? target : mainHeading();
+      if (!next) return;
       event.preventDefault();
-      target.focus();
+      next.focus();
     },
   };
+}
+
+/** The page's main heading, made focusable from script only (not a tab stop). */
+function mainHeading(): HTMLElement | null {
+  const heading = document.querySelector<HTMLElement>('main h1') ?? document.querySelector<HTMLElement>('h1');
+  if (heading && !heading.hasAttribute('tabindex')) heading.tabIndex = -1;
+  return heading;
 }
 
 /**

@@ -144,7 +144,11 @@ function LoadFailed({ text }: { text: string }) {
 
 function EmailSent({ referral }: { referral: Referral }) {
   return (
-    <StateCard title="Email Sent!" icon={<MailCheck className="size-12 text-emerald-600" aria-hidden="true" />}>
+    <StateCard
+      title="Email Sent!"
+      focusTitle
+      icon={<MailCheck className="size-12 text-emerald-600" aria-hidden="true" />}
+    >
       <p className="text-muted-foreground">
         Your introduction of {referral.referredFirstName} {referral.referredLastName} is on its way. Follow the referral
         on your Tee ups dashboard.

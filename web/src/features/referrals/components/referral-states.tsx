@@ -1,18 +1,35 @@
 import { AlertCircle, ArrowLeft } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent } from '@/components/ui/card';
 import { paths } from '@/config/paths';
 
 /** A centred card for the states of the referral screens (invalid, not found, not ready, failed). */
-export function StateCard({ icon, title, children }: { icon?: ReactNode; title: string; children?: ReactNode }) {
+export function StateCard({
+  icon,
+  title,
+  focusTitle = false,
+  children,
+}: {
+  icon?: ReactNode;
+  title: string;
+  /** The card replaced what the user was acting on (a sent email): its title takes the focus, and is read. */
+  focusTitle?: boolean;
+  children?: ReactNode;
+}) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (focusTitle) heading.current?.focus();
+  }, [focusTitle]);
   return (
     <section className="mx-auto w-full max-w-xl px-4 py-16">
       <Card>
         <CardContent className="grid justify-items-center gap-4 pt-6 text-center">
           {icon ?? <AlertCircle className="size-10 text-destructive" aria-hidden="true" />}
-          <h1 className="text-2xl font-bold">{title}</h1>
+          <h1 ref={heading} tabIndex={focusTitle ? -1 : undefined} className="text-2xl font-bold outline-none">
+            {title}
+          </h1>
           {children}
         </CardContent>
       </Card>
