@@ -151,6 +151,8 @@ describe('Set Your Bounties (spec 2, 5, 8)', () => {
     expect(screen.getByRole('switch', { name: 'Enable Closed-Won' })).toHaveAttribute('aria-checked', 'true');
     expect(screen.queryByRole('button', { name: 'Add your first bounty' })).not.toBeInTheDocument();
     expect(saveButton()).toBeEnabled();
+    // The button went with its card: the keyboard goes to the amount it revealed.
+    await waitFor(() => expect(screen.getByLabelText('Amount (USD)')).toHaveFocus());
   });
 
   it('loads saved bounties, toasts a failed save and tells unverified users to verify', async () => {

@@ -91,6 +91,8 @@ describe('Discover: Smart Match (issue 4)', () => {
     await user.click(screen.getByRole('button', { name: /Find Matches/ }));
 
     const list = await screen.findByRole('list', { name: 'Matching programs' });
+    // The answer takes the focus (and comes into view: on a phone it lands below the form).
+    await waitFor(() => expect(screen.getByRole('heading', { name: 'Best matches' })).toHaveFocus());
     expect(server.callsTo('POST', '/api/match')[0]!.body).toEqual({
       need: 'A CRM for our sales team',
       company: 'Globex',

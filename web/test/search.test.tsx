@@ -137,6 +137,8 @@ describe('search screen (spec 2 and 4)', () => {
     await user.click(screen.getByRole('button', { name: 'No' }));
     expect(screen.queryByRole('region', { name: 'Selected Product' })).not.toBeInTheDocument();
     expect(screen.getByPlaceholderText('Refer Anything..')).toHaveValue('');
+    // The button went with the card: the keyboard is back in the search, not at the page's start.
+    expect(screen.getByPlaceholderText('Refer Anything..')).toHaveFocus();
     expect(store.getState().search).toMatchObject({ status: 'idle', query: '', result: null });
   });
 

@@ -1,5 +1,6 @@
 import type { MatchResponse, ProgramMatch } from '@app/contracts';
 import { ChevronRight, ExternalLink, SearchX, Send } from 'lucide-react';
+import { useEffect, useRef } from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
@@ -22,10 +23,15 @@ export function MatchResults({
   onRefer: (match: ProgramMatch) => void;
 }) {
   const matches = [...response.matches].sort((a, b) => b.fit - a.fit);
+  // Each new answer takes the focus, which brings it into view: on a phone it arrives below the form, off screen.
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), [response]);
   return (
     <div className="grid gap-4">
       <div className="flex items-center justify-between gap-2">
-        <h2 className="text-xl font-semibold">Best matches</h2>
+        <h2 ref={heading} tabIndex={-1} className="text-xl font-semibold outline-none">
+          Best matches
+        </h2>
         <span className="text-xs text-muted-foreground">
           {response.rankedBy === 'llm' ? 'Ranked by AI' : 'Ranked by keyword and profile fit'}
         </span>

@@ -176,7 +176,14 @@ function BountiesEditor({
                 <Gift className="size-10 text-primary" aria-hidden="true" />
                 <p className="font-medium">No bounties yet</p>
                 <p className="text-sm text-muted-foreground">Reward the partners who bring you customers.</p>
-                <Button type="button" onClick={() => enable('closedWon')}>
+                <Button
+                  type="button"
+                  onClick={() => {
+                    enable('closedWon');
+                    // This card (and its button) goes; the amount it revealed is what to fill in next.
+                    setTimeout(() => form.setFocus('closedWon.amount'));
+                  }}
+                >
                   Add your first bounty
                 </Button>
               </CardContent>

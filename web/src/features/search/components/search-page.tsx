@@ -158,7 +158,15 @@ export function SearchPage() {
             <div className="mt-6 border-t border-border pt-5">
               <p className="font-medium text-foreground">Is this the product you're referring to?</p>
               <div className="mt-4 flex flex-col gap-2 sm:flex-row">
-                <Button variant="outline" className="sm:flex-1" onClick={() => dispatch(resetSearch())}>
+                <Button
+                  variant="outline"
+                  className="sm:flex-1"
+                  onClick={() => {
+                    dispatch(resetSearch());
+                    // The card (and this button) goes: the keyboard goes back to the search, to try again.
+                    form.setFocus('query');
+                  }}
+                >
                   <X aria-hidden="true" />
                   No
                 </Button>
