@@ -17,6 +17,9 @@ export const BOUNTY_LABELS: Record<Milestone, string> = {
 };
 
 const number = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 2 });
+/** Dollars as money is written: whole ones bare ('$1,500'), else with both cents ('$2,500.50', not '$2,500.5'). */
+const dollars = (value: number) =>
+  value.toLocaleString('en-US', { minimumFractionDigits: Number.isInteger(value) ? 0 : 2, maximumFractionDigits: 2 });
 
 /** One milestone's payout in words; without an amount yet it says so (never '$?', issue 12). */
 export function bountyText(
@@ -32,7 +35,7 @@ export function bountyText(
     const paidMonths = months ?? DEFAULT_MRR_MONTHS;
     return `${shown}% of MRR for ${paidMonths} month${paidMonths === 1 ? '' : 's'} at ${label}`;
   }
-  return `$${shown} at ${label}`;
+  return `$${dollars(amount)} at ${label}`;
 }
 
 /** A milestone's bounty as it stands (type flat when none was chosen). */

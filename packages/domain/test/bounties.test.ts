@@ -5,6 +5,9 @@ import { bountySummary, bountyText, DEFAULT_MRR_MONTHS, describeBounty } from '.
 describe('bounty wording', () => {
   it('puts each payout type into words', () => {
     expect(bountyText('Closed-Won', 'flat', 1500, null)).toBe('$1,500 at Closed-Won');
+    // Cents are written in full, as money is: never '$2,500.5'.
+    expect(bountyText('Closed-Won', 'flat', 2500.5, null)).toBe('$2,500.50 at Closed-Won');
+    expect(bountyText('Qualified Lead', 'flat', 50.05, null)).toBe('$50.05 at Qualified Lead');
     expect(bountyText('Closed-Won', 'percentage_arr', 12.5, null)).toBe('12.5% of first-year ARR at Closed-Won');
     expect(bountyText('Meeting Held', 'percentage_mrr', 10, 6)).toBe('10% of MRR for 6 months at Meeting Held');
     expect(bountyText('Meeting Held', 'percentage_mrr', 10, 1)).toBe('10% of MRR for 1 month at Meeting Held');
