@@ -15,12 +15,12 @@ afterAll(async () => {
   await ctx?.close();
 });
 
-async function created(user: TestUser): Promise<Referral> {
+async function created(user: TestUser, overrides: Record<string, unknown> = {}): Promise<Referral> {
   const response = await app().inject({
     method: 'POST',
     url: '/api/referrals',
     headers: user.headers,
-    payload: referralInput(),
+    payload: referralInput(overrides),
   });
   expect(response.statusCode, response.body).toBe(201);
   return response.json();
@@ -72,7 +72,8 @@ describe('the recipients of an intro email', () => {
 
   it('go to the mail service exactly as shown, a comma-separated field split into plain addresses', async () => {
     const user = testUser('plain');
-    const { id } = await created(user);
+    // The referrer lets their name be used: replies go to them (sending.test.ts covers a private referrer).
+    const { id } = await created(user, { canUseReferrerName: true });
     const response = await sendEmail(user, id, {
       subject: 'Meet Acme',
       body: 'Hi <b>Jo</b>,\n\nMeet Acme.',
