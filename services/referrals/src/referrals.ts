@@ -257,9 +257,10 @@ export function referralUseCases(deps: {
 
     /**
      * Sends the (edited) intro email once (mail service), as `envelopeOf` says: From the referrer via Referral
-     * Hub, Reply-To the referrer (neither when they did not allow their name), Cc the vendor's lead inbox when routed. The stored draft becomes what was sent. The user's
-     * recipients (the addresses they chose, each once) must fit their hourly and daily quotas, counted under a
-     * lock of the user's: over either, 429 SEND_QUOTA_EXCEEDED and nothing is stored or sent.
+     * Hub, Reply-To the referrer (neither when they did not allow their name), Cc the vendor's lead inbox when
+     * routed. The stored draft becomes what was sent. The user's recipients (the addresses they chose, each
+     * once) must fit their hourly and daily quotas, counted under a lock of the user's: over either, 429
+     * SEND_QUOTA_EXCEEDED and nothing is stored or sent.
      */
     async sendIntroEmail(identity: Identity, referralId: number, input: z.output<typeof SendEmailRequest>) {
       const facts = await ownSendFacts(identity, referralId);
