@@ -21,7 +21,7 @@ import {
   findUserByEmail,
   findUserById,
   isUniqueViolation,
-  lockUser,
+  lockUserWithPassword,
   setPasswordHash,
 } from './repository.ts';
 import { isAdmin, type SessionUseCases } from './sessions.ts';
@@ -170,9 +170,7 @@ export function accountUseCases(deps: {
       const user = await userWithPassword(identity.userId, input.currentPassword, 'currentPassword');
       const passwordHash = await hashPassword(input.newPassword);
       await transaction(async (tx, emit) => {
-        await lockUser(tx, user.id);
-        const current = await findUserById(tx, user.id);
-        if (!current || current.passwordHash !== user.passwordHash)
+        if (!(await lockUserWithPassword(tx, user.id, user.passwordHash)))
           fail('WRONG_PASSWORD', undefined, { field: 'currentPassword' });
         await setPasswordHash(tx, user.id, passwordHash);
         // A change of address asked for before (perhaps by whoever knew the old password) no longer applies.
@@ -192,9 +190,8 @@ export function accountUseCases(deps: {
       const user = await userWithPassword(identity.userId, input.password, 'password');
       if (input.newEmail === user.email) fail('SAME_EMAIL');
       const holder = await findUserByEmail(db, input.newEmail);
-      if (!holder) return verification.requestEmailChange(user, input.newEmail);
-      await verification.requestEmailChangeToTaken(user, input.newEmail);
-      await noticeAttempt(holder.id, 'email_change.taken_notice_requested');
+      await verification.requestEmailChange(user, input.newEmail, holder !== null);
+      if (holder) await noticeAttempt(holder.id, 'email_change.taken_notice_requested');
     },
   };
 }

@@ -33,6 +33,17 @@ export async function lockUser(db: Tx, id: string): Promise<void> {
   await db.$queryRaw`SELECT id FROM users WHERE id = ${id}::uuid FOR UPDATE`;
 }
 
+/**
+ * Locks the user's row until the transaction ends (`lockUser`) and answers whether its password is still
+ * `passwordHash`, the one checked before the transaction: a password change committed meanwhile means the
+ * caller's check no longer holds.
+ */
+export async function lockUserWithPassword(db: Tx, id: string, passwordHash: string): Promise<boolean> {
+  const [row] = await db.$queryRaw<Array<{ password_hash: string }>>`
+    SELECT password_hash FROM users WHERE id = ${id}::uuid FOR UPDATE`;
+  return row?.password_hash === passwordHash;
+}
+
 export const markEmailVerified = (db: Tx, id: string) =>
   db.user.update({ where: { id }, data: { emailVerifiedAt: new Date() } });
 

@@ -6,10 +6,10 @@ import {
   deletePendingLinks,
   findLinkWithUser,
   findUserByEmail,
-  findUserById,
   isUniqueViolation,
   latestVerificationAt,
   lockUser,
+  lockUserWithPassword,
   markEmailVerified,
   moveEmail,
   replacePendingLink,
@@ -65,40 +65,23 @@ export function verificationUseCases(deps: {
 
     /**
      * Sends a link to the new address; the email changes only when it is opened. A new request replaces an
-     * earlier pending change; ordinary verification links are left alone. The current address is told.
+     * earlier pending change; ordinary verification links are left alone. The current address is told. An
+     * address another account has (`taken`) gets no link, and the rest is the same, so that the requester
+     * cannot tell the two apart; the caller tells that address's owner, in a transaction of its own (two users
+     * asking for each other's address at once would otherwise lock their rows in opposite orders).
      */
-    requestEmailChange: (user: Recipient & { passwordHash: string }, newEmail: string) =>
+    requestEmailChange: (user: Recipient & { passwordHash: string }, newEmail: string, taken: boolean) =>
       transaction(async (tx, emit) => {
         // The password was checked before this transaction: a password change committed since cancels the
         // pending changes and must cancel this one too (its link would outlive it). Under the user's lock, the
         // password is still the one checked, or the change is refused as a wrong password.
-        await lockUser(tx, user.id);
-        const current = await findUserById(tx, user.id);
-        if (!current || current.passwordHash !== user.passwordHash)
+        if (!(await lockUserWithPassword(tx, user.id, user.passwordHash)))
           fail('WRONG_PASSWORD', undefined, { field: 'password' });
-        const link = await issueLink(tx, user.id, newEmail);
-        emit('email_change.requested', { userId: user.id, newEmail, firstName: user.firstName, ...link });
-        emit('email_change.notice_requested', {
-          userId: user.id,
-          email: user.email,
-          newEmail,
-          firstName: user.firstName,
-        });
-      }),
-
-    /**
-     * A change to an address that another account has: what `requestEmailChange` does that the requester can
-     * see (an earlier pending change cancelled, the current address told), but no link. The caller tells the
-     * address's owner, in a transaction of its own (two users asking for each other's address at once would
-     * otherwise lock their rows in opposite orders).
-     */
-    requestEmailChangeToTaken: (user: Recipient & { passwordHash: string }, newEmail: string) =>
-      transaction(async (tx, emit) => {
-        await lockUser(tx, user.id);
-        const current = await findUserById(tx, user.id);
-        if (!current || current.passwordHash !== user.passwordHash)
-          fail('WRONG_PASSWORD', undefined, { field: 'password' });
-        await deletePendingEmailChanges(tx, user.id);
+        if (taken) await deletePendingEmailChanges(tx, user.id);
+        else {
+          const link = await issueLink(tx, user.id, newEmail);
+          emit('email_change.requested', { userId: user.id, newEmail, firstName: user.firstName, ...link });
+        }
         emit('email_change.notice_requested', {
           userId: user.id,
           email: user.email,
