@@ -77,6 +77,27 @@ ${action}
 </td></tr></table></body></html>`;
 }
 
+/**
+ * An account notice in plain sentences: "Hi {first name}," then `lines`, then `closing` after a blank line, as
+ * text and as HTML (every line escaped).
+ */
+function accountNotice(content: {
+  subject: string;
+  title: string;
+  firstName: string;
+  lines: string[];
+  closing?: string;
+}): RenderedEmail {
+  const { subject, title, lines, closing } = content;
+  const name = content.firstName.trim() || 'there';
+  const text = [`Hi ${name},`, '', ...lines, ...(closing ? ['', closing] : [])].join('\n');
+  const html = accountHtml(title, [
+    `Hi ${escapeHtml(name)},`,
+    ...[...lines, ...(closing ? [closing] : [])].map(escapeHtml),
+  ]);
+  return { subject, text, html };
+}
+
 /** The email-change link: the same /verify-email link, sent to the NEW address; built from PUBLIC_URL only. */
 export function emailChangeEmail(input: {
   appName: string;
@@ -110,20 +131,18 @@ export function passwordChangedEmail(input: {
   supportEmail: string;
   firstName: string;
 }): RenderedEmail {
-  const name = input.firstName.trim() || 'there';
   const login = new URL('/login', input.publicUrl).href;
-  const subject = `Your ${input.appName} password was changed`;
   const lines = [
     `The password of your ${input.appName} account was just changed, and your other sessions were signed out.`,
     `If it was not you, contact support at ${input.supportEmail} right away; if you can still sign in (${login}), change your password again from the Account page.`,
   ];
-  const text = [`Hi ${name},`, '', ...lines, '', `If it was you, there is nothing to do.`].join('\n');
-  const html = accountHtml('Your password was changed', [
-    `Hi ${escapeHtml(name)},`,
-    ...lines.map(escapeHtml),
-    'If it was you, there is nothing to do.',
-  ]);
-  return { subject, text, html };
+  return accountNotice({
+    subject: `Your ${input.appName} password was changed`,
+    title: 'Your password was changed',
+    firstName: input.firstName,
+    lines,
+    closing: 'If it was you, there is nothing to do.',
+  });
 }
 
 export interface DemoRequestDetails {
@@ -477,21 +496,19 @@ export function signUpAttemptEmail(input: {
   supportEmail: string;
   firstName: string;
 }): RenderedEmail {
-  const name = input.firstName.trim() || 'there';
   const login = new URL('/login', input.publicUrl).href;
   const resend = new URL('/resend-verification', input.publicUrl).href;
-  const subject = `Someone tried to create a ${input.appName} account with your email`;
   const lines = [
     `Someone just tried to create a ${input.appName} account with this email address. You already have an account, so nothing was created and nothing changed.`,
     `If it was you, log in instead: ${login} (if you never verified your address, request a new link at ${resend}).`,
     `If it was not you, you can ignore this email; your password was not used. Questions: ${input.supportEmail}.`,
   ];
-  const text = [`Hi ${name},`, '', ...lines].join('\n');
-  const html = accountHtml('Someone tried to create an account with your email', [
-    `Hi ${escapeHtml(name)},`,
-    ...lines.map(escapeHtml),
-  ]);
-  return { subject, text, html };
+  return accountNotice({
+    subject: `Someone tried to create a ${input.appName} account with your email`,
+    title: 'Someone tried to create an account with your email',
+    firstName: input.firstName,
+    lines,
+  });
 }
 
 /**
@@ -504,20 +521,18 @@ export function emailChangeTakenNoticeEmail(input: {
   supportEmail: string;
   firstName: string;
 }): RenderedEmail {
-  const name = input.firstName.trim() || 'there';
   const login = new URL('/login', input.publicUrl).href;
-  const subject = `Someone asked to move another ${input.appName} account to your email`;
   const lines = [
     `Someone signed in to another ${input.appName} account just asked to change its email address to this one. This address already belongs to your account, so nothing changed and no account can take it.`,
     `If it was you (with a second account), log in with this address instead: ${login}.`,
     `If it was not you, you can ignore this email; your password was not used. Questions: ${input.supportEmail}.`,
   ];
-  const text = [`Hi ${name},`, '', ...lines].join('\n');
-  const html = accountHtml('Someone asked to move another account to your email', [
-    `Hi ${escapeHtml(name)},`,
-    ...lines.map(escapeHtml),
-  ]);
-  return { subject, text, html };
+  return accountNotice({
+    subject: `Someone asked to move another ${input.appName} account to your email`,
+    title: 'Someone asked to move another account to your email',
+    firstName: input.firstName,
+    lines,
+  });
 }
 
 /** To the CURRENT address when a change to another one is requested (the link went to the new one). */
@@ -527,19 +542,17 @@ export function emailChangeRequestedNoticeEmail(input: {
   firstName: string;
   newEmail: string;
 }): RenderedEmail {
-  const name = input.firstName.trim() || 'there';
-  const subject = `A change of your ${input.appName} email address was requested`;
   const lines = [
     `Someone signed in to your ${input.appName} account asked to change its email address to ${input.newEmail}. The change happens only when the link sent to that address is opened.`,
     `If it was not you, change your password right away from the Account page (this cancels the change and signs out your other sessions), and contact support at ${input.supportEmail}.`,
   ];
-  const text = [`Hi ${name},`, '', ...lines, '', 'If it was you, there is nothing to do.'].join('\n');
-  const html = accountHtml('A change of your email address was requested', [
-    `Hi ${escapeHtml(name)},`,
-    ...lines.map(escapeHtml),
-    'If it was you, there is nothing to do.',
-  ]);
-  return { subject, text, html };
+  return accountNotice({
+    subject: `A change of your ${input.appName} email address was requested`,
+    title: 'A change of your email address was requested',
+    firstName: input.firstName,
+    lines,
+    closing: 'If it was you, there is nothing to do.',
+  });
 }
 
 /** To the OLD address once the change to the new one was confirmed. */
@@ -549,17 +562,15 @@ export function emailChangedNoticeEmail(input: {
   firstName: string;
   newEmail: string;
 }): RenderedEmail {
-  const name = input.firstName.trim() || 'there';
-  const subject = `Your ${input.appName} email address was changed`;
   const lines = [
     `The email address of your ${input.appName} account is now ${input.newEmail}. This address will no longer receive its emails or sign in.`,
     `If it was not you, contact support at ${input.supportEmail} right away.`,
   ];
-  const text = [`Hi ${name},`, '', ...lines, '', 'If it was you, there is nothing to do.'].join('\n');
-  const html = accountHtml('Your email address was changed', [
-    `Hi ${escapeHtml(name)},`,
-    ...lines.map(escapeHtml),
-    'If it was you, there is nothing to do.',
-  ]);
-  return { subject, text, html };
+  return accountNotice({
+    subject: `Your ${input.appName} email address was changed`,
+    title: 'Your email address was changed',
+    firstName: input.firstName,
+    lines,
+    closing: 'If it was you, there is nothing to do.',
+  });
 }
